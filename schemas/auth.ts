@@ -1,0 +1,135 @@
+/**
+ * Wire types of the platform API (sign-in, tokens, users, devices).
+ * Shared by the server (answers) and the SPA (providers). Pure types and constants.
+ */
+
+/** Spec §6: selectable roles. */
+export const ROLES = { admin: 2, user: 3 } as const;
+export type RoleValue = (typeof ROLES)[keyof typeof ROLES];
+export const ROLE_LABELS: Record<RoleValue, string> = { 2: "Admin", 3: "User" };
+export type TypeUser = "ROLE_ADMIN" | "ROLE_USER";
+
+/** Spec §3: the device info payload. deviceName is built from device and browser. */
+export interface DeviceInfo {
+  deviceId: string;
+  deviceName: string;
+}
+
+export interface ModuleEntry {
+  moduleID: number;
+  key: string;
+  name: string;
+}
+
+/**
+ * `GET /api/users/me`: exactly the fields of the spec's user slice, as the server knows
+ * them (`authorized` and `isLoading` are client state). `modules_submodules[0].modules`
+ * holds the granted modules.
+ */
+export interface MeResponse {
+  userID: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  plan_type: string;
+  type_user: TypeUser;
+  isadmin: boolean;
+  approverCondition: boolean;
+  userRights: string[];
+  modules_submodules: Array<{ modules: ModuleEntry[]; submodules: ModuleEntry[] }>;
+}
+
+/** Token pair as sent by sign-in and refresh. Times: `*Expiry` epoch ms, `*Duration` seconds. */
+export interface TokenPair {
+  accessToken: string;
+  accessTokenExpiry: number;
+  accessTokenDuration: number;
+  refreshToken: string;
+  refreshTokenExpiry: number;
+  refreshTokenDuration: number;
+}
+
+export interface SignInRequest {
+  email: string;
+  password: string;
+  deviceInfo: DeviceInfo;
+}
+
+export interface SignInResponse extends TokenPair {
+  user: MeResponse;
+}
+
+export interface RefreshRequest {
+  refreshToken: string;
+}
+
+/** A user as the admin API returns it. */
+export interface UserRecord {
+  id: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  role: RoleValue;
+  type_user: TypeUser;
+  isadmin: boolean;
+  plan_type: string;
+  active: boolean;
+  modules: number[];
+  created_at: string;
+  updated_at: string;
+  last_seen_at: string | null;
+}
+
+/** Body of `POST /api/users` (password required) and `PATCH /api/users/{id}` (all optional). */
+export interface UserWrite {
+  first_name: string;
+  last_name: string;
+  email: string;
+  password?: string;
+  role: RoleValue;
+  plan_type?: string;
+  active?: boolean;
+  modules: number[];
+}
+
+export interface DeviceRecord {
+  deviceId: string;
+  deviceName: string;
+  browser: string;
+  device: string;
+  ip: string | null;
+  lastSeenAt: string;
+  createdAt: string;
+  /** true while the device holds a live session. */
+  signedIn: boolean;
+  /** true for the device that made the request. */
+  current: boolean;
+}
+
+export interface OutboxMail {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  status: "stored" | "pending" | "sent" | "failed";
+  created_at: string;
+  sent_at: string | null;
+  error: string | null;
+}
+
+/** Every error body (ARCHITECTURE.md §4). */
+export interface ApiError {
+  statusCode: number;
+  error: string;
+  message: string;
+  details?: Array<{ field: string; message: string }>;
+}
+
+/** List answer of every list endpoint (ARCHITECTURE.md §3). */
+export interface ListResponse<T> {
+  data: T[];
+  total: number;
+}
+
+/** Minimum password length, checked on both sides. */
+export const PASSWORD_MIN_LENGTH = 8;

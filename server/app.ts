@@ -1,0 +1,73 @@
+/**
+ * Builds the Fastify app. Plugins load in a visible order: external (docs) → app
+ * (errors, validation, access guard) → routes.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import { registerAccessGuard } from "./auth/access";
+import { authRoutes } from "./auth/auth.routes";
+import { createTokenService } from "./auth/tokens";
+import { ensureFirstAdmin, loadJwtSecret, seedModules } from "./bootstrap";
+import type { Config } from "./config";
+import type { AppContext } from "./context";
+import type { DatabaseHandle } from "./db";
+import { registerOpenApi, registerOpenApiUi } from "./http/docs";
+import { handleError } from "./http/errors";
+import { spaRoutes } from "./http/spa";
+import { validatorCompiler } from "./http/validation";
+import { createMailer } from "./mail/mailer";
+import { outboxRoutes } from "./mail/outbox.routes";
+import { modulesRoutes } from "./modules/modules/modules.routes";
+import { usersRoutes } from "./modules/users/users.routes";
+
+export interface AppOptions {
+  config: Config;
+  database: DatabaseHandle;
+  logger?: FastifyServerOptions["logger"];
+}
+
+export interface App {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** Routes as registered, with their access rule (for the route-table test). */
+  routes: Array<{ method: string; url: string; access: unknown }>;
+}
+
+export async function buildApp({ config, database, logger }: AppOptions): Promise<App> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(handleError);
+
+  const routes: App["routes"] = [];
+  app.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) routes.push({ method, url: route.url, access: route.config?.access });
+  });
+
+  const { db } = database;
+  await seedModules(db);
+  const secret = await loadJwtSecret(db, config.jwtSecret);
+  const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
+  const ctx: AppContext = { config, db, tokens: createTokenService(secret, config.accessTokenTtl), mailer, log: app.log };
+  await ensureFirstAdmin(db, config, app.log);
+
+  await registerOpenApi(app);
+  registerAccessGuard(app, ctx);
+
+  await app.register(authRoutes, ctx);
+  await app.register(usersRoutes, ctx);
+  await app.register(modulesRoutes, ctx);
+  await app.register(outboxRoutes, ctx);
+  app.get("/api/health", { config: { access: { kind: "public" } }, schema: { hide: true } }, async () => ({ status: "ok" }));
+  await registerOpenApiUi(app);
+  await spaRoutes(app, config.clientDir);
+
+  app.addHook("onClose", async () => {
+    await mailer.stop();
+  });
+  return { app, ctx, routes };
+}

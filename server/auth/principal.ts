@@ -1,0 +1,74 @@
+/**
+ * Who is calling: resolved from the bearer token on every request that needs it.
+ * Status rules (ARCHITECTURE.md §4): expired genuine token 417; missing, invalid or
+ * revoked 401; disabled user or logged-out device 406.
+ */
+import { sql } from "kysely";
+import { HttpError, unauthorized } from "../http/errors";
+import type { AppContext } from "../context";
+
+export interface Principal {
+  userId: string;
+  sessionId: string;
+  deviceId: string;
+  role: number;
+  isAdmin: boolean;
+  modules: ReadonlySet<number>;
+}
+
+export const ROLE_ADMIN = 2;
+
+export function bearerToken(header: string | undefined): string | null {
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? "");
+  return match ? match[1] : null;
+}
+
+/**
+ * Resolves the principal of a bearer token.
+ * @param allowExpired accept a genuine but expired token (used by logout, so a device
+ *   can always be signed out).
+ */
+export async function resolvePrincipal(
+  ctx: AppContext,
+  token: string | null,
+  allowExpired = false,
+): Promise<Principal> {
+  if (!token) throw unauthorized();
+  const verdict = ctx.tokens.verifyAccess(token);
+  if (!verdict.ok && verdict.reason === "invalid") throw unauthorized("Invalid token");
+  if (!verdict.ok && !allowExpired) throw new HttpError(417, "Access token expired");
+  const { sub, sid } = verdict.claims;
+
+  const row = await ctx.db
+    .selectFrom("sessions as s")
+    .innerJoin("users as u", "u.id", "s.user_id")
+    .innerJoin("devices as d", "d.id", "s.device_pk")
+    .select([
+      "s.revoked_at",
+      "s.revoked_reason",
+      "s.expires_at",
+      "u.active",
+      "u.role",
+      "d.device_id",
+      sql<number[]>`array(select module_id from user_modules um where um.user_id = u.id)`.as("modules"),
+    ])
+    .where("s.id", "=", sid)
+    .where("u.id", "=", sub)
+    .executeTakeFirst();
+
+  if (!row) throw unauthorized("Session not found");
+  if (!row.active) throw new HttpError(406, "This account is disabled");
+  if (row.revoked_at) {
+    if (row.revoked_reason === "logout") throw new HttpError(406, "This device has been signed out");
+    throw unauthorized("Session revoked");
+  }
+  if (row.expires_at.getTime() <= Date.now()) throw unauthorized("Session expired");
+  return {
+    userId: sub,
+    sessionId: sid,
+    deviceId: row.device_id,
+    role: row.role,
+    isAdmin: row.role === ROLE_ADMIN,
+    modules: new Set(row.modules.map(Number)),
+  };
+}

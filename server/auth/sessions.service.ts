@@ -1,0 +1,185 @@
+/**
+ * Sessions: one chain of refresh tokens per device. Sign-in opens a chain (closing that
+ * device's previous one), refresh rotates it, logout closes it.
+ */
+import type { DeviceInfo, TokenPair } from "../../schemas/auth";
+import { detectBrowser, detectDevice } from "../../src/lib/device";
+import type { AppContext } from "../context";
+import { HttpError, unauthorized } from "../http/errors";
+import { hashToken, newOpaqueToken } from "./tokens";
+
+/** A refresh token presented again this soon after its rotation gets the same new pair. */
+export const REFRESH_GRACE_MS = 20_000;
+
+export interface ClientMeta {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+function pair(ctx: AppContext, userId: string, sessionId: string, refreshToken: string, refreshExpiry: Date): TokenPair {
+  const access = ctx.tokens.signAccess({ sub: userId, sid: sessionId });
+  return {
+    accessToken: access.token,
+    accessTokenExpiry: access.expiresAt,
+    accessTokenDuration: ctx.config.accessTokenTtl,
+    refreshToken,
+    refreshTokenExpiry: refreshExpiry.getTime(),
+    refreshTokenDuration: Math.max(0, Math.round((refreshExpiry.getTime() - Date.now()) / 1000)),
+  };
+}
+
+/** Records the device, closes its previous chain and opens a new one. */
+export async function openSession(
+  ctx: AppContext,
+  userId: string,
+  device: DeviceInfo,
+  meta: ClientMeta,
+): Promise<TokenPair> {
+  const ua = meta.userAgent ?? "";
+  const refreshToken = newOpaqueToken();
+  const expiresAt = new Date(Date.now() + ctx.config.refreshTokenTtl * 1000);
+  const sessionId = await ctx.db.transaction().execute(async (trx) => {
+    const now = new Date();
+    const { id: devicePk } = await trx
+      .insertInto("devices")
+      .values({
+        user_id: userId,
+        device_id: device.deviceId,
+        device_name: device.deviceName,
+        browser: detectBrowser(ua),
+        device_kind: detectDevice(ua),
+        ip: meta.ip,
+        user_agent: meta.userAgent,
+        last_seen_at: now,
+      })
+      .onConflict((oc) =>
+        oc.columns(["user_id", "device_id"]).doUpdateSet((eb) => ({
+          device_name: eb.ref("excluded.device_name"),
+          browser: eb.ref("excluded.browser"),
+          device_kind: eb.ref("excluded.device_kind"),
+          ip: eb.ref("excluded.ip"),
+          user_agent: eb.ref("excluded.user_agent"),
+          last_seen_at: now,
+        })),
+      )
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await trx
+      .updateTable("sessions")
+      .set({ revoked_at: now, revoked_reason: "replaced" })
+      .where("device_pk", "=", devicePk)
+      .where("revoked_at", "is", null)
+      .execute();
+    const session = await trx
+      .insertInto("sessions")
+      .values({ user_id: userId, device_pk: devicePk, expires_at: expiresAt })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto("refresh_tokens")
+      .values({ token_hash: hashToken(refreshToken), session_id: session.id, expires_at: expiresAt })
+      .execute();
+    return session.id;
+  });
+  return pair(ctx, userId, sessionId, refreshToken, expiresAt);
+}
+
+/**
+ * Rotates a refresh token. Presenting an already rotated token revokes the whole chain
+ * (it was stolen or replayed), except within a short grace window, where concurrent
+ * refreshes of one device all get the same successor instead of a second chain.
+ */
+export async function rotateRefreshToken(ctx: AppContext, presented: string, meta: ClientMeta): Promise<TokenPair> {
+  const hash = hashToken(presented);
+  const row = await ctx.db
+    .selectFrom("refresh_tokens as rt")
+    .innerJoin("sessions as s", "s.id", "rt.session_id")
+    .innerJoin("users as u", "u.id", "s.user_id")
+    .select(["rt.session_id", "rt.expires_at", "rt.rotated_at", "s.revoked_at", "s.user_id", "s.device_pk", "u.active"])
+    .where("rt.token_hash", "=", hash)
+    .executeTakeFirst();
+  const now = Date.now();
+  if (!row || row.revoked_at || row.expires_at.getTime() <= now) throw unauthorized("Invalid refresh token");
+  if (!row.active) throw new HttpError(406, "This account is disabled");
+
+  const next = ctx.tokens.nextRefreshToken(presented);
+  const nextHash = hashToken(next);
+  const expiresAt = new Date(now + ctx.config.refreshTokenTtl * 1000);
+
+  const rotated = await ctx.db.transaction().execute(async (trx) => {
+    const claimed = await trx
+      .updateTable("refresh_tokens")
+      .set({ rotated_at: new Date(now) })
+      .where("token_hash", "=", hash)
+      .where("rotated_at", "is", null)
+      .returning("token_hash")
+      .executeTakeFirst();
+    if (!claimed) return false;
+    await trx
+      .insertInto("refresh_tokens")
+      .values({ token_hash: nextHash, session_id: row.session_id, expires_at: expiresAt })
+      .onConflict((oc) => oc.column("token_hash").doNothing())
+      .execute();
+    await trx.updateTable("sessions").set({ expires_at: expiresAt }).where("id", "=", row.session_id).execute();
+    await trx
+      .updateTable("devices")
+      .set({ last_seen_at: new Date(now), ...(meta.ip ? { ip: meta.ip } : {}) })
+      .where("id", "=", row.device_pk)
+      .execute();
+    return true;
+  });
+
+  if (!rotated) {
+    const successor = await ctx.db
+      .selectFrom("refresh_tokens")
+      .select(["rotated_at", "expires_at", "created_at"])
+      .where("token_hash", "=", nextHash)
+      .executeTakeFirst();
+    const rotatedAt = row.rotated_at?.getTime() ?? now;
+    const inGrace = now - rotatedAt <= REFRESH_GRACE_MS;
+    if (!successor || successor.rotated_at || !inGrace) {
+      await revokeSession(ctx, row.session_id, "reuse");
+      throw unauthorized("Refresh token reuse detected; please sign in again");
+    }
+    return pair(ctx, row.user_id, row.session_id, next, successor.expires_at);
+  }
+  return pair(ctx, row.user_id, row.session_id, next, expiresAt);
+}
+
+/** Closes a session. Reason 'logout' makes its access tokens answer 406, any other 401. */
+export async function revokeSession(ctx: AppContext, sessionId: string, reason: string) {
+  await ctx.db
+    .updateTable("sessions")
+    .set({ revoked_at: new Date(), revoked_reason: reason })
+    .where("id", "=", sessionId)
+    .where("revoked_at", "is", null)
+    .execute();
+}
+
+/** Signs a device of a user out (all of its live sessions). Returns false when unknown. */
+export async function signOutDevice(ctx: AppContext, userId: string, deviceId: string): Promise<boolean> {
+  const device = await ctx.db
+    .selectFrom("devices")
+    .select("id")
+    .where("user_id", "=", userId)
+    .where("device_id", "=", deviceId)
+    .executeTakeFirst();
+  if (!device) return false;
+  await ctx.db
+    .updateTable("sessions")
+    .set({ revoked_at: new Date(), revoked_reason: "logout" })
+    .where("device_pk", "=", device.id)
+    .where("revoked_at", "is", null)
+    .execute();
+  return true;
+}
+
+/** Closes every session of a user (password reset, disable, delete). */
+export async function revokeAllSessions(ctx: AppContext, userId: string, reason: string) {
+  await ctx.db
+    .updateTable("sessions")
+    .set({ revoked_at: new Date(), revoked_reason: reason })
+    .where("user_id", "=", userId)
+    .where("revoked_at", "is", null)
+    .execute();
+}

@@ -1,0 +1,66 @@
+/**
+ * Token primitives. Access tokens are short-lived HS256 JWTs carrying the session id
+ * (`sid`) so a revoked session stops them at once. Refresh tokens are opaque random
+ * strings stored only as SHA-256 hashes.
+ */
+import { createHash, createHmac, randomBytes } from "node:crypto";
+import { createSigner, createVerifier, TokenError } from "fast-jwt";
+
+export interface AccessClaims {
+  sub: string;
+  sid: string;
+  typ: "access";
+}
+
+export type VerifyResult =
+  | { ok: true; claims: AccessClaims }
+  | { ok: false; reason: "expired"; claims: AccessClaims }
+  | { ok: false; reason: "invalid" };
+
+export interface TokenService {
+  signAccess(claims: Omit<AccessClaims, "typ">): { token: string; expiresAt: number };
+  verifyAccess(token: string): VerifyResult;
+  /** The successor of a refresh token: derived, so a retried refresh gets the same pair. */
+  nextRefreshToken(current: string): string;
+}
+
+export const newOpaqueToken = (bytes = 32) => randomBytes(bytes).toString("base64url");
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+function isClaims(value: unknown): value is AccessClaims {
+  const v = value as Partial<AccessClaims> | null;
+  return !!v && v.typ === "access" && typeof v.sub === "string" && typeof v.sid === "string";
+}
+
+export function createTokenService(secret: string, accessTtlSeconds: number): TokenService {
+  const signer = createSigner({ key: secret, algorithm: "HS256", expiresIn: accessTtlSeconds * 1000 });
+  const verifier = createVerifier({ key: secret, algorithms: ["HS256"], cache: 1000 });
+  const lenient = createVerifier({ key: secret, algorithms: ["HS256"], ignoreExpiration: true });
+
+  return {
+    signAccess(claims) {
+      const token = signer({ ...claims, typ: "access" });
+      return { token, expiresAt: Date.now() + accessTtlSeconds * 1000 };
+    },
+    verifyAccess(token) {
+      try {
+        const payload: unknown = verifier(token);
+        return isClaims(payload) ? { ok: true, claims: payload } : { ok: false, reason: "invalid" };
+      } catch (error) {
+        if (!(error instanceof TokenError) || error.code !== TokenError.codes.expired) {
+          return { ok: false, reason: "invalid" };
+        }
+        // Only a genuine token may be told it expired: check the signature again without expiry.
+        try {
+          const payload: unknown = lenient(token);
+          return isClaims(payload) ? { ok: false, reason: "expired", claims: payload } : { ok: false, reason: "invalid" };
+        } catch {
+          return { ok: false, reason: "invalid" };
+        }
+      }
+    },
+    nextRefreshToken(current) {
+      return createHmac("sha256", secret).update(`refresh:${current}`).digest("base64url");
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The one place that reads the environment (ARCHITECTURE.md §6). Every setting has a safe
+ * default; a bad value stops start-up with a message naming the variable.
+ */
+import path from "node:path";
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  jwtSecret: string | null;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+  resetTokenTtl: number;
+  adminEmail: string;
+  adminPassword: string | null;
+  smtpUrl: string | null;
+  mailFrom: string;
+  authMaxAttempts: number;
+  authMaxAttemptsIp: number;
+  logLevel: string;
+  trustProxy: boolean;
+  /** Folder of the built SPA. */
+  clientDir: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 1): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < min) {
+    throw new ConfigError(`${name} must be a whole number of at least ${min}, got '${raw}'`);
+  }
+  return Number(raw);
+}
+
+function url(env: Env, name: string, fallback: string | null, protocols: string[]): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got '${raw}'`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.join(" or ")}, got '${parsed.protocol}'`);
+  }
+  return raw;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return fallback;
+  if (["1", "true", "yes", "on"].includes(raw)) return true;
+  if (["0", "false", "no", "off"].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got '${env[name]}'`);
+}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+/** Reads and validates the configuration; throws ConfigError on the first bad value. */
+export function loadConfig(env: Env = process.env): Config {
+  const publicUrl = url(env, "PUBLIC_URL", null, ["http:", "https:"]);
+  const port = int(env, "PORT", 8080, 0);
+  if (port > 65535) throw new ConfigError(`PORT must be at most 65535, got '${port}'`);
+  const jwtSecret = env.JWT_SECRET || null;
+  if (jwtSecret !== null && jwtSecret.length < 32) {
+    throw new ConfigError("JWT_SECRET must be at least 32 characters");
+  }
+  const adminEmail = env.ADMIN_EMAIL || "admin@example.com";
+  if (!/^[^\s@]+@[^\s@]+$/.test(adminEmail)) {
+    throw new ConfigError(`ADMIN_EMAIL must be an email address, got '${adminEmail}'`);
+  }
+  const adminPassword = env.ADMIN_PASSWORD || null;
+  if (adminPassword !== null && adminPassword.length < 8) {
+    throw new ConfigError("ADMIN_PASSWORD must be at least 8 characters");
+  }
+  const logLevel = env.LOG_LEVEL || "info";
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got '${logLevel}'`);
+  }
+  const storage = env.STORAGE || "local";
+  if (storage !== "local") {
+    throw new ConfigError(`STORAGE must be 'local' (S3 arrives with the asset manager), got '${storage}'`);
+  }
+  return {
+    port,
+    host: env.HOST || "0.0.0.0",
+    publicUrl: (publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, ""),
+    dataDir: path.resolve(env.DATA_DIR || "data"),
+    databaseUrl: url(env, "DATABASE_URL", null, ["postgres:", "postgresql:"]),
+    jwtSecret,
+    accessTokenTtl: int(env, "ACCESS_TOKEN_TTL", 15 * 60),
+    refreshTokenTtl: int(env, "REFRESH_TOKEN_TTL", 30 * 24 * 3600),
+    resetTokenTtl: int(env, "RESET_TOKEN_TTL", 30 * 60),
+    adminEmail: adminEmail.toLowerCase(),
+    adminPassword,
+    smtpUrl: url(env, "SMTP_URL", null, ["smtp:", "smtps:"]),
+    mailFrom: env.MAIL_FROM || "Atelier <no-reply@localhost>",
+    authMaxAttempts: int(env, "AUTH_MAX_ATTEMPTS", 10),
+    authMaxAttemptsIp: int(env, "AUTH_MAX_ATTEMPTS_IP", 100),
+    logLevel,
+    trustProxy: bool(env, "TRUST_PROXY", false),
+    clientDir: path.resolve(env.CLIENT_DIR || "dist/client"),
+  };
+}

@@ -1,0 +1,15 @@
+/** What services need from the running app; built once in app.ts and passed down. */
+import type { Kysely } from "kysely";
+import type { FastifyBaseLogger } from "fastify";
+import type { TokenService } from "./auth/tokens";
+import type { Config } from "./config";
+import type { Database } from "./db";
+import type { Mailer } from "./mail/mailer";
+
+export interface AppContext {
+  config: Config;
+  db: Kysely<Database>;
+  tokens: TokenService;
+  mailer: Mailer;
+  log: FastifyBaseLogger;
+}

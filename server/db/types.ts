@@ -1,0 +1,111 @@
+/** The one Database interface: every table the server reads or writes (Kysely). */
+import type { ColumnType, Generated } from "kysely";
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+
+export interface ModulesTable {
+  module_id: number;
+  key: string;
+  name: string;
+  description: string;
+  icon: string;
+}
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  first_name: string;
+  last_name: string;
+  password_hash: string;
+  role: number;
+  plan_type: string;
+  active: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  created_by: string | null;
+  updated_by: string | null;
+}
+
+export interface UserModulesTable {
+  user_id: string;
+  module_id: number;
+}
+
+export interface DevicesTable {
+  id: Generated<string>;
+  user_id: string;
+  device_id: string;
+  device_name: string;
+  browser: string;
+  device_kind: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  device_pk: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  /** 'logout' answers 406 afterwards; any other reason answers 401. */
+  revoked_reason: string | null;
+}
+
+export interface RefreshTokensTable {
+  token_hash: string;
+  session_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  rotated_at: NullableTimestamp;
+}
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface MailOutboxTable {
+  id: Generated<string>;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  status: string;
+  attempts: Generated<number>;
+  created_at: Timestamp;
+  sent_at: NullableTimestamp;
+  locked_until: NullableTimestamp;
+  error: string | null;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: Timestamp;
+  count: number;
+}
+
+export interface AppSettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  modules: ModulesTable;
+  users: UsersTable;
+  user_modules: UserModulesTable;
+  devices: DevicesTable;
+  sessions: SessionsTable;
+  refresh_tokens: RefreshTokensTable;
+  password_resets: PasswordResetsTable;
+  mail_outbox: MailOutboxTable;
+  rate_limits: RateLimitsTable;
+  app_settings: AppSettingsTable;
+}

@@ -1,0 +1,196 @@
+/**
+ * The list query contract of every list endpoint (ARCHITECTURE.md §3): `page` (1-based),
+ * `pageSize`, `sort` (`-price,name`), `filters` (JSON of Refine CrudFilters), `q`.
+ * Sorts and filters are only allowed on declared fields; values are always bound.
+ */
+import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
+import { badRequest } from "./errors";
+
+export interface ListQuery {
+  page?: number;
+  pageSize?: number;
+  sort?: string;
+  filters?: string;
+  q?: string;
+}
+
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 200;
+
+/** JSON Schema of the list query string, for route schemas. */
+export const listQuerySchema = {
+  type: "object",
+  properties: {
+    page: { type: "integer", minimum: 1, default: 1 },
+    pageSize: { type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+    sort: { type: "string", maxLength: 200 },
+    filters: { type: "string", maxLength: 10_000 },
+    q: { type: "string", maxLength: 200 },
+  },
+  additionalProperties: false,
+} as const;
+
+export type FieldType = "string" | "number" | "boolean" | "date";
+
+export interface LogicalFilter {
+  field: string;
+  operator: string;
+  value?: unknown;
+}
+export interface ConditionalFilter {
+  operator: "or" | "and";
+  value: CrudFilter[];
+}
+export type CrudFilter = LogicalFilter | ConditionalFilter;
+
+export interface ListOptions {
+  /** Table alias prefixed to column names. */
+  table: string;
+  defaultSort: string;
+  sortFields?: readonly string[];
+  filterFields?: Readonly<Record<string, FieldType>>;
+}
+
+/** Parses `sort` into column/direction pairs, refusing undeclared fields. */
+export function parseSort(sort: string, allowed: readonly string[]): Array<[string, "asc" | "desc"]> {
+  return sort
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const desc = s.startsWith("-");
+      const field = desc ? s.slice(1) : s;
+      if (!allowed.includes(field)) {
+        throw badRequest("Invalid sort", [{ field: "sort", message: `cannot sort by '${field}'` }]);
+      }
+      return [field, desc ? "desc" : "asc"];
+    });
+}
+
+export function parseFilters(raw: string | undefined): CrudFilter[] {
+  if (!raw) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw badRequest("Invalid filters", [{ field: "filters", message: "must be JSON" }]);
+  }
+  if (!Array.isArray(parsed)) throw badRequest("Invalid filters", [{ field: "filters", message: "must be a list" }]);
+  return parsed as CrudFilter[];
+}
+
+const LIKE: Record<string, (v: string) => string> = {
+  contains: (v) => `%${v}%`,
+  ncontains: (v) => `%${v}%`,
+  startswith: (v) => `${v}%`,
+  nstartswith: (v) => `${v}%`,
+  endswith: (v) => `%${v}`,
+  nendswith: (v) => `%${v}`,
+};
+const escapeLike = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
+const CMP: Record<string, "=" | "<>" | "<" | ">" | "<=" | ">="> = {
+  eq: "=",
+  ne: "<>",
+  lt: "<",
+  gt: ">",
+  lte: "<=",
+  gte: ">=",
+};
+
+function coerce(value: unknown, type: FieldType, field: string): unknown {
+  const bad = () => badRequest("Invalid filters", [{ field: `filters.${field}`, message: `must be a ${type}` }]);
+  if (value === null) return null;
+  if (type === "number") {
+    const n = typeof value === "number" ? value : Number(value);
+    if (!Number.isFinite(n) || value === "") throw bad();
+    return n;
+  }
+  if (type === "boolean") {
+    if (value === true || value === "true") return true;
+    if (value === false || value === "false") return false;
+    throw bad();
+  }
+  if (type === "date") {
+    const d = new Date(String(value));
+    if (Number.isNaN(d.getTime())) throw bad();
+    return d;
+  }
+  if (typeof value !== "string" && typeof value !== "number") throw bad();
+  return String(value);
+}
+
+/** Builds a WHERE expression from Refine CrudFilters over declared fields. */
+// biome-ignore lint/suspicious/noExplicitAny: works on any table's expression builder.
+export function filterExpression(eb: ExpressionBuilder<any, any>, filters: CrudFilter[], options: ListOptions): Expression<SqlBool> {
+  const fields = options.filterFields ?? {};
+  const one = (f: CrudFilter): Expression<SqlBool> => {
+    if (f.operator === "or" || f.operator === "and") {
+      if (!Array.isArray(f.value)) throw badRequest("Invalid filters", [{ field: "filters", message: `${f.operator} needs a list` }]);
+      const parts = (f.value as CrudFilter[]).map(one);
+      if (!parts.length) return sql<SqlBool>`true`;
+      return f.operator === "or" ? eb.or(parts) : eb.and(parts);
+    }
+    const { field, operator, value } = f as LogicalFilter;
+    const type = typeof field === "string" && Object.hasOwn(fields, field) ? fields[field] : undefined;
+    if (!type) throw badRequest("Invalid filters", [{ field: "filters", message: `cannot filter by '${String(field)}'` }]);
+    const col = eb.ref(`${options.table}.${field}`);
+    if (operator === "null") return eb(col, "is", null);
+    if (operator === "nnull") return eb(col, "is not", null);
+    if (value === undefined || value === "" || (Array.isArray(value) && !value.length)) return sql<SqlBool>`true`;
+    if (CMP[operator]) return eb(col, CMP[operator], coerce(value, type, field));
+    if (operator === "in" || operator === "nin") {
+      const list = (Array.isArray(value) ? value : [value]).map((v) => coerce(v, type, field));
+      return eb(col, operator === "in" ? "in" : "not in", list);
+    }
+    if (operator === "between") {
+      if (!Array.isArray(value) || value.length !== 2) throw badRequest("Invalid filters", [{ field: `filters.${field}`, message: "between needs two values" }]);
+      return eb.and([eb(col, ">=", coerce(value[0], type, field)), eb(col, "<=", coerce(value[1], type, field))]);
+    }
+    if (LIKE[operator]) {
+      const pattern = LIKE[operator](escapeLike(String(value)));
+      const text = sql`${col}::text`;
+      return operator.startsWith("n") ? sql<SqlBool>`${text} not ilike ${pattern}` : sql<SqlBool>`${text} ilike ${pattern}`;
+    }
+    throw badRequest("Invalid filters", [{ field: "filters", message: `unknown operator '${String(operator)}'` }]);
+  };
+  return eb.and(filters.map(one));
+}
+
+/**
+ * Applies filters, sort and paging to a select and fetches the page with its total.
+ * The total rides on the page's own query (`count(*) over ()`), so one round trip
+ * answers both; only a page past the end needs a second, counting query.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: generic over the caller's query.
+export async function listPage<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  list: ListQuery,
+  options: ListOptions,
+): Promise<{ rows: O[]; total: number }> {
+  const page = list.page ?? 1;
+  const pageSize = Math.min(list.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+  const filters = parseFilters(list.filters);
+  const sorts = parseSort(list.sort || options.defaultSort, options.sortFields ?? [options.defaultSort.replace(/^-/, "")]);
+  // biome-ignore lint/suspicious/noExplicitAny: see above.
+  let q = query as unknown as SelectQueryBuilder<any, any, any>;
+  if (filters.length) q = q.where((eb) => filterExpression(eb, filters, options));
+  const filtered = q;
+  for (const [field, dir] of sorts) q = q.orderBy(`${options.table}.${field}`, dir);
+  q = q.orderBy(`${options.table}.id`, "asc");
+  const rows = await q
+    .select(sql<number>`count(*) over ()::int`.as("__total"))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute();
+  let total: number;
+  if (rows.length) total = Number(rows[0].__total);
+  else {
+    const counted = await filtered
+      .clearSelect()
+      .select(sql<number>`count(*)::int`.as("n"))
+      .executeTakeFirst();
+    total = Number(counted?.n ?? 0);
+  }
+  for (const row of rows) delete row.__total;
+  return { rows: rows as O[], total };
+}

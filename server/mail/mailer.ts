@@ -1,0 +1,120 @@
+/**
+ * Mail goes through the `mail_outbox` table, which is also the queue: with SMTP_URL set
+ * a sender delivers pending rows (retrying, at-least-once); without it mails stay
+ * 'stored' so admins can read them in the UI (a fresh install shows what would be sent).
+ */
+import type { Kysely } from "kysely";
+import nodemailer from "nodemailer";
+import type { FastifyBaseLogger } from "fastify";
+import type { Database } from "../db";
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
+  /** Delivers pending mails now; resolves with how many were handled. */
+  flush(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+const MAX_ATTEMPTS = 5;
+const POLL_MS = 5000;
+
+export function createMailer(
+  db: Kysely<Database>,
+  options: { smtpUrl: string | null; from: string; log: FastifyBaseLogger; poll?: boolean },
+): Mailer {
+  const transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : null;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<number> | null = null;
+
+  async function deliverBatch(): Promise<number> {
+    if (!transport) return 0;
+    const claimed = await db
+      .updateTable("mail_outbox")
+      .set((eb) => ({ locked_until: new Date(Date.now() + 60_000), attempts: eb("attempts", "+", 1) }))
+      .where("id", "in", (eb) =>
+        eb
+          .selectFrom("mail_outbox")
+          .select("id")
+          .where("status", "=", "pending")
+          .where((w) => w.or([w("locked_until", "is", null), w("locked_until", "<", new Date())]))
+          .orderBy("created_at")
+          .limit(10)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returningAll()
+      .execute();
+    for (const mail of claimed) {
+      try {
+        await transport.sendMail({
+          from: options.from,
+          to: mail.to_address,
+          subject: mail.subject,
+          text: mail.text_body,
+          html: mail.html_body ?? undefined,
+        });
+        await db
+          .updateTable("mail_outbox")
+          .set({ status: "sent", sent_at: new Date(), error: null, locked_until: null })
+          .where("id", "=", mail.id)
+          .execute();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        options.log.warn({ mailId: mail.id, err: message }, "mail delivery failed");
+        await db
+          .updateTable("mail_outbox")
+          .set({
+            status: mail.attempts >= MAX_ATTEMPTS ? "failed" : "pending",
+            error: message,
+            locked_until: new Date(Date.now() + 2 ** mail.attempts * 1000),
+          })
+          .where("id", "=", mail.id)
+          .execute();
+      }
+    }
+    return claimed.length;
+  }
+
+  function flush(): Promise<number> {
+    running ??= deliverBatch().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  if (transport && options.poll !== false) {
+    timer = setInterval(() => {
+      flush().catch((err) => options.log.error({ err }, "outbox sender failed"));
+    }, POLL_MS);
+    timer.unref();
+  }
+
+  return {
+    async send(mail) {
+      await db
+        .insertInto("mail_outbox")
+        .values({
+          to_address: mail.to,
+          subject: mail.subject,
+          text_body: mail.text,
+          html_body: mail.html ?? null,
+          status: transport ? "pending" : "stored",
+        })
+        .execute();
+      if (transport) flush().catch((err) => options.log.error({ err }, "outbox sender failed"));
+    },
+    flush,
+    async stop() {
+      if (timer) clearInterval(timer);
+      await running;
+      transport?.close();
+    },
+  };
+}

@@ -1,0 +1,234 @@
+/** Users, their module grants and their devices. SQL for these tables lives here. */
+import { type Kysely, sql } from "kysely";
+import type { DeviceRecord, MeResponse, RoleValue, UserRecord, UserWrite } from "../../../schemas/auth";
+import { MODULES } from "../../../resources/modules";
+import { hashPassword } from "../../auth/passwords";
+import { ROLE_ADMIN } from "../../auth/principal";
+import { revokeAllSessions } from "../../auth/sessions.service";
+import type { AppContext } from "../../context";
+import type { Database } from "../../db";
+import { badRequest, conflict, notFound } from "../../http/errors";
+import { type ListQuery, listPage } from "../../http/list-query";
+
+const typeUser = (role: number) => (role === ROLE_ADMIN ? "ROLE_ADMIN" : "ROLE_USER");
+
+function userQuery(db: Kysely<Database>) {
+  return db
+    .selectFrom("users as u")
+    .select([
+      "u.id",
+      "u.first_name",
+      "u.last_name",
+      "u.email",
+      "u.role",
+      "u.plan_type",
+      "u.active",
+      "u.created_at",
+      "u.updated_at",
+      sql<number[]>`array(select module_id from user_modules um where um.user_id = u.id order by module_id)`.as(
+        "modules",
+      ),
+      sql<Date | null>`(select max(d.last_seen_at) from devices d where d.user_id = u.id)`.as("last_seen_at"),
+    ]);
+}
+
+type UserRow = Awaited<ReturnType<ReturnType<typeof userQuery>["executeTakeFirstOrThrow"]>>;
+
+function toRecord(row: UserRow): UserRecord {
+  return {
+    id: row.id,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email: row.email,
+    role: row.role as RoleValue,
+    type_user: typeUser(row.role),
+    isadmin: row.role === ROLE_ADMIN,
+    plan_type: row.plan_type,
+    active: row.active,
+    modules: row.modules.map(Number),
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+    last_seen_at: row.last_seen_at ? new Date(row.last_seen_at).toISOString() : null,
+  };
+}
+
+export const USER_SORT_FIELDS = ["first_name", "last_name", "email", "role", "plan_type", "active", "created_at"];
+export const USER_FILTER_FIELDS = { role: "number", active: "boolean", plan_type: "string", email: "string" } as const;
+
+export async function listUsers(ctx: AppContext, query: ListQuery) {
+  let q = userQuery(ctx.db);
+  if (query.q) {
+    const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    q = q.where((eb) =>
+      eb.or([eb("u.email", "ilike", like), eb("u.first_name", "ilike", like), eb("u.last_name", "ilike", like)]),
+    );
+  }
+  const { rows, total } = await listPage(q, query, {
+    table: "u",
+    defaultSort: "-created_at",
+    sortFields: USER_SORT_FIELDS,
+    filterFields: USER_FILTER_FIELDS,
+  });
+  return { data: rows.map(toRecord), total };
+}
+
+export async function getUser(ctx: AppContext, id: string): Promise<UserRecord> {
+  const row = await userQuery(ctx.db).where("u.id", "=", id).executeTakeFirst();
+  if (!row) throw notFound("User not found");
+  return toRecord(row);
+}
+
+function checkModules(modules: number[] | undefined) {
+  if (!modules) return;
+  const unknown = modules.filter((m) => !MODULES.some((d) => d.moduleID === m));
+  if (unknown.length) {
+    throw badRequest("Unknown module", [{ field: "modules", message: `unknown module id ${unknown.join(", ")}` }]);
+  }
+}
+
+async function emailTaken(db: Kysely<Database>, email: string, exceptId?: string) {
+  let q = db.selectFrom("users").select("id").where(sql<boolean>`lower(email) = ${email.toLowerCase()}`);
+  if (exceptId) q = q.where("id", "!=", exceptId);
+  return !!(await q.executeTakeFirst());
+}
+
+const EMAIL_TAKEN = () => conflict("Email is already in use", [{ field: "email", message: "is already in use" }]);
+
+export async function createUser(ctx: AppContext, input: UserWrite, actorId: string | null): Promise<UserRecord> {
+  checkModules(input.modules);
+  if (!input.password) throw badRequest("Password is required", [{ field: "password", message: "is required" }]);
+  if (await emailTaken(ctx.db, input.email)) throw EMAIL_TAKEN();
+  const passwordHash = await hashPassword(input.password);
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const user = await trx
+      .insertInto("users")
+      .values({
+        email: input.email.trim().toLowerCase(),
+        first_name: input.first_name.trim(),
+        last_name: input.last_name.trim(),
+        password_hash: passwordHash,
+        role: input.role,
+        plan_type: input.plan_type ?? "standard",
+        active: input.active ?? true,
+        created_by: actorId,
+        updated_by: actorId,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await setModules(trx, user.id, input.modules);
+    return user.id;
+  });
+  return getUser(ctx, id);
+}
+
+async function setModules(db: Kysely<Database>, userId: string, modules: number[]) {
+  await db.deleteFrom("user_modules").where("user_id", "=", userId).execute();
+  const unique = [...new Set(modules)];
+  if (unique.length) {
+    await db
+      .insertInto("user_modules")
+      .values(unique.map((module_id) => ({ user_id: userId, module_id })))
+      .execute();
+  }
+}
+
+export async function updateUser(
+  ctx: AppContext,
+  id: string,
+  input: Partial<UserWrite>,
+  actorId: string,
+): Promise<UserRecord> {
+  const current = await getUser(ctx, id);
+  checkModules(input.modules);
+  if (id === actorId) {
+    // An admin must not lock themselves out of user management.
+    const details = [];
+    if (input.role !== undefined && input.role !== ROLE_ADMIN) details.push({ field: "role", message: "you cannot remove your own admin role" });
+    if (input.active === false) details.push({ field: "active", message: "you cannot disable your own account" });
+    if (input.modules && !input.modules.includes(10)) details.push({ field: "modules", message: "you cannot remove your own Users module" });
+    if (details.length) throw badRequest("You cannot lock yourself out", details);
+  }
+  if (input.email && (await emailTaken(ctx.db, input.email, id))) throw EMAIL_TAKEN();
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable("users")
+      .set({
+        ...(input.email !== undefined ? { email: input.email.trim().toLowerCase() } : {}),
+        ...(input.first_name !== undefined ? { first_name: input.first_name.trim() } : {}),
+        ...(input.last_name !== undefined ? { last_name: input.last_name.trim() } : {}),
+        ...(input.role !== undefined ? { role: input.role } : {}),
+        ...(input.plan_type !== undefined ? { plan_type: input.plan_type } : {}),
+        ...(input.active !== undefined ? { active: input.active } : {}),
+        ...(passwordHash ? { password_hash: passwordHash } : {}),
+        updated_at: new Date(),
+        updated_by: actorId,
+      })
+      .where("id", "=", id)
+      .execute();
+    if (input.modules) await setModules(trx, id, input.modules);
+  });
+  if (passwordHash) await revokeAllSessions(ctx, id, "password_changed");
+  if (input.active === false && current.active) await revokeAllSessions(ctx, id, "disabled");
+  return getUser(ctx, id);
+}
+
+export async function deleteUser(ctx: AppContext, id: string, actorId: string) {
+  if (id === actorId) throw badRequest("You cannot delete your own account");
+  const result = await ctx.db.deleteFrom("users").where("id", "=", id).executeTakeFirst();
+  if (!result.numDeletedRows) throw notFound("User not found");
+}
+
+/** The signed-in user as the spec's user slice (MeResponse). */
+export async function getMe(ctx: AppContext, userId: string): Promise<MeResponse> {
+  const user = await getUser(ctx, userId);
+  const granted = MODULES.filter((m) => user.modules.includes(m.moduleID)).map(({ moduleID, key, name }) => ({
+    moduleID,
+    key,
+    name,
+  }));
+  return {
+    userID: user.id,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    email: user.email,
+    plan_type: user.plan_type,
+    type_user: user.type_user,
+    isadmin: user.isadmin,
+    approverCondition: false,
+    userRights: [],
+    modules_submodules: [{ modules: granted, submodules: [] }],
+  };
+}
+
+export async function listDevices(ctx: AppContext, userId: string, currentDeviceId: string | null) {
+  const rows = await ctx.db
+    .selectFrom("devices as d")
+    .select([
+      "d.device_id",
+      "d.device_name",
+      "d.browser",
+      "d.device_kind",
+      "d.ip",
+      "d.last_seen_at",
+      "d.created_at",
+      sql<boolean>`exists (select 1 from sessions s where s.device_pk = d.id and s.revoked_at is null and s.expires_at > now())`.as(
+        "signed_in",
+      ),
+    ])
+    .where("d.user_id", "=", userId)
+    .orderBy("d.last_seen_at", "desc")
+    .execute();
+  const data: DeviceRecord[] = rows.map((r) => ({
+    deviceId: r.device_id,
+    deviceName: r.device_name,
+    browser: r.browser,
+    device: r.device_kind,
+    ip: r.ip,
+    lastSeenAt: new Date(r.last_seen_at).toISOString(),
+    createdAt: new Date(r.created_at).toISOString(),
+    signedIn: r.signed_in,
+    current: r.device_id === currentDeviceId,
+  }));
+  return { data, total: data.length };
+}
