@@ -45,7 +45,16 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   const routes: App["routes"] = [];
   app.addHook("onRoute", (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) routes.push({ method, url: route.url, access: route.config?.access });
+    // Read the rule lazily: a scope's own onRoute hook (markScopePublic) runs after this one.
+    for (const method of methods) {
+      routes.push({
+        method,
+        url: route.url,
+        get access() {
+          return route.config?.access;
+        },
+      });
+    }
   });
 
   const { db } = database;

@@ -1,0 +1,102 @@
+/**
+ * Boots the real app on a real database and a real loopback port for a test file.
+ * `DRIVERS` lists PGlite always, and PostgreSQL when global-setup found a server, so a
+ * suite written once with `describe.each(DRIVERS)` runs against both engines.
+ */
+import { inject } from "vitest";
+import { type App, buildApp } from "../../server/app";
+import { loadConfig } from "../../server/config";
+import { type DatabaseHandle, openDatabase } from "../../server/db";
+import { createTestDatabase } from "./pg";
+
+export type Driver = "pglite" | "postgres";
+
+const pgUrl = inject("pgUrl");
+export const DRIVERS: Driver[] = pgUrl ? ["pglite", "postgres"] : ["pglite"];
+
+export const ADMIN = { email: "admin@example.com", password: "Admin-Passw0rd!" };
+export const DEVICE = { deviceId: "device-1", deviceName: "Linux Chrome" };
+export const CHROME_UA =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+
+export interface ApiAnswer<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestServer extends App {
+  baseUrl: string;
+  database: DatabaseHandle;
+  api<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options?: { body?: unknown; token?: string; headers?: Record<string, string> },
+  ): Promise<ApiAnswer<T>>;
+  signIn(email?: string, password?: string, device?: typeof DEVICE): Promise<SignedIn>;
+  close(): Promise<void>;
+}
+
+export interface SignedIn {
+  accessToken: string;
+  refreshToken: string;
+  user: { userID: string };
+}
+
+export async function startServer(driver: Driver, env: Record<string, string> = {}): Promise<TestServer> {
+  let dropDb: (() => Promise<void>) | null = null;
+  let databaseUrl: string | null = null;
+  if (driver === "postgres") {
+    if (!pgUrl) throw new Error("PostgreSQL not available");
+    const created = await createTestDatabase(pgUrl);
+    databaseUrl = created.url;
+    dropDb = created.drop;
+  }
+  const config = loadConfig({
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    PUBLIC_URL: "https://atelier.example.test",
+    CLIENT_DIR: "/nonexistent-client-dir",
+    ...env,
+  });
+  const database = await openDatabase({ databaseUrl, pgliteDir: "memory://" });
+  const built = await buildApp({ config, database, logger: false });
+  await built.app.listen({ port: 0, host: "127.0.0.1" });
+  const address = built.app.server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  const api: TestServer["api"] = async (method, path, options = {}) => {
+    const headers: Record<string, string> = { "user-agent": CHROME_UA, ...(options.headers ?? {}) };
+    if (options.body !== undefined) headers["content-type"] = "application/json";
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    const res = await fetch(baseUrl + path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const text = await res.text();
+    // biome-ignore lint/suspicious/noExplicitAny: test answers are inspected loosely.
+    const body = (text ? JSON.parse(text) : {}) as any;
+    return { status: res.status, body, headers: res.headers };
+  };
+
+  return {
+    ...built,
+    baseUrl,
+    database,
+    api,
+    async signIn(email = ADMIN.email, password = ADMIN.password, device = DEVICE) {
+      const res = await api<SignedIn>("POST", "/api/auth/signin", { body: { email, password, deviceInfo: device } });
+      if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
+    },
+    async close() {
+      await built.app.close();
+      await database.close();
+      await dropDb?.();
+    },
+  };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

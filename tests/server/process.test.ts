@@ -1,0 +1,168 @@
+/**
+ * The server as a process on PGlite: data-folder lock, bad config, graceful shutdown,
+ * and durability across kill -9 (no write answered 2xx is lost).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { ADMIN, DEVICE, sleep } from "./harness";
+
+const ROOT = path.resolve(__dirname, "../..");
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Proc {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(dataDir: string, port: number, env: Record<string, string> = {}): Proc {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      LOG_LEVEL: "warn",
+      CLIENT_DIR: "/nonexistent",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let out = "";
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  child.stderr?.on("data", (d) => {
+    out += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, port, output: () => out, exited };
+}
+
+async function waitHealthy(p: Proc) {
+  for (let i = 0; i < 300; i++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${p.port}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    if (p.child.exitCode !== null) throw new Error(`server exited: ${p.output()}`);
+    await sleep(100);
+  }
+  throw new Error(`server did not start: ${p.output()}`);
+}
+
+async function signIn(port: number): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/auth/signin`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password, deviceInfo: DEVICE }),
+  });
+  return ((await res.json()) as { accessToken: string }).accessToken;
+}
+
+async function countUsers(port: number, token: string): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/users?pageSize=1`, { headers: { authorization: `Bearer ${token}` } });
+  return ((await res.json()) as { total: number }).total;
+}
+
+function tempDir() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "atelier-proc-"));
+  dirs.push(dir);
+  return dir;
+}
+
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe("server process on PGlite", () => {
+  it("refuses a bad setting with a clear message", async () => {
+    const p = start(tempDir(), 1, { PORT: "eighty" });
+    expect(await p.exited).toBe(78);
+    expect(p.output()).toContain("PORT must be a whole number");
+  });
+
+  it("a second server on the same DATA_DIR fails fast naming the running pid; SIGTERM shuts down cleanly", async () => {
+    const dir = tempDir();
+    const first = start(dir, await freePort());
+    await waitHealthy(first);
+    const second = start(dir, await freePort());
+    expect(await second.exited).toBe(75);
+    expect(second.output()).toContain(`pid ${first.child.pid}`);
+
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    // The lock went with it: a new server starts on the same folder.
+    const third = start(dir, await freePort());
+    await waitHealthy(third);
+    third.child.kill("SIGINT");
+    expect(await third.exited).toBe(0);
+  });
+
+  it("loses no write answered 2xx when killed with -9", async () => {
+    const dir = tempDir();
+    const p = start(dir, await freePort());
+    await waitHealthy(p);
+    const token = await signIn(p.port);
+    let acknowledged = 0;
+    let stop = false;
+    const writer = (async () => {
+      for (let i = 0; !stop; i++) {
+        try {
+          const res = await fetch(`http://127.0.0.1:${p.port}/api/users`, {
+            method: "POST",
+            headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+            body: JSON.stringify({
+              first_name: "Kill",
+              last_name: String(i),
+              email: `kill${i}@example.com`,
+              password: "Passw0rd-123",
+              role: 3,
+              modules: [1],
+            }),
+          });
+          if (res.status === 201) acknowledged++;
+        } catch {
+          return; // connection cut by the kill
+        }
+      }
+    })();
+    await sleep(3000);
+    p.child.kill("SIGKILL");
+    stop = true;
+    await writer;
+    await p.exited;
+    expect(acknowledged).toBeGreaterThan(3);
+
+    const again = start(dir, await freePort());
+    await waitHealthy(again);
+    const total = await countUsers(again.port, await signIn(again.port));
+    // The admin plus every acknowledged user; at most one more (written, not yet answered).
+    expect(total).toBeGreaterThanOrEqual(acknowledged + 1);
+    expect(total).toBeLessThanOrEqual(acknowledged + 2);
+    again.child.kill("SIGTERM");
+    await again.exited;
+  });
+});
