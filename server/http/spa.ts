@@ -31,6 +31,9 @@ export async function spaRoutes(app: FastifyInstance, clientDir: string) {
       );
       return;
     }
+    scope.get("/manage/", (_req, reply) =>
+      reply.header("cache-control", "no-cache").type("text/html").send(readFileSync(indexFile)),
+    );
     await scope.register(fastifyStatic, {
       root: clientDir,
       prefix: "/manage/",

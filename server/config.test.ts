@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config";
+
+describe("loadConfig", () => {
+  it("has safe defaults", () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 8080,
+      databaseUrl: null,
+      accessTokenTtl: 900,
+      refreshTokenTtl: 2592000,
+      resetTokenTtl: 1800,
+      adminEmail: "admin@example.com",
+      adminPassword: null,
+      smtpUrl: null,
+      publicUrl: "http://localhost:8080",
+    });
+    expect(c.dataDir.endsWith("/data")).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: "abc" }, "PORT must be a whole number"],
+    [{ PORT: "70000" }, "PORT must be at most 65535"],
+    [{ ACCESS_TOKEN_TTL: "0" }, "ACCESS_TOKEN_TTL must be a whole number of at least 1"],
+    [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL must start with postgres:"],
+    [{ PUBLIC_URL: "not a url" }, "PUBLIC_URL must be a URL"],
+    [{ JWT_SECRET: "short" }, "JWT_SECRET must be at least 32 characters"],
+    [{ ADMIN_PASSWORD: "short" }, "ADMIN_PASSWORD must be at least 8 characters"],
+    [{ TRUST_PROXY: "maybe" }, "TRUST_PROXY must be true or false"],
+    [{ LOG_LEVEL: "loud" }, "LOG_LEVEL must be one of"],
+    [{ SMTP_URL: "http://x" }, "SMTP_URL must start with smtp:"],
+  ])("refuses %o", (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it("strips a trailing slash from PUBLIC_URL", () => {
+    expect(loadConfig({ PUBLIC_URL: "https://a.example/" }).publicUrl).toBe("https://a.example");
+  });
+});

@@ -1,0 +1,96 @@
+/** Mail over a real SMTP server on loopback, and the SPA/meta.json serving rules. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sleep, startServer, type TestServer } from "./harness";
+
+describe("mail over SMTP", () => {
+  let smtp: SMTPServer;
+  const received: string[] = [];
+  let s: TestServer;
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      onData(stream, _session, done) {
+        let data = "";
+        stream.on("data", (chunk) => {
+          data += chunk;
+        });
+        stream.on("end", () => {
+          // Decode quoted-printable soft breaks and escapes so the text reads as sent.
+          received.push(data.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(Number.parseInt(h, 16))));
+          done();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+    const { port } = smtp.server.address() as { port: number };
+    s = await startServer("pglite", { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: "Atelier <atelier@example.test>" });
+  });
+  afterAll(async () => {
+    await s?.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  it("delivers the reset mail and marks it sent in the outbox", async () => {
+    await s.api("POST", "/api/auth/forgot-password", { body: { email: "admin@example.com" } });
+    for (let i = 0; i < 50 && !received.length; i++) await sleep(100);
+    expect(received).toHaveLength(1);
+    expect(received[0]).toContain("Subject: Reset your Atelier password");
+    expect(received[0]).toMatch(/https:\/\/atelier\.example\.test\/manage\/resetpassword\//);
+    const admin = (await s.signIn()).accessToken;
+    let status = "";
+    for (let i = 0; i < 50 && status !== "sent"; i++) {
+      const res = await s.api<{ data: Array<{ status: string }> }>("GET", "/api/outbox", { token: admin });
+      status = res.body.data[0]?.status;
+      await sleep(50);
+    }
+    expect(status).toBe("sent");
+  });
+});
+
+describe("SPA serving", () => {
+  let s: TestServer;
+  let dir: string;
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "atelier-spa-"));
+    mkdirSync(path.join(dir, "assets"));
+    mkdirSync(path.join(dir, "images"));
+    writeFileSync(path.join(dir, "index.html"), "<!doctype html><title>Atelier</title>");
+    writeFileSync(path.join(dir, "assets", "app-abc123.js"), "console.log(1)");
+    writeFileSync(path.join(dir, "images", "logo.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+    writeFileSync(path.join(dir, "meta.json"), JSON.stringify({ buildDateTime: "2026-11-22T10:00:00.000Z" }));
+    s = await startServer("pglite", { CLIENT_DIR: dir });
+  });
+  afterAll(async () => {
+    await s?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("falls back to index.html for client routes and serves files with cache rules", async () => {
+    for (const route of ["/manage/", "/manage/login", "/manage/users/edit/1", "/manage/resetpassword/12/abc"]) {
+      const res = await fetch(s.baseUrl + route);
+      expect(res.status, route).toBe(200);
+      expect(await res.text()).toContain("<title>Atelier</title>");
+    }
+    const asset = await fetch(`${s.baseUrl}/manage/assets/app-abc123.js`);
+    expect(asset.headers.get("cache-control")).toContain("immutable");
+    const image = await fetch(`${s.baseUrl}/manage/images/logo.svg`);
+    expect(image.status).toBe(200);
+    expect(image.headers.get("content-type")).toContain("image/svg+xml");
+    expect((await fetch(`${s.baseUrl}/manage/assets/missing.js`)).status).toBe(404);
+  });
+
+  it("redirects the site root to the app and serves meta.json uncached", async () => {
+    const root = await fetch(`${s.baseUrl}/`, { redirect: "manual" });
+    expect(root.status).toBe(302);
+    expect(root.headers.get("location")).toBe("/manage/");
+    const meta = await fetch(`${s.baseUrl}/meta.json`);
+    expect(meta.headers.get("cache-control")).toBe("no-store");
+    expect(await meta.json()).toEqual({ buildDateTime: "2026-11-22T10:00:00.000Z" });
+  });
+});
