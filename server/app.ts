@@ -61,7 +61,13 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await seedModules(db);
   const secret = await loadJwtSecret(db, config.jwtSecret);
   const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
-  const ctx: AppContext = { config, db, tokens: createTokenService(secret, config.accessTokenTtl), mailer, log: app.log };
+  const ctx: AppContext = {
+    config,
+    db,
+    tokens: createTokenService(secret, config.accessTokenTtl),
+    mailer,
+    log: app.log,
+  };
   await ensureFirstAdmin(db, config, app.log);
 
   await registerOpenApi(app);
@@ -71,7 +77,9 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(usersRoutes, ctx);
   await app.register(modulesRoutes, ctx);
   await app.register(outboxRoutes, ctx);
-  app.get("/api/health", { config: { access: { kind: "public" } }, schema: { hide: true } }, async () => ({ status: "ok" }));
+  app.get("/api/health", { config: { access: { kind: "public" } }, schema: { hide: true } }, async () => ({
+    status: "ok",
+  }));
   await registerOpenApiUi(app);
   await spaRoutes(app, config.clientDir);
 

@@ -3,8 +3,8 @@
  * (kept in the database so every instance shares it) and the first admin.
  */
 import { randomBytes } from "node:crypto";
-import type { Kysely } from "kysely";
 import type { FastifyBaseLogger } from "fastify";
+import type { Kysely } from "kysely";
 import { MODULES } from "../resources/modules";
 import { hashPassword } from "./auth/passwords";
 import { ROLE_ADMIN } from "./auth/principal";
@@ -14,7 +14,15 @@ import type { Database } from "./db";
 export async function seedModules(db: Kysely<Database>) {
   await db
     .insertInto("modules")
-    .values(MODULES.map((m) => ({ module_id: m.moduleID, key: m.key, name: m.name, description: m.description, icon: m.icon })))
+    .values(
+      MODULES.map((m) => ({
+        module_id: m.moduleID,
+        key: m.key,
+        name: m.name,
+        description: m.description,
+        icon: m.icon,
+      })),
+    )
     .onConflict((oc) =>
       oc.column("module_id").doUpdateSet((eb) => ({
         key: eb.ref("excluded.key"),
@@ -34,7 +42,11 @@ export async function loadJwtSecret(db: Kysely<Database>, configured: string | n
     .values({ key: "jwt_secret", value: randomBytes(48).toString("base64url") })
     .onConflict((oc) => oc.column("key").doNothing())
     .execute();
-  const row = await db.selectFrom("app_settings").select("value").where("key", "=", "jwt_secret").executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("app_settings")
+    .select("value")
+    .where("key", "=", "jwt_secret")
+    .executeTakeFirstOrThrow();
   return row.value;
 }
 

@@ -1,6 +1,7 @@
 /** What services need from the running app; built once in app.ts and passed down. */
-import type { Kysely } from "kysely";
+
 import type { FastifyBaseLogger } from "fastify";
+import type { Kysely } from "kysely";
 import type { TokenService } from "./auth/tokens";
 import type { Config } from "./config";
 import type { Database } from "./db";

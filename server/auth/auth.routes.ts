@@ -29,7 +29,10 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post<{ Body: RefreshRequest }>(
     "/api/auth/refreshtokenapp",
-    { config: { access: PUBLIC }, schema: { tags, summary: "Rotate the refresh token", body: refreshBodySchema } },
+    {
+      config: { access: PUBLIC },
+      schema: { tags, summary: "Rotate the refresh token", body: refreshBodySchema },
+    },
     async (request) => rotateRefreshToken(ctx, request.body.refreshToken, clientMeta(request)),
   );
 
@@ -48,13 +51,21 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post<{ Body: { email: string } }>(
     "/api/auth/forgot-password",
-    { config: { access: PUBLIC }, schema: { tags, summary: "Mail a reset link", body: forgotPasswordBodySchema } },
-    async (request) => ({ message: await requestPasswordReset(ctx, request.body.email, clientMeta(request)) }),
+    {
+      config: { access: PUBLIC },
+      schema: { tags, summary: "Mail a reset link", body: forgotPasswordBodySchema },
+    },
+    async (request) => ({
+      message: await requestPasswordReset(ctx, request.body.email, clientMeta(request)),
+    }),
   );
 
   app.post<{ Body: { id: string; password: string } }>(
     "/api/auth/reset-password",
-    { config: { access: PUBLIC }, schema: { tags, summary: "Set a new password", body: resetPasswordBodySchema } },
+    {
+      config: { access: PUBLIC },
+      schema: { tags, summary: "Set a new password", body: resetPasswordBodySchema },
+    },
     async (request) => ({
       message: await resetPassword(ctx, request.body.id, request.body.password, clientMeta(request)),
     }),

@@ -10,7 +10,8 @@ import { type ClientMeta, openSession, revokeAllSessions } from "./sessions.serv
 import { hashToken, newOpaqueToken } from "./tokens";
 
 export const INVALID_CREDENTIALS = "Invalid email or password";
-export const FORGOT_PASSWORD_ANSWER = "If an account exists for that email, a password reset link has been sent.";
+export const FORGOT_PASSWORD_ANSWER =
+  "If an account exists for that email, a password reset link has been sent.";
 export const RESET_LINK_INVALID = "This reset link is invalid or has expired.";
 export const RESET_DONE = "Your password has been reset. You can now sign in.";
 
@@ -20,7 +21,11 @@ async function limit(ctx: AppContext, key: string, max: number) {
   if ((await hit(ctx.db, key)) > max) throw tooManyRequests();
 }
 
-export async function signIn(ctx: AppContext, input: SignInRequest, meta: ClientMeta): Promise<SignInResponse> {
+export async function signIn(
+  ctx: AppContext,
+  input: SignInRequest,
+  meta: ClientMeta,
+): Promise<SignInResponse> {
   const email = normalise(input.email);
   const accountKey = `signin:account:${email}`;
   await limit(ctx, `signin:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp);
@@ -46,7 +51,11 @@ export async function signIn(ctx: AppContext, input: SignInRequest, meta: Client
  * Starts a password reset. Answers the same whether or not the account exists; the
  * link's host comes from PUBLIC_URL only, never from the request.
  */
-export async function requestPasswordReset(ctx: AppContext, rawEmail: string, meta: ClientMeta): Promise<string> {
+export async function requestPasswordReset(
+  ctx: AppContext,
+  rawEmail: string,
+  meta: ClientMeta,
+): Promise<string> {
   const email = normalise(rawEmail);
   await limit(ctx, `reset:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp);
   await limit(ctx, `reset:account:${email}`, ctx.config.authMaxAttempts);
@@ -84,7 +93,12 @@ export async function requestPasswordReset(ctx: AppContext, rawEmail: string, me
 }
 
 /** Completes a reset: single use, not expired; signs the user out everywhere. */
-export async function resetPassword(ctx: AppContext, id: string, password: string, meta: ClientMeta): Promise<string> {
+export async function resetPassword(
+  ctx: AppContext,
+  id: string,
+  password: string,
+  meta: ClientMeta,
+): Promise<string> {
   await limit(ctx, `reset:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp);
   const passwordHash = await hashPassword(password);
   const userId = await ctx.db.transaction().execute(async (trx) => {

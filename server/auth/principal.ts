@@ -4,8 +4,8 @@
  * revoked 401; disabled user or logged-out device 406.
  */
 import { sql } from "kysely";
-import { HttpError, unauthorized } from "../http/errors";
 import type { AppContext } from "../context";
+import { HttpError, unauthorized } from "../http/errors";
 
 export interface Principal {
   userId: string;

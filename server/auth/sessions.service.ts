@@ -16,7 +16,13 @@ export interface ClientMeta {
   userAgent: string | null;
 }
 
-function pair(ctx: AppContext, userId: string, sessionId: string, refreshToken: string, refreshExpiry: Date): TokenPair {
+function pair(
+  ctx: AppContext,
+  userId: string,
+  sessionId: string,
+  refreshToken: string,
+  refreshExpiry: Date,
+): TokenPair {
   const access = ctx.tokens.signAccess({ sub: userId, sid: sessionId });
   return {
     accessToken: access.token,
@@ -89,13 +95,25 @@ export async function openSession(
  * (it was stolen or replayed), except within a short grace window, where concurrent
  * refreshes of one device all get the same successor instead of a second chain.
  */
-export async function rotateRefreshToken(ctx: AppContext, presented: string, meta: ClientMeta): Promise<TokenPair> {
+export async function rotateRefreshToken(
+  ctx: AppContext,
+  presented: string,
+  meta: ClientMeta,
+): Promise<TokenPair> {
   const hash = hashToken(presented);
   const row = await ctx.db
     .selectFrom("refresh_tokens as rt")
     .innerJoin("sessions as s", "s.id", "rt.session_id")
     .innerJoin("users as u", "u.id", "s.user_id")
-    .select(["rt.session_id", "rt.expires_at", "rt.rotated_at", "s.revoked_at", "s.user_id", "s.device_pk", "u.active"])
+    .select([
+      "rt.session_id",
+      "rt.expires_at",
+      "rt.rotated_at",
+      "s.revoked_at",
+      "s.user_id",
+      "s.device_pk",
+      "u.active",
+    ])
     .where("rt.token_hash", "=", hash)
     .executeTakeFirst();
   const now = Date.now();
@@ -120,7 +138,11 @@ export async function rotateRefreshToken(ctx: AppContext, presented: string, met
       .values({ token_hash: nextHash, session_id: row.session_id, expires_at: expiresAt })
       .onConflict((oc) => oc.column("token_hash").doNothing())
       .execute();
-    await trx.updateTable("sessions").set({ expires_at: expiresAt }).where("id", "=", row.session_id).execute();
+    await trx
+      .updateTable("sessions")
+      .set({ expires_at: expiresAt })
+      .where("id", "=", row.session_id)
+      .execute();
     await trx
       .updateTable("devices")
       .set({ last_seen_at: new Date(now), ...(meta.ip ? { ip: meta.ip } : {}) })

@@ -53,7 +53,9 @@ export function createTokenService(secret: string, accessTtlSeconds: number): To
         // Only a genuine token may be told it expired: check the signature again without expiry.
         try {
           const payload: unknown = lenient(token);
-          return isClaims(payload) ? { ok: false, reason: "expired", claims: payload } : { ok: false, reason: "invalid" };
+          return isClaims(payload)
+            ? { ok: false, reason: "expired", claims: payload }
+            : { ok: false, reason: "invalid" };
         } catch {
           return { ok: false, reason: "invalid" };
         }

@@ -34,7 +34,9 @@ export interface OpenOptions {
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
-  const handle = options.databaseUrl ? openPostgres(options.databaseUrl) : await openPGlite(options.pgliteDir);
+  const handle = options.databaseUrl
+    ? openPostgres(options.databaseUrl)
+    : await openPGlite(options.pgliteDir);
   await migrate(handle.db);
   return handle;
 }

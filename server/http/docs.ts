@@ -8,7 +8,11 @@ export async function registerOpenApi(app: FastifyInstance) {
   await app.register(swagger, {
     openapi: {
       openapi: "3.0.3",
-      info: { title: "Atelier API", version: "0.1.0", description: "Back-office API. Errors: { statusCode, error, message, details? }." },
+      info: {
+        title: "Atelier API",
+        version: "0.1.0",
+        description: "Back-office API. Errors: { statusCode, error, message, details? }.",
+      },
       components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
     },
   });

@@ -47,7 +47,8 @@ interface AjvError {
 const FRIENDLY: Record<string, (e: AjvError) => string> = {
   required: () => "is required",
   additionalProperties: () => "is not allowed",
-  format: (e) => (e.params.format === "email" ? "must be a valid email address" : `must be a valid ${e.params.format}`),
+  format: (e) =>
+    e.params.format === "email" ? "must be a valid email address" : `must be a valid ${e.params.format}`,
   minLength: (e) =>
     e.params.limit === 1 ? "must not be empty" : `must be at least ${e.params.limit} characters`,
   maxLength: (e) => `must be at most ${e.params.limit} characters`,
@@ -81,8 +82,11 @@ interface PgError {
 export function handleError(error: FastifyError & PgError, request: FastifyRequest, reply: FastifyReply) {
   if (error.validation) {
     const details = fieldErrors(error.validation as AjvError[]);
-    const where = error.validationContext === "querystring" ? "query" : (error.validationContext ?? "request");
-    return reply.status(400).send(errorBody(400, `Invalid ${where}: please correct the highlighted fields`, details));
+    const where =
+      error.validationContext === "querystring" ? "query" : (error.validationContext ?? "request");
+    return reply
+      .status(400)
+      .send(errorBody(400, `Invalid ${where}: please correct the highlighted fields`, details));
   }
   if (error instanceof HttpError) {
     return reply.status(error.statusCode).send(errorBody(error.statusCode, error.message, error.details));
@@ -93,7 +97,8 @@ export function handleError(error: FastifyError & PgError, request: FastifyReque
   if (error.code === "23503") {
     return reply.status(400).send(errorBody(400, "A referenced record does not exist"));
   }
-  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+  const status =
+    error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
   if (status === 500) request.log.error({ err: error }, "request failed");
   const message = status === 500 ? "Something Went Wrong" : error.message;
   return reply.status(status).send(errorBody(status, message));

@@ -75,7 +75,8 @@ export function parseFilters(raw: string | undefined): CrudFilter[] {
   } catch {
     throw badRequest("Invalid filters", [{ field: "filters", message: "must be JSON" }]);
   }
-  if (!Array.isArray(parsed)) throw badRequest("Invalid filters", [{ field: "filters", message: "must be a list" }]);
+  if (!Array.isArray(parsed))
+    throw badRequest("Invalid filters", [{ field: "filters", message: "must be a list" }]);
   return parsed as CrudFilter[];
 }
 
@@ -98,7 +99,8 @@ const CMP: Record<string, "=" | "<>" | "<" | ">" | "<=" | ">="> = {
 };
 
 function coerce(value: unknown, type: FieldType, field: string): unknown {
-  const bad = () => badRequest("Invalid filters", [{ field: `filters.${field}`, message: `must be a ${type}` }]);
+  const bad = () =>
+    badRequest("Invalid filters", [{ field: `filters.${field}`, message: `must be a ${type}` }]);
   if (value === null) return null;
   if (type === "number") {
     const n = typeof value === "number" ? value : Number(value);
@@ -120,38 +122,59 @@ function coerce(value: unknown, type: FieldType, field: string): unknown {
 }
 
 /** Builds a WHERE expression from Refine CrudFilters over declared fields. */
-// biome-ignore lint/suspicious/noExplicitAny: works on any table's expression builder.
-export function filterExpression(eb: ExpressionBuilder<any, any>, filters: CrudFilter[], options: ListOptions): Expression<SqlBool> {
+// biome-ignore lint/suspicious/noExplicitAny: filters work on any table's expression builder.
+type AnyExpressionBuilder = ExpressionBuilder<any, any>;
+
+export function filterExpression(
+  eb: AnyExpressionBuilder,
+  filters: CrudFilter[],
+  options: ListOptions,
+): Expression<SqlBool> {
   const fields = options.filterFields ?? {};
   const one = (f: CrudFilter): Expression<SqlBool> => {
     if (f.operator === "or" || f.operator === "and") {
-      if (!Array.isArray(f.value)) throw badRequest("Invalid filters", [{ field: "filters", message: `${f.operator} needs a list` }]);
+      if (!Array.isArray(f.value))
+        throw badRequest("Invalid filters", [{ field: "filters", message: `${f.operator} needs a list` }]);
       const parts = (f.value as CrudFilter[]).map(one);
       if (!parts.length) return sql<SqlBool>`true`;
       return f.operator === "or" ? eb.or(parts) : eb.and(parts);
     }
     const { field, operator, value } = f as LogicalFilter;
     const type = typeof field === "string" && Object.hasOwn(fields, field) ? fields[field] : undefined;
-    if (!type) throw badRequest("Invalid filters", [{ field: "filters", message: `cannot filter by '${String(field)}'` }]);
+    if (!type)
+      throw badRequest("Invalid filters", [
+        { field: "filters", message: `cannot filter by '${String(field)}'` },
+      ]);
     const col = eb.ref(`${options.table}.${field}`);
     if (operator === "null") return eb(col, "is", null);
     if (operator === "nnull") return eb(col, "is not", null);
-    if (value === undefined || value === "" || (Array.isArray(value) && !value.length)) return sql<SqlBool>`true`;
+    if (value === undefined || value === "" || (Array.isArray(value) && !value.length))
+      return sql<SqlBool>`true`;
     if (CMP[operator]) return eb(col, CMP[operator], coerce(value, type, field));
     if (operator === "in" || operator === "nin") {
       const list = (Array.isArray(value) ? value : [value]).map((v) => coerce(v, type, field));
       return eb(col, operator === "in" ? "in" : "not in", list);
     }
     if (operator === "between") {
-      if (!Array.isArray(value) || value.length !== 2) throw badRequest("Invalid filters", [{ field: `filters.${field}`, message: "between needs two values" }]);
-      return eb.and([eb(col, ">=", coerce(value[0], type, field)), eb(col, "<=", coerce(value[1], type, field))]);
+      if (!Array.isArray(value) || value.length !== 2)
+        throw badRequest("Invalid filters", [
+          { field: `filters.${field}`, message: "between needs two values" },
+        ]);
+      return eb.and([
+        eb(col, ">=", coerce(value[0], type, field)),
+        eb(col, "<=", coerce(value[1], type, field)),
+      ]);
     }
     if (LIKE[operator]) {
       const pattern = LIKE[operator](escapeLike(String(value)));
       const text = sql`${col}::text`;
-      return operator.startsWith("n") ? sql<SqlBool>`${text} not ilike ${pattern}` : sql<SqlBool>`${text} ilike ${pattern}`;
+      return operator.startsWith("n")
+        ? sql<SqlBool>`${text} not ilike ${pattern}`
+        : sql<SqlBool>`${text} ilike ${pattern}`;
     }
-    throw badRequest("Invalid filters", [{ field: "filters", message: `unknown operator '${String(operator)}'` }]);
+    throw badRequest("Invalid filters", [
+      { field: "filters", message: `unknown operator '${String(operator)}'` },
+    ]);
   };
   return eb.and(filters.map(one));
 }
@@ -161,7 +184,6 @@ export function filterExpression(eb: ExpressionBuilder<any, any>, filters: CrudF
  * The total rides on the page's own query (`count(*) over ()`), so one round trip
  * answers both; only a page past the end needs a second, counting query.
  */
-// biome-ignore lint/suspicious/noExplicitAny: generic over the caller's query.
 export async function listPage<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   list: ListQuery,
@@ -170,8 +192,11 @@ export async function listPage<DB, TB extends keyof DB, O>(
   const page = list.page ?? 1;
   const pageSize = Math.min(list.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
   const filters = parseFilters(list.filters);
-  const sorts = parseSort(list.sort || options.defaultSort, options.sortFields ?? [options.defaultSort.replace(/^-/, "")]);
-  // biome-ignore lint/suspicious/noExplicitAny: see above.
+  const sorts = parseSort(
+    list.sort || options.defaultSort,
+    options.sortFields ?? [options.defaultSort.replace(/^-/, "")],
+  );
+  // biome-ignore lint/suspicious/noExplicitAny: generic over the caller's query and table.
   let q = query as unknown as SelectQueryBuilder<any, any, any>;
   if (filters.length) q = q.where((eb) => filterExpression(eb, filters, options));
   const filtered = q;

@@ -50,6 +50,8 @@ export async function spaRoutes(app: FastifyInstance, clientDir: string) {
     if (wantsPage && !path.extname(request.url.split("?")[0])) {
       return reply.header("cache-control", "no-cache").type("text/html").send(readFileSync(indexFile));
     }
-    return reply.status(404).send(errorBody(404, `Route ${request.method} ${request.url.split("?")[0]} not found`));
+    return reply
+      .status(404)
+      .send(errorBody(404, `Route ${request.method} ${request.url.split("?")[0]} not found`));
   });
 }

@@ -3,9 +3,10 @@
  * a sender delivers pending rows (retrying, at-least-once); without it mails stay
  * 'stored' so admins can read them in the UI (a fresh install shows what would be sent).
  */
+
+import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
 import nodemailer from "nodemailer";
-import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../db";
 
 export interface OutgoingMail {

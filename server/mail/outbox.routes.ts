@@ -11,7 +11,12 @@ export async function outboxRoutes(app: FastifyInstance, ctx: AppContext) {
     "/api/outbox",
     {
       config: { access: moduleAccess(MODULE_IDS.users, { adminOnly: true }) },
-      schema: { tags: ["mail"], security: [{ bearer: [] }], summary: "Mail outbox", querystring: listQuerySchema },
+      schema: {
+        tags: ["mail"],
+        security: [{ bearer: [] }],
+        summary: "Mail outbox",
+        querystring: listQuerySchema,
+      },
     },
     async (request) => {
       let q = ctx.db.selectFrom("mail_outbox as m").selectAll("m");

@@ -6,7 +6,10 @@ import type { AppContext } from "../../context";
 export async function modulesRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get(
     "/api/modules",
-    { config: { access: SIGNED_IN }, schema: { tags: ["modules"], security: [{ bearer: [] }], summary: "All modules" } },
+    {
+      config: { access: SIGNED_IN },
+      schema: { tags: ["modules"], security: [{ bearer: [] }], summary: "All modules" },
+    },
     async () => {
       const rows = await ctx.db.selectFrom("modules").selectAll().orderBy("module_id").execute();
       const data = rows.map((r) => ({

@@ -25,8 +25,10 @@ const deviceParams = {
 } as const;
 
 export async function usersRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get("/api/users/me", { config: { access: SIGNED_IN }, schema: { tags, security, summary: "The signed-in user" } }, (request) =>
-    getMe(ctx, principalOf(request).userId),
+  app.get(
+    "/api/users/me",
+    { config: { access: SIGNED_IN }, schema: { tags, security, summary: "The signed-in user" } },
+    (request) => getMe(ctx, principalOf(request).userId),
   );
 
   app.get(
@@ -40,23 +42,34 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.delete<{ Params: { deviceId: string } }>(
     "/api/users/me/devices/:deviceId",
-    { config: { access: SIGNED_IN }, schema: { tags, security, summary: "Sign one of my devices out", params: deviceParams } },
+    {
+      config: { access: SIGNED_IN },
+      schema: { tags, security, summary: "Sign one of my devices out", params: deviceParams },
+    },
     async (request, reply) => {
-      if (!(await signOutDevice(ctx, principalOf(request).userId, request.params.deviceId))) throw notFound("Device not found");
+      if (!(await signOutDevice(ctx, principalOf(request).userId, request.params.deviceId)))
+        throw notFound("Device not found");
       return reply.status(204).send();
     },
   );
 
   app.get<{ Querystring: ListQuery }>(
     "/api/users",
-    { config: { access: ADMIN }, schema: { tags, security, summary: "List users", querystring: listQuerySchema } },
+    {
+      config: { access: ADMIN },
+      schema: { tags, security, summary: "List users", querystring: listQuerySchema },
+    },
     (request) => listUsers(ctx, request.query),
   );
 
   app.post<{ Body: UserWrite }>(
     "/api/users",
-    { config: { access: ADMIN }, schema: { tags, security, summary: "Create a user", body: userCreateBodySchema } },
-    async (request, reply) => reply.status(201).send(await createUser(ctx, request.body, principalOf(request).userId)),
+    {
+      config: { access: ADMIN },
+      schema: { tags, security, summary: "Create a user", body: userCreateBodySchema },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createUser(ctx, request.body, principalOf(request).userId)),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -94,9 +107,13 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.delete<{ Params: { id: string; deviceId: string } }>(
     "/api/users/:id/devices/:deviceId",
-    { config: { access: ADMIN }, schema: { tags, security, summary: "Sign a user's device out", params: deviceParams } },
+    {
+      config: { access: ADMIN },
+      schema: { tags, security, summary: "Sign a user's device out", params: deviceParams },
+    },
     async (request, reply) => {
-      if (!(await signOutDevice(ctx, request.params.id, request.params.deviceId))) throw notFound("Device not found");
+      if (!(await signOutDevice(ctx, request.params.id, request.params.deviceId)))
+        throw notFound("Device not found");
       return reply.status(204).send();
     },
   );

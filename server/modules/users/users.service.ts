@@ -1,7 +1,7 @@
 /** Users, their module grants and their devices. SQL for these tables lives here. */
 import { type Kysely, sql } from "kysely";
-import type { DeviceRecord, MeResponse, RoleValue, UserRecord, UserWrite } from "../../../schemas/auth";
 import { MODULES } from "../../../resources/modules";
+import type { DeviceRecord, MeResponse, RoleValue, UserRecord, UserWrite } from "../../../schemas/auth";
 import { hashPassword } from "../../auth/passwords";
 import { ROLE_ADMIN } from "../../auth/principal";
 import { revokeAllSessions } from "../../auth/sessions.service";
@@ -25,7 +25,9 @@ function userQuery(db: Kysely<Database>) {
       "u.active",
       "u.created_at",
       "u.updated_at",
-      sql<number[]>`array(select module_id from user_modules um where um.user_id = u.id order by module_id)`.as(
+      sql<
+        number[]
+      >`array(select module_id from user_modules um where um.user_id = u.id order by module_id)`.as(
         "modules",
       ),
       sql<Date | null>`(select max(d.last_seen_at) from devices d where d.user_id = u.id)`.as("last_seen_at"),
@@ -52,15 +54,32 @@ function toRecord(row: UserRow): UserRecord {
   };
 }
 
-export const USER_SORT_FIELDS = ["first_name", "last_name", "email", "role", "plan_type", "active", "created_at"];
-export const USER_FILTER_FIELDS = { role: "number", active: "boolean", plan_type: "string", email: "string" } as const;
+export const USER_SORT_FIELDS = [
+  "first_name",
+  "last_name",
+  "email",
+  "role",
+  "plan_type",
+  "active",
+  "created_at",
+];
+export const USER_FILTER_FIELDS = {
+  role: "number",
+  active: "boolean",
+  plan_type: "string",
+  email: "string",
+} as const;
 
 export async function listUsers(ctx: AppContext, query: ListQuery) {
   let q = userQuery(ctx.db);
   if (query.q) {
     const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     q = q.where((eb) =>
-      eb.or([eb("u.email", "ilike", like), eb("u.first_name", "ilike", like), eb("u.last_name", "ilike", like)]),
+      eb.or([
+        eb("u.email", "ilike", like),
+        eb("u.first_name", "ilike", like),
+        eb("u.last_name", "ilike", like),
+      ]),
     );
   }
   const { rows, total } = await listPage(q, query, {
@@ -82,7 +101,9 @@ function checkModules(modules: number[] | undefined) {
   if (!modules) return;
   const unknown = modules.filter((m) => !MODULES.some((d) => d.moduleID === m));
   if (unknown.length) {
-    throw badRequest("Unknown module", [{ field: "modules", message: `unknown module id ${unknown.join(", ")}` }]);
+    throw badRequest("Unknown module", [
+      { field: "modules", message: `unknown module id ${unknown.join(", ")}` },
+    ]);
   }
 }
 
@@ -92,11 +113,17 @@ async function emailTaken(db: Kysely<Database>, email: string, exceptId?: string
   return !!(await q.executeTakeFirst());
 }
 
-const EMAIL_TAKEN = () => conflict("Email is already in use", [{ field: "email", message: "is already in use" }]);
+const EMAIL_TAKEN = () =>
+  conflict("Email is already in use", [{ field: "email", message: "is already in use" }]);
 
-export async function createUser(ctx: AppContext, input: UserWrite, actorId: string | null): Promise<UserRecord> {
+export async function createUser(
+  ctx: AppContext,
+  input: UserWrite,
+  actorId: string | null,
+): Promise<UserRecord> {
   checkModules(input.modules);
-  if (!input.password) throw badRequest("Password is required", [{ field: "password", message: "is required" }]);
+  if (!input.password)
+    throw badRequest("Password is required", [{ field: "password", message: "is required" }]);
   if (await emailTaken(ctx.db, input.email)) throw EMAIL_TAKEN();
   const passwordHash = await hashPassword(input.password);
   const id = await ctx.db.transaction().execute(async (trx) => {
@@ -143,9 +170,12 @@ export async function updateUser(
   if (id === actorId) {
     // An admin must not lock themselves out of user management.
     const details = [];
-    if (input.role !== undefined && input.role !== ROLE_ADMIN) details.push({ field: "role", message: "you cannot remove your own admin role" });
-    if (input.active === false) details.push({ field: "active", message: "you cannot disable your own account" });
-    if (input.modules && !input.modules.includes(10)) details.push({ field: "modules", message: "you cannot remove your own Users module" });
+    if (input.role !== undefined && input.role !== ROLE_ADMIN)
+      details.push({ field: "role", message: "you cannot remove your own admin role" });
+    if (input.active === false)
+      details.push({ field: "active", message: "you cannot disable your own account" });
+    if (input.modules && !input.modules.includes(10))
+      details.push({ field: "modules", message: "you cannot remove your own Users module" });
     if (details.length) throw badRequest("You cannot lock yourself out", details);
   }
   if (input.email && (await emailTaken(ctx.db, input.email, id))) throw EMAIL_TAKEN();
