@@ -6,7 +6,12 @@ import { MODULES } from "../resources/modules";
 import { PASSWORD_MIN_LENGTH, ROLES } from "./auth";
 
 const email = { type: "string", format: "email", minLength: 3, maxLength: 254, title: "Email" } as const;
-const password = { type: "string", minLength: PASSWORD_MIN_LENGTH, maxLength: 200, title: "Password" } as const;
+const password = {
+  type: "string",
+  minLength: PASSWORD_MIN_LENGTH,
+  maxLength: 200,
+  title: "Password",
+} as const;
 
 export const deviceInfoSchema = {
   type: "object",

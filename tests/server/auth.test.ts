@@ -20,7 +20,18 @@ describe.each(DRIVERS)("auth on %s", (driver) => {
     expect(Number(res.body.accessTokenExpiry)).toBeGreaterThan(Date.now());
     const user = res.body.user as Record<string, unknown>;
     expect(Object.keys(user).sort()).toEqual(
-      ["approverCondition", "email", "first_name", "isadmin", "last_name", "modules_submodules", "plan_type", "type_user", "userID", "userRights"].sort(),
+      [
+        "approverCondition",
+        "email",
+        "first_name",
+        "isadmin",
+        "last_name",
+        "modules_submodules",
+        "plan_type",
+        "type_user",
+        "userID",
+        "userRights",
+      ].sort(),
     );
     expect(user).toMatchObject({ type_user: "ROLE_ADMIN", isadmin: true });
     const first = (user.modules_submodules as Array<{ modules: Array<{ moduleID: number }> }>)[0];
@@ -29,7 +40,9 @@ describe.each(DRIVERS)("auth on %s", (driver) => {
 
   it("records the device with browser and device kind from the user agent", async () => {
     const { accessToken } = await s.signIn();
-    const res = await s.api<{ data: Array<Record<string, unknown>> }>("GET", "/api/users/me/devices", { token: accessToken });
+    const res = await s.api<{ data: Array<Record<string, unknown>> }>("GET", "/api/users/me/devices", {
+      token: accessToken,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data[0]).toMatchObject({
       deviceId: DEVICE.deviceId,
@@ -43,14 +56,18 @@ describe.each(DRIVERS)("auth on %s", (driver) => {
   });
 
   it("answers 400 with per-field messages for bad input", async () => {
-    const res = await s.api("POST", "/api/auth/signin", { body: { email: "a@b.c", deviceInfo: { deviceId: "" }, role: 1 } });
+    const res = await s.api("POST", "/api/auth/signin", {
+      body: { email: "a@b.c", deviceInfo: { deviceId: "" }, role: 1 },
+    });
     expect(res.status).toBe(400);
     const fields = (res.body.details as Array<{ field: string }>).map((d) => d.field).sort();
     expect(fields).toEqual(["deviceInfo.deviceId", "deviceInfo.deviceName", "password", "role"]);
   });
 
   it("refuses a wrong password and an unknown email with the same answer", async () => {
-    const wrong = await s.api("POST", "/api/auth/signin", { body: { email: "nobody@example.com", password: "x", deviceInfo: DEVICE } });
+    const wrong = await s.api("POST", "/api/auth/signin", {
+      body: { email: "nobody@example.com", password: "x", deviceInfo: DEVICE },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body.message).toBe("Invalid email or password");
   });
@@ -68,12 +85,18 @@ describe.each(DRIVERS)("auth on %s", (driver) => {
     expect(r1.status).toBe(200);
     expect(r1.body.refreshToken).not.toBe(a.refreshToken);
     expect(r1.body.refreshTokenDuration).toBeGreaterThan(0);
-    const r2 = await s.api("POST", "/api/auth/refreshtokenapp", { body: { refreshToken: r1.body.refreshToken } });
+    const r2 = await s.api("POST", "/api/auth/refreshtokenapp", {
+      body: { refreshToken: r1.body.refreshToken },
+    });
     expect(r2.status).toBe(200);
     // The first token is two rotations old: replay → the chain is revoked.
-    const replay = await s.api("POST", "/api/auth/refreshtokenapp", { body: { refreshToken: a.refreshToken } });
+    const replay = await s.api("POST", "/api/auth/refreshtokenapp", {
+      body: { refreshToken: a.refreshToken },
+    });
     expect(replay.status).toBe(401);
-    const after = await s.api("POST", "/api/auth/refreshtokenapp", { body: { refreshToken: r2.body.refreshToken } });
+    const after = await s.api("POST", "/api/auth/refreshtokenapp", {
+      body: { refreshToken: r2.body.refreshToken },
+    });
     expect(after.status).toBe(401);
     const me = await s.api("GET", "/api/users/me", { token: r2.body.accessToken as string });
     expect(me.status).toBe(401);
@@ -82,11 +105,15 @@ describe.each(DRIVERS)("auth on %s", (driver) => {
   it("gives concurrent refreshes of one token the same new pair, not a second chain", async () => {
     const a = await s.signIn(ADMIN.email, ADMIN.password, { deviceId: "race", deviceName: "Linux Chrome" });
     const answers = await Promise.all(
-      [1, 2, 3].map(() => s.api("POST", "/api/auth/refreshtokenapp", { body: { refreshToken: a.refreshToken } })),
+      [1, 2, 3].map(() =>
+        s.api("POST", "/api/auth/refreshtokenapp", { body: { refreshToken: a.refreshToken } }),
+      ),
     );
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(new Set(answers.map((r) => r.body.refreshToken)).size).toBe(1);
-    const next = await s.api("POST", "/api/auth/refreshtokenapp", { body: { refreshToken: answers[0].body.refreshToken } });
+    const next = await s.api("POST", "/api/auth/refreshtokenapp", {
+      body: { refreshToken: answers[0].body.refreshToken },
+    });
     expect(next.status).toBe(200);
   });
 
@@ -108,19 +135,29 @@ describe.each(DRIVERS)("auth on %s", (driver) => {
 
   it("logs a device out: its token answers 406 at once, even when logout used an expired token", async () => {
     const a = await s.signIn(ADMIN.email, ADMIN.password, { deviceId: "out", deviceName: "Linux Chrome" });
-    const out = await s.api("POST", "/clients/logout", { token: a.accessToken, body: { deviceInfo: { deviceId: "out", deviceName: "x" } } });
+    const out = await s.api("POST", "/clients/logout", {
+      token: a.accessToken,
+      body: { deviceInfo: { deviceId: "out", deviceName: "x" } },
+    });
     expect(out.status).toBe(204);
     expect((await s.api("GET", "/api/users/me", { token: a.accessToken })).status).toBe(406);
-    expect((await s.api("POST", "/api/auth/refreshtokenapp", { body: { refreshToken: a.refreshToken } })).status).toBe(401);
+    expect(
+      (await s.api("POST", "/api/auth/refreshtokenapp", { body: { refreshToken: a.refreshToken } })).status,
+    ).toBe(401);
 
     const b = await s.signIn(ADMIN.email, ADMIN.password, { deviceId: "late", deviceName: "Linux Chrome" });
     await sleep(2100);
     expect((await s.api("POST", "/clients/logout", { token: b.accessToken, body: {} })).status).toBe(204);
-    expect((await s.api("POST", "/api/auth/refreshtokenapp", { body: { refreshToken: b.refreshToken } })).status).toBe(401);
+    expect(
+      (await s.api("POST", "/api/auth/refreshtokenapp", { body: { refreshToken: b.refreshToken } })).status,
+    ).toBe(401);
   });
 
   it("signing in again on the same device replaces its chain", async () => {
-    const first = await s.signIn(ADMIN.email, ADMIN.password, { deviceId: "same", deviceName: "Linux Chrome" });
+    const first = await s.signIn(ADMIN.email, ADMIN.password, {
+      deviceId: "same",
+      deviceName: "Linux Chrome",
+    });
     await s.signIn(ADMIN.email, ADMIN.password, { deviceId: "same", deviceName: "Linux Chrome" });
     expect((await s.api("GET", "/api/users/me", { token: first.accessToken })).status).toBe(401);
   });

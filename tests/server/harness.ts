@@ -87,7 +87,9 @@ export async function startServer(driver: Driver, env: Record<string, string> = 
     database,
     api,
     async signIn(email = ADMIN.email, password = ADMIN.password, device = DEVICE) {
-      const res = await api<SignedIn>("POST", "/api/auth/signin", { body: { email, password, deviceInfo: device } });
+      const res = await api<SignedIn>("POST", "/api/auth/signin", {
+        body: { email, password, deviceInfo: device },
+      });
       if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body;
     },

@@ -22,14 +22,21 @@ describe("mail over SMTP", () => {
         });
         stream.on("end", () => {
           // Decode quoted-printable soft breaks and escapes so the text reads as sent.
-          received.push(data.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(Number.parseInt(h, 16))));
+          received.push(
+            data
+              .replace(/=\r?\n/g, "")
+              .replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(Number.parseInt(h, 16))),
+          );
           done();
         });
       },
     });
     await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
     const { port } = smtp.server.address() as { port: number };
-    s = await startServer("pglite", { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: "Atelier <atelier@example.test>" });
+    s = await startServer("pglite", {
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      MAIL_FROM: "Atelier <atelier@example.test>",
+    });
   });
   afterAll(async () => {
     await s?.close();
@@ -72,7 +79,12 @@ describe("SPA serving", () => {
   });
 
   it("falls back to index.html for client routes and serves files with cache rules", async () => {
-    for (const route of ["/manage/", "/manage/login", "/manage/users/edit/1", "/manage/resetpassword/12/abc"]) {
+    for (const route of [
+      "/manage/",
+      "/manage/login",
+      "/manage/users/edit/1",
+      "/manage/resetpassword/12/abc",
+    ]) {
       const res = await fetch(s.baseUrl + route);
       expect(res.status, route).toBe(200);
       expect(await res.text()).toContain("<title>Atelier</title>");

@@ -13,15 +13,26 @@ describe.each(DRIVERS)("password reset on %s", (driver) => {
   async function createUser(email: string) {
     const res = await s.api("POST", "/api/users", {
       token: adminToken,
-      body: { first_name: "Rita", last_name: "Reset", email, password: "Old-passw0rd", role: 3, modules: [1] },
+      body: {
+        first_name: "Rita",
+        last_name: "Reset",
+        email,
+        password: "Old-passw0rd",
+        role: 3,
+        modules: [1],
+      },
     });
     expect(res.status).toBe(201);
   }
 
   async function latestLink(to: string): Promise<string> {
-    const res = await s.api<{ data: Array<{ to: string; text: string }> }>("GET", `/api/outbox?q=${encodeURIComponent(to)}`, {
-      token: adminToken,
-    });
+    const res = await s.api<{ data: Array<{ to: string; text: string }> }>(
+      "GET",
+      `/api/outbox?q=${encodeURIComponent(to)}`,
+      {
+        token: adminToken,
+      },
+    );
     const mail = res.body.data.find((m) => m.to === to);
     const link = mail?.text.match(/https?:\/\/\S+/)?.[0];
     if (!link) throw new Error("no reset link in the outbox");
@@ -31,7 +42,9 @@ describe.each(DRIVERS)("password reset on %s", (driver) => {
   it("answers the same whether or not the email exists, and mails only real accounts", async () => {
     await createUser("rita@example.com");
     const known = await s.api("POST", "/api/auth/forgot-password", { body: { email: "rita@example.com" } });
-    const unknown = await s.api("POST", "/api/auth/forgot-password", { body: { email: "ghost@example.com" } });
+    const unknown = await s.api("POST", "/api/auth/forgot-password", {
+      body: { email: "ghost@example.com" },
+    });
     expect(known.status).toBe(200);
     expect(unknown).toMatchObject({ status: known.status, body: known.body });
     const outbox = await s.api<{ data: Array<{ to: string }> }>("GET", "/api/outbox", { token: adminToken });
@@ -59,12 +72,17 @@ describe.each(DRIVERS)("password reset on %s", (driver) => {
 
     const done = await s.api("POST", "/api/auth/reset-password", { body: { id, password: "New-passw0rd" } });
     expect(done.status).toBe(200);
-    const again = await s.api("POST", "/api/auth/reset-password", { body: { id, password: "Other-passw0rd" } });
+    const again = await s.api("POST", "/api/auth/reset-password", {
+      body: { id, password: "Other-passw0rd" },
+    });
     expect(again.status).toBe(400);
     expect(again.body.message).toBe("This reset link is invalid or has expired.");
 
     expect((await s.api("GET", "/api/users/me", { token: session.accessToken })).status).toBe(401);
-    expect((await s.api("POST", "/api/auth/refreshtokenapp", { body: { refreshToken: session.refreshToken } })).status).toBe(401);
+    expect(
+      (await s.api("POST", "/api/auth/refreshtokenapp", { body: { refreshToken: session.refreshToken } }))
+        .status,
+    ).toBe(401);
     await expect(s.signIn("sam@example.com", "Old-passw0rd")).rejects.toThrow(/401/);
     await expect(s.signIn("sam@example.com", "New-passw0rd")).resolves.toHaveProperty("accessToken");
   });

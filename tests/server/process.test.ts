@@ -82,7 +82,9 @@ async function signIn(port: number): Promise<string> {
 }
 
 async function countUsers(port: number, token: string): Promise<number> {
-  const res = await fetch(`http://127.0.0.1:${port}/api/users?pageSize=1`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`http://127.0.0.1:${port}/api/users?pageSize=1`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   return ((await res.json()) as { total: number }).total;
 }
 

@@ -18,7 +18,10 @@ describe.each(DRIVERS)("route table on %s", (driver) => {
 
   const routes = () => s.routes.filter((r) => r.method !== "HEAD");
   const concrete = (url: string) =>
-    url.replace(/:id/g, "00000000-0000-4000-8000-000000000000").replace(/:deviceId/g, "dev").replace(/\*/g, "x");
+    url
+      .replace(/:id/g, "00000000-0000-4000-8000-000000000000")
+      .replace(/:deviceId/g, "dev")
+      .replace(/\*/g, "x");
 
   it("gives every route an access rule", () => {
     const missing = routes().filter((r) => !r.access);
@@ -28,7 +31,11 @@ describe.each(DRIVERS)("route table on %s", (driver) => {
 
   it("answers 401 without a token on every non-public route", async () => {
     for (const r of routes().filter((r) => (r.access as Access).kind !== "public")) {
-      const res = await s.api(r.method, concrete(r.url), r.method === "GET" || r.method === "DELETE" ? {} : { body: {} });
+      const res = await s.api(
+        r.method,
+        concrete(r.url),
+        r.method === "GET" || r.method === "DELETE" ? {} : { body: {} },
+      );
       expect(res.status, `${r.method} ${r.url}`).toBe(401);
     }
   });
@@ -42,12 +49,27 @@ describe.each(DRIVERS)("route table on %s", (driver) => {
       // An admin granted every module but this one.
       const created = await s.api("POST", "/api/users", {
         token: admin,
-        body: { first_name: "No", last_name: mod.name, email, password: "Passw0rd-123", role: 2, modules: others },
+        body: {
+          first_name: "No",
+          last_name: mod.name,
+          email,
+          password: "Passw0rd-123",
+          role: 2,
+          modules: others,
+        },
       });
       expect(created.status).toBe(201);
       const { accessToken } = await s.signIn(email, "Passw0rd-123");
-      for (const r of moduleRoutes.filter((r) => (r.access as { moduleID: number }).moduleID === mod.moduleID)) {
-        const res = await s.api(r.method, concrete(r.url), r.method === "GET" || r.method === "DELETE" ? { token: accessToken } : { token: accessToken, body: {} });
+      for (const r of moduleRoutes.filter(
+        (r) => (r.access as { moduleID: number }).moduleID === mod.moduleID,
+      )) {
+        const res = await s.api(
+          r.method,
+          concrete(r.url),
+          r.method === "GET" || r.method === "DELETE"
+            ? { token: accessToken }
+            : { token: accessToken, body: {} },
+        );
         expect(res.status, `${r.method} ${r.url} without ${mod.name}`).toBe(403);
       }
     }
@@ -56,7 +78,12 @@ describe.each(DRIVERS)("route table on %s", (driver) => {
   it("publishes every API route in the OpenAPI document", async () => {
     const doc = await s.api<{ paths: Record<string, Record<string, unknown>> }>("GET", "/api/docs/json");
     expect(doc.status).toBe(200);
-    const api = routes().filter((r) => (r.url.startsWith("/api/") || r.url.startsWith("/clients/")) && !r.url.startsWith("/api/docs") && r.url !== "/api/health");
+    const api = routes().filter(
+      (r) =>
+        (r.url.startsWith("/api/") || r.url.startsWith("/clients/")) &&
+        !r.url.startsWith("/api/docs") &&
+        r.url !== "/api/health",
+    );
     for (const r of api) {
       const path = r.url.replace(/:(\w+)/g, "{$1}");
       expect(doc.body.paths[path]?.[r.method.toLowerCase()], `${r.method} ${path}`).toBeDefined();
