@@ -1,0 +1,198 @@
+/**
+ * The one HTTP layer of the SPA (spec §4, §7, §8): bearer header on every call, one token
+ * refresh for any number of 417 answers with each failed request retried once, logout on
+ * 401/406 or on a failed refresh.
+ *
+ * `createHttpClient` is the testable factory; `http` and `createServiceClient` are the
+ * browser instances wired to the token store.
+ */
+import axios, { type AxiosInstance, type InternalAxiosRequestConfig } from "axios";
+import type { DeviceInfo } from "../schemas/auth";
+import { UNABLE_TO_REFRESH } from "../src/lib/constants";
+import { SERVICE_BASES, type ServiceBase } from "./service-bases";
+import { createRefresher, createRefreshLoop, describeFailure, SingleFlight } from "./token-refresh";
+import { clearSession, getAccessToken, tokenStore } from "./token-store";
+
+declare module "axios" {
+  interface AxiosRequestConfig {
+    /** Set on the single retry after a refresh; such a request is never refreshed again. */
+    retriedAfterRefresh?: boolean;
+    /**
+     * Leaves 401/406/417 to the caller. For sign-in and other public calls, where a 401
+     * means "wrong password", not "session over".
+     */
+    skipSessionHandling?: boolean;
+  }
+}
+
+export type LogoutReason = "unauthorized" | "refresh-failed";
+
+export interface HttpClientOptions {
+  baseURL?: string;
+  getAccessToken: () => string | undefined;
+  /** Gets a new access token (and stores it); resolves with it. */
+  refresh: () => Promise<string>;
+  onLogout: (reason: LogoutReason) => void;
+  /** Where "no response" failures are logged; console.error by default. */
+  logError?: (message: string) => void;
+}
+
+const BEARER = /^Bearer (.+)$/;
+
+function sentToken(config: InternalAxiosRequestConfig): string | undefined {
+  const header = config.headers.get("Authorization");
+  return typeof header === "string" ? BEARER.exec(header)?.[1] : undefined;
+}
+
+/**
+ * Builds an axios instance with the session rules.
+ *
+ * @example
+ * const client = createHttpClient({ baseURL, getAccessToken, refresh: performRefresh, onLogout: forceLogout });
+ * const { data } = await client.get<MeResponse>("/api/users/me");
+ */
+export function createHttpClient(options: HttpClientOptions): AxiosInstance {
+  const instance = axios.create({ baseURL: options.baseURL });
+  const logError = options.logError ?? ((message: string) => console.error(message));
+
+  const refreshFlight = new SingleFlight(async () => {
+    try {
+      return await options.refresh();
+    } catch (cause) {
+      // Inside the shared flight, so N queued requests log out once, not N times.
+      options.onLogout("refresh-failed");
+      throw new Error(UNABLE_TO_REFRESH, { cause });
+    }
+  });
+
+  instance.interceptors.request.use(async (config) => {
+    // A request made while a refresh runs waits for it, rather than earning its own 417.
+    const pending = refreshFlight.pending;
+    if (pending && !config.skipSessionHandling) await pending.catch(() => undefined);
+    if (!config.headers.has("Authorization")) {
+      const token = options.getAccessToken();
+      if (token) config.headers.set("Authorization", `Bearer ${token}`);
+    }
+    return config;
+  });
+
+  instance.interceptors.response.use(undefined, async (error: unknown) => {
+    if (!axios.isAxiosError(error) || !error.config) throw error;
+    const config = error.config;
+    if (!error.response) {
+      logError(
+        `No response from server: ${config.method?.toUpperCase()} ${config.url} (${describeFailure(error)})`,
+      );
+      throw error;
+    }
+    if (config.skipSessionHandling) throw error;
+
+    const status = error.response.status;
+    if (status === 401 || status === 406) {
+      options.onLogout("unauthorized");
+      throw error;
+    }
+    if (status !== 417 || config.retriedAfterRefresh) throw error;
+
+    // If the token changed since this request left (another request's refresh finished
+    // meanwhile), the new one is used as is: refreshing again would be wasted or, with a
+    // rotated refresh token, fatal.
+    const current = options.getAccessToken();
+    const token = current && current !== sentToken(config) ? current : await refreshFlight.run();
+    config.retriedAfterRefresh = true;
+    config.headers.set("Authorization", `Bearer ${token}`);
+    return instance.request(config);
+  });
+
+  return instance;
+}
+
+/** Where the app's sign-in screen lives (the SPA is served under /manage). */
+export const LOGIN_PATH = "/manage/login";
+
+/**
+ * Refreshes the access token with the stored refresh token (POST
+ * `{api}/api/auth/refreshtokenapp`); saves the new pair and resolves with the access token.
+ * Concurrent calls share one request.
+ */
+export const performRefresh: () => Promise<string> = createRefresher({
+  url: `${SERVICE_BASES.api}/api/auth/refreshtokenapp`,
+  store: tokenStore,
+});
+
+let loggingOut = false;
+
+/**
+ * Ends the session: tokens and local storage cleared (device id and build date kept), then
+ * a full navigation to the sign-in screen, which also resets all application state. Runs
+ * once however many failing requests call it; on the sign-in screen it only clears, so a
+ * 401 there cannot reload the page in a loop.
+ */
+export function forceLogout(): void {
+  if (loggingOut) return;
+  clearSession();
+  if (typeof window === "undefined" || window.location.pathname === LOGIN_PATH) return;
+  loggingOut = true;
+  window.location.assign(LOGIN_PATH);
+}
+
+const browserOptions = (baseURL: string): HttpClientOptions => ({
+  baseURL,
+  getAccessToken,
+  refresh: performRefresh,
+  onLogout: forceLogout,
+});
+
+/**
+ * The API client (`{api}` base).
+ *
+ * @example
+ * const { data } = await http.get<MeResponse>("/api/users/me");
+ */
+export const http: AxiosInstance = createHttpClient(browserOptions(SERVICE_BASES.api));
+
+/**
+ * A client for another service base with the same session rules; all clients share one
+ * refresh.
+ *
+ * @example
+ * const cms = createServiceClient("cms");
+ */
+export function createServiceClient(base: ServiceBase): AxiosInstance {
+  return createHttpClient(browserOptions(SERVICE_BASES[base]));
+}
+
+/**
+ * Keeps the access token fresh while signed in (spec §4: 1 minute before expiry).
+ * Call once at start-up; returns a stop function.
+ */
+export function startTokenRefresh(): () => void {
+  return createRefreshLoop({ store: tokenStore, refresh: performRefresh, onSessionEnded: forceLogout });
+}
+
+const bareClient = axios.create();
+
+/**
+ * Tells the server this device signed out (POST `{api}/clients/logout`). Never rejects:
+ * failures are only logged (spec §7), so local logout always completes. A bare axios is
+ * used so that a 401 here cannot start a second logout.
+ *
+ * @example
+ * await logoutRequest(getDeviceInfo());
+ * clearSession();
+ */
+export async function logoutRequest(
+  deviceInfo: DeviceInfo,
+  baseURL: string = SERVICE_BASES.api,
+): Promise<void> {
+  const token = getAccessToken();
+  try {
+    await bareClient.post(
+      `${baseURL}/clients/logout`,
+      { deviceInfo },
+      { headers: token ? { Authorization: `Bearer ${token}` } : {} },
+    );
+  } catch (error) {
+    console.error(`Logout request failed (${describeFailure(error)})`);
+  }
+}
