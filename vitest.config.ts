@@ -6,7 +6,13 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["src/**/*.test.ts", "providers/**/*.test.ts", "schemas/**/*.test.ts", "resources/**/*.test.ts", "tests/unit/**/*.test.ts"],
+          include: [
+            "src/**/*.test.ts",
+            "providers/**/*.test.ts",
+            "schemas/**/*.test.ts",
+            "resources/**/*.test.ts",
+            "tests/unit/**/*.test.ts",
+          ],
           environment: "node",
         },
       },

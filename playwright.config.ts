@@ -1,0 +1,74 @@
+/**
+ * End-to-end tests: the real server (scripts/e2e-server.mjs, fresh DATA_DIR) serving the built
+ * SPA, driven in the system Chromium. A missing browser or build is an error, never a skip.
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_PORT } from "./tests/e2e/env";
+
+const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+if (!existsSync(chromium)) {
+  throw new Error(
+    `Chromium not found at ${chromium}. Install it (apt-get install chromium) or set CHROMIUM_PATH to a Chromium binary.`,
+  );
+}
+if (!existsSync(path.join(import.meta.dirname, "dist", "client", "index.html"))) {
+  throw new Error(
+    "dist/client/index.html is missing: build the SPA first (npx vite build; npm test does it).",
+  );
+}
+
+const origin = `http://127.0.0.1:${E2E_PORT}`;
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: ".tmp/e2e-results",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: true,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["json", { outputFile: process.env.E2E_JSON_REPORT ?? ".tmp/reports/e2e.json" }]],
+  use: {
+    baseURL: `${origin}/manage/`,
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
+    browserName: "chromium",
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  webServer: {
+    command: "node scripts/e2e-server.mjs",
+    url: `${origin}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+    env: {
+      PORT: String(E2E_PORT),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: origin,
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+      ACCESS_TOKEN_TTL: "5",
+      LOG_LEVEL: "warn",
+      // Always the embedded database and the outbox, whatever the developer's shell has.
+      DATABASE_URL: "",
+      SMTP_URL: "",
+      JWT_SECRET: "",
+    },
+  },
+});

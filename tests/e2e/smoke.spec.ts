@@ -1,0 +1,22 @@
+/**
+ * The e2e stack itself: the server is up on a fresh data folder and serves the built SPA,
+ * which starts in Chromium without an uncaught error and sends a signed-out visitor to sign in.
+ */
+import { expect, test } from "@playwright/test";
+import { api } from "./helpers";
+
+test("the server answers its health check", async ({ request }) => {
+  const response = await request.get(api("/api/health"));
+  expect(response.status()).toBe(200);
+  expect(await response.json()).toEqual({ status: "ok" });
+});
+
+test("the admin app starts under /manage and asks a signed-out visitor to sign in", async ({ page }) => {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  const response = await page.goto("");
+  expect(response?.status()).toBe(200);
+  await expect(page).toHaveURL(/\/manage\/login$/);
+  await expect(page.getByRole("button", { name: "Sign in", exact: true })).toBeVisible();
+  expect(errors).toEqual([]);
+});

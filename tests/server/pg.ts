@@ -1,0 +1,48 @@
+/**
+ * One fresh PostgreSQL database per test file, on the server found by global-setup.ts.
+ *
+ * @example
+ * const pgUrl = inject("pgUrl");
+ * describe.skipIf(!pgUrl)("on PostgreSQL", () => {
+ *   let db: TestDatabase;
+ *   beforeAll(async () => { db = await createTestDatabase(pgUrl!); });
+ *   afterAll(() => db.drop());
+ * });
+ */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+export interface TestDatabase {
+  /** Connection URL of the new, empty database. */
+  url: string;
+  /** Drops the database, closing whatever connections are still open on it. */
+  drop(): Promise<void>;
+}
+
+async function withAdmin<T>(adminUrl: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates a uniquely named database on the server behind `adminUrl` and returns its URL. */
+export async function createTestDatabase(adminUrl: string): Promise<TestDatabase> {
+  const name = `atelier_test_${process.pid}_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  // The name is ours (letters, digits, underscores): safe to quote as an identifier.
+  await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  let dropped = false;
+  return {
+    url: url.toString(),
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    },
+  };
+}
