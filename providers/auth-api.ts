@@ -1,0 +1,38 @@
+/**
+ * The public auth calls: sign-in, forgot password, reset password. They run before there is
+ * a session, so the session rules of `http` are off for them (a 401 here means "wrong
+ * password", not "session over"). Kept free of Refine and antd: the sign-in screens import
+ * it and must stay in the small first chunk.
+ */
+import type { SignInRequest, SignInResponse } from "../schemas/auth";
+import { getDeviceInfo } from "../src/lib/device";
+import { http } from "./http";
+import { saveTokens } from "./token-store";
+
+const PUBLIC = { skipSessionHandling: true } as const;
+
+/**
+ * Signs in with this device's info (spec §3), stores the tokens and returns the answer.
+ * Rejects with the axios error; `getErrorMessage` gives the server's words.
+ *
+ * @example
+ * const { user } = await signIn("ada@example.com", "correct horse battery");
+ */
+export async function signIn(email: string, password: string): Promise<SignInResponse> {
+  const body: SignInRequest = { email, password, deviceInfo: getDeviceInfo() };
+  const { data } = await http.post<SignInResponse>("/api/auth/signin", body, PUBLIC);
+  saveTokens(data);
+  return data;
+}
+
+/** Asks for a reset mail; resolves with the server's neutral message (same for any email). */
+export async function requestPasswordReset(email: string): Promise<string> {
+  const { data } = await http.post<{ message: string }>("/api/auth/forgot-password", { email }, PUBLIC);
+  return data.message;
+}
+
+/** Sets a new password with the id from the reset link; resolves with the server's message. */
+export async function resetPassword(id: string, password: string): Promise<string> {
+  const { data } = await http.post<{ message: string }>("/api/auth/reset-password", { id, password }, PUBLIC);
+  return data.message;
+}

@@ -1,0 +1,67 @@
+/**
+ * Refine auth provider. Session rules (417 refresh, 401/406 logout) belong to the `http`
+ * client; this provider only answers Refine's questions and performs sign-in/out.
+ */
+import type { AuthProvider } from "@refinedev/core";
+import type { MeResponse, ModuleEntry } from "../schemas/auth";
+import { getDeviceInfo } from "../src/lib/device";
+import { getErrorMessage } from "../src/lib/errors";
+import { modulesOf } from "../src/lib/permissions";
+import { signIn } from "./auth-api";
+import { forceLogout, logoutRequest } from "./http";
+import type { MeLoader } from "./identity";
+import { hasSession } from "./token-store";
+
+/** The sign-in route, relative to the router basename. */
+export const LOGIN_ROUTE = "/login";
+
+/** What `usePermissions()` returns. */
+export interface Permissions {
+  isadmin: boolean;
+  modules: ModuleEntry[];
+}
+
+/**
+ * Creates the auth provider over the identity loader.
+ *
+ * @example
+ * <Refine authProvider={createAuthProvider(createMeLoader(queryClient, http))} />
+ */
+export function createAuthProvider(me: MeLoader): AuthProvider {
+  return {
+    async login({ email, password }: { email: string; password: string }) {
+      try {
+        await signIn(email, password);
+        me.clear();
+        return { success: true, redirectTo: "/" };
+      } catch (error) {
+        return { success: false, error: { name: "Sign-in failed", message: getErrorMessage(error) } };
+      }
+    },
+
+    async logout() {
+      try {
+        await logoutRequest(getDeviceInfo());
+      } finally {
+        me.clear();
+        forceLogout();
+      }
+      return { success: true, redirectTo: LOGIN_ROUTE };
+    },
+
+    async check() {
+      return hasSession() ? { authenticated: true } : { authenticated: false, redirectTo: LOGIN_ROUTE };
+    },
+
+    getIdentity: (): Promise<MeResponse> => me.load(),
+
+    async getPermissions(): Promise<Permissions> {
+      const user = await me.load();
+      return { isadmin: user.isadmin, modules: modulesOf(user) };
+    },
+
+    // Never logs out from here: a 403 means "not this module", not "not signed in" (the
+    // screen says so), and 401/406 are already handled by the http client, which logs out.
+    onError: async () => ({}),
+  };
+}

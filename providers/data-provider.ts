@@ -1,0 +1,167 @@
+/**
+ * The Refine data provider over one service base. One factory, several instances keyed by
+ * name in `<Refine dataProvider={{ default: ..., crm: ... }}>` (a resource picks its base
+ * with `meta.dataProviderName`).
+ *
+ * Wire contract (ARCHITECTURE.md §3): `page` (1-based), `pageSize`, `sort` as `-field,field`,
+ * `filters` as JSON of Refine's CrudFilters, `q` for full-text search; lists answer
+ * `{ data, total }`. Failures become Refine `HttpError`s whose `errors` carry the server's
+ * per-field messages, so `useForm` shows them on the fields.
+ */
+import type {
+  BaseKey,
+  BaseRecord,
+  CrudFilter,
+  CrudSort,
+  DataProvider,
+  HttpError,
+  Pagination,
+} from "@refinedev/core";
+import type { AxiosInstance } from "axios";
+import type { ListResponse } from "../schemas/auth";
+import { getErrorMessage, getFieldErrors } from "../src/lib/errors";
+
+/** The filter field that is sent as the `q` (full-text search) parameter instead of a filter. */
+export const SEARCH_FIELD = "q";
+
+type QueryParams = Record<string, string | number>;
+
+/** `[{ field: "price", order: "desc" }, { field: "name", order: "asc" }]` → `-price,name`. */
+export function toSortParam(sorters: readonly CrudSort[] | undefined): string | undefined {
+  if (!sorters?.length) return undefined;
+  return sorters.map((s) => (s.order === "desc" ? `-${s.field}` : s.field)).join(",");
+}
+
+const isSearchFilter = (filter: CrudFilter): boolean => "field" in filter && filter.field === SEARCH_FIELD;
+
+const hasValue = (value: unknown): boolean =>
+  value !== undefined && value !== null && value !== "" && !(Array.isArray(value) && value.length === 0);
+
+/**
+ * Query parameters of a list call. A filter on the field `q` becomes the `q` parameter;
+ * empty filters are dropped; pagination is sent only in server mode.
+ *
+ * @example
+ * toListParams({ currentPage: 2, pageSize: 10 }, [{ field: "email", order: "asc" }], [
+ *   { field: "q", operator: "contains", value: "ada" },
+ *   { field: "role", operator: "eq", value: 2 },
+ * ]);
+ * // { page: 2, pageSize: 10, sort: "email", q: "ada", filters: '[{"field":"role","operator":"eq","value":2}]' }
+ */
+export function toListParams(
+  pagination: Pagination | undefined,
+  sorters: readonly CrudSort[] | undefined,
+  filters: readonly CrudFilter[] | undefined,
+): QueryParams {
+  const params: QueryParams = {};
+  if ((pagination?.mode ?? "server") === "server") {
+    params.page = pagination?.currentPage ?? 1;
+    params.pageSize = pagination?.pageSize ?? 10;
+  }
+  const sort = toSortParam(sorters);
+  if (sort) params.sort = sort;
+  const search = filters?.find(isSearchFilter);
+  if (search && hasValue(search.value)) params[SEARCH_FIELD] = String(search.value);
+  const rest = (filters ?? []).filter((f) => !isSearchFilter(f) && hasValue(f.value));
+  if (rest.length) params.filters = JSON.stringify(rest);
+  return params;
+}
+
+/** Any failure → Refine's HttpError, with the server's message and per-field errors. */
+export function toHttpError(error: unknown): HttpError {
+  const status = (error as { response?: { status?: number } } | null)?.response?.status;
+  const fields = getFieldErrors(error);
+  const httpError: HttpError = { message: getErrorMessage(error), statusCode: status ?? 0 };
+  if (fields.length) httpError.errors = Object.fromEntries(fields.map((f) => [f.field, f.message]));
+  return httpError;
+}
+
+async function call<T>(request: () => Promise<{ data: T }>): Promise<T> {
+  try {
+    return (await request()).data;
+  } catch (error) {
+    throw toHttpError(error);
+  }
+}
+
+/**
+ * Creates a data provider for resources served under `base` by `client` (which owns the
+ * bearer token and the 417/401/406 rules). The resource name is the path: `users` →
+ * `${base}/users`, `users/me/devices` → `${base}/users/me/devices`.
+ *
+ * @example
+ * <Refine dataProvider={{ default: createDataProvider(http, "/api"), crm: createDataProvider(http, "/crm") }} />
+ */
+export function createDataProvider(client: AxiosInstance, base: string): DataProvider {
+  const url = (resource: string, id?: BaseKey): string =>
+    id === undefined ? `${base}/${resource}` : `${base}/${resource}/${encodeURIComponent(String(id))}`;
+
+  const deleteOne = async <TData extends BaseRecord>({ resource, id }: { resource: string; id: BaseKey }) => {
+    const data = await call(() => client.delete<TData | "">(url(resource, id)));
+    // 204 answers have no body; Refine still wants a record.
+    return { data: (data || { id }) as TData };
+  };
+
+  return {
+    getApiUrl: () => base,
+
+    async getList<TData extends BaseRecord>({
+      resource,
+      pagination,
+      sorters,
+      filters,
+    }: Parameters<DataProvider["getList"]>[0]) {
+      const params = toListParams(pagination, sorters, filters);
+      const body = await call(() => client.get<ListResponse<TData>>(url(resource), { params }));
+      return { data: body.data, total: body.total };
+    },
+
+    async getOne<TData extends BaseRecord>({ resource, id }: Parameters<DataProvider["getOne"]>[0]) {
+      return { data: await call(() => client.get<TData>(url(resource, id))) };
+    },
+
+    async create<TData extends BaseRecord, TVariables>({
+      resource,
+      variables,
+    }: Parameters<DataProvider["create"]>[0] & { variables: TVariables }) {
+      return { data: await call(() => client.post<TData>(url(resource), variables)) };
+    },
+
+    async update<TData extends BaseRecord, TVariables>({
+      resource,
+      id,
+      variables,
+    }: Parameters<DataProvider["update"]>[0] & { variables: TVariables }) {
+      return { data: await call(() => client.patch<TData>(url(resource, id), variables)) };
+    },
+
+    deleteOne,
+
+    async deleteMany<TData extends BaseRecord>({
+      resource,
+      ids,
+    }: Parameters<NonNullable<DataProvider["deleteMany"]>>[0]) {
+      const data: TData[] = [];
+      // One at a time: the API has no bulk route yet, and a failure stops the batch.
+      for (const id of ids) data.push((await deleteOne<TData>({ resource, id })).data);
+      return { data };
+    },
+
+    async custom<TData extends BaseRecord>({
+      url: target,
+      method,
+      payload,
+      query,
+      headers,
+      sorters,
+      filters,
+    }: Parameters<NonNullable<DataProvider["custom"]>>[0]) {
+      const listParams = sorters || filters ? toListParams({ mode: "off" }, sorters, filters) : {};
+      const params = { ...listParams, ...(query as Record<string, unknown> | undefined) };
+      const data = await call(() =>
+        client.request<TData>({ url: target, method, data: payload, params, headers }),
+      );
+      return { data };
+    },
+  };
+}

@@ -1,0 +1,10 @@
+import { describe, expect, it } from "vitest";
+import { MODULES } from "../../resources/modules";
+import { MODULE_ICONS } from "./module-icons";
+
+describe("module icon registry", () => {
+  it("has a component for every icon named in resources/modules.ts", () => {
+    const missing = MODULES.filter((m) => !(m.icon in MODULE_ICONS)).map((m) => m.icon);
+    expect(missing).toEqual([]);
+  });
+});

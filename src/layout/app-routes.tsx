@@ -1,0 +1,65 @@
+/**
+ * Routes behind sign-in. Every module route goes through ModuleGuard (403 when not granted);
+ * each screen is its own lazy chunk.
+ */
+import { ThemedLayout } from "@refinedev/antd";
+import { Authenticated } from "@refinedev/core";
+import { CatchAllNavigate } from "@refinedev/react-router";
+import { lazy, type ReactNode, Suspense } from "react";
+import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
+import { MODULES } from "../../resources/modules";
+import { ErrorBoundary } from "../components/error-boundary";
+import { PageLoader } from "../components/page-loader";
+import { AppHeader } from "./app-header";
+import { AppSider } from "./app-sider";
+import { ModuleGuard } from "./module-guard";
+import { BUILT_MODULES } from "./resources";
+
+const HomePage = lazy(() => import("../pages/home/home-page"));
+const ModuleLandingPage = lazy(() => import("../pages/modules/module-landing-page"));
+const UserListPage = lazy(() => import("../pages/users/user-list-page"));
+const UserCreatePage = lazy(() => import("../pages/users/user-create-page"));
+const UserEditPage = lazy(() => import("../pages/users/user-edit-page"));
+const UserShowPage = lazy(() => import("../pages/users/user-show-page"));
+const OutboxPage = lazy(() => import("../pages/outbox/outbox-page"));
+const MyDevicesPage = lazy(() => import("../pages/account/my-devices-page"));
+
+const guarded = (resource: string, page: ReactNode) => <ModuleGuard resource={resource}>{page}</ModuleGuard>;
+
+function Shell() {
+  const { pathname } = useLocation();
+  return (
+    <Authenticated key="main" fallback={<CatchAllNavigate to="/login" />} loading={<PageLoader fullScreen />}>
+      <ThemedLayout Sider={AppSider} Header={AppHeader}>
+        {/* Keyed by path: a screen that failed does not keep the next one from showing. */}
+        <ErrorBoundary key={pathname}>
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
+        </ErrorBoundary>
+      </ThemedLayout>
+    </Authenticated>
+  );
+}
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<Shell />}>
+        <Route index element={<HomePage />} />
+        <Route path="users">
+          <Route index element={guarded("users", <UserListPage />)} />
+          <Route path="create" element={guarded("users", <UserCreatePage />)} />
+          <Route path="edit/:id" element={guarded("users", <UserEditPage />)} />
+          <Route path="show/:id" element={guarded("users", <UserShowPage />)} />
+        </Route>
+        <Route path="outbox" element={guarded("outbox", <OutboxPage />)} />
+        <Route path="account/devices" element={<MyDevicesPage />} />
+        {MODULES.filter((m) => !BUILT_MODULES.has(m.key)).map((m) => (
+          <Route key={m.key} path={`${m.key}/*`} element={guarded(m.key, <ModuleLandingPage module={m} />)} />
+        ))}
+        <Route path="*" element={<Navigate to="/404" replace />} />
+      </Route>
+    </Routes>
+  );
+}

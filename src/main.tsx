@@ -1,0 +1,29 @@
+import "antd/dist/reset.css";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { App } from "./app";
+import { checkBuildVersion, fetchBuildMeta } from "./lib/build-version";
+import { reloadForNewBuild } from "./lib/chunk-reload";
+import { disableConsoleInProduction } from "./lib/logger";
+
+disableConsoleInProduction(import.meta.env.PROD);
+
+// Spec §2: a tab holding an older bundle reloads hard once a newer build is published.
+void checkBuildVersion({
+  fetchMeta: () => fetchBuildMeta(),
+  storage: window.localStorage,
+  reload: () => window.location.reload(),
+});
+
+// A lazy chunk of an older build is gone after a deploy: load the new build instead.
+window.addEventListener("vite:preloadError", (event) => {
+  if (reloadForNewBuild(window.sessionStorage, () => window.location.reload())) event.preventDefault();
+});
+
+const root = document.getElementById("root");
+if (!root) throw new Error("index.html has no #root element");
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

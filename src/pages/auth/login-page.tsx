@@ -1,0 +1,86 @@
+import { LockOutlined, MailOutlined } from "@ant-design/icons";
+import { Alert, Button, Flex, Form, Input } from "antd";
+import { useState } from "react";
+import { Link, Navigate, useLocation, useNavigate } from "react-router";
+import { signIn } from "../../../providers/auth-api";
+import { hasSession } from "../../../providers/token-store";
+import { AuthLayout } from "../../components/auth-layout";
+import { getErrorMessage } from "../../lib/errors";
+import { redirectTarget } from "./redirect-target";
+
+interface LoginValues {
+  email: string;
+  password: string;
+}
+
+/** `/login`: sign-in with email and password. */
+export default function LoginPage() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const target = redirectTarget(location.search, location.state);
+
+  if (hasSession() && !submitting) return <Navigate to={target} replace />;
+
+  const onFinish = async ({ email, password }: LoginValues) => {
+    setError(null);
+    setSubmitting(true);
+    try {
+      await signIn(email.trim(), password);
+      navigate(target, { replace: true });
+    } catch (err) {
+      setError(getErrorMessage(err));
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <AuthLayout title="Sign in" subtitle="Welcome back. Sign in to the Atelier back-office.">
+      <Form<LoginValues>
+        name="login"
+        layout="vertical"
+        requiredMark={false}
+        onFinish={onFinish}
+        onValuesChange={() => setError(null)}
+        disabled={submitting}
+      >
+        {error && <Alert type="error" showIcon message={error} role="alert" style={{ marginBottom: 16 }} />}
+        <Form.Item
+          label="Email"
+          name="email"
+          rules={[
+            { required: true, message: "Enter your email" },
+            { type: "email", message: "Enter a valid email address" },
+          ]}
+        >
+          <Input
+            type="email"
+            autoComplete="username"
+            autoFocus
+            size="large"
+            prefix={<MailOutlined aria-hidden />}
+            placeholder="you@company.com"
+          />
+        </Form.Item>
+        <Form.Item
+          label="Password"
+          name="password"
+          rules={[{ required: true, message: "Enter your password" }]}
+        >
+          <Input.Password
+            autoComplete="current-password"
+            size="large"
+            prefix={<LockOutlined aria-hidden />}
+          />
+        </Form.Item>
+        <Flex justify="flex-end" style={{ marginTop: -8, marginBottom: 16 }}>
+          <Link to="/password_reset">Forgot password?</Link>
+        </Flex>
+        <Button type="primary" htmlType="submit" size="large" block loading={submitting}>
+          Sign in
+        </Button>
+      </Form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,59 @@
+import { useDelete, useGo, useUpdate } from "@refinedev/core";
+import { Button, Popconfirm, Space } from "antd";
+import type { UserRecord } from "../../../schemas/auth";
+
+/**
+ * Row actions of the users table: Edit, Disable/Enable, Delete (confirmed). The user's name
+ * links to the details. Own row: no Disable/Delete, so an admin cannot lock themselves out.
+ */
+export function UserActions({ user, isSelf }: { user: UserRecord; isSelf: boolean }) {
+  const go = useGo();
+  const { mutate: update, mutation: updating } = useUpdate<UserRecord>();
+  const { mutate: remove, mutation: removing } = useDelete<UserRecord>();
+  const name = `${user.first_name} ${user.last_name}`;
+
+  const setActive = (active: boolean) =>
+    update({
+      resource: "users",
+      id: user.id,
+      values: { active },
+      successNotification: { type: "success", message: active ? `${name} enabled` : `${name} disabled` },
+    });
+
+  return (
+    <Space size={0}>
+      <Button
+        type="link"
+        size="small"
+        onClick={() => go({ to: { resource: "users", action: "edit", id: user.id } })}
+      >
+        Edit
+      </Button>
+      {!isSelf && (
+        <Button type="link" size="small" loading={updating.isPending} onClick={() => setActive(!user.active)}>
+          {user.active ? "Disable" : "Enable"}
+        </Button>
+      )}
+      {!isSelf && (
+        <Popconfirm
+          title={`Delete ${name}?`}
+          description="The user and their sessions are removed. This cannot be undone."
+          okText="Yes, delete"
+          okButtonProps={{ danger: true }}
+          cancelText="Cancel"
+          onConfirm={() =>
+            remove({
+              resource: "users",
+              id: user.id,
+              successNotification: { type: "success", message: `${name} deleted` },
+            })
+          }
+        >
+          <Button type="link" size="small" danger loading={removing.isPending}>
+            Delete
+          </Button>
+        </Popconfirm>
+      )}
+    </Space>
+  );
+}

@@ -1,0 +1,122 @@
+import { getDefaultSortOrder, List, useTable } from "@refinedev/antd";
+import { useGetIdentity } from "@refinedev/core";
+import { Empty, Table, Tag, Tooltip, Typography } from "antd";
+import { Link } from "react-router";
+import { MODULES } from "../../../resources/modules";
+import { type MeResponse, ROLE_LABELS, type UserRecord } from "../../../schemas/auth";
+import { DateText } from "../../components/date-text";
+import { DEFAULT_PAGE_SIZE } from "../../lib/constants";
+import { UserActions } from "./user-actions";
+import { UserFilters } from "./user-filters";
+
+const moduleNames = (ids: readonly number[]): string =>
+  MODULES.filter((m) => ids.includes(m.moduleID))
+    .map((m) => m.name)
+    .join(", ");
+
+/** `/users`: every user, with search, role/status filters, sorting and paging (10 a page). */
+export default function UserListPage() {
+  const { data: me } = useGetIdentity<MeResponse>();
+  const { tableProps, sorters, filters, setFilters, setCurrentPage } = useTable<UserRecord>({
+    resource: "users",
+    pagination: { pageSize: DEFAULT_PAGE_SIZE },
+    sorters: { initial: [{ field: "created_at", order: "desc" }] },
+    syncWithLocation: true,
+  });
+
+  const filtered = filters.some((f) => "field" in f && f.value !== undefined && f.value !== "");
+
+  return (
+    <List title="Users">
+      <UserFilters
+        filters={filters}
+        onChange={(next) => {
+          setFilters(next, "merge");
+          setCurrentPage(1);
+        }}
+      />
+      <Table<UserRecord>
+        {...tableProps}
+        rowKey="id"
+        scroll={{ x: 1080 }}
+        locale={{
+          emptyText: <Empty description={filtered ? "No users match these filters" : "No users yet"} />,
+        }}
+        pagination={{
+          ...tableProps.pagination,
+          showSizeChanger: true,
+          showTotal: (total) => `${total} ${total === 1 ? "user" : "users"}`,
+        }}
+      >
+        <Table.Column<UserRecord>
+          dataIndex="first_name"
+          title="Name"
+          width={170}
+          sorter
+          defaultSortOrder={getDefaultSortOrder("first_name", sorters)}
+          render={(_, user) => (
+            <Link to={`/users/show/${user.id}`}>
+              {user.first_name} {user.last_name}
+            </Link>
+          )}
+        />
+        <Table.Column<UserRecord>
+          dataIndex="email"
+          title="Email"
+          sorter
+          defaultSortOrder={getDefaultSortOrder("email", sorters)}
+        />
+        <Table.Column<UserRecord>
+          dataIndex="role"
+          title="Role"
+          width={90}
+          sorter
+          defaultSortOrder={getDefaultSortOrder("role", sorters)}
+          render={(role: UserRecord["role"]) => (
+            <Tag color={role === 2 ? "geekblue" : "default"}>{ROLE_LABELS[role] ?? role}</Tag>
+          )}
+        />
+        <Table.Column<UserRecord>
+          dataIndex="plan_type"
+          title="Plan"
+          width={110}
+          sorter
+          defaultSortOrder={getDefaultSortOrder("plan_type", sorters)}
+        />
+        <Table.Column<UserRecord>
+          dataIndex="active"
+          title="Status"
+          width={100}
+          sorter
+          defaultSortOrder={getDefaultSortOrder("active", sorters)}
+          render={(active: boolean) =>
+            active ? <Tag color="green">Active</Tag> : <Tag color="red">Disabled</Tag>
+          }
+        />
+        <Table.Column<UserRecord>
+          dataIndex="modules"
+          title="Modules"
+          width={100}
+          render={(ids: number[]) => (
+            <Tooltip title={moduleNames(ids) || "No modules"}>
+              <Typography.Text>{ids.length}</Typography.Text>
+            </Tooltip>
+          )}
+        />
+        <Table.Column<UserRecord>
+          dataIndex="last_seen_at"
+          title="Last seen"
+          width={170}
+          render={(value: string | null) => <DateText value={value} />}
+        />
+        <Table.Column<UserRecord>
+          key="actions"
+          title="Actions"
+          fixed="right"
+          width={190}
+          render={(_, user) => <UserActions user={user} isSelf={user.id === me?.userID} />}
+        />
+      </Table>
+    </List>
+  );
+}

@@ -1,0 +1,63 @@
+import { Show } from "@refinedev/antd";
+import { useShow } from "@refinedev/core";
+import { Card, Descriptions, Flex, Tag, Typography } from "antd";
+import { MODULES } from "../../../resources/modules";
+import { ROLE_LABELS, type UserRecord } from "../../../schemas/auth";
+import { DateText } from "../../components/date-text";
+import { DeviceTable } from "../../components/device-table";
+
+/** `/users/show/:id`: the user's details and devices. */
+export default function UserShowPage() {
+  const { query } = useShow<UserRecord>({ resource: "users" });
+  const user = query.data?.data;
+  const granted = user ? MODULES.filter((m) => user.modules.includes(m.moduleID)) : [];
+
+  return (
+    <Flex vertical gap={24}>
+      <Show
+        title={user ? `${user.first_name} ${user.last_name}` : "User"}
+        isLoading={query.isLoading}
+        canDelete
+      >
+        {user && (
+          <Descriptions column={{ xs: 1, sm: 1, md: 2, lg: 2, xl: 2, xxl: 2 }} bordered size="middle">
+            <Descriptions.Item label="First name">{user.first_name}</Descriptions.Item>
+            <Descriptions.Item label="Last name">{user.last_name}</Descriptions.Item>
+            <Descriptions.Item label="Email">{user.email}</Descriptions.Item>
+            <Descriptions.Item label="Role">
+              <Tag color={user.role === 2 ? "geekblue" : "default"}>
+                {ROLE_LABELS[user.role] ?? user.role}
+              </Tag>
+            </Descriptions.Item>
+            <Descriptions.Item label="Plan type">{user.plan_type}</Descriptions.Item>
+            <Descriptions.Item label="Status">
+              {user.active ? <Tag color="green">Active</Tag> : <Tag color="red">Disabled</Tag>}
+            </Descriptions.Item>
+            <Descriptions.Item label="Modules" span={2}>
+              {granted.length ? (
+                <Flex gap={4} wrap="wrap">
+                  {granted.map((m) => (
+                    <Tag key={m.moduleID}>{m.name}</Tag>
+                  ))}
+                </Flex>
+              ) : (
+                <Typography.Text type="secondary">No modules</Typography.Text>
+              )}
+            </Descriptions.Item>
+            <Descriptions.Item label="Created">
+              <DateText value={user.created_at} />
+            </Descriptions.Item>
+            <Descriptions.Item label="Last seen">
+              <DateText value={user.last_seen_at} />
+            </Descriptions.Item>
+          </Descriptions>
+        )}
+      </Show>
+      {user && (
+        <Card title="Devices">
+          <DeviceTable resource={`users/${user.id}/devices`} actionLabel="Sign out device" />
+        </Card>
+      )}
+    </Flex>
+  );
+}
