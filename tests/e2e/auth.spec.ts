@@ -1,0 +1,72 @@
+/** Sign-in, sign-out, the forgot/reset password flow and the 404 screen, in Chromium. */
+import { expect, test } from "@playwright/test";
+import { ADMIN_EMAIL, api, apiSignIn, signIn, waitForMail } from "./helpers";
+
+test("a wrong password shows the server's message and stays on the sign-in screen", async ({ page }) => {
+  await page.goto("login");
+  await page.getByLabel("Email", { exact: true }).fill(ADMIN_EMAIL);
+  await page.getByLabel("Password", { exact: true }).fill("not-the-password");
+  await page.getByLabel("Password", { exact: true }).press("Enter");
+  await expect(page.getByText("Invalid email or password")).toBeVisible();
+  await expect(page).toHaveURL(/\/manage\/login$/);
+});
+
+test("the admin signs in, sees every module in the menu, and signing out returns to /manage/login", async ({
+  page,
+}) => {
+  await signIn(page);
+  const menu = page.getByRole("menu").first();
+  for (const name of ["PDF library", "Products", "CMS", "CRM", "Forms", "Automation", "Analytics", "Users"]) {
+    await expect(menu.getByText(name, { exact: true })).toBeVisible();
+  }
+  await page.getByTestId("user-menu").click();
+  await page.getByRole("menuitem", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/manage\/login$/);
+  // The session is gone on the server too: the app sends us back to sign in.
+  await page.goto("users");
+  await expect(page).toHaveURL(/\/manage\/login/);
+});
+
+test("forgot and reset password through the mailed link", async ({ page, request }) => {
+  const admin = await apiSignIn(request);
+  const email = `reset-${Date.now()}@example.com`;
+  const created = await request.post(api("/api/users"), {
+    headers: { Authorization: `Bearer ${admin.accessToken}` },
+    data: { first_name: "Rosa", last_name: "Reset", email, password: "Old-passw0rd", role: 3, modules: [6] },
+  });
+  expect(created.status()).toBe(201);
+
+  await page.goto("login");
+  await page.getByRole("link", { name: "Forgot password?" }).click();
+  await expect(page).toHaveURL(/\/manage\/password_reset$/);
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(
+    page.getByText("If an account exists for that email, a password reset link has been sent."),
+  ).toBeVisible();
+
+  const mail = await waitForMail(request, admin.accessToken, email, /reset/i);
+  const link = mail.text.match(/https?:\/\/\S+\/manage\/resetpassword\/\S+/)?.[0];
+  expect(link).toBeTruthy();
+  await page.goto(link as string);
+  await page.getByLabel("New password", { exact: true }).fill("New-passw0rd!");
+  await page.getByLabel("Confirm password", { exact: true }).fill("New-passw0rd!");
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await expect(page.getByText("Password changed")).toBeVisible();
+
+  // The link works once.
+  await page.goto(link as string);
+  await page.getByLabel("New password", { exact: true }).fill("Other-passw0rd!");
+  await page.getByLabel("Confirm password", { exact: true }).fill("Other-passw0rd!");
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await expect(page.getByText("This reset link is invalid or has expired.")).toBeVisible();
+
+  await signIn(page, email, "New-passw0rd!");
+  await expect(page.getByText("Forms", { exact: true }).first()).toBeVisible();
+});
+
+test("the 404 screen's 'Go to home' reloads the site root", async ({ page }) => {
+  await page.goto("404");
+  await page.getByRole("button", { name: "Go to home" }).click();
+  await expect(page).toHaveURL(/\/manage\/(login)?$/);
+});
