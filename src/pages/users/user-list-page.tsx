@@ -96,7 +96,7 @@ export default function UserListPage() {
         <Table.Column<UserRecord>
           dataIndex="modules"
           title="Modules"
-          width={100}
+          width={110}
           render={(ids: number[]) => (
             <Tooltip title={moduleNames(ids) || "No modules"}>
               <Typography.Text>{ids.length}</Typography.Text>
