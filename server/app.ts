@@ -18,11 +18,18 @@ import { createMailer } from "./mail/mailer";
 import { outboxRoutes } from "./mail/outbox.routes";
 import { modulesRoutes } from "./modules/modules/modules.routes";
 import { usersRoutes } from "./modules/users/users.routes";
+import { createResourceEvents } from "./realtime/events";
+import { attachRealtime } from "./realtime/socket";
+import type { ResourceDefinition } from "../resources/contract";
+import { registerResources, type ResourceServices } from "./resources/index";
+import { catalogueRoutes } from "./modules/catalogue/catalogue.routes";
 
 export interface AppOptions {
   config: Config;
   database: DatabaseHandle;
   logger?: FastifyServerOptions["logger"];
+  /** Resources to serve; all of resources/index.ts by default (tests add throwaway ones). */
+  resources?: readonly ResourceDefinition[];
 }
 
 export interface App {
@@ -30,9 +37,10 @@ export interface App {
   ctx: AppContext;
   /** Routes as registered, with their access rule (for the route-table test). */
   routes: Array<{ method: string; url: string; access: unknown }>;
+  services: ResourceServices;
 }
 
-export async function buildApp({ config, database, logger }: AppOptions): Promise<App> {
+export async function buildApp({ config, database, logger, resources }: AppOptions): Promise<App> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -67,6 +75,7 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
     tokens: createTokenService(secret, config.accessTokenTtl),
     mailer,
     log: app.log,
+    events: createResourceEvents(),
   };
   await ensureFirstAdmin(db, config, app.log);
 
@@ -77,14 +86,20 @@ export async function buildApp({ config, database, logger }: AppOptions): Promis
   await app.register(usersRoutes, ctx);
   await app.register(modulesRoutes, ctx);
   await app.register(outboxRoutes, ctx);
+  let services: ResourceServices = new Map();
+  await app.register(async (scope) => {
+    services = registerResources(scope, ctx, resources);
+    await catalogueRoutes(scope, ctx, services);
+  });
   app.get("/api/health", { config: { access: { kind: "public" } }, schema: { hide: true } }, async () => ({
     status: "ok",
   }));
   await registerOpenApiUi(app);
   await spaRoutes(app, config.clientDir);
+  attachRealtime(app, ctx, { resources });
 
   app.addHook("onClose", async () => {
     await mailer.stop();
   });
-  return { app, ctx, routes };
+  return { app, ctx, routes, services };
 }

@@ -6,6 +6,7 @@ import type { TokenService } from "./auth/tokens";
 import type { Config } from "./config";
 import type { Database } from "./db";
 import type { Mailer } from "./mail/mailer";
+import type { ResourceEvents } from "./realtime/events";
 
 export interface AppContext {
   config: Config;
@@ -13,4 +14,6 @@ export interface AppContext {
   tokens: TokenService;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  /** Resource changes, published after each committed write (live updates). */
+  events: ResourceEvents;
 }

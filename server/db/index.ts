@@ -7,6 +7,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect } from "kysely";
 import pg from "pg";
 import * as platform from "./migrations/0001-platform";
+import * as catalogue from "./migrations/0002-catalogue";
 import { PGliteDialect } from "./pglite-dialect";
 import type { Database } from "./types";
 
@@ -15,6 +16,7 @@ export type { Database } from "./types";
 /** Migrations in order. Add a file under migrations/ and list it here. */
 const MIGRATIONS: Record<string, Migration> = {
   "0001-platform": platform,
+  "0002-catalogue": catalogue,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -4,11 +4,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-
-export interface FieldError {
-  field: string;
-  message: string;
-}
+import { type AjvErrorLike, type FieldError, fieldErrors } from "../../schemas/error-messages";
 
 export class HttpError extends Error {
   constructor(
@@ -37,41 +33,8 @@ export function errorBody(statusCode: number, message: string, details?: FieldEr
   };
 }
 
-interface AjvError {
-  instancePath: string;
-  keyword: string;
-  message?: string;
-  params: Record<string, unknown>;
-}
-
-const FRIENDLY: Record<string, (e: AjvError) => string> = {
-  required: () => "is required",
-  additionalProperties: () => "is not allowed",
-  format: (e) =>
-    e.params.format === "email" ? "must be a valid email address" : `must be a valid ${e.params.format}`,
-  minLength: (e) =>
-    e.params.limit === 1 ? "must not be empty" : `must be at least ${e.params.limit} characters`,
-  maxLength: (e) => `must be at most ${e.params.limit} characters`,
-  enum: (e) => `must be one of ${(e.params.allowedValues as unknown[]).join(", ")}`,
-  type: (e) => `must be ${e.params.type === "integer" ? "a whole number" : `a ${e.params.type}`}`,
-  uniqueItems: () => "must not repeat values",
-};
-
-/** Turns Ajv errors into `[{ field, message }]`, the field being the property path (`deviceInfo.deviceId`). */
-export function fieldErrors(errors: readonly AjvError[]): FieldError[] {
-  return errors.map((e) => {
-    const base = e.instancePath.replace(/^\//, "").replace(/\//g, ".");
-    const leaf =
-      e.keyword === "required"
-        ? String(e.params.missingProperty)
-        : e.keyword === "additionalProperties"
-          ? String(e.params.additionalProperty)
-          : "";
-    const field = [base, leaf].filter(Boolean).join(".") || "(body)";
-    const message = FRIENDLY[e.keyword]?.(e) ?? e.message ?? "is invalid";
-    return { field, message };
-  });
-}
+/** Ajv errors in words: one mapping shared with the SPA's forms (schemas/error-messages.ts). */
+export { type FieldError, fieldErrors } from "../../schemas/error-messages";
 
 interface PgError {
   code?: string;
@@ -81,7 +44,7 @@ interface PgError {
 /** Fastify error handler: validation → 400, ours → as set, database conflicts → 409, else 500. */
 export function handleError(error: FastifyError & PgError, request: FastifyRequest, reply: FastifyReply) {
   if (error.validation) {
-    const details = fieldErrors(error.validation as AjvError[]);
+    const details = fieldErrors(error.validation as AjvErrorLike[]);
     const where =
       error.validationContext === "querystring" ? "query" : (error.validationContext ?? "request");
     return reply

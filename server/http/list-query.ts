@@ -3,7 +3,15 @@
  * `pageSize`, `sort` (`-price,name`), `filters` (JSON of Refine CrudFilters), `q`.
  * Sorts and filters are only allowed on declared fields; values are always bound.
  */
-import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
+import {
+  CompiledQuery,
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from "kysely";
 import { badRequest } from "./errors";
 
 export interface ListQuery {
@@ -30,7 +38,7 @@ export const listQuerySchema = {
   additionalProperties: false,
 } as const;
 
-export type FieldType = "string" | "number" | "boolean" | "date";
+export type FieldType = "string" | "number" | "boolean" | "date" | "uuid";
 
 export interface LogicalFilter {
   field: string;
@@ -49,6 +57,10 @@ export interface ListOptions {
   defaultSort: string;
   sortFields?: readonly string[];
   filterFields?: Readonly<Record<string, FieldType>>;
+  /** Fields searched (ilike) by `q`. */
+  search?: readonly string[];
+  /** Every matching row, no paging and no count (exports). */
+  unpaged?: boolean;
 }
 
 /** Parses `sort` into column/direction pairs, refusing undeclared fields. */
@@ -111,6 +123,12 @@ function coerce(value: unknown, type: FieldType, field: string): unknown {
     if (value === true || value === "true") return true;
     if (value === false || value === "false") return false;
     throw bad();
+  }
+  if (type === "uuid") {
+    if (typeof value !== "string" || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
+      throw bad();
+    }
+    return value;
   }
   if (type === "date") {
     const d = new Date(String(value));
@@ -179,16 +197,30 @@ export function filterExpression(
   return eb.and(filters.map(one));
 }
 
+/** Up to this many matches the total is counted exactly; past it, the planner's estimate is used. */
+export const EXACT_COUNT_CAP = 10_000;
+
+export interface ListResult<O> {
+  rows: O[];
+  total: number;
+  /** false when the total is the planner's estimate (more than EXACT_COUNT_CAP matches). */
+  totalExact: boolean;
+}
+
 /**
  * Applies filters, sort and paging to a select and fetches the page with its total.
- * The total rides on the page's own query (`count(*) over ()`), so one round trip
- * answers both; only a page past the end needs a second, counting query.
+ *
+ * The total is counted over at most EXACT_COUNT_CAP + 1 matching rows, in its own query
+ * run beside the page's: exact for small results, and for large ones the planner's row
+ * estimate, so a list over millions of rows never scans them all to count.
  */
 export async function listPage<DB, TB extends keyof DB, O>(
+  // biome-ignore lint/suspicious/noExplicitAny: the caller's database, any schema.
+  db: Kysely<any>,
   query: SelectQueryBuilder<DB, TB, O>,
   list: ListQuery,
   options: ListOptions,
-): Promise<{ rows: O[]; total: number }> {
+): Promise<ListResult<O>> {
   const page = list.page ?? 1;
   const pageSize = Math.min(list.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
   const filters = parseFilters(list.filters);
@@ -199,23 +231,39 @@ export async function listPage<DB, TB extends keyof DB, O>(
   // biome-ignore lint/suspicious/noExplicitAny: generic over the caller's query and table.
   let q = query as unknown as SelectQueryBuilder<any, any, any>;
   if (filters.length) q = q.where((eb) => filterExpression(eb, filters, options));
-  const filtered = q;
+  if (options.search && list.q) {
+    const search = options.search;
+    const pattern = `%${escapeLike(list.q)}%`;
+    q = q.where((eb) => eb.or(search.map((f) => eb(eb.ref(`${options.table}.${f}`), "ilike", pattern))));
+  }
+  const matching = q.clearSelect().select(sql<number>`1`.as("one"));
   for (const [field, dir] of sorts) q = q.orderBy(`${options.table}.${field}`, dir);
   q = q.orderBy(`${options.table}.id`, "asc");
-  const rows = await q
-    .select(sql<number>`count(*) over ()::int`.as("__total"))
-    .limit(pageSize)
-    .offset((page - 1) * pageSize)
-    .execute();
-  let total: number;
-  if (rows.length) total = Number(rows[0].__total);
-  else {
-    const counted = await filtered
-      .clearSelect()
-      .select(sql<number>`count(*)::int`.as("n"))
-      .executeTakeFirst();
-    total = Number(counted?.n ?? 0);
+  if (options.unpaged) {
+    const all = (await q.execute()) as O[];
+    return { rows: all, total: all.length, totalExact: true };
   }
-  for (const row of rows) delete row.__total;
-  return { rows: rows as O[], total };
+  const [rows, total] = await Promise.all([
+    q.limit(pageSize).offset((page - 1) * pageSize).execute(),
+    countMatches(db, matching),
+  ]);
+  return { rows: rows as O[], ...total };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: see listPage.
+async function countMatches(db: Kysely<any>, matching: SelectQueryBuilder<any, any, any>) {
+  const capped = await db
+    .selectFrom(matching.limit(EXACT_COUNT_CAP + 1).as("m"))
+    .select(sql<number>`count(*)::int`.as("n"))
+    .executeTakeFirstOrThrow();
+  const n = Number(capped.n);
+  if (n <= EXACT_COUNT_CAP) return { total: n, totalExact: true };
+  const compiled = matching.compile();
+  const plan = await db.executeQuery<{ "QUERY PLAN": unknown }>(
+    CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]),
+  );
+  const raw = plan.rows[0]?.["QUERY PLAN"];
+  const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{ Plan: { "Plan Rows": number } }>;
+  const estimate = Math.round(parsed[0]?.Plan["Plan Rows"] ?? n);
+  return { total: Math.max(estimate, n), totalExact: false };
 }

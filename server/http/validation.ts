@@ -1,25 +1,13 @@
 /**
- * Ajv configuration for route schemas. Bodies are validated strictly (no type coercion,
- * unknown properties rejected); query strings and params are coerced from text.
+ * Ajv configuration for route schemas, shared with the SPA's forms
+ * (schemas/validator-config.ts). Bodies are validated strictly (no type coercion, unknown
+ * properties rejected); query strings and params are coerced from text.
  */
-import Ajv from "ajv";
-import addFormats from "ajv-formats";
 import type { FastifySchemaCompiler } from "fastify";
+import { createAjv } from "../../schemas/validator-config";
 
-function createAjv(coerce: boolean) {
-  const ajv = new Ajv({
-    allErrors: true,
-    removeAdditional: false,
-    useDefaults: true,
-    coerceTypes: coerce ? "array" : false,
-    strict: false,
-  });
-  addFormats(ajv);
-  return ajv;
-}
-
-const strict = createAjv(false);
-const coercing = createAjv(true);
+const strict = createAjv({ coerce: false });
+const coercing = createAjv({ coerce: true });
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
   const ajv = httpPart === "body" ? strict : coercing;

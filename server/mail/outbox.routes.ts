@@ -19,12 +19,9 @@ export async function outboxRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
-      let q = ctx.db.selectFrom("mail_outbox as m").selectAll("m");
-      if (request.query.q) {
-        const like = `%${request.query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        q = q.where((eb) => eb.or([eb("m.to_address", "ilike", like), eb("m.subject", "ilike", like)]));
-      }
-      const { rows, total } = await listPage(q, request.query, {
+      const q = ctx.db.selectFrom("mail_outbox as m").selectAll("m");
+      const { rows, total } = await listPage(ctx.db, q, request.query, {
+        search: ["to_address", "subject"],
         table: "m",
         defaultSort: "-created_at",
         sortFields: ["created_at", "to_address", "subject", "status"],

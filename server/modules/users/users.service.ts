@@ -71,18 +71,8 @@ export const USER_FILTER_FIELDS = {
 } as const;
 
 export async function listUsers(ctx: AppContext, query: ListQuery) {
-  let q = userQuery(ctx.db);
-  if (query.q) {
-    const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) =>
-      eb.or([
-        eb("u.email", "ilike", like),
-        eb("u.first_name", "ilike", like),
-        eb("u.last_name", "ilike", like),
-      ]),
-    );
-  }
-  const { rows, total } = await listPage(q, query, {
+  const { rows, total } = await listPage(ctx.db, userQuery(ctx.db), query, {
+    search: ["email", "first_name", "last_name"],
     table: "u",
     defaultSort: "-created_at",
     sortFields: USER_SORT_FIELDS,

@@ -1,0 +1,37 @@
+/**
+ * A resource definition: the Refine resource plus UI hints, over one entity schema.
+ * Pure data (icons by name), so the server reads `moduleID` for its permission check and
+ * tests loop over every definition.
+ */
+import type { EntitySchema } from "../schemas/contract";
+
+export type ServiceBaseName = "api" | "cms" | "crm" | "forms" | "dam";
+export type ScreenName = "list" | "create" | "edit" | "show";
+
+export interface ResourceDefinition {
+  /** Plural kebab-case name: the API path segment and the Refine resource name. */
+  name: string;
+  schema: EntitySchema;
+  /** Module that grants access (resources/modules.ts). */
+  moduleID: number;
+  /** Service base; the API path is `/<base>/<name>` (`/api/products`). */
+  base: ServiceBaseName;
+  label: string;
+  /** Singular label for buttons and titles ("Product"). */
+  singular: string;
+  /** antd icon component name. */
+  icon: string;
+  /** Menu group (a module key); the resource appears under it. */
+  parent?: string;
+  /** Column widths of the list screen, by field. */
+  columnWidths?: Readonly<Record<string, number>>;
+  /** react-jsonschema-form uiSchema for create/edit. */
+  uiSchema?: Readonly<Record<string, unknown>>;
+  /** Screens replaced by custom pages, by key of the SPA's custom page registry. */
+  pages?: Partial<Record<ScreenName, string>>;
+  /** Extra row or toolbar actions, by key of the SPA's action registry. */
+  actions?: { row?: readonly string[]; toolbar?: readonly string[] };
+}
+
+/** The API path of a resource's collection. */
+export const resourcePath = (r: Pick<ResourceDefinition, "base" | "name">) => `/${r.base}/${r.name}`;

@@ -1,0 +1,75 @@
+/**
+ * The resource contract: what an entity's JSON Schema may say (ARCHITECTURE.md §3).
+ * A schema is plain JSON Schema (draft 7 subset Ajv understands) plus `x-` hints that the
+ * server engine, the migration generator and the generated screens read. Pure data.
+ */
+
+/** A field as JSON Schema, with the engine's hints. */
+export interface FieldSchema {
+  type: "string" | "integer" | "number" | "boolean" | "array";
+  title?: string;
+  description?: string;
+  format?: "email" | "uri" | "date" | "date-time" | "uuid";
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  multipleOf?: number;
+  enum?: ReadonlyArray<string | number>;
+  default?: string | number | boolean | ReadonlyArray<string>;
+  items?: { type: "string"; format?: "uri"; maxLength?: number };
+  maxItems?: number;
+  /** Set by the server, never by a client (id, audit fields): rejected on write. */
+  readOnly?: boolean;
+  /** Foreign key to another resource (by its `name`); shown as a select of its `labelField`. */
+  "x-relation"?: { resource: string; labelField: string };
+  /** Labels of enum values, in the same order. */
+  "x-enumLabels"?: readonly string[];
+  /** The field holds media URLs picked from the asset manager. */
+  "x-media"?: boolean;
+  /** Multi-line text in forms. */
+  "x-multiline"?: boolean;
+}
+
+/** An entity's schema. `x-table` names its table; every property is a real column. */
+export interface EntitySchema {
+  $id: string;
+  title: string;
+  type: "object";
+  properties: Readonly<Record<string, FieldSchema>>;
+  required: readonly string[];
+  additionalProperties: false;
+  "x-table": string;
+  /** Sort applied when the request names none (`-created_at`). */
+  "x-defaultSort": string;
+  /** Columns of the list screen, in order. */
+  "x-list": readonly string[];
+  /** Fields searched by `q`. */
+  "x-searchable": readonly string[];
+  /** Fields that may be filtered and sorted. */
+  "x-filterable": readonly string[];
+  /** Sets of fields that must be unique together (one field: `[["sku_code"]]`). */
+  "x-unique"?: ReadonlyArray<readonly string[]>;
+  /** The field shown when a record is referenced (select labels, breadcrumbs). */
+  "x-label": string;
+}
+
+/** Fields every entity has, set by the engine. */
+export const AUDIT_FIELDS = ["id", "created_at", "updated_at", "created_by", "updated_by"] as const;
+
+/** The standard read-only fields, to spread into a schema's properties. */
+export const auditProperties = {
+  id: { type: "string", format: "uuid", readOnly: true, title: "ID" },
+  created_at: { type: "string", format: "date-time", readOnly: true, title: "Created" },
+  updated_at: { type: "string", format: "date-time", readOnly: true, title: "Updated" },
+  created_by: { type: "string", format: "uuid", readOnly: true, title: "Created by" },
+  updated_by: { type: "string", format: "uuid", readOnly: true, title: "Updated by" },
+} as const satisfies Record<string, FieldSchema>;
+
+/** Writable fields of a schema (not read-only). */
+export function writableFields(schema: EntitySchema): string[] {
+  return Object.entries(schema.properties)
+    .filter(([, f]) => !f.readOnly)
+    .map(([k]) => k);
+}

@@ -1,0 +1,69 @@
+/**
+ * Validation messages in words, shared by the server (400 `details`) and the forms of the
+ * SPA, so both sides say the same thing about the same input. Pure: no Node, no React.
+ */
+
+/** A field error as the API sends it in `details` of a 400 answer. */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+/** The part of an Ajv `ErrorObject` the messages read. */
+export interface AjvErrorLike {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+const FRIENDLY: Readonly<Record<string, (e: AjvErrorLike) => string>> = {
+  required: () => "is required",
+  additionalProperties: () => "is not allowed",
+  format: (e) =>
+    e.params.format === "email" ? "must be a valid email address" : `must be a valid ${e.params.format}`,
+  minLength: (e) =>
+    e.params.limit === 1 ? "must not be empty" : `must be at least ${e.params.limit} characters`,
+  maxLength: (e) => `must be at most ${e.params.limit} characters`,
+  enum: (e) => `must be one of ${(e.params.allowedValues as unknown[]).join(", ")}`,
+  type: (e) => `must be ${e.params.type === "integer" ? "a whole number" : `a ${e.params.type}`}`,
+  uniqueItems: () => "must not repeat values",
+};
+
+/**
+ * The message of one Ajv error: a friendly sentence for the common keywords, else Ajv's own.
+ *
+ * @example
+ * friendlyMessage({ instancePath: "", keyword: "required", params: { missingProperty: "name" } }); // "is required"
+ */
+export function friendlyMessage(e: AjvErrorLike): string {
+  return FRIENDLY[e.keyword]?.(e) ?? e.message ?? "is invalid";
+}
+
+/**
+ * The field an Ajv error is about, as a dotted property path (`deviceInfo.deviceId`);
+ * `(body)` when it is about the whole object.
+ *
+ * @example
+ * fieldPathOf({ instancePath: "/images/0", keyword: "format", params: { format: "uri" } }); // "images.0"
+ */
+export function fieldPathOf(e: AjvErrorLike): string {
+  const base = e.instancePath.replace(/^\//, "").replace(/\//g, ".");
+  const leaf =
+    e.keyword === "required"
+      ? String(e.params.missingProperty)
+      : e.keyword === "additionalProperties"
+        ? String(e.params.additionalProperty)
+        : "";
+  return [base, leaf].filter(Boolean).join(".") || "(body)";
+}
+
+/**
+ * Turns Ajv errors into `[{ field, message }]`, the field being the property path.
+ *
+ * @example
+ * fieldErrors(validate.errors ?? []); // [{ field: "email", message: "must be a valid email address" }]
+ */
+export function fieldErrors(errors: readonly AjvErrorLike[]): FieldError[] {
+  return errors.map((e) => ({ field: fieldPathOf(e), message: friendlyMessage(e) }));
+}

@@ -1,0 +1,43 @@
+/**
+ * Wire contract of the realtime socket (ARCHITECTURE.md §5, docs/resource-api.md "Live
+ * updates"). Shared by the server (server/realtime/socket.ts) and the SPA
+ * (providers/live-provider.ts). Pure types and constants.
+ */
+
+/** The socket.io path on the socket service base. */
+export const SOCKET_PATH = "/socket.io";
+
+/** Namespace of the asset manager (DAM); the app's events use the default "/". */
+export const DAM_NAMESPACE = "/dam";
+
+export type ResourceChangeType = "created" | "updated" | "deleted";
+
+/** `change`: a committed write on a resource the socket subscribed to. */
+export interface ResourceChangeMessage {
+  resource: string;
+  type: ResourceChangeType;
+  ids: string[];
+}
+
+/** Answer to `subscribe`. */
+export type SubscribeAck = { ok: true } | { ok: false; message: string };
+
+/** Events the server emits. */
+export interface ServerToClientEvents {
+  change: (message: ResourceChangeMessage) => void;
+}
+
+/** Events the client emits. */
+export interface ClientToServerEvents {
+  /** Joins the resource's room when the user has its module. */
+  subscribe: (resource: string, ack: (answer: SubscribeAck) => void) => void;
+  unsubscribe: (resource: string) => void;
+}
+
+/**
+ * `connect_error` data when the handshake is refused: the same status rules as HTTP
+ * (417 expired token → refresh and reconnect; 401/406 → sign out; 403 no module).
+ */
+export interface HandshakeErrorData {
+  statusCode: number;
+}

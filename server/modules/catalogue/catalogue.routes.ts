@@ -1,0 +1,96 @@
+/** Catalogue routes beyond generic CRUD: master metadata, the product picker, CSV in and out. */
+import type { FastifyInstance } from "fastify";
+import { sql } from "kysely";
+import { MODULE_IDS } from "../../../resources/modules";
+import { moduleAccess, principalOf } from "../../auth/access";
+import type { AppContext } from "../../context";
+import { type ListQuery, listQuerySchema } from "../../http/list-query";
+import type { ResourceServices } from "../../resources/index";
+import type { AnyDb } from "../../resources/rules";
+import { exportProducts, importProducts } from "./products-csv";
+
+const tags = ["products"];
+const security = [{ bearer: [] }];
+
+export async function catalogueRoutes(app: FastifyInstance, ctx: AppContext, services: ResourceServices) {
+  const products = services.get("products");
+  if (!products) return;
+  const config = { access: moduleAccess(MODULE_IDS.products) };
+  const db = ctx.db as unknown as AnyDb;
+
+  app.get("/api/products/master", { config, schema: { tags, security, summary: "Product counts per status and category" } }, async () => {
+    const [total, byStatus, byCategory] = await Promise.all([
+      db.selectFrom("products").select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
+      db
+        .selectFrom("products")
+        .select(["status", sql<number>`count(*)::int`.as("count")])
+        .groupBy("status")
+        .orderBy("status")
+        .execute(),
+      db
+        .selectFrom("categories as c")
+        .leftJoin("products as p", "p.category_id", "c.id")
+        .select(["c.id as category_id", "c.name", sql<number>`count(p.id)::int`.as("count")])
+        .groupBy(["c.id", "c.name"])
+        .orderBy("c.name")
+        .execute(),
+    ]);
+    return { total: Number(total.n), byStatus, byCategory };
+  });
+
+  app.get<{ Querystring: { q?: string; limit?: number } }>(
+    "/api/products/all",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Product picker (id, SKU, name, price) for other modules",
+        querystring: {
+          type: "object",
+          additionalProperties: false,
+          properties: { q: { type: "string", maxLength: 200 }, limit: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
+        },
+      },
+    },
+    async (request) => {
+      const { data, total } = await products.list({ q: request.query.q, pageSize: request.query.limit, sort: "name" });
+      return {
+        data: data.map(({ id, sku_code, name, price, currency }) => ({ id, sku_code, name, price, currency })),
+        total,
+      };
+    },
+  );
+
+  app.get<{ Querystring: ListQuery }>(
+    "/api/products/export.csv",
+    { config, schema: { tags, security, summary: "Export products as CSV", querystring: listQuerySchema } },
+    async (request, reply) => {
+      const csv = await exportProducts(ctx, products, request.query);
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", 'attachment; filename="products.csv"')
+        .send(csv);
+    },
+  );
+
+  app.addContentTypeParser("text/csv", { parseAs: "string", bodyLimit: 20 * 1024 * 1024 }, (_req, body, done) =>
+    done(null, body),
+  );
+  app.post<{ Body: string }>(
+    "/api/products/import",
+    {
+      config,
+      bodyLimit: 20 * 1024 * 1024,
+      schema: { tags, security, summary: "Import products from CSV (all rows or none)", consumes: ["text/csv"] },
+    },
+    async (request) => {
+      const actor = principalOf(request).userId;
+      const result = await importProducts(ctx, typeof request.body === "string" ? request.body : "", actor);
+      if (result.ids.length) {
+        ctx.events.publish({ resource: "products", moduleID: MODULE_IDS.products, type: "created", ids: result.ids, actorId: actor });
+      }
+      return { imported: result.imported };
+    },
+  );
+}

@@ -1,0 +1,186 @@
+/**
+ * Realtime socket (ARCHITECTURE.md §5): socket.io on the app's own HTTP server, path
+ * `/socket.io`, authenticated with the access token like any API call.
+ *
+ * - `/` carries app events. A client emits `subscribe` with a resource name; when the user
+ *   has the resource's module the socket joins room `resource:<name>` and then receives a
+ *   `change` `{ resource, type, ids }` after every committed write on it (from
+ *   `ctx.events`). `unsubscribe` leaves. Each socket is also in `user:<id>`, for events
+ *   meant for one user (upload and processing progress).
+ * - `/dam` is the asset manager's namespace: same handshake, plus the DAM module grant.
+ *
+ * Handshake failures follow the HTTP status rules, sent as `connect_error` with
+ * `err.data = { statusCode }`: 417 (expired token: the client refreshes and reconnects,
+ * its `auth` callback reading the fresh token), 401/406 (sign out), 403 (no module).
+ * A connected socket is not re-checked: a client reconnects with its current token.
+ *
+ * Scale-out: events are fanned out with `io.to(room).emit`, which goes through the
+ * socket.io adapter. The default in-memory adapter reaches the sockets of this process
+ * only, which is right for one process (PGlite is single-process anyway). With N
+ * instances on PostgreSQL, pass `@socket.io/postgres-adapter` over the same database as
+ * `options.adapter` (`createAdapter(pool)` from a `pg` Pool, plus its attachment table):
+ * each instance publishes the changes it commits and the adapter delivers them to the
+ * rooms' sockets on every instance. Nothing else here changes.
+ */
+import type { IncomingMessage } from "node:http";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import { type Namespace, Server, type ServerOptions, type Socket } from "socket.io";
+import type { ResourceDefinition } from "../../resources/contract";
+import { RESOURCES } from "../../resources/index";
+import { MODULE_IDS } from "../../resources/modules";
+import {
+  type ClientToServerEvents,
+  DAM_NAMESPACE,
+  type HandshakeErrorData,
+  type ResourceChangeMessage,
+  type ServerToClientEvents,
+  SOCKET_PATH,
+  type SubscribeAck,
+} from "../../schemas/realtime";
+import { bearerToken, type Principal, resolvePrincipal } from "../auth/principal";
+import type { AppContext } from "../context";
+import { HttpError } from "../http/errors";
+
+interface SocketData {
+  principal: Principal;
+}
+
+// biome-ignore lint/complexity/noBannedTypes: no server-to-server events.
+type InterServerEvents = {};
+
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type AppNamespace = Namespace<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+export interface RealtimeOptions {
+  /** Resources a client may subscribe to; all of resources/index.ts by default. */
+  resources?: readonly ResourceDefinition[];
+  /** socket.io adapter for multi-instance fan-out (see the header comment). */
+  adapter?: ServerOptions["adapter"];
+}
+
+export interface Realtime {
+  io: RealtimeServer;
+  /** The `/dam` namespace (authenticated, DAM module required). */
+  dam: AppNamespace;
+  /** Disconnects every socket and releases the adapters; the HTTP server is Fastify's. */
+  close(): Promise<void>;
+}
+
+export const resourceRoom = (resource: string) => `resource:${resource}`;
+export const userRoom = (userId: string) => `user:${userId}`;
+
+const NO_MODULE = "You do not have access to this module";
+
+/** An Error for `next()`: socket.io sends `message` and `data` to the client's `connect_error`. */
+function handshakeError(error: unknown, log: FastifyBaseLogger): Error & { data: HandshakeErrorData } {
+  const statusCode = error instanceof HttpError ? error.statusCode : 500;
+  if (!(error instanceof HttpError)) log.error({ err: error }, "socket handshake failed");
+  const message = error instanceof HttpError ? error.message : "Something Went Wrong";
+  return Object.assign(new Error(message), { data: { statusCode } });
+}
+
+function tokenOf(socket: AppSocket): string | null {
+  const token: unknown = socket.handshake.auth?.token;
+  if (typeof token === "string" && token !== "") return token;
+  return bearerToken(socket.handshake.headers.authorization);
+}
+
+/**
+ * Same origin only. Browsers send `Origin` on the WebSocket upgrade and on polling
+ * requests, and a WebSocket has no CORS, so the check is here rather than in CORS headers
+ * (none are sent, so cross-origin polling is refused by the browser too). A request
+ * without `Origin` is not from a page; its token still decides.
+ */
+export function isSameOrigin(req: Pick<IncomingMessage, "headers">, publicUrl: string): boolean {
+  const origin = req.headers.origin;
+  if (!origin) return true;
+  try {
+    const url = new URL(origin);
+    return url.origin === new URL(publicUrl).origin || url.host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts socket.io on the app's HTTP server and fans resource changes out to it.
+ * Closed by the app (preClose), before Fastify closes the server.
+ *
+ * @example
+ * attachRealtime(app, ctx); // in buildApp, after the routes
+ */
+export function attachRealtime(app: FastifyInstance, ctx: AppContext, options: RealtimeOptions = {}): Realtime {
+  const resources = options.resources ?? RESOURCES;
+  const byName = new Map(resources.map((r) => [r.name, r]));
+  const log = ctx.log.child({ component: "realtime" });
+
+  const io: RealtimeServer = new Server(app.server, {
+    path: SOCKET_PATH,
+    serveClient: false,
+    // Client messages are resource names; nothing big ever comes in.
+    maxHttpBufferSize: 16 * 1024,
+    allowRequest: (req, callback) => {
+      const ok = isSameOrigin(req, ctx.config.publicUrl);
+      callback(ok ? null : "Origin not allowed", ok);
+    },
+    ...(options.adapter ? { adapter: options.adapter } : {}),
+  });
+
+  const authenticate =
+    (moduleID?: number) => async (socket: AppSocket, next: (err?: Error) => void) => {
+      try {
+        const principal = await resolvePrincipal(ctx, tokenOf(socket));
+        if (moduleID !== undefined && !principal.modules.has(moduleID)) throw new HttpError(403, NO_MODULE);
+        socket.data.principal = principal;
+        next();
+      } catch (error) {
+        next(handshakeError(error, log));
+      }
+    };
+
+  const root = io.of("/");
+  root.use(authenticate());
+  root.on("connection", async (socket) => {
+    const { principal } = socket.data;
+    socket.on("subscribe", async (name, ack) => {
+      const reply = (answer: SubscribeAck) => {
+        if (typeof ack === "function") ack(answer);
+      };
+      const def = typeof name === "string" ? byName.get(name) : undefined;
+      if (!def) return reply({ ok: false, message: "Unknown resource" });
+      if (!principal.modules.has(def.moduleID)) return reply({ ok: false, message: NO_MODULE });
+      await socket.join(resourceRoom(def.name));
+      reply({ ok: true });
+    });
+    socket.on("unsubscribe", async (name) => {
+      if (typeof name === "string" && byName.has(name)) await socket.leave(resourceRoom(name));
+    });
+    await socket.join(userRoom(principal.userId));
+  });
+
+  const dam = io.of(DAM_NAMESPACE);
+  dam.use(authenticate(MODULE_IDS.dam));
+
+  const stopFanOut = ctx.events.subscribe((change) => {
+    if (!byName.has(change.resource)) return;
+    const message: ResourceChangeMessage = { resource: change.resource, type: change.type, ids: change.ids };
+    root.to(resourceRoom(change.resource)).emit("change", message);
+  });
+
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    // Not io.close(): that also closes the HTTP server, which is Fastify's to close. Open
+    // WebSockets would keep that close waiting, hence this runs in preClose.
+    closing ??= (async () => {
+      stopFanOut();
+      for (const nsp of [root, dam]) nsp.local.disconnectSockets(true);
+      io.engine.close();
+      await Promise.allSettled([root, dam].map(async (nsp) => nsp.adapter.close()));
+    })();
+    return closing;
+  };
+  app.addHook("preClose", close);
+
+  return { io, dam, close };
+}

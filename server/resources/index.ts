@@ -1,0 +1,28 @@
+/** Registers resources (all of resources/index.ts by default) with their rules. */
+import type { FastifyInstance } from "fastify";
+import type { ResourceDefinition } from "../../resources/contract";
+import { RESOURCES } from "../../resources/index";
+import type { AppContext } from "../context";
+import { productRules } from "../modules/catalogue/products.rules";
+import { registerResource } from "./engine";
+import type { RulesRegistry } from "./rules";
+import type { ResourceService } from "./service";
+
+/** Rules by resource name (sorted). */
+export const RULES: RulesRegistry = {
+  products: productRules,
+};
+
+export type ResourceServices = ReadonlyMap<string, ResourceService>;
+
+export function registerResources(
+  app: FastifyInstance,
+  ctx: AppContext,
+  defs: readonly ResourceDefinition[] = RESOURCES,
+  rules: RulesRegistry = RULES,
+): ResourceServices {
+  const byName = (name: string) => defs.find((d) => d.name === name);
+  const services = new Map<string, ResourceService>();
+  for (const def of defs) services.set(def.name, registerResource(app, ctx, def, byName, rules[def.name]));
+  return services;
+}

@@ -1,0 +1,159 @@
+/**
+ * The generic operations behind a resource's routes: list, get, create, update, delete.
+ * Database errors become answers a person can act on: a unique violation is a 409 naming
+ * its fields, a missing related record a 400 on its field, a record still in use a 409.
+ */
+import type { Kysely } from "kysely";
+import type { ResourceDefinition } from "../../resources/contract";
+import type { AppContext } from "../context";
+import { badRequest, conflict, HttpError, notFound } from "../http/errors";
+import { type FieldType, type ListQuery, type ListResult, listPage } from "../http/list-query";
+import { filterTypeOf, uniqueName } from "./columns";
+import { type Row, toColumns, toRecord } from "./records";
+import type { AnyDb, ResourceRules } from "./rules";
+
+interface PgError {
+  code?: string;
+  constraint?: string;
+  detail?: string;
+  table?: string;
+}
+
+export class ResourceService {
+  readonly table: string;
+  private readonly filterFields: Record<string, FieldType>;
+  private readonly sortFields: string[];
+
+  constructor(
+    private readonly ctx: AppContext,
+    readonly def: ResourceDefinition,
+    private readonly resolve: (name: string) => ResourceDefinition | undefined,
+    private readonly rules: ResourceRules,
+  ) {
+    const { schema } = def;
+    this.table = schema["x-table"];
+    this.filterFields = { id: "uuid" };
+    for (const f of schema["x-filterable"]) this.filterFields[f] = filterTypeOf(schema.properties[f]);
+    this.sortFields = [...new Set([...schema["x-filterable"], "created_at", "updated_at"])];
+  }
+
+  private get db(): AnyDb {
+    return this.ctx.db as unknown as AnyDb;
+  }
+
+  async list(query: ListQuery, unpaged = false): Promise<{ data: Row[]; total: number; totalExact: boolean }> {
+    const { rows, total, totalExact }: ListResult<Row> = await listPage(
+      this.db,
+      this.db.selectFrom(`${this.table} as t`).selectAll("t"),
+      query,
+      {
+        table: "t",
+        defaultSort: this.def.schema["x-defaultSort"],
+        sortFields: this.sortFields,
+        filterFields: this.filterFields,
+        search: this.def.schema["x-searchable"],
+        unpaged,
+      },
+    );
+    return { data: rows.map((r) => toRecord(this.def.schema, r)), total, totalExact };
+  }
+
+  async get(id: string): Promise<Row> {
+    const row = await this.db.selectFrom(this.table).selectAll().where("id", "=", id).executeTakeFirst();
+    if (!row) throw notFound(`${this.def.singular} not found`);
+    return toRecord(this.def.schema, row);
+  }
+
+  async create(body: Row, actorId: string): Promise<Row> {
+    const values = toColumns(this.def.schema, body);
+    const row = await this.write(async (trx) => {
+      await this.rules.beforeWrite?.({ db: trx, existing: null, values: body });
+      return trx
+        .insertInto(this.table)
+        .values({ ...values, created_by: actorId, updated_by: actorId })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+    this.publish("created", [row.id as string], actorId);
+    return toRecord(this.def.schema, row);
+  }
+
+  async update(id: string, body: Row, actorId: string): Promise<Row> {
+    const values = toColumns(this.def.schema, body);
+    const row = await this.write(async (trx) => {
+      const existing = await trx.selectFrom(this.table).selectAll().where("id", "=", id).forUpdate().executeTakeFirst();
+      if (!existing) throw notFound(`${this.def.singular} not found`);
+      await this.rules.beforeWrite?.({ db: trx, existing, values: body });
+      return trx
+        .updateTable(this.table)
+        .set({ ...values, updated_at: new Date(), updated_by: actorId })
+        .where("id", "=", id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
+    this.publish("updated", [id], actorId);
+    return toRecord(this.def.schema, row);
+  }
+
+  /** Deletes records; with `mustExist`, a missing one is a 404. Returns how many went. */
+  async remove(ids: string[], actorId: string, mustExist: boolean): Promise<number> {
+    const deleted = await this.write((trx) =>
+      trx.deleteFrom(this.table).where("id", "in", ids).returning("id").execute(),
+    );
+    if (mustExist && !deleted.length) throw notFound(`${this.def.singular} not found`);
+    if (deleted.length) this.publish("deleted", deleted.map((r) => r.id as string), actorId);
+    return deleted.length;
+  }
+
+  private publish(type: "created" | "updated" | "deleted", ids: string[], actorId: string) {
+    this.ctx.events?.publish({ resource: this.def.name, moduleID: this.def.moduleID, type, ids, actorId });
+  }
+
+  /** Runs a write in a transaction and translates constraint violations. */
+  private async write<T>(work: (trx: AnyDb) => Promise<T>): Promise<T> {
+    try {
+      return await (this.db as Kysely<unknown> as AnyDb).transaction().execute(work);
+    } catch (error) {
+      throw this.translate(error);
+    }
+  }
+
+  private translate(error: unknown): unknown {
+    if (error instanceof HttpError) return error;
+    const e = error as PgError;
+    const { schema } = this.def;
+    if (e.code === "23505") {
+      const fields =
+        (schema["x-unique"] ?? []).find((f) => uniqueName(this.table, f) === e.constraint) ?? [];
+      const label = fields.map((f) => schema.properties[f]?.title ?? f).join(" and ");
+      return conflict(
+        `A ${this.def.singular.toLowerCase()} with this ${label || "value"} already exists`,
+        fields.map((field) => ({ field, message: "is already in use" })),
+      );
+    }
+    // 23001: ON DELETE RESTRICT as PostgreSQL 16+ reports it (PGlite); 23503 elsewhere.
+    if (e.code === "23503" || e.code === "23001") {
+      // Our table's foreign key: the related record is missing. Another table's: we are still used.
+      const field = Object.keys(schema.properties).find((f) => e.constraint === `${this.table}_${f}_fkey`);
+      if (field) {
+        const target = this.resolve(schema.properties[field]["x-relation"]?.resource ?? "");
+        return badRequest(`The ${(target?.singular ?? field).toLowerCase()} does not exist`, [
+          { field, message: "does not exist" },
+        ]);
+      }
+      const user = resourceOfTable(this.resolve, e.table);
+      return conflict(
+        `This ${this.def.singular.toLowerCase()} is still used by ${user ? user.label.toLowerCase() : "other records"}; remove those first`,
+      );
+    }
+    return error;
+  }
+}
+
+function resourceOfTable(
+  resolve: (name: string) => ResourceDefinition | undefined,
+  table: string | undefined,
+): ResourceDefinition | undefined {
+  if (!table) return undefined;
+  return resolve(table.replace(/_/g, "-"));
+}
