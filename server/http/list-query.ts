@@ -125,7 +125,10 @@ function coerce(value: unknown, type: FieldType, field: string): unknown {
     throw bad();
   }
   if (type === "uuid") {
-    if (typeof value !== "string" || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
+    if (
+      typeof value !== "string" ||
+      !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
+    ) {
       throw bad();
     }
     return value;
@@ -244,7 +247,10 @@ export async function listPage<DB, TB extends keyof DB, O>(
     return { rows: all, total: all.length, totalExact: true };
   }
   const [rows, total] = await Promise.all([
-    q.limit(pageSize).offset((page - 1) * pageSize).execute(),
+    q
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
     countMatches(db, matching),
   ]);
   return { rows: rows as O[], ...total };
@@ -263,7 +269,9 @@ async function countMatches(db: Kysely<any>, matching: SelectQueryBuilder<any, a
     CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]),
   );
   const raw = plan.rows[0]?.["QUERY PLAN"];
-  const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{ Plan: { "Plan Rows": number } }>;
+  const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{
+    Plan: { "Plan Rows": number };
+  }>;
   const estimate = Math.round(parsed[0]?.Plan["Plan Rows"] ?? n);
   return { total: Math.max(estimate, n), totalExact: false };
 }

@@ -24,7 +24,9 @@ function sqlTypeOf(field: FieldSchema): Pick<ColumnSpec, "sqlType" | "udt"> {
   if (field.type === "boolean") return { sqlType: "boolean", udt: "bool" };
   if (field.type === "integer") return { sqlType: "integer", udt: "int4" };
   if (field.type === "number") {
-    return field.multipleOf === 0.01 ? { sqlType: "numeric(14, 2)", udt: "numeric" } : { sqlType: "double precision", udt: "float8" };
+    return field.multipleOf === 0.01
+      ? { sqlType: "numeric(14, 2)", udt: "numeric" }
+      : { sqlType: "double precision", udt: "float8" };
   }
   if (field.format === "uuid") return { sqlType: "uuid", udt: "uuid" };
   if (field.format === "date-time") return { sqlType: "timestamptz", udt: "timestamptz" };
@@ -42,10 +44,13 @@ export function columnsOf(schema: EntitySchema, tableOf: (resource: string) => s
     const notNull = schema.required.includes(name) || field.default !== undefined;
     const spec: ColumnSpec = { name, ...sqlTypeOf(field), notNull };
     if (name === "id") Object.assign(spec, { notNull: true, default: "gen_random_uuid()" });
-    if (name === "created_at" || name === "updated_at") Object.assign(spec, { notNull: true, default: "now()" });
-    if (name === "created_by" || name === "updated_by") spec.references = { table: "users", onDelete: "set null" };
+    if (name === "created_at" || name === "updated_at")
+      Object.assign(spec, { notNull: true, default: "now()" });
+    if (name === "created_by" || name === "updated_by")
+      spec.references = { table: "users", onDelete: "set null" };
     if (field.default !== undefined && !Array.isArray(field.default)) {
-      spec.default = typeof field.default === "boolean" ? String(field.default) : quote(field.default as string | number);
+      spec.default =
+        typeof field.default === "boolean" ? String(field.default) : quote(field.default as string | number);
     }
     if (field.enum) spec.check = `${name} in (${field.enum.map(quote).join(", ")})`;
     const relation = field["x-relation"];

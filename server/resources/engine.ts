@@ -8,7 +8,7 @@ import { resourcePath } from "../../resources/contract";
 import { moduleAccess, principalOf } from "../auth/access";
 import type { AppContext } from "../context";
 import { type ListQuery, listQuerySchema } from "../http/list-query";
-import { bodySchemaOf, recordSchemaOf, type Row } from "./records";
+import { bodySchemaOf, type Row, recordSchemaOf } from "./records";
 import type { ResourceRules } from "./rules";
 import { ResourceService } from "./service";
 
@@ -22,7 +22,15 @@ const idsBody = {
   type: "object",
   required: ["ids"],
   additionalProperties: false,
-  properties: { ids: { type: "array", minItems: 1, maxItems: 1000, uniqueItems: true, items: { type: "string", format: "uuid" } } },
+  properties: {
+    ids: {
+      type: "array",
+      minItems: 1,
+      maxItems: 1000,
+      uniqueItems: true,
+      items: { type: "string", format: "uuid" },
+    },
+  },
 } as const;
 
 /** Registers the routes of one resource; returns its service for module-specific routes. */
@@ -50,7 +58,16 @@ export function registerResource(
         security,
         summary: `List ${def.label.toLowerCase()}`,
         querystring: listQuerySchema,
-        response: { 200: { type: "object", properties: { data: { type: "array", items: record }, total: { type: "integer" }, totalExact: { type: "boolean" } } } },
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              data: { type: "array", items: record },
+              total: { type: "integer" },
+              totalExact: { type: "boolean" },
+            },
+          },
+        },
       },
     },
     (request) => service.list(request.query),
@@ -58,7 +75,16 @@ export function registerResource(
 
   app.get<{ Params: { id: string } }>(
     `${path}/:id`,
-    { config, schema: { tags, security, summary: `Get a ${def.singular.toLowerCase()}`, params: idParams, response: { 200: record } } },
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: `Get a ${def.singular.toLowerCase()}`,
+        params: idParams,
+        response: { 200: record },
+      },
+    },
     (request) => service.get(request.params.id),
   );
 
@@ -66,9 +92,16 @@ export function registerResource(
     path,
     {
       config,
-      schema: { tags, security, summary: `Create a ${def.singular.toLowerCase()}`, body: bodySchemaOf(def.schema, "create"), response: { 201: record } },
+      schema: {
+        tags,
+        security,
+        summary: `Create a ${def.singular.toLowerCase()}`,
+        body: bodySchemaOf(def.schema, "create"),
+        response: { 201: record },
+      },
     },
-    async (request, reply) => reply.status(201).send(await service.create(request.body, principalOf(request).userId)),
+    async (request, reply) =>
+      reply.status(201).send(await service.create(request.body, principalOf(request).userId)),
   );
 
   app.patch<{ Params: { id: string }; Body: Row }>(
@@ -89,7 +122,10 @@ export function registerResource(
 
   app.delete<{ Params: { id: string } }>(
     `${path}/:id`,
-    { config, schema: { tags, security, summary: `Delete a ${def.singular.toLowerCase()}`, params: idParams } },
+    {
+      config,
+      schema: { tags, security, summary: `Delete a ${def.singular.toLowerCase()}`, params: idParams },
+    },
     async (request, reply) => {
       await service.remove([request.params.id], principalOf(request).userId, true);
       return reply.status(204).send();
@@ -98,8 +134,13 @@ export function registerResource(
 
   app.post<{ Body: { ids: string[] } }>(
     `${path}/delete`,
-    { config, schema: { tags, security, summary: `Delete several ${def.label.toLowerCase()}`, body: idsBody } },
-    async (request) => ({ deleted: await service.remove(request.body.ids, principalOf(request).userId, false) }),
+    {
+      config,
+      schema: { tags, security, summary: `Delete several ${def.label.toLowerCase()}`, body: idsBody },
+    },
+    async (request) => ({
+      deleted: await service.remove(request.body.ids, principalOf(request).userId, false),
+    }),
   );
 
   return service;

@@ -10,7 +10,8 @@ export function toRecord(schema: EntitySchema, row: Row): Row {
     const value = row[name];
     if (value === null || value === undefined) out[name] = null;
     else if (field.type === "number" || field.type === "integer") out[name] = Number(value);
-    else if (value instanceof Date) out[name] = field.format === "date" ? value.toISOString().slice(0, 10) : value.toISOString();
+    else if (value instanceof Date)
+      out[name] = field.format === "date" ? value.toISOString().slice(0, 10) : value.toISOString();
     else if (field.type === "array" && typeof value === "string") out[name] = JSON.parse(value);
     else out[name] = value;
   }
@@ -32,7 +33,9 @@ const ENGINE_KEYS = /^x-/;
 
 function jsonSchemaOf(field: FieldSchema, nullable: boolean, withDefault = true): Record<string, unknown> {
   const clean = Object.fromEntries(
-    Object.entries(field).filter(([k]) => !ENGINE_KEYS.test(k) && k !== "readOnly" && (withDefault || k !== "default")),
+    Object.entries(field).filter(
+      ([k]) => !ENGINE_KEYS.test(k) && k !== "readOnly" && (withDefault || k !== "default"),
+    ),
   );
   if (!nullable) return clean;
   // An optional field may be cleared with null.
@@ -52,7 +55,9 @@ export function bodySchemaOf(schema: EntitySchema, mode: "create" | "update") {
     type: "object",
     additionalProperties: false,
     properties,
-    ...(mode === "create" ? { required: schema.required.filter((f) => !schema.properties[f]?.readOnly) } : { minProperties: 1 }),
+    ...(mode === "create"
+      ? { required: schema.required.filter((f) => !schema.properties[f]?.readOnly) }
+      : { minProperties: 1 }),
   };
 }
 

@@ -41,7 +41,10 @@ export class ResourceService {
     return this.ctx.db as unknown as AnyDb;
   }
 
-  async list(query: ListQuery, unpaged = false): Promise<{ data: Row[]; total: number; totalExact: boolean }> {
+  async list(
+    query: ListQuery,
+    unpaged = false,
+  ): Promise<{ data: Row[]; total: number; totalExact: boolean }> {
     const { rows, total, totalExact }: ListResult<Row> = await listPage(
       this.db,
       this.db.selectFrom(`${this.table} as t`).selectAll("t"),
@@ -81,7 +84,12 @@ export class ResourceService {
   async update(id: string, body: Row, actorId: string): Promise<Row> {
     const values = toColumns(this.def.schema, body);
     const row = await this.write(async (trx) => {
-      const existing = await trx.selectFrom(this.table).selectAll().where("id", "=", id).forUpdate().executeTakeFirst();
+      const existing = await trx
+        .selectFrom(this.table)
+        .selectAll()
+        .where("id", "=", id)
+        .forUpdate()
+        .executeTakeFirst();
       if (!existing) throw notFound(`${this.def.singular} not found`);
       await this.rules.beforeWrite?.({ db: trx, existing, values: body });
       return trx
@@ -101,7 +109,12 @@ export class ResourceService {
       trx.deleteFrom(this.table).where("id", "in", ids).returning("id").execute(),
     );
     if (mustExist && !deleted.length) throw notFound(`${this.def.singular} not found`);
-    if (deleted.length) this.publish("deleted", deleted.map((r) => r.id as string), actorId);
+    if (deleted.length)
+      this.publish(
+        "deleted",
+        deleted.map((r) => r.id as string),
+        actorId,
+      );
     return deleted.length;
   }
 
@@ -123,8 +136,7 @@ export class ResourceService {
     const e = error as PgError;
     const { schema } = this.def;
     if (e.code === "23505") {
-      const fields =
-        (schema["x-unique"] ?? []).find((f) => uniqueName(this.table, f) === e.constraint) ?? [];
+      const fields = (schema["x-unique"] ?? []).find((f) => uniqueName(this.table, f) === e.constraint) ?? [];
       const label = fields.map((f) => schema.properties[f]?.title ?? f).join(" and ");
       return conflict(
         `A ${this.def.singular.toLowerCase()} with this ${label || "value"} already exists`,

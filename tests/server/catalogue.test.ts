@@ -23,19 +23,44 @@ describe.each(DRIVERS)("catalogue on %s", (driver) => {
   afterAll(() => s?.close());
 
   it("creates records with audit fields and schema defaults", async () => {
-    const res = await post("/api/products", { sku_code: "SH-001", name: "Runner", price: 49.9, category_id: shoes.id, sub_category_id: sneakers.id });
+    const res = await post("/api/products", {
+      sku_code: "SH-001",
+      name: "Runner",
+      price: 49.9,
+      category_id: shoes.id,
+      sub_category_id: sneakers.id,
+    });
     expect(res.status).toBe(201);
     const me = await s.api("GET", "/api/users/me", { token: admin });
-    expect(res.body).toMatchObject({ sku_code: "SH-001", price: 49.9, currency: "INR", status: "draft", created_by: me.body.userID, updated_by: me.body.userID, images: null });
+    expect(res.body).toMatchObject({
+      sku_code: "SH-001",
+      price: 49.9,
+      currency: "INR",
+      status: "draft",
+      created_by: me.body.userID,
+      updated_by: me.body.userID,
+      images: null,
+    });
     expect(typeof res.body.created_at).toBe("string");
-    const row = await s.database.db.selectFrom("products" as never).selectAll().executeTakeFirst();
+    const row = await s.database.db
+      .selectFrom("products" as never)
+      .selectAll()
+      .executeTakeFirst();
     expect(row).toBeTruthy();
   });
 
   it("rejects bad input with per-field messages, including read-only fields, and writes nothing", async () => {
-    const res = await post("/api/products", { sku_code: "bad sku!", price: -1, currency: "XYZ", id: "x", created_by: "y" });
+    const res = await post("/api/products", {
+      sku_code: "bad sku!",
+      price: -1,
+      currency: "XYZ",
+      id: "x",
+      created_by: "y",
+    });
     expect(res.status).toBe(400);
-    const byField = Object.fromEntries((res.body.details as Array<{ field: string; message: string }>).map((d) => [d.field, d.message]));
+    const byField = Object.fromEntries(
+      (res.body.details as Array<{ field: string; message: string }>).map((d) => [d.field, d.message]),
+    );
     expect(byField).toMatchObject({
       name: "is required",
       category_id: "is required",
@@ -50,7 +75,12 @@ describe.each(DRIVERS)("catalogue on %s", (driver) => {
   });
 
   it("answers 409 naming the unique field, whatever the engine", async () => {
-    const res = await post("/api/products", { sku_code: "SH-001", name: "Copy", price: 1, category_id: shoes.id });
+    const res = await post("/api/products", {
+      sku_code: "SH-001",
+      name: "Copy",
+      price: 1,
+      category_id: shoes.id,
+    });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe("A product with this SKU code already exists");
     expect(res.body.details).toEqual([{ field: "sku_code", message: "is already in use" }]);
@@ -63,7 +93,12 @@ describe.each(DRIVERS)("catalogue on %s", (driver) => {
   });
 
   it("answers 400 for a missing related record and 409 when deleting one still in use", async () => {
-    const res = await post("/api/products", { sku_code: "X-1", name: "X", price: 1, category_id: "00000000-0000-4000-8000-000000000000" });
+    const res = await post("/api/products", {
+      sku_code: "X-1",
+      name: "X",
+      price: 1,
+      category_id: "00000000-0000-4000-8000-000000000000",
+    });
     expect(res.status).toBe(400);
     expect(res.body.details).toEqual([{ field: "category_id", message: "does not exist" }]);
     const del = await s.api("DELETE", `/api/categories/${shoes.id}`, { token: admin });
@@ -72,25 +107,71 @@ describe.each(DRIVERS)("catalogue on %s", (driver) => {
   });
 
   it("refuses a sub-category of another category", async () => {
-    const res = await post("/api/products", { sku_code: "BG-1", name: "Tote", price: 20, category_id: bags.id, sub_category_id: sneakers.id });
+    const res = await post("/api/products", {
+      sku_code: "BG-1",
+      name: "Tote",
+      price: 20,
+      category_id: bags.id,
+      sub_category_id: sneakers.id,
+    });
     expect(res.status).toBe(400);
-    expect(res.body.details).toEqual([{ field: "sub_category_id", message: "must belong to the chosen category" }]);
-    const ok = await post("/api/products", { sku_code: "BG-1", name: "Tote", price: 20, category_id: bags.id });
+    expect(res.body.details).toEqual([
+      { field: "sub_category_id", message: "must belong to the chosen category" },
+    ]);
+    const ok = await post("/api/products", {
+      sku_code: "BG-1",
+      name: "Tote",
+      price: 20,
+      category_id: bags.id,
+    });
     expect(ok.status).toBe(201);
-    const moved = await s.api("PATCH", `/api/products/${ok.body.id}`, { token: admin, body: { sub_category_id: sneakers.id } });
+    const moved = await s.api("PATCH", `/api/products/${ok.body.id}`, {
+      token: admin,
+      body: { sub_category_id: sneakers.id },
+    });
     expect(moved.status).toBe(400);
   });
 
   it("updates partially, clears optional fields with null, and keeps audit fields server-side", async () => {
-    const created = await post("/api/products", { sku_code: "UP-1", name: "Up", price: 5, category_id: bags.id, description: "old", status: "active", currency: "EUR" });
-    const res = await s.api<Rec>("PATCH", `/api/products/${created.body.id}`, { token: admin, body: { price: 7.5, description: null } });
+    const created = await post("/api/products", {
+      sku_code: "UP-1",
+      name: "Up",
+      price: 5,
+      category_id: bags.id,
+      description: "old",
+      status: "active",
+      currency: "EUR",
+    });
+    const res = await s.api<Rec>("PATCH", `/api/products/${created.body.id}`, {
+      token: admin,
+      body: { price: 7.5, description: null },
+    });
     expect(res.status).toBe(200);
     // Schema defaults fill new records only: a partial update keeps the stored status and currency.
-    expect(res.body).toMatchObject({ price: 7.5, description: null, name: "Up", status: "active", currency: "EUR" });
-    expect(new Date(res.body.updated_at as string).getTime()).toBeGreaterThanOrEqual(new Date(created.body.updated_at as string).getTime());
-    expect((await s.api("PATCH", `/api/products/${created.body.id}`, { token: admin, body: {} })).status).toBe(400);
-    expect((await s.api("PATCH", `/api/products/${created.body.id}`, { token: admin, body: { updated_at: "2020-01-01T00:00:00Z" } })).status).toBe(400);
-    expect((await s.api("GET", "/api/products/00000000-0000-4000-8000-000000000000", { token: admin })).status).toBe(404);
+    expect(res.body).toMatchObject({
+      price: 7.5,
+      description: null,
+      name: "Up",
+      status: "active",
+      currency: "EUR",
+    });
+    expect(new Date(res.body.updated_at as string).getTime()).toBeGreaterThanOrEqual(
+      new Date(created.body.updated_at as string).getTime(),
+    );
+    expect(
+      (await s.api("PATCH", `/api/products/${created.body.id}`, { token: admin, body: {} })).status,
+    ).toBe(400);
+    expect(
+      (
+        await s.api("PATCH", `/api/products/${created.body.id}`, {
+          token: admin,
+          body: { updated_at: "2020-01-01T00:00:00Z" },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await s.api("GET", "/api/products/00000000-0000-4000-8000-000000000000", { token: admin })).status,
+    ).toBe(404);
     expect((await s.api("GET", "/api/products/not-a-uuid", { token: admin })).status).toBe(400);
   });
 
@@ -106,7 +187,8 @@ describe.each(DRIVERS)("catalogue on %s", (driver) => {
         });
       }
     });
-    const list = (query: string) => s.api<List & { totalExact: boolean }>("GET", `/api/products?${query}`, { token: admin });
+    const list = (query: string) =>
+      s.api<List & { totalExact: boolean }>("GET", `/api/products?${query}`, { token: admin });
     const f = (filters: unknown) => `filters=${encodeURIComponent(JSON.stringify(filters))}`;
 
     it("pages with an exact total, including the last and an empty page", async () => {
@@ -125,25 +207,48 @@ describe.each(DRIVERS)("catalogue on %s", (driver) => {
     });
 
     it("sorts by several fields", async () => {
-      const res = await list(`sort=-price,name&pageSize=3&${f([{ field: "sku_code", operator: "startswith", value: "L-" }])}`);
+      const res = await list(
+        `sort=-price,name&pageSize=3&${f([{ field: "sku_code", operator: "startswith", value: "L-" }])}`,
+      );
       expect(res.body.data.map((p) => p.price)).toEqual([230, 220, 210]);
-      const asc = await list(`sort=status,sku_code&pageSize=1&${f([{ field: "sku_code", operator: "startswith", value: "L-" }])}`);
+      const asc = await list(
+        `sort=status,sku_code&pageSize=1&${f([{ field: "sku_code", operator: "startswith", value: "L-" }])}`,
+      );
       expect(asc.body.data[0].sku_code).toBe("L-03");
     });
 
     it("filters with the shared operators and nested or/and groups", async () => {
-      const between = await list(f([{ field: "price", operator: "between", value: [100, 150] }, { field: "sku_code", operator: "startswith", value: "L-" }]));
+      const between = await list(
+        f([
+          { field: "price", operator: "between", value: [100, 150] },
+          { field: "sku_code", operator: "startswith", value: "L-" },
+        ]),
+      );
       expect(between.body.total).toBe(6);
       const group = await list(
         f([
-          { operator: "or", value: [
-            { field: "status", operator: "eq", value: "active" },
-            { operator: "and", value: [{ field: "price", operator: "lt", value: 30 }, { field: "sku_code", operator: "startswith", value: "L-" }] },
-          ] },
+          {
+            operator: "or",
+            value: [
+              { field: "status", operator: "eq", value: "active" },
+              {
+                operator: "and",
+                value: [
+                  { field: "price", operator: "lt", value: 30 },
+                  { field: "sku_code", operator: "startswith", value: "L-" },
+                ],
+              },
+            ],
+          },
         ]),
       );
       expect(group.body.total).toBe(7 + 2);
-      const inList = await list(f([{ field: "category_id", operator: "in", value: [bags.id] }, { field: "sku_code", operator: "nstartswith", value: "L-" }]));
+      const inList = await list(
+        f([
+          { field: "category_id", operator: "in", value: [bags.id] },
+          { field: "sku_code", operator: "nstartswith", value: "L-" },
+        ]),
+      );
       expect(inList.body.data.map((p) => p.sku_code).sort()).toEqual(["BG-1", "UP-1"]);
       const nulls = await list(f([{ field: "sub_category_id", operator: "nnull" }]));
       expect(nulls.body.data.map((p) => p.sku_code)).toEqual(["SH-001"]);
@@ -160,10 +265,14 @@ describe.each(DRIVERS)("catalogue on %s", (driver) => {
     it("refuses unknown fields and keeps injection attempts as plain values", async () => {
       expect((await list("sort=created_by")).status).toBe(400);
       expect((await list("sort=price;drop table products")).status).toBe(400);
-      expect((await list(f([{ field: "description; drop table products", operator: "eq", value: 1 }]))).status).toBe(400);
+      expect(
+        (await list(f([{ field: "description; drop table products", operator: "eq", value: 1 }]))).status,
+      ).toBe(400);
       expect((await list(f([{ field: "price", operator: "raw", value: 1 }]))).status).toBe(400);
       expect((await list(f([{ field: "price", operator: "eq", value: "1 or 1=1" }]))).status).toBe(400);
-      expect((await list(f([{ field: "category_id", operator: "eq", value: "x' or '1'='1" }]))).status).toBe(400);
+      expect((await list(f([{ field: "category_id", operator: "eq", value: "x' or '1'='1" }]))).status).toBe(
+        400,
+      );
       expect((await list("filters=not-json")).status).toBe(400);
       const text = await list(f([{ field: "name", operator: "eq", value: "x' or '1'='1" }]));
       expect(text.body.total).toBe(0);
@@ -176,27 +285,36 @@ describe.each(DRIVERS)("catalogue on %s", (driver) => {
     const b = await post("/api/products", { sku_code: "D-2", name: "D2", price: 1, category_id: bags.id });
     expect((await s.api("DELETE", `/api/products/${a.body.id}`, { token: admin })).status).toBe(204);
     expect((await s.api("DELETE", `/api/products/${a.body.id}`, { token: admin })).status).toBe(404);
-    const bulk = await s.api("POST", "/api/products/delete", { token: admin, body: { ids: [a.body.id, b.body.id] } });
+    const bulk = await s.api("POST", "/api/products/delete", {
+      token: admin,
+      body: { ids: [a.body.id, b.body.id] },
+    });
     expect(bulk.body).toEqual({ deleted: 1 });
   });
 
   it("gives master metadata and the picker", async () => {
-    const master = await s.api<{ total: number; byStatus: Array<{ status: string; count: number }>; byCategory: Array<{ name: string; count: number }> }>(
-      "GET",
-      "/api/products/master",
-      { token: admin },
-    );
+    const master = await s.api<{
+      total: number;
+      byStatus: Array<{ status: string; count: number }>;
+      byCategory: Array<{ name: string; count: number }>;
+    }>("GET", "/api/products/master", { token: admin });
     expect(master.body.byStatus.reduce((n, r) => n + r.count, 0)).toBe(master.body.total);
     expect(master.body.byCategory.map((c) => c.name)).toEqual(["Bags", "Shoes"]);
     const pick = await s.api<List>("GET", "/api/products/all?q=tote", { token: admin });
-    expect(pick.body.data).toEqual([{ id: expect.any(String), sku_code: "BG-1", name: "Tote", price: 20, currency: "INR" }]);
+    expect(pick.body.data).toEqual([
+      { id: expect.any(String), sku_code: "BG-1", name: "Tote", price: 20, currency: "INR" },
+    ]);
   });
 
   it("exports CSV and imports it back; a bad file imports nothing and lists row errors", async () => {
-    const res = await fetch(`${s.baseUrl}/api/products/export.csv?sort=sku_code&q=SH-001`, { headers: { authorization: `Bearer ${admin}` } });
+    const res = await fetch(`${s.baseUrl}/api/products/export.csv?sort=sku_code&q=SH-001`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(res.headers.get("content-type")).toContain("text/csv");
     const csv = await res.text();
-    expect(csv.split("\n")[0]).toBe("sku_code,name,description,price,currency,category,sub_category,status,images");
+    expect(csv.split("\n")[0]).toBe(
+      "sku_code,name,description,price,currency,category,sub_category,status,images",
+    );
     expect(csv).toContain("SH-001,Runner,,49.90,INR,Shoes,Sneakers,draft,");
 
     const before = (await s.api<List>("GET", "/api/products?pageSize=1", { token: admin })).body.total;
@@ -206,28 +324,70 @@ describe.each(DRIVERS)("catalogue on %s", (driver) => {
       "IM-2,,abc,Hats,,draft",
       "IM-1,Dup,5,Bags,Sneakers,nope",
     ].join("\n");
-    const importBad = await fetch(`${s.baseUrl}/api/products/import`, { method: "POST", headers: { authorization: `Bearer ${admin}`, "content-type": "text/csv" }, body: bad });
+    const importBad = await fetch(`${s.baseUrl}/api/products/import`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${admin}`, "content-type": "text/csv" },
+      body: bad,
+    });
     expect(importBad.status).toBe(400);
-    const body = (await importBad.json()) as { message: string; details: Array<{ field: string; message: string }> };
+    const body = (await importBad.json()) as {
+      message: string;
+      details: Array<{ field: string; message: string }>;
+    };
     expect(body.message).toMatch(/^Nothing was imported/);
     const fields = body.details.map((d) => d.field);
-    expect(fields).toEqual(expect.arrayContaining(["row 3: name", "row 3: price", "row 3: category", "row 4: sub_category", "row 4: status", "row 4: sku_code"]));
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        "row 3: name",
+        "row 3: price",
+        "row 3: category",
+        "row 4: sub_category",
+        "row 4: status",
+        "row 4: sku_code",
+      ]),
+    );
     expect(fields.some((f) => f.startsWith("row 2"))).toBe(false);
     expect((await s.api<List>("GET", "/api/products?pageSize=1", { token: admin })).body.total).toBe(before);
 
-    const good = ["sku_code,name,price,category,sub_category,status,images", "IM-1,Good,10,Shoes,Sneakers,active,https://img.example/a.jpg|https://img.example/b.jpg", "SH-001,Runner v2,59.90,shoes,,active,"].join("\n");
-    const importGood = await fetch(`${s.baseUrl}/api/products/import`, { method: "POST", headers: { authorization: `Bearer ${admin}`, "content-type": "text/csv" }, body: good });
+    const good = [
+      "sku_code,name,price,category,sub_category,status,images",
+      "IM-1,Good,10,Shoes,Sneakers,active,https://img.example/a.jpg|https://img.example/b.jpg",
+      "SH-001,Runner v2,59.90,shoes,,active,",
+    ].join("\n");
+    const importGood = await fetch(`${s.baseUrl}/api/products/import`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${admin}`, "content-type": "text/csv" },
+      body: good,
+    });
     expect(await importGood.json()).toEqual({ imported: 2 });
     const one = await s.api<List>("GET", "/api/products?q=IM-1", { token: admin });
-    expect(one.body.data[0]).toMatchObject({ status: "active", images: ["https://img.example/a.jpg", "https://img.example/b.jpg"], sub_category_id: sneakers.id });
+    expect(one.body.data[0]).toMatchObject({
+      status: "active",
+      images: ["https://img.example/a.jpg", "https://img.example/b.jpg"],
+      sub_category_id: sneakers.id,
+    });
     const updated = await s.api<List>("GET", "/api/products?q=SH-001", { token: admin });
     expect(updated.body.data[0]).toMatchObject({ name: "Runner v2", price: 59.9, sub_category_id: null });
   });
 
   it("needs the Products module on every catalogue route", async () => {
-    await post("/api/users", { first_name: "No", last_name: "Products", email: "nop@example.com", password: "Passw0rd-123", role: 3, modules: [1] });
+    await post("/api/users", {
+      first_name: "No",
+      last_name: "Products",
+      email: "nop@example.com",
+      password: "Passw0rd-123",
+      role: 3,
+      modules: [1],
+    });
     const { accessToken } = await s.signIn("nop@example.com", "Passw0rd-123");
-    for (const path of ["/api/products", "/api/categories", "/api/sub-categories", "/api/products/master", "/api/products/all", "/api/products/export.csv"]) {
+    for (const path of [
+      "/api/products",
+      "/api/categories",
+      "/api/sub-categories",
+      "/api/products/master",
+      "/api/products/all",
+      "/api/products/export.csv",
+    ]) {
       expect((await s.api("GET", path, { token: accessToken })).status, path).toBe(403);
     }
   });

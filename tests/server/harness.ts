@@ -3,7 +3,9 @@
  * `DRIVERS` lists PGlite always, and PostgreSQL when global-setup found a server, so a
  * suite written once with `describe.each(DRIVERS)` runs against both engines.
  */
+import { sql } from "kysely";
 import { inject } from "vitest";
+import type { ResourceDefinition } from "../../resources/contract";
 import { type App, buildApp } from "../../server/app";
 import { loadConfig } from "../../server/config";
 import { type DatabaseHandle, openDatabase } from "../../server/db";
@@ -43,7 +45,18 @@ export interface SignedIn {
   user: { userID: string };
 }
 
-export async function startServer(driver: Driver, env: Record<string, string> = {}): Promise<TestServer> {
+export interface StartOptions {
+  /** Resources to serve instead of resources/index.ts (a test-only registration). */
+  resources?: readonly ResourceDefinition[];
+  /** SQL run after the migrations (e.g. a throwaway entity's generated table). */
+  setupSql?: string;
+}
+
+export async function startServer(
+  driver: Driver,
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<TestServer> {
   let dropDb: (() => Promise<void>) | null = null;
   let databaseUrl: string | null = null;
   if (driver === "postgres") {
@@ -60,7 +73,8 @@ export async function startServer(driver: Driver, env: Record<string, string> = 
     ...env,
   });
   const database = await openDatabase({ databaseUrl, pgliteDir: "memory://" });
-  const built = await buildApp({ config, database, logger: false });
+  if (options.setupSql) await sql.raw(options.setupSql).execute(database.db);
+  const built = await buildApp({ config, database, logger: false, resources: options.resources });
   await built.app.listen({ port: 0, host: "127.0.0.1" });
   const address = built.app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;

@@ -18,25 +18,29 @@ export async function catalogueRoutes(app: FastifyInstance, ctx: AppContext, ser
   const config = { access: moduleAccess(MODULE_IDS.products) };
   const db = ctx.db as unknown as AnyDb;
 
-  app.get("/api/products/master", { config, schema: { tags, security, summary: "Product counts per status and category" } }, async () => {
-    const [total, byStatus, byCategory] = await Promise.all([
-      db.selectFrom("products").select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
-      db
-        .selectFrom("products")
-        .select(["status", sql<number>`count(*)::int`.as("count")])
-        .groupBy("status")
-        .orderBy("status")
-        .execute(),
-      db
-        .selectFrom("categories as c")
-        .leftJoin("products as p", "p.category_id", "c.id")
-        .select(["c.id as category_id", "c.name", sql<number>`count(p.id)::int`.as("count")])
-        .groupBy(["c.id", "c.name"])
-        .orderBy("c.name")
-        .execute(),
-    ]);
-    return { total: Number(total.n), byStatus, byCategory };
-  });
+  app.get(
+    "/api/products/master",
+    { config, schema: { tags, security, summary: "Product counts per status and category" } },
+    async () => {
+      const [total, byStatus, byCategory] = await Promise.all([
+        db.selectFrom("products").select(sql<number>`count(*)::int`.as("n")).executeTakeFirstOrThrow(),
+        db
+          .selectFrom("products")
+          .select(["status", sql<number>`count(*)::int`.as("count")])
+          .groupBy("status")
+          .orderBy("status")
+          .execute(),
+        db
+          .selectFrom("categories as c")
+          .leftJoin("products as p", "p.category_id", "c.id")
+          .select(["c.id as category_id", "c.name", sql<number>`count(p.id)::int`.as("count")])
+          .groupBy(["c.id", "c.name"])
+          .orderBy("c.name")
+          .execute(),
+      ]);
+      return { total: Number(total.n), byStatus, byCategory };
+    },
+  );
 
   app.get<{ Querystring: { q?: string; limit?: number } }>(
     "/api/products/all",
@@ -49,14 +53,27 @@ export async function catalogueRoutes(app: FastifyInstance, ctx: AppContext, ser
         querystring: {
           type: "object",
           additionalProperties: false,
-          properties: { q: { type: "string", maxLength: 200 }, limit: { type: "integer", minimum: 1, maximum: 100, default: 20 } },
+          properties: {
+            q: { type: "string", maxLength: 200 },
+            limit: { type: "integer", minimum: 1, maximum: 100, default: 20 },
+          },
         },
       },
     },
     async (request) => {
-      const { data, total } = await products.list({ q: request.query.q, pageSize: request.query.limit, sort: "name" });
+      const { data, total } = await products.list({
+        q: request.query.q,
+        pageSize: request.query.limit,
+        sort: "name",
+      });
       return {
-        data: data.map(({ id, sku_code, name, price, currency }) => ({ id, sku_code, name, price, currency })),
+        data: data.map(({ id, sku_code, name, price, currency }) => ({
+          id,
+          sku_code,
+          name,
+          price,
+          currency,
+        })),
         total,
       };
     },
@@ -74,21 +91,34 @@ export async function catalogueRoutes(app: FastifyInstance, ctx: AppContext, ser
     },
   );
 
-  app.addContentTypeParser("text/csv", { parseAs: "string", bodyLimit: 20 * 1024 * 1024 }, (_req, body, done) =>
-    done(null, body),
+  app.addContentTypeParser(
+    "text/csv",
+    { parseAs: "string", bodyLimit: 20 * 1024 * 1024 },
+    (_req, body, done) => done(null, body),
   );
   app.post<{ Body: string }>(
     "/api/products/import",
     {
       config,
       bodyLimit: 20 * 1024 * 1024,
-      schema: { tags, security, summary: "Import products from CSV (all rows or none)", consumes: ["text/csv"] },
+      schema: {
+        tags,
+        security,
+        summary: "Import products from CSV (all rows or none)",
+        consumes: ["text/csv"],
+      },
     },
     async (request) => {
       const actor = principalOf(request).userId;
       const result = await importProducts(ctx, typeof request.body === "string" ? request.body : "", actor);
       if (result.ids.length) {
-        ctx.events.publish({ resource: "products", moduleID: MODULE_IDS.products, type: "created", ids: result.ids, actorId: actor });
+        ctx.events.publish({
+          resource: "products",
+          moduleID: MODULE_IDS.products,
+          type: "created",
+          ids: result.ids,
+          actorId: actor,
+        });
       }
       return { imported: result.imported };
     },

@@ -8,15 +8,24 @@ import { stringify } from "csv-stringify/sync";
 import { sql } from "kysely";
 import { productSchema } from "../../../schemas/products";
 import type { AppContext } from "../../context";
-import { badRequest, type FieldError } from "../../http/errors";
-import { fieldErrors } from "../../http/errors";
+import { badRequest, type FieldError, fieldErrors } from "../../http/errors";
 import type { ListQuery } from "../../http/list-query";
 import { compileBody } from "../../http/validation";
 import { bodySchemaOf, type Row, toColumns } from "../../resources/records";
 import type { AnyDb } from "../../resources/rules";
 import type { ResourceService } from "../../resources/service";
 
-export const CSV_COLUMNS = ["sku_code", "name", "description", "price", "currency", "category", "sub_category", "status", "images"] as const;
+export const CSV_COLUMNS = [
+  "sku_code",
+  "name",
+  "description",
+  "price",
+  "currency",
+  "category",
+  "sub_category",
+  "status",
+  "images",
+] as const;
 export const MAX_IMPORT_ROWS = 50_000;
 const MAX_REPORTED_ERRORS = 200;
 
@@ -28,7 +37,11 @@ async function lookups(db: AnyDb) {
   return { categories, subs };
 }
 
-export async function exportProducts(ctx: AppContext, service: ResourceService, query: ListQuery): Promise<string> {
+export async function exportProducts(
+  ctx: AppContext,
+  service: ResourceService,
+  query: ListQuery,
+): Promise<string> {
   const db = ctx.db as unknown as AnyDb;
   const { data } = await service.list(query, true);
   const { categories, subs } = await lookups(db);
@@ -49,7 +62,11 @@ export async function exportProducts(ctx: AppContext, service: ResourceService, 
 }
 
 /** Parses and validates a CSV; throws 400 listing row/field errors, or writes all rows. */
-export async function importProducts(ctx: AppContext, csv: string, actorId: string): Promise<{ imported: number; ids: string[] }> {
+export async function importProducts(
+  ctx: AppContext,
+  csv: string,
+  actorId: string,
+): Promise<{ imported: number; ids: string[] }> {
   let rows: Record<string, string>[];
   try {
     rows = parse(csv, { columns: true, skip_empty_lines: true, trim: true, bom: true });
@@ -57,7 +74,8 @@ export async function importProducts(ctx: AppContext, csv: string, actorId: stri
     throw badRequest(`The file is not valid CSV: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (!rows.length) throw badRequest("The file has no product rows");
-  if (rows.length > MAX_IMPORT_ROWS) throw badRequest(`At most ${MAX_IMPORT_ROWS} rows can be imported at once`);
+  if (rows.length > MAX_IMPORT_ROWS)
+    throw badRequest(`At most ${MAX_IMPORT_ROWS} rows can be imported at once`);
   const header = Object.keys(rows[0]);
   const unknown = header.filter((h) => !(CSV_COLUMNS as readonly string[]).includes(h));
   const missing = ["sku_code", "name", "price", "category"].filter((h) => !header.includes(h));
@@ -84,14 +102,22 @@ export async function importProducts(ctx: AppContext, csv: string, actorId: stri
     if (raw.price && !Number.isFinite(body.price)) body.price = raw.price; // let the schema say why
     if (raw.currency) body.currency = raw.currency;
     if (raw.status) body.status = raw.status;
-    if (raw.images) body.images = raw.images.split("|").map((s) => s.trim()).filter(Boolean);
+    if (raw.images)
+      body.images = raw.images
+        .split("|")
+        .map((s) => s.trim())
+        .filter(Boolean);
     const categoryId = raw.category ? catId.get(raw.category.toLowerCase()) : undefined;
     if (raw.category && !categoryId) add("category", `no category named '${raw.category}'`);
     body.category_id = categoryId ?? (raw.category ? "00000000-0000-4000-8000-000000000000" : undefined);
     if (raw.sub_category) {
-      const sub = subs.find((s) => s.category_id === categoryId && String(s.name).toLowerCase() === raw.sub_category.toLowerCase());
+      const sub = subs.find(
+        (s) =>
+          s.category_id === categoryId && String(s.name).toLowerCase() === raw.sub_category.toLowerCase(),
+      );
       if (sub) body.sub_category_id = sub.id;
-      else if (categoryId) add("sub_category", `no sub-category named '${raw.sub_category}' in '${raw.category}'`);
+      else if (categoryId)
+        add("sub_category", `no sub-category named '${raw.sub_category}' in '${raw.category}'`);
     }
     for (const key of Object.keys(body)) if (body[key] === undefined) delete body[key];
     if (!validateRow(body)) {

@@ -1,0 +1,138 @@
+/**
+ * Loops over every resource, so a new entity is checked with no new test file: its table
+ * matches its schema (no drift), and a throwaway entity registered only in this test gets
+ * a working API from its two definitions alone.
+ */
+import { sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ResourceDefinition } from "../../resources/contract";
+import { RESOURCES } from "../../resources/index";
+import { auditProperties, type EntitySchema } from "../../schemas/contract";
+import { columnsOf } from "../../server/resources/columns";
+import { createTableSql } from "../../server/resources/ddl";
+import { DRIVERS, startServer, type TestServer } from "./harness";
+
+const tableOf = (name: string) => {
+  const r = RESOURCES.find((d) => d.name === name) ?? (name === "gadgets" ? gadgets : undefined);
+  if (!r) throw new Error(name);
+  return r.schema["x-table"];
+};
+
+describe.each(DRIVERS)("schemas and tables on %s", (driver) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startServer(driver);
+  });
+  afterAll(() => s?.close());
+
+  it.each(RESOURCES.map((r) => [r.name, r] as const))(
+    "%s: the table has exactly the schema's columns",
+    async (_name, r) => {
+      const rows = await sql<{ column_name: string; udt_name: string; is_nullable: string }>`
+      select column_name, udt_name, is_nullable from information_schema.columns
+      where table_schema = 'public' and table_name = ${r.schema["x-table"]} order by ordinal_position`.execute(
+        s.database.db,
+      );
+      const actual = rows.rows.map(
+        (c) => `${c.column_name} ${c.udt_name}${c.is_nullable === "NO" ? " not null" : ""}`,
+      );
+      const expected = columnsOf(r.schema, tableOf).map(
+        (c) => `${c.name} ${c.udt}${c.notNull ? " not null" : ""}`,
+      );
+      expect(actual.sort()).toEqual(expected.sort());
+    },
+  );
+});
+
+const gadgetSchema = {
+  $id: "gadget",
+  title: "Gadget",
+  type: "object",
+  additionalProperties: false,
+  "x-table": "test_gadgets",
+  "x-label": "title",
+  "x-defaultSort": "title",
+  "x-list": ["title", "weight", "in_stock"],
+  "x-searchable": ["title"],
+  "x-filterable": ["title", "weight", "in_stock", "kind"],
+  "x-unique": [["title"]],
+  required: ["title"],
+  properties: {
+    ...auditProperties,
+    title: { type: "string", title: "Title", minLength: 2, maxLength: 50 },
+    weight: { type: "integer", title: "Weight", minimum: 0 },
+    in_stock: { type: "boolean", title: "In stock", default: true },
+    kind: { type: "string", title: "Kind", enum: ["a", "b"] },
+  },
+} as const satisfies EntitySchema;
+
+const gadgets: ResourceDefinition = {
+  name: "gadgets",
+  schema: gadgetSchema,
+  moduleID: 9,
+  base: "api",
+  label: "Gadgets",
+  singular: "Gadget",
+  icon: "ToolOutlined",
+};
+
+describe("a throwaway entity, registered only here", () => {
+  let s: TestServer;
+  let admin: string;
+  beforeAll(async () => {
+    s = await startServer(
+      "pglite",
+      {},
+      { resources: [...RESOURCES, gadgets], setupSql: createTableSql(gadgetSchema, tableOf) },
+    );
+    admin = (await s.signIn()).accessToken;
+  });
+  afterAll(() => s?.close());
+
+  it("gets list, create, get, update, delete, validation and uniqueness from its definitions", async () => {
+    const created = await s.api<{ id: string }>("POST", "/api/gadgets", {
+      token: admin,
+      body: { title: "Sprocket", weight: 3 },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ title: "Sprocket", weight: 3, in_stock: true, kind: null });
+    expect((await s.api("POST", "/api/gadgets", { token: admin, body: { title: "Sprocket" } })).status).toBe(
+      409,
+    );
+    const bad = await s.api("POST", "/api/gadgets", {
+      token: admin,
+      body: { title: "x", weight: -1, kind: "z" },
+    });
+    expect(bad.status).toBe(400);
+    expect((bad.body.details as Array<{ field: string }>).map((d) => d.field).sort()).toEqual([
+      "kind",
+      "title",
+      "weight",
+    ]);
+    const filters = encodeURIComponent(JSON.stringify([{ field: "weight", operator: "gte", value: 3 }]));
+    const list = await s.api<{ data: unknown[]; total: number }>(
+      "GET",
+      `/api/gadgets?filters=${filters}&q=sprock`,
+      { token: admin },
+    );
+    expect(list.body.total).toBe(1);
+    const patched = await s.api("PATCH", `/api/gadgets/${created.body.id}`, {
+      token: admin,
+      body: { in_stock: false },
+    });
+    expect(patched.body).toMatchObject({ in_stock: false, weight: 3 });
+    expect((await s.api("DELETE", `/api/gadgets/${created.body.id}`, { token: admin })).status).toBe(204);
+  });
+
+  it("is gated by its module and listed in the OpenAPI document", async () => {
+    expect(
+      s.routes
+        .filter((r) => r.url.startsWith("/api/gadgets"))
+        .every((r) => (r.access as { moduleID?: number }).moduleID === 9),
+    ).toBe(true);
+    const doc = await s.api<{ paths: Record<string, unknown> }>("GET", "/api/docs/json");
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining(["/api/gadgets", "/api/gadgets/{id}", "/api/gadgets/delete"]),
+    );
+  });
+});

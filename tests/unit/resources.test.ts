@@ -1,0 +1,57 @@
+/** Every resource definition is checked here: a new entity needs no new test file. */
+import { describe, expect, it } from "vitest";
+import { RESOURCES } from "../../resources/index";
+import { MODULES } from "../../resources/modules";
+import { AUDIT_FIELDS } from "../../schemas/contract";
+
+describe.each(RESOURCES.map((r) => [r.name, r] as const))("resource %s", (_name, r) => {
+  const fields = Object.keys(r.schema.properties);
+
+  it("has a kebab-case plural name, a module that exists and a label", () => {
+    expect(r.name).toMatch(/^[a-z]+(-[a-z]+)*s$/);
+    expect(MODULES.map((m) => m.moduleID)).toContain(r.moduleID);
+    expect(r.label).not.toBe("");
+    expect(r.icon).toMatch(/^[A-Z]\w+(Outlined|Filled|TwoTone)$/);
+  });
+
+  it("names only its own fields in its hints", () => {
+    const named = [
+      ...r.schema["x-list"],
+      ...r.schema["x-filterable"],
+      ...r.schema["x-searchable"],
+      ...(r.schema["x-unique"] ?? []).flat(),
+      r.schema["x-label"],
+      r.schema["x-defaultSort"].replace(/^-/, ""),
+      ...r.schema.required,
+      ...Object.keys(r.columnWidths ?? {}),
+    ];
+    expect(named.filter((f) => !fields.includes(f))).toEqual([]);
+  });
+
+  it("has the audit fields, read-only, and no required read-only field", () => {
+    for (const f of AUDIT_FIELDS) expect(r.schema.properties[f]?.readOnly, f).toBe(true);
+    expect(r.schema.required.filter((f) => r.schema.properties[f].readOnly)).toEqual([]);
+    expect(r.schema.additionalProperties).toBe(false);
+  });
+
+  it("relates only to existing resources and their fields", () => {
+    for (const [field, schema] of Object.entries(r.schema.properties)) {
+      const rel = schema["x-relation"];
+      if (!rel) continue;
+      const target = RESOURCES.find((t) => t.name === rel.resource);
+      expect(target, `${field} → ${rel.resource}`).toBeDefined();
+      expect(Object.keys(target?.schema.properties ?? {})).toContain(rel.labelField);
+      expect(schema.format).toBe("uuid");
+    }
+  });
+
+  it("searches only text fields", () => {
+    for (const f of r.schema["x-searchable"]) expect(r.schema.properties[f].type).toBe("string");
+  });
+});
+
+it("resource names are unique and sorted in the registry", () => {
+  const names = RESOURCES.map((r) => r.name);
+  expect(new Set(names).size).toBe(names.length);
+  expect([...names].sort()).toEqual(names);
+});
