@@ -1,9 +1,9 @@
-import { MailOutlined } from "@ant-design/icons";
-import { Alert, Button, Flex, Form, Input } from "antd";
+import { Alert, Button, Flex, Form } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
 import { requestPasswordReset } from "../../../providers/auth-api";
 import { AuthLayout } from "../../components/auth-layout";
+import { EmailField, FormError } from "../../components/email-field";
 import { getErrorMessage } from "../../lib/errors";
 
 /** `/password_reset`: asks for a reset link. The answer never says whether the email exists. */
@@ -39,24 +39,8 @@ export default function ForgotPasswordPage() {
           onFinish={onFinish}
           disabled={submitting}
         >
-          {error && <Alert type="error" showIcon message={error} role="alert" style={{ marginBottom: 16 }} />}
-          <Form.Item
-            label="Email"
-            name="email"
-            rules={[
-              { required: true, message: "Enter your email" },
-              { type: "email", message: "Enter a valid email address" },
-            ]}
-          >
-            <Input
-              type="email"
-              autoComplete="email"
-              autoFocus
-              size="large"
-              prefix={<MailOutlined aria-hidden />}
-              placeholder="you@company.com"
-            />
-          </Form.Item>
+          <FormError message={error} />
+          <EmailField autoComplete="email" />
           <Button type="primary" htmlType="submit" size="large" block loading={submitting}>
             Send reset link
           </Button>

@@ -1,10 +1,11 @@
-import { LockOutlined, MailOutlined } from "@ant-design/icons";
-import { Alert, Button, Flex, Form, Input } from "antd";
+import { LockOutlined } from "@ant-design/icons";
+import { Button, Flex, Form, Input } from "antd";
 import { useState } from "react";
 import { Link, Navigate, useLocation, useNavigate } from "react-router";
 import { signIn } from "../../../providers/auth-api";
 import { hasSession } from "../../../providers/token-store";
 import { AuthLayout } from "../../components/auth-layout";
+import { EmailField, FormError } from "../../components/email-field";
 import { getErrorMessage } from "../../lib/errors";
 import { redirectTarget } from "./redirect-target";
 
@@ -45,24 +46,8 @@ export default function LoginPage() {
         onValuesChange={() => setError(null)}
         disabled={submitting}
       >
-        {error && <Alert type="error" showIcon message={error} role="alert" style={{ marginBottom: 16 }} />}
-        <Form.Item
-          label="Email"
-          name="email"
-          rules={[
-            { required: true, message: "Enter your email" },
-            { type: "email", message: "Enter a valid email address" },
-          ]}
-        >
-          <Input
-            type="email"
-            autoComplete="username"
-            autoFocus
-            size="large"
-            prefix={<MailOutlined aria-hidden />}
-            placeholder="you@company.com"
-          />
-        </Form.Item>
+        <FormError message={error} />
+        <EmailField autoComplete="username" />
         <Form.Item
           label="Password"
           name="password"
