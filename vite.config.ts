@@ -40,6 +40,8 @@ export default defineConfig({
       "/api": API_ORIGIN,
       "/clients": API_ORIGIN,
       "/meta.json": API_ORIGIN,
+      // Live updates (socket.io: polling and the WebSocket upgrade).
+      "/socket.io": { target: API_ORIGIN, ws: true },
     },
   },
 });

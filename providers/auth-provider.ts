@@ -10,6 +10,7 @@ import { modulesOf } from "../src/lib/permissions";
 import { signIn } from "./auth-api";
 import { forceLogout, logoutRequest } from "./http";
 import type { MeLoader } from "./identity";
+import { disconnectLive } from "./live-provider";
 import { hasSession } from "./token-store";
 
 /** The sign-in route, relative to the router basename. */
@@ -44,6 +45,7 @@ export function createAuthProvider(me: MeLoader): AuthProvider {
         await logoutRequest(getDeviceInfo());
       } finally {
         me.clear();
+        disconnectLive();
         forceLogout();
       }
       return { success: true, redirectTo: LOGIN_ROUTE };

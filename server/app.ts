@@ -3,6 +3,7 @@
  * (errors, validation, access guard) → routes.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import type { ResourceDefinition } from "../resources/contract";
 import { registerAccessGuard } from "./auth/access";
 import { authRoutes } from "./auth/auth.routes";
 import { createTokenService } from "./auth/tokens";
@@ -16,13 +17,12 @@ import { spaRoutes } from "./http/spa";
 import { validatorCompiler } from "./http/validation";
 import { createMailer } from "./mail/mailer";
 import { outboxRoutes } from "./mail/outbox.routes";
+import { catalogueRoutes } from "./modules/catalogue/catalogue.routes";
 import { modulesRoutes } from "./modules/modules/modules.routes";
 import { usersRoutes } from "./modules/users/users.routes";
 import { createResourceEvents } from "./realtime/events";
 import { attachRealtime } from "./realtime/socket";
-import type { ResourceDefinition } from "../resources/contract";
-import { registerResources, type ResourceServices } from "./resources/index";
-import { catalogueRoutes } from "./modules/catalogue/catalogue.routes";
+import { type ResourceServices, registerResources } from "./resources/index";
 
 export interface AppOptions {
   config: Config;

@@ -13,3 +13,6 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
   const ajv = httpPart === "body" ? strict : coercing;
   return ajv.compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
 };
+
+/** A body validator outside a route (CSV rows, job payloads): the same strict Ajv as route bodies. */
+export const compileBody = (schema: object) => strict.compile(schema);

@@ -48,7 +48,12 @@ interface SocketData {
 // biome-ignore lint/complexity/noBannedTypes: no server-to-server events.
 type InterServerEvents = {};
 
-export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type RealtimeServer = Server<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  InterServerEvents,
+  SocketData
+>;
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type AppNamespace = Namespace<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 
@@ -110,7 +115,11 @@ export function isSameOrigin(req: Pick<IncomingMessage, "headers">, publicUrl: s
  * @example
  * attachRealtime(app, ctx); // in buildApp, after the routes
  */
-export function attachRealtime(app: FastifyInstance, ctx: AppContext, options: RealtimeOptions = {}): Realtime {
+export function attachRealtime(
+  app: FastifyInstance,
+  ctx: AppContext,
+  options: RealtimeOptions = {},
+): Realtime {
   const resources = options.resources ?? RESOURCES;
   const byName = new Map(resources.map((r) => [r.name, r]));
   const log = ctx.log.child({ component: "realtime" });
@@ -127,17 +136,16 @@ export function attachRealtime(app: FastifyInstance, ctx: AppContext, options: R
     ...(options.adapter ? { adapter: options.adapter } : {}),
   });
 
-  const authenticate =
-    (moduleID?: number) => async (socket: AppSocket, next: (err?: Error) => void) => {
-      try {
-        const principal = await resolvePrincipal(ctx, tokenOf(socket));
-        if (moduleID !== undefined && !principal.modules.has(moduleID)) throw new HttpError(403, NO_MODULE);
-        socket.data.principal = principal;
-        next();
-      } catch (error) {
-        next(handshakeError(error, log));
-      }
-    };
+  const authenticate = (moduleID?: number) => async (socket: AppSocket, next: (err?: Error) => void) => {
+    try {
+      const principal = await resolvePrincipal(ctx, tokenOf(socket));
+      if (moduleID !== undefined && !principal.modules.has(moduleID)) throw new HttpError(403, NO_MODULE);
+      socket.data.principal = principal;
+      next();
+    } catch (error) {
+      next(handshakeError(error, log));
+    }
+  };
 
   const root = io.of("/");
   root.use(authenticate());

@@ -1,0 +1,262 @@
+/**
+ * Refine live provider over the realtime socket (ARCHITECTURE.md §5, docs/resource-api.md
+ * "Live updates"): Refine channels `resources/<name>` become `subscribe` calls, the
+ * server's `change` events become Refine `LiveEvent`s.
+ *
+ * The socket follows the session rules of the HTTP client: its `auth` callback reads the
+ * access token at every (re)connection; a 417 handshake refreshes the token and reconnects;
+ * 401/406 sign out. After every (re)connection the subscribed rooms are joined again.
+ *
+ * `createLiveClient` is the testable factory; `providers/live-provider.ts` holds the
+ * browser instance.
+ */
+import type { BaseKey, LiveEvent, LiveProvider } from "@refinedev/core";
+import type { Socket } from "socket.io-client";
+import type {
+  ClientToServerEvents,
+  ResourceChangeMessage,
+  ServerToClientEvents,
+  SubscribeAck,
+} from "../schemas/realtime";
+
+export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** socket.io's `auth` option as a callback, called at every connection attempt. */
+export type SocketAuth = (cb: (data: { token?: string }) => void) => void;
+
+export interface LiveClientOptions {
+  /**
+   * Creates the socket, not connected yet (`autoConnect: false`), passing `auth` as
+   * socket.io's `auth` option.
+   */
+  createSocket: (auth: SocketAuth) => LiveSocket;
+  getAccessToken: () => string | undefined;
+  /** Gets a new access token (and stores it). */
+  refresh: () => Promise<string>;
+  onLogout: () => void;
+  /** Where failures are logged; console.error by default. */
+  logError?: (message: string) => void;
+  /** Delay before retrying after a server error or a server-side disconnect. */
+  retryDelayMs?: number;
+}
+
+export interface LiveClient {
+  provider: LiveProvider;
+  /** Closes the socket and forgets every subscription (logout). */
+  disconnect(): void;
+  /** The socket, once the first subscription opened it (for tests and diagnostics). */
+  readonly socket: LiveSocket | null;
+}
+
+/** What `provider.subscribe` returns and Refine hands back to `unsubscribe`. */
+export interface LiveSubscription {
+  /** The resource, or null for a channel this provider does not serve. */
+  resource: string | null;
+  types: readonly string[];
+  /** Only events about these records (useOne/useMany); empty = every event. */
+  ids: readonly string[];
+  callback: (event: LiveEvent) => void;
+}
+
+const CHANNEL_PREFIX = "resources/";
+
+/**
+ * The resource name of a Refine channel, or null when it is not a resource channel.
+ *
+ * @example
+ * resourceOfChannel("resources/sub-categories"); // "sub-categories"
+ * resourceOfChannel("resources/"); // null
+ */
+export function resourceOfChannel(channel: string): string | null {
+  if (!channel.startsWith(CHANNEL_PREFIX)) return null;
+  const name = channel.slice(CHANNEL_PREFIX.length);
+  return name === "" || name === "undefined" ? null : name;
+}
+
+/** The Refine channel of a resource (`resources/products`). */
+export const channelOfResource = (resource: string) => `${CHANNEL_PREFIX}${resource}`;
+
+/**
+ * A `change` message as a Refine live event.
+ *
+ * @example
+ * toLiveEvent({ resource: "products", type: "created", ids: ["7"] });
+ * // { channel: "resources/products", type: "created", payload: { ids: ["7"] }, date }
+ */
+export function toLiveEvent(message: ResourceChangeMessage, date: Date = new Date()): LiveEvent {
+  return {
+    channel: channelOfResource(message.resource),
+    type: message.type,
+    payload: { ids: [...message.ids] },
+    date,
+  };
+}
+
+/** The ids a Refine subscription is about: `params.ids` (useOne/useMany), else none. */
+export function idsOfParams(params: { ids?: readonly BaseKey[]; id?: BaseKey } | undefined): string[] {
+  const ids = params?.ids?.length ? params.ids : params?.id !== undefined ? [params.id] : [];
+  return ids.map(String);
+}
+
+/**
+ * Whether a subscription wants an event: its types include the event's (or `*`), and
+ * when it is about some records, the event names one of them.
+ */
+export function shouldDeliver(
+  subscription: Pick<LiveSubscription, "types" | "ids">,
+  event: LiveEvent,
+): boolean {
+  const { types, ids } = subscription;
+  if (!types.includes("*") && !types.includes(event.type)) return false;
+  if (ids.length === 0) return true;
+  const eventIds = (event.payload.ids ?? []).map(String);
+  return eventIds.some((id) => ids.includes(id));
+}
+
+/** A refresh is tried this many times in a row before the socket gives up. */
+const MAX_REFRESHES_IN_A_ROW = 2;
+
+function statusOf(error: unknown): number | null {
+  const status = (error as { data?: { statusCode?: unknown } } | null)?.data?.statusCode;
+  return typeof status === "number" ? status : null;
+}
+
+/**
+ * Builds a live client: one socket, opened at the first subscription and shared by all.
+ *
+ * @example
+ * const live = createLiveClient({ createSocket, getAccessToken, refresh: performRefresh, onLogout: forceLogout });
+ * <Refine liveProvider={live.provider} options={{ liveMode: "auto" }} />
+ */
+export function createLiveClient(options: LiveClientOptions): LiveClient {
+  const logError = options.logError ?? ((message: string) => console.error(message));
+  const retryDelayMs = options.retryDelayMs ?? 5000;
+  const subscriptions = new Map<string, Set<LiveSubscription>>();
+  let socket: LiveSocket | null = null;
+  /** The token of the latest handshake: a 417 with an older one needs no refresh. */
+  let sentToken: string | undefined;
+  let refreshesInARow = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const join = (s: LiveSocket, resource: string) => {
+    s.timeout(10_000).emit("subscribe", resource, (err: Error | null, answer?: SubscribeAck) => {
+      if (err) return; // no answer: the next reconnection subscribes again
+      if (answer && !answer.ok) logError(`Live updates for ${resource} refused: ${answer.message}`);
+    });
+  };
+
+  const dispatch = (message: ResourceChangeMessage) => {
+    const subs = subscriptions.get(message.resource);
+    if (!subs) return;
+    const event = toLiveEvent(message);
+    for (const sub of [...subs]) if (shouldDeliver(sub, event)) sub.callback(event);
+  };
+
+  const retryLater = (s: LiveSocket) => {
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(() => {
+      if (s === socket && !s.connected) s.connect();
+    }, retryDelayMs);
+  };
+
+  const disconnect = () => {
+    clearTimeout(retryTimer);
+    const s = socket;
+    socket = null;
+    subscriptions.clear();
+    refreshesInARow = 0;
+    if (s) {
+      s.removeAllListeners();
+      s.disconnect();
+    }
+  };
+
+  // A handshake refused by the server is not retried by socket.io: each answer is handled here.
+  const onConnectError = async (s: LiveSocket, error: Error) => {
+    const status = statusOf(error);
+    if (status === null || s !== socket) return; // transport failure: socket.io retries by itself
+    if (status === 401 || status === 406) {
+      disconnect();
+      options.onLogout();
+      return;
+    }
+    if (status === 417 && refreshesInARow < MAX_REFRESHES_IN_A_ROW) {
+      refreshesInARow++;
+      const current = options.getAccessToken();
+      // Another caller (the HTTP client, the refresh loop) may have refreshed meanwhile;
+      // refreshing again would waste, or with a rotated refresh token revoke, the session.
+      if (!current || current === sentToken) {
+        try {
+          await options.refresh();
+        } catch {
+          disconnect();
+          options.onLogout();
+          return;
+        }
+      }
+      if (s === socket) s.connect();
+      return;
+    }
+    logError(`Live updates unavailable: ${error.message}`);
+    if (status >= 500 || status === 417) retryLater(s);
+  };
+
+  const open = (): LiveSocket => {
+    if (socket) return socket;
+    const s = options.createSocket((cb) => {
+      sentToken = options.getAccessToken();
+      cb({ token: sentToken });
+    });
+    socket = s;
+    s.on("connect", () => {
+      refreshesInARow = 0;
+      for (const resource of subscriptions.keys()) join(s, resource);
+    });
+    s.on("connect_error", (error) => {
+      void onConnectError(s, error);
+    });
+    s.on("disconnect", (reason) => {
+      // The server closed this socket on purpose: socket.io does not reconnect by itself.
+      // Reconnecting runs the handshake again, which says whether the session still holds.
+      if (reason === "io server disconnect") retryLater(s);
+    });
+    s.on("change", dispatch);
+    s.connect();
+    return s;
+  };
+
+  const provider: LiveProvider = {
+    subscribe({ channel, types, callback, params }): LiveSubscription {
+      const resource = resourceOfChannel(channel);
+      const subscription: LiveSubscription = { resource, types, ids: idsOfParams(params), callback };
+      if (resource === null) return subscription;
+      let subs = subscriptions.get(resource);
+      if (!subs) {
+        subs = new Set();
+        subscriptions.set(resource, subs);
+        const s = open();
+        // While disconnected, the `connect` handler subscribes to every resource.
+        if (s.connected) join(s, resource);
+      }
+      subs.add(subscription);
+      return subscription;
+    },
+
+    unsubscribe(subscription: LiveSubscription) {
+      const resource = subscription?.resource;
+      if (!resource) return;
+      const subs = subscriptions.get(resource);
+      if (!subs?.delete(subscription) || subs.size > 0) return;
+      subscriptions.delete(resource);
+      if (socket?.connected) socket.emit("unsubscribe", resource);
+    },
+  };
+
+  return {
+    provider,
+    disconnect,
+    get socket() {
+      return socket;
+    },
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The browser's live provider: one socket to the socket service base (`{socket}`,
+ * path `/socket.io`), opened at the first live subscription, with the session rules of
+ * the HTTP client (see providers/live-client.ts).
+ *
+ * @example
+ * <Refine liveProvider={liveProvider} options={{ liveMode: "auto" }} />
+ * // on logout:
+ * disconnectLive();
+ */
+import type { LiveProvider } from "@refinedev/core";
+import { io, type ManagerOptions, type SocketOptions } from "socket.io-client";
+import { SOCKET_PATH } from "../schemas/realtime";
+import { forceLogout, performRefresh } from "./http";
+import { createLiveClient, type LiveSocket } from "./live-client";
+import { SERVICE_BASES } from "./service-bases";
+import { getAccessToken } from "./token-store";
+
+const live = createLiveClient({
+  createSocket(auth): LiveSocket {
+    const options: Partial<ManagerOptions & SocketOptions> = { path: SOCKET_PATH, autoConnect: false, auth };
+    // An empty base means this origin; a URL base is another host (its path would be read
+    // as a namespace, so the base must be an origin).
+    return SERVICE_BASES.socket ? io(SERVICE_BASES.socket, options) : io(options);
+  },
+  getAccessToken,
+  refresh: performRefresh,
+  onLogout: forceLogout,
+});
+
+/** Refine's liveProvider: channels `resources/<name>`, events created/updated/deleted with `payload.ids`. */
+export const liveProvider: LiveProvider = live.provider;
+
+/** Closes the socket and drops every subscription; call on logout. */
+export function disconnectLive(): void {
+  live.disconnect();
+}
