@@ -13,7 +13,17 @@ export const products: ResourceDefinition = {
   parent: "products",
   columnWidths: { sku_code: 140, price: 120, currency: 100, status: 110 },
   uiSchema: {
-    "ui:order": ["sku_code", "name", "category_id", "sub_category_id", "price", "currency", "status", "description", "images"],
+    "ui:order": [
+      "sku_code",
+      "name",
+      "category_id",
+      "sub_category_id",
+      "price",
+      "currency",
+      "status",
+      "description",
+      "images",
+    ],
   },
   actions: { toolbar: ["products.import", "products.export"] },
 };

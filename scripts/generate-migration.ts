@@ -15,7 +15,9 @@ const tableOf = (name: string) => {
 
 const names = process.argv.slice(2);
 if (!names.length) {
-  process.stderr.write(`usage: generate-migration <resource…>; resources: ${RESOURCES.map((r) => r.name).join(", ")}\n`);
+  process.stderr.write(
+    `usage: generate-migration <resource…>; resources: ${RESOURCES.map((r) => r.name).join(", ")}\n`,
+  );
   process.exit(2);
 }
 for (const name of names) {
