@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { MeResponse } from "../schemas/auth";
-import { allows, createAccessControlProvider, NO_MODULE_ACCESS } from "./access-control";
+import { allows, createAccessControlProvider, findResource, NO_MODULE_ACCESS } from "./access-control";
 
 function user(moduleIDs: number[], isadmin = false): MeResponse {
   return {
@@ -62,5 +62,19 @@ describe("createAccessControlProvider", () => {
       params: { resource: { name: "crm", meta: { moduleID: 5 } } },
     });
     expect(can).toEqual({ can: true });
+  });
+});
+
+describe("findResource", () => {
+  it("finds by identifier first, then by name, as Refine does", () => {
+    const shared = [
+      { name: "products", identifier: "module:products", meta: { label: "Products module" } },
+      { name: "products", identifier: "products", meta: { label: "Products" } },
+      { name: "crm" },
+    ];
+    expect(findResource(shared, "products")?.meta?.label).toBe("Products");
+    expect(findResource(shared, "module:products")?.meta?.label).toBe("Products module");
+    expect(findResource(shared, "crm")?.name).toBe("crm");
+    expect(findResource(shared, undefined)).toBeUndefined();
   });
 });

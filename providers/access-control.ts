@@ -40,6 +40,18 @@ export function allows(me: MeResponse | null | undefined, meta: AccessMeta | und
 }
 
 /**
+ * A resource by identifier, else by name: Refine's own lookup, so a module group and a
+ * resource that share a name ("products") resolve as they do in Refine's hooks.
+ */
+export function findResource(
+  resources: readonly ResourceProps[],
+  key: string | undefined,
+): ResourceProps | undefined {
+  if (!key) return undefined;
+  return resources.find((r) => r.identifier === key) ?? resources.find((r) => r.name === key);
+}
+
+/**
  * Creates the provider. `resources` resolves a name when Refine passes only the name
  * (`useCan({ resource: "users" })`) instead of the resource item.
  *
@@ -52,9 +64,7 @@ export function createAccessControlProvider(deps: {
 }): AccessControlProvider {
   return {
     async can({ resource, params }) {
-      const meta = accessMetaFrom(
-        params?.resource?.meta ?? deps.resources.find((r) => r.name === resource)?.meta,
-      );
+      const meta = accessMetaFrom(params?.resource?.meta ?? findResource(deps.resources, resource)?.meta);
       if (meta.moduleID === undefined) return { can: true };
       return allows(await deps.loadMe(), meta) ? { can: true } : { can: false, reason: NO_MODULE_ACCESS };
     },

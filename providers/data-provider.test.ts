@@ -1,6 +1,14 @@
 import axios, { type AxiosAdapter, type InternalAxiosRequestConfig } from "axios";
 import { describe, expect, it } from "vitest";
-import { createDataProvider, toHttpError, toListParams, toSortParam } from "./data-provider";
+import {
+  createDataProvider,
+  createDataProviders,
+  MAX_PAGE_SIZE,
+  toHttpError,
+  toListParams,
+  toManyParams,
+  toSortParam,
+} from "./data-provider";
 
 /** An axios client whose "server" is a function: records each request and answers it. */
 function clientAnswering(answer: (config: InternalAxiosRequestConfig) => { status: number; data: unknown }) {
@@ -66,16 +74,68 @@ describe("createDataProvider", () => {
     expect(requests[0].params).toEqual({ page: 3, pageSize: 10 });
   });
 
-  it("updates with PATCH and deletes many one by one", async () => {
-    const { client, requests } = clientAnswering(() => ({ status: 200, data: { id: "u1" } }));
+  it("updates with PATCH and deletes many in one POST /<name>/delete", async () => {
+    const { client, requests } = clientAnswering(() => ({ status: 200, data: { id: "u1", deleted: 2 } }));
     const provider = createDataProvider(client, "/api");
-    await provider.update({ resource: "users", id: "u1", variables: { active: false } });
-    await provider.deleteMany?.({ resource: "users", ids: ["a", "b"] });
+    await provider.update({ resource: "products", id: "u1", variables: { price: 3 } });
+    const result = await provider.deleteMany?.({ resource: "products", ids: ["a", "b"] });
     expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([
-      "patch /api/users/u1",
-      "delete /api/users/a",
-      "delete /api/users/b",
+      "patch /api/products/u1",
+      "post /api/products/delete",
     ]);
+    expect(JSON.parse(requests[1].data)).toEqual({ ids: ["a", "b"] });
+    expect(result?.data).toEqual([{ id: "a" }, { id: "b" }]);
+  });
+
+  it("gets many as one list filtered by id in [...]", async () => {
+    const { client, requests } = clientAnswering(() => ({
+      status: 200,
+      data: { data: [{ id: "a" }, { id: "b" }], total: 2 },
+    }));
+    const provider = createDataProvider(client, "/api");
+    const result = await provider.getMany?.({ resource: "categories", ids: ["a", "b", "a"] });
+    expect(result?.data).toEqual([{ id: "a" }, { id: "b" }]);
+    expect(requests).toHaveLength(1);
+    expect(requests[0].url).toBe("/api/categories");
+    expect(requests[0].params).toEqual({
+      page: 1,
+      pageSize: 2,
+      filters: JSON.stringify([{ field: "id", operator: "in", value: ["a", "b"] }]),
+    });
+  });
+
+  it("creates with POST and reads one with GET /<name>/<id>", async () => {
+    const { client, requests } = clientAnswering((config) => ({
+      status: config.method === "post" ? 201 : 200,
+      data: { id: "p1" },
+    }));
+    const provider = createDataProvider(client, "/api");
+    await provider.create({ resource: "sub-categories", variables: { name: "Shirts" } });
+    await provider.getOne({ resource: "sub-categories", id: "p1" });
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      "post /api/sub-categories",
+      "get /api/sub-categories/p1",
+    ]);
+    expect(JSON.parse(requests[0].data)).toEqual({ name: "Shirts" });
+  });
+
+  it("sends list parameters with custom calls", async () => {
+    const { client, requests } = clientAnswering(() => ({ status: 200, data: "csv" }));
+    const provider = createDataProvider(client, "/api");
+    await provider.custom?.({
+      url: "/api/products/export.csv",
+      method: "get",
+      sorters: [{ field: "price", order: "desc" }],
+      filters: [
+        { field: "q", operator: "contains", value: "shirt" },
+        { field: "status", operator: "eq", value: "active" },
+      ],
+    });
+    expect(requests[0].params).toEqual({
+      sort: "-price",
+      q: "shirt",
+      filters: JSON.stringify([{ field: "status", operator: "eq", value: "active" }]),
+    });
   });
 
   it("encodes ids, so a device id with a slash stays one path segment", async () => {
@@ -100,6 +160,32 @@ describe("createDataProvider", () => {
       statusCode: 400,
       errors: { email: "must be an email" },
     });
+  });
+});
+
+describe("toManyParams", () => {
+  it("splits ids into pages of at most MAX_PAGE_SIZE, without duplicates", () => {
+    const ids = Array.from({ length: MAX_PAGE_SIZE + 5 }, (_, i) => `id${i}`);
+    const pages = toManyParams([...ids, "id0"]);
+    expect(pages.map((p) => p.pageSize)).toEqual([MAX_PAGE_SIZE, 5]);
+    expect(JSON.parse(String(pages[1].filters))).toEqual([
+      { field: "id", operator: "in", value: ids.slice(MAX_PAGE_SIZE) },
+    ]);
+  });
+
+  it("asks nothing for no ids", () => {
+    expect(toManyParams([])).toEqual([]);
+  });
+});
+
+describe("createDataProviders", () => {
+  it("keys one provider per base, the first also as default", async () => {
+    const { client, requests } = clientAnswering(() => ({ status: 200, data: { data: [], total: 0 } }));
+    const providers = createDataProviders(client, { api: "/api", crm: "/crm" });
+    expect(Object.keys(providers)).toEqual(["default", "api", "crm"]);
+    await providers.crm.getList({ resource: "clients" });
+    await providers.default.getList({ resource: "products" });
+    expect(requests.map((r) => r.url)).toEqual(["/crm/clients", "/api/products"]);
   });
 });
 

@@ -3,9 +3,10 @@
  * name in `<Refine dataProvider={{ default: ..., crm: ... }}>` (a resource picks its base
  * with `meta.dataProviderName`).
  *
- * Wire contract (ARCHITECTURE.md §3): `page` (1-based), `pageSize`, `sort` as `-field,field`,
- * `filters` as JSON of Refine's CrudFilters, `q` for full-text search; lists answer
- * `{ data, total }`. Failures become Refine `HttpError`s whose `errors` carry the server's
+ * Wire contract (ARCHITECTURE.md §3, docs/resource-api.md): `page` (1-based), `pageSize`,
+ * `sort` as `-field,field`, `filters` as JSON of Refine's CrudFilters, `q` for full-text
+ * search; lists answer `{ data, total }`; `getMany` is a list filtered by `id in [...]`;
+ * `deleteMany` is one `POST /<name>/delete { ids }`. Failures become Refine `HttpError`s whose `errors` carry the server's
  * per-field messages, so `useForm` shows them on the fields.
  */
 import type {
@@ -65,6 +66,31 @@ export function toListParams(
   const rest = (filters ?? []).filter((f) => !isSearchFilter(f) && hasValue(f.value));
   if (rest.length) params.filters = JSON.stringify(rest);
   return params;
+}
+
+/** The most records one list page may hold (the API's `pageSize` maximum). */
+export const MAX_PAGE_SIZE = 200;
+
+/**
+ * Query parameters that fetch records by id: an `id in [...]` filter, one page per
+ * {@link MAX_PAGE_SIZE} ids, duplicates dropped.
+ *
+ * @example
+ * toManyParams(["a", "b", "a"]);
+ * // [{ page: 1, pageSize: 2, filters: '[{"field":"id","operator":"in","value":["a","b"]}]' }]
+ */
+export function toManyParams(ids: readonly BaseKey[]): QueryParams[] {
+  const unique = [...new Set(ids.map(String))];
+  const pages: QueryParams[] = [];
+  for (let start = 0; start < unique.length; start += MAX_PAGE_SIZE) {
+    const chunk = unique.slice(start, start + MAX_PAGE_SIZE);
+    pages.push(
+      toListParams({ currentPage: 1, pageSize: chunk.length }, undefined, [
+        { field: "id", operator: "in", value: chunk },
+      ]),
+    );
+  }
+  return pages;
 }
 
 /** Any failure → Refine's HttpError, with the server's message and per-field errors. */
@@ -137,14 +163,25 @@ export function createDataProvider(client: AxiosInstance, base: string): DataPro
 
     deleteOne,
 
+    async getMany<TData extends BaseRecord>({
+      resource,
+      ids,
+    }: Parameters<NonNullable<DataProvider["getMany"]>>[0]) {
+      const data: TData[] = [];
+      for (const params of toManyParams(ids)) {
+        const body = await call(() => client.get<ListResponse<TData>>(url(resource), { params }));
+        data.push(...body.data);
+      }
+      return { data };
+    },
+
     async deleteMany<TData extends BaseRecord>({
       resource,
       ids,
     }: Parameters<NonNullable<DataProvider["deleteMany"]>>[0]) {
-      const data: TData[] = [];
-      // One at a time: the API has no bulk route yet, and a failure stops the batch.
-      for (const id of ids) data.push((await deleteOne<TData>({ resource, id })).data);
-      return { data };
+      // One request for the lot (`POST /<name>/delete { ids }`): all are deleted or none.
+      await call(() => client.post<{ deleted: number }>(`${url(resource)}/delete`, { ids }));
+      return { data: ids.map((id) => ({ id }) as unknown as TData) };
     },
 
     async custom<TData extends BaseRecord>({
@@ -164,4 +201,21 @@ export function createDataProvider(client: AxiosInstance, base: string): DataPro
       return { data };
     },
   };
+}
+
+/**
+ * One provider per service base, keyed by the base's name (what a resource puts in
+ * `meta.dataProviderName`), plus `default`, the first base's.
+ *
+ * @example
+ * <Refine dataProvider={createDataProviders(http, { api: "/api", crm: "/crm" })} />
+ */
+export function createDataProviders<K extends string>(
+  client: AxiosInstance,
+  paths: Readonly<Record<K, string>>,
+): Record<K | "default", DataProvider> {
+  const entries = (Object.entries(paths) as [K, string][]).map(
+    ([name, path]) => [name, createDataProvider(client, path)] as const,
+  );
+  return Object.fromEntries([["default", entries[0][1]], ...entries]) as Record<K | "default", DataProvider>;
 }

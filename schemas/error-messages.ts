@@ -17,6 +17,9 @@ export interface AjvErrorLike {
   params: Record<string, unknown>;
 }
 
+/** Optional fields accept `null` to clear them; a message lists only the real choices. */
+const withoutNull = <T>(values: readonly T[]): T[] => values.filter((v) => v !== null && v !== "null");
+
 const FRIENDLY: Readonly<Record<string, (e: AjvErrorLike) => string>> = {
   required: () => "is required",
   additionalProperties: () => "is not allowed",
@@ -25,8 +28,12 @@ const FRIENDLY: Readonly<Record<string, (e: AjvErrorLike) => string>> = {
   minLength: (e) =>
     e.params.limit === 1 ? "must not be empty" : `must be at least ${e.params.limit} characters`,
   maxLength: (e) => `must be at most ${e.params.limit} characters`,
-  enum: (e) => `must be one of ${(e.params.allowedValues as unknown[]).join(", ")}`,
-  type: (e) => `must be ${e.params.type === "integer" ? "a whole number" : `a ${e.params.type}`}`,
+  enum: (e) => `must be one of ${withoutNull(e.params.allowedValues as unknown[]).join(", ")}`,
+  type: (e) => {
+    // A nullable field's type is ["string", "null"]; "null" is not worth saying.
+    const type = withoutNull(String(e.params.type).split(","))[0];
+    return `must be ${type === "integer" ? "a whole number" : `a ${type}`}`;
+  },
   uniqueItems: () => "must not repeat values",
 };
 

@@ -1,11 +1,12 @@
 /**
- * Icon registry: `resources/modules.ts` names icons as strings (it is pure data shared with
- * the server); this maps those names to components. Only the icons modules use are
- * imported, so the bundle does not pull the whole icon set.
+ * Icon registry: `resources/modules.ts` and `resources/<entity>.ts` name icons as strings
+ * (they are pure data shared with the server); this maps those names to components. Only
+ * the icons they use are imported, so the bundle does not pull the whole icon set.
  */
 import {
   ApartmentOutlined,
   AppstoreOutlined,
+  ClusterOutlined,
   FilePdfOutlined,
   FormOutlined,
   LineChartOutlined,
@@ -25,6 +26,8 @@ interface IconProps {
 
 export const MODULE_ICONS: Readonly<Record<string, ComponentType<IconProps>>> = {
   ApartmentOutlined,
+  AppstoreOutlined,
+  ClusterOutlined,
   FilePdfOutlined,
   FormOutlined,
   LineChartOutlined,

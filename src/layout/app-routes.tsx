@@ -1,6 +1,7 @@
 /**
  * Routes behind sign-in. Every module route goes through ModuleGuard (403 when not granted);
- * each screen is its own lazy chunk.
+ * each screen is its own lazy chunk. Entity resources are routed under their module
+ * (`/products/categories/...`) or at the root, from resources/index.ts.
  */
 import { ThemedLayout } from "@refinedev/antd";
 import { Authenticated } from "@refinedev/core";
@@ -10,13 +11,16 @@ import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
 import { MODULES } from "../../resources/modules";
 import { ErrorBoundary } from "../components/error-boundary";
 import { PageLoader } from "../components/page-loader";
+import { resourceRoute } from "../resources/resource-routes";
+import { moduleGroupId } from "../resources/routes";
 import { AppHeader } from "./app-header";
 import { AppSider } from "./app-sider";
 import { ModuleGuard } from "./module-guard";
-import { BUILT_MODULES } from "./resources";
+import { BUILT_MODULES, resourcesOfModule, TOP_LEVEL_RESOURCES } from "./resources";
 
 const HomePage = lazy(() => import("../pages/home/home-page"));
 const ModuleLandingPage = lazy(() => import("../pages/modules/module-landing-page"));
+const ModuleResourcesPage = lazy(() => import("../pages/modules/module-resources-page"));
 const UserListPage = lazy(() => import("../pages/users/user-list-page"));
 const UserCreatePage = lazy(() => import("../pages/users/user-create-page"));
 const UserEditPage = lazy(() => import("../pages/users/user-edit-page"));
@@ -55,6 +59,16 @@ export function AppRoutes() {
         </Route>
         <Route path="outbox" element={guarded("outbox", <OutboxPage />)} />
         <Route path="account/devices" element={<MyDevicesPage />} />
+        {MODULES.map((m) => ({ module: m, resources: resourcesOfModule(m.key) }))
+          .filter(({ resources }) => resources.length > 0)
+          .map(({ module: m, resources }) => (
+            <Route key={m.key} path={m.key}>
+              <Route index element={guarded(moduleGroupId(m.key), <ModuleResourcesPage module={m} />)} />
+              {resources.map((def) => resourceRoute(def, guarded))}
+              <Route path="*" element={<Navigate to="/404" replace />} />
+            </Route>
+          ))}
+        {TOP_LEVEL_RESOURCES.map((def) => resourceRoute(def, guarded))}
         {MODULES.filter((m) => !BUILT_MODULES.has(m.key)).map((m) => (
           <Route key={m.key} path={`${m.key}/*`} element={guarded(m.key, <ModuleLandingPage module={m} />)} />
         ))}

@@ -9,10 +9,13 @@ import { QueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { createAccessControlProvider } from "../../providers/access-control";
 import { createAuthProvider } from "../../providers/auth-provider";
-import { createDataProvider } from "../../providers/data-provider";
+import { createDataProviders } from "../../providers/data-provider";
 import { http, startTokenRefresh } from "../../providers/http";
 import { createMeLoader } from "../../providers/identity";
+import { liveProvider } from "../../providers/live-provider";
 import { useMessageNotificationProvider } from "../../providers/notification-provider";
+import { SERVICE_BASES } from "../../providers/service-bases";
+import type { ServiceBaseName } from "../../resources/contract";
 import { Brand } from "../components/brand";
 import { APP_NAME } from "../theme";
 import { AppRoutes } from "./app-routes";
@@ -30,6 +33,19 @@ const retryTransient = (failureCount: number, error: unknown): boolean => {
   return failureCount < 2 && (status === undefined || status === 0 || status >= 500);
 };
 
+/**
+ * Where each service base's resources live (ARCHITECTURE.md §3: `/api/products`,
+ * `/crm/clients`): the API under `/api` of its origin, the others at their base URL.
+ * Keys are the `meta.dataProviderName` of the resources.
+ */
+const RESOURCE_BASE_PATHS: Readonly<Record<ServiceBaseName, string>> = {
+  api: "/api",
+  cms: SERVICE_BASES.cms,
+  crm: SERVICE_BASES.crm,
+  dam: SERVICE_BASES.dam,
+  forms: SERVICE_BASES.forms,
+};
+
 function createProviders() {
   const queryClient = new QueryClient({
     defaultOptions: { queries: { refetchOnWindowFocus: false, retry: retryTransient } },
@@ -37,7 +53,7 @@ function createProviders() {
   const me = createMeLoader(queryClient, http);
   return {
     queryClient,
-    dataProvider: { default: createDataProvider(http, "/api") },
+    dataProvider: createDataProviders(http, RESOURCE_BASE_PATHS),
     authProvider: createAuthProvider(me),
     accessControlProvider: createAccessControlProvider({ loadMe: me.load, resources: RESOURCES }),
   };
@@ -64,8 +80,11 @@ export default function MainLayout() {
       accessControlProvider={providers.accessControlProvider}
       notificationProvider={useMessageNotificationProvider}
       resources={RESOURCE_LIST}
+      // Lists, records and selects follow other users' changes (docs/resource-api.md).
+      liveProvider={liveProvider}
       options={{
         syncWithLocation: true,
+        liveMode: "auto",
         warnWhenUnsavedChanges: true,
         disableTelemetry: true,
         reactQuery: { clientConfig: providers.queryClient },

@@ -1,18 +1,39 @@
 /**
  * Refine resources: one per module of `resources/modules.ts` (its moduleID drives access
- * control, its icon name is resolved through the icon registry), plus home and the mail
- * outbox. Order here is the menu order.
+ * control, its icon name is resolved through the icon registry), home and the mail outbox,
+ * and one per entity of `resources/index.ts`, nested in the menu under its module. A module
+ * with entities is a menu group of them. Order here is the menu order.
  */
 import { HomeOutlined, MailOutlined } from "@ant-design/icons";
 import type { ResourceProps } from "@refinedev/core";
-import { type AccessMeta, accessMetaFrom } from "../../providers/access-control";
+import { type AccessMeta, accessMetaFrom, findResource } from "../../providers/access-control";
+import type { ResourceDefinition } from "../../resources/contract";
+import { RESOURCES as ENTITY_RESOURCES } from "../../resources/index";
 import { MODULE_IDS, MODULES, type ModuleDefinition } from "../../resources/modules";
 import { ModuleIcon } from "../components/module-icons";
+import { moduleGroupId, resourceRoutes } from "../resources/routes";
+
+/**
+ * The entity resources of a module, its own namesake first ("Products" before
+ * "Categories" in Products), then as listed in resources/index.ts.
+ */
+export function resourcesOfModule(moduleKey: string): ResourceDefinition[] {
+  const own = ENTITY_RESOURCES.filter((r) => r.parent === moduleKey);
+  return [...own.filter((r) => r.name === moduleKey), ...own.filter((r) => r.name !== moduleKey)];
+}
+
+/** Entity resources outside any module: routed at `/<name>`. */
+export const TOP_LEVEL_RESOURCES: readonly ResourceDefinition[] = ENTITY_RESOURCES.filter((r) => !r.parent);
+
+/** Modules with hand-written screens. */
+const HAND_WRITTEN: ReadonlySet<string> = new Set(["users"]);
 
 /** Modules whose screens exist in this build; the others show an honest landing page. */
-export const BUILT_MODULES: ReadonlySet<string> = new Set(["users"]);
+export const BUILT_MODULES: ReadonlySet<string> = new Set(
+  MODULES.filter((m) => HAND_WRITTEN.has(m.key) || resourcesOfModule(m.key).length > 0).map((m) => m.key),
+);
 
-/** Routes of the modules that have CRUD screens. */
+/** Routes of the hand-written modules that have CRUD screens. */
 const CRUD_ROUTES: Record<string, Pick<ResourceProps, "create" | "edit" | "show">> = {
   users: { create: "/users/create", edit: "/users/edit/:id", show: "/users/show/:id" },
 };
@@ -28,12 +49,35 @@ function moduleResource(module: ModuleDefinition): ResourceProps {
   };
   if (ADMIN_ONLY.has(module.key)) meta.adminOnly = true;
   if (CRUD_ROUTES[module.key]) meta.canDelete = true;
+  // A module with entities is their menu group: no page of its own in the menu, and an
+  // identifier of its own, since an entity may share its name (the "products" resource).
+  if (resourcesOfModule(module.key).length > 0) {
+    return { name: module.key, identifier: moduleGroupId(module.key), meta };
+  }
   return { name: module.key, list: `/${module.key}`, ...CRUD_ROUTES[module.key], meta };
+}
+
+/** An entity of resources/index.ts as a Refine resource (identifier = name = API path segment). */
+function entityResource(def: ResourceDefinition): ResourceProps {
+  return {
+    name: def.name,
+    identifier: def.name,
+    ...resourceRoutes(def),
+    meta: {
+      label: def.label,
+      icon: <ModuleIcon name={def.icon} />,
+      moduleID: def.moduleID,
+      dataProviderName: def.base,
+      canDelete: true,
+      ...(def.parent ? { parent: moduleGroupId(def.parent) } : {}),
+    },
+  };
 }
 
 export const RESOURCES: readonly ResourceProps[] = [
   { name: "home", list: "/", meta: { label: "Home", icon: <HomeOutlined /> } },
-  ...MODULES.map(moduleResource),
+  ...MODULES.flatMap((m) => [moduleResource(m), ...resourcesOfModule(m.key).map(entityResource)]),
+  ...TOP_LEVEL_RESOURCES.map(entityResource),
   {
     name: "outbox",
     list: "/outbox",
@@ -41,7 +85,7 @@ export const RESOURCES: readonly ResourceProps[] = [
   },
 ];
 
-/** The access meta of a resource by name (home cards, guards). */
+/** The access meta of a resource by identifier or name (home cards, guards). */
 export function accessMetaOf(name: string): AccessMeta {
-  return accessMetaFrom(RESOURCES.find((r) => r.name === name)?.meta);
+  return accessMetaFrom(findResource(RESOURCES, name)?.meta);
 }

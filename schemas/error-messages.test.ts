@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { type AjvErrorLike, fieldErrors, friendlyMessage } from "./error-messages";
+
+const error = (keyword: string, params: Record<string, unknown>, instancePath = "", message?: string) =>
+  ({ keyword, params, instancePath, message }) as AjvErrorLike;
+
+describe("friendly validation messages", () => {
+  it.each([
+    [error("required", { missingProperty: "name" }), "is required"],
+    [error("additionalProperties", { additionalProperty: "x" }), "is not allowed"],
+    [error("format", { format: "email" }), "must be a valid email address"],
+    [error("format", { format: "uuid" }), "must be a valid uuid"],
+    [error("minLength", { limit: 1 }), "must not be empty"],
+    [error("minLength", { limit: 8 }), "must be at least 8 characters"],
+    [error("maxLength", { limit: 120 }), "must be at most 120 characters"],
+    [error("enum", { allowedValues: [2, 3] }), "must be one of 2, 3"],
+    [error("type", { type: "integer" }), "must be a whole number"],
+    [error("type", { type: "number" }), "must be a number"],
+    [error("uniqueItems", { i: 0, j: 1 }), "must not repeat values"],
+    [error("minimum", { limit: 0 }, "", "must be >= 0"), "must be >= 0"],
+    [error("pattern", { pattern: "^a" }), "is invalid"],
+  ])("%o → %s", (e, text) => {
+    expect(friendlyMessage(e)).toBe(text);
+  });
+
+  it("leaves null out of a nullable field's choices and type", () => {
+    expect(friendlyMessage(error("enum", { allowedValues: ["INR", "USD", null] }))).toBe(
+      "must be one of INR, USD",
+    );
+    expect(friendlyMessage(error("type", { type: "string,null" }))).toBe("must be a string");
+    expect(friendlyMessage(error("type", { type: "integer,null" }))).toBe("must be a whole number");
+  });
+
+  it("names the field by its property path", () => {
+    expect(
+      fieldErrors([
+        error("required", { missingProperty: "deviceId" }, "/deviceInfo"),
+        error("format", { format: "uri" }, "/images/0"),
+        error("additionalProperties", { additionalProperty: "extra" }),
+        error("type", { type: "object" }),
+      ]),
+    ).toEqual([
+      { field: "deviceInfo.deviceId", message: "is required" },
+      { field: "images.0", message: "must be a valid uri" },
+      { field: "extra", message: "is not allowed" },
+      { field: "(body)", message: "must be a object" },
+    ]);
+  });
+});

@@ -1,0 +1,13 @@
+/**
+ * Custom page registry: a resource replaces a generated screen by naming a key here in
+ * `pages` (resources/<entity>.ts: `pages: { list: "products.board" }`). Each entry is a
+ * lazy page taking the same props as the generated ones, so it loads only when opened.
+ * Keys sorted.
+ *
+ * @example
+ * "products.board": lazy(() => import("../pages/products/product-board-page")),
+ */
+import type { ComponentType, LazyExoticComponent } from "react";
+import type { ScreenProps } from "./types";
+
+export const CUSTOM_PAGES: Readonly<Record<string, LazyExoticComponent<ComponentType<ScreenProps>>>> = {};

@@ -1,0 +1,154 @@
+import { useGetIdentity } from "@refinedev/core";
+import { Flex, Image, Tag, Typography, theme } from "antd";
+import type { ReactNode } from "react";
+import type { MeResponse } from "../../schemas/auth";
+import type { EntitySchema } from "../../schemas/contract";
+import { DateText } from "../components/date-text";
+import { DEFAULT_CURRENCY } from "../lib/constants";
+import { formatDmy } from "../lib/dates";
+import { enumLabel, type FieldKind, fieldKind, relationOf } from "./fields";
+import { IMAGE_PLACEHOLDER } from "./image-placeholder";
+import { RelationValue } from "./relation-value";
+
+/** Tag colours of labelled enums (statuses), by the value's position. */
+const ENUM_COLORS = ["default", "green", "orange", "blue", "purple", "cyan", "magenta", "gold"];
+
+const NUMBER = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
+
+/** An amount in its currency ("₹1,299.00"); a plain number when the currency is unknown. */
+export function formatMoney(amount: number, currency: unknown): string {
+  const code = typeof currency === "string" && currency ? currency : DEFAULT_CURRENCY;
+  try {
+    return new Intl.NumberFormat(undefined, { style: "currency", currency: code }).format(amount);
+  } catch {
+    return `${NUMBER.format(amount)} ${code}`;
+  }
+}
+
+export const EMPTY_VALUE = <Typography.Text type="secondary">—</Typography.Text>;
+
+interface FieldValueProps {
+  schema: EntitySchema;
+  field: string;
+  record: Record<string, unknown>;
+  /** "cell": compact (one line, a few thumbnails); "detail": everything. */
+  variant?: "cell" | "detail";
+  /** Ids of this relation on the whole page, for one request per page. */
+  relationIds?: readonly string[];
+}
+
+/** One field of a record, rendered by the field's kind: the list's cells and the show page's values. */
+export function FieldValue({ schema, field, record, variant = "cell", relationIds }: FieldValueProps) {
+  const value = record[field];
+  if (value === null || value === undefined || value === "") return EMPTY_VALUE;
+  const kind = fieldKind(schema, field);
+  const definition = schema.properties[field];
+
+  const relation = relationOf(definition);
+  if (relation && typeof value === "string")
+    return <RelationValue {...relation} id={value} ids={relationIds} />;
+
+  switch (kind) {
+    case "enum": {
+      const labelled = Boolean(definition?.["x-enumLabels"]);
+      const index = definition?.enum?.indexOf(value as string) ?? -1;
+      const color = labelled && index >= 0 ? ENUM_COLORS[index % ENUM_COLORS.length] : "default";
+      return <Tag color={color}>{enumLabel(definition, value)}</Tag>;
+    }
+    case "boolean":
+      return value ? <Tag color="green">Yes</Tag> : <Tag>No</Tag>;
+    case "money":
+      return (
+        <span style={{ fontVariantNumeric: "tabular-nums" }}>
+          {formatMoney(Number(value), record.currency)}
+        </span>
+      );
+    case "integer":
+    case "number":
+      return <span style={{ fontVariantNumeric: "tabular-nums" }}>{NUMBER.format(Number(value))}</span>;
+    case "datetime":
+      return <DateText value={String(value)} fallback="—" />;
+    case "date":
+      return <span>{formatDmy(new Date(String(value)))}</span>;
+    case "media":
+    case "urls":
+      return <Thumbnails urls={Array.isArray(value) ? value.map(String) : []} variant={variant} />;
+    case "id":
+      if (AUDIT_USER_FIELDS.has(field)) return <AuditUser id={String(value)} />;
+      return (
+        <Typography.Text code copyable={variant === "detail" ? { text: String(value) } : false}>
+          {variant === "detail" ? String(value) : String(value).slice(0, 8)}
+        </Typography.Text>
+      );
+    default:
+      return <TextValue kind={kind} value={value} variant={variant} />;
+  }
+}
+
+function TextValue({
+  kind,
+  value,
+  variant,
+}: {
+  kind: FieldKind;
+  value: unknown;
+  variant: "cell" | "detail";
+}) {
+  const text = Array.isArray(value) ? value.join(", ") : String(value);
+  if (variant === "detail") {
+    return <span style={{ whiteSpace: kind === "multiline" ? "pre-wrap" : undefined }}>{text}</span>;
+  }
+  return (
+    <Typography.Text ellipsis={{ tooltip: text.length > 60 ? text : undefined }} style={{ maxWidth: 320 }}>
+      {text}
+    </Typography.Text>
+  );
+}
+
+/** Audit fields holding the id of the user who wrote the record. */
+const AUDIT_USER_FIELDS: ReadonlySet<string> = new Set(["created_by", "updated_by"]);
+
+/** The user behind an audit field: "You" when it is the signed-in user, else the user's id. */
+function AuditUser({ id }: { id: string }) {
+  const { data: me } = useGetIdentity<MeResponse>();
+  if (me?.userID === id) return <span>You ({`${me.first_name} ${me.last_name}`.trim()})</span>;
+  return (
+    <Typography.Text code copyable={{ text: id }}>
+      {id.slice(0, 8)}
+    </Typography.Text>
+  );
+}
+
+const CELL_THUMBS = 3;
+
+/** Image URLs as thumbnails: a few and a count in a cell, all with preview on the show page. */
+function Thumbnails({ urls, variant }: { urls: string[]; variant: "cell" | "detail" }) {
+  const { token } = theme.useToken();
+  if (urls.length === 0) return EMPTY_VALUE;
+  const size = variant === "cell" ? 28 : 72;
+  const shown = variant === "cell" ? urls.slice(0, CELL_THUMBS) : urls;
+  const more = urls.length - shown.length;
+  const thumbs: ReactNode = shown.map((url, index) => (
+    <Image
+      // biome-ignore lint/suspicious/noArrayIndexKey: a URL may repeat; the position is its identity.
+      key={`${index}-${url}`}
+      src={url}
+      width={size}
+      height={size}
+      alt={`Image ${index + 1}`}
+      style={{ objectFit: "cover", borderRadius: token.borderRadiusSM, background: token.colorFillTertiary }}
+      fallback={IMAGE_PLACEHOLDER}
+    />
+  ));
+  return (
+    <Flex
+      gap={4}
+      align="center"
+      wrap="wrap"
+      aria-label={`${urls.length} ${urls.length === 1 ? "image" : "images"}`}
+    >
+      <Image.PreviewGroup>{thumbs}</Image.PreviewGroup>
+      {more > 0 && <Typography.Text type="secondary">+{more}</Typography.Text>}
+    </Flex>
+  );
+}

@@ -1,0 +1,143 @@
+import { describe, expect, it } from "vitest";
+import { categories } from "../../resources/categories";
+import type { ResourceDefinition } from "../../resources/contract";
+import { RESOURCES, resourceByName } from "../../resources/index";
+import { products } from "../../resources/products";
+import { subCategories } from "../../resources/sub-categories";
+import {
+  clearStaleDependents,
+  defaultsOf,
+  deriveUiSchema,
+  formSchemaOf,
+  MEDIA_WIDGET,
+  RELATION_WIDGET,
+  relationDependencies,
+  toCreateBody,
+  toFormData,
+  toUpdateBody,
+} from "./form-schema";
+
+describe("formSchemaOf", () => {
+  it("keeps the writable fields and their required ones, for every resource", () => {
+    for (const def of RESOURCES) {
+      const schema = formSchemaOf(def.schema);
+      const fields = Object.keys(schema.properties ?? {});
+      expect(fields).not.toContain("id");
+      expect(fields).not.toContain("created_at");
+      expect(fields.every((f) => !def.schema.properties[f].readOnly)).toBe(true);
+      expect(schema.required).toEqual(def.schema.required);
+      expect(schema.additionalProperties).toBe(false);
+    }
+  });
+});
+
+describe("deriveUiSchema", () => {
+  const ui = deriveUiSchema(products, resourceByName);
+
+  it("turns the x- hints into widgets", () => {
+    expect(ui.description).toEqual({ "ui:widget": "textarea", "ui:options": { rows: 4 } });
+    expect(ui.status).toEqual({ "ui:enumNames": ["Draft", "Active", "Archived"] });
+    expect(ui.images).toEqual({ "ui:widget": MEDIA_WIDGET });
+    expect(ui.category_id).toEqual({
+      "ui:widget": RELATION_WIDGET,
+      "ui:options": { resource: "categories", labelField: "name" },
+    });
+  });
+
+  it("filters the sub-category select by the chosen category", () => {
+    expect(ui.sub_category_id).toEqual({
+      "ui:widget": RELATION_WIDGET,
+      "ui:options": {
+        resource: "sub-categories",
+        labelField: "name",
+        dependsOn: { field: "category_id", filterField: "category_id" },
+      },
+    });
+  });
+
+  it("keeps the resource's own uiSchema, which wins over derived hints, and hides rjsf's submit", () => {
+    expect(ui["ui:order"]).toEqual(products.uiSchema?.["ui:order"]);
+    expect(ui["ui:submitButtonOptions"]).toEqual({ norender: true });
+    const custom: ResourceDefinition = {
+      ...categories,
+      uiSchema: { description: { "ui:options": { rows: 8 } }, name: { "ui:autofocus": true } },
+    };
+    const own = deriveUiSchema(custom, resourceByName);
+    expect(own.description).toEqual({ "ui:widget": "textarea", "ui:options": { rows: 8 } });
+    expect(own.name).toEqual({ "ui:autofocus": true });
+  });
+
+  it("has no dependency where the related resource points nowhere the form does", () => {
+    expect(relationDependencies(subCategories, resourceByName)).toEqual({});
+    expect(relationDependencies(products, resourceByName)).toEqual({
+      sub_category_id: { field: "category_id", filterField: "category_id" },
+    });
+  });
+});
+
+describe("records, form data and bodies", () => {
+  const record = {
+    id: "p1",
+    created_at: "2024-01-01T00:00:00.000Z",
+    updated_at: "2024-01-01T00:00:00.000Z",
+    created_by: null,
+    updated_by: null,
+    sku_code: "SKU-1",
+    name: "Shirt",
+    description: null,
+    price: 12.5,
+    currency: "INR",
+    category_id: "c1",
+    sub_category_id: null,
+    status: "draft",
+    images: ["https://example.com/a.png"],
+  };
+
+  it("edits the writable fields that have values", () => {
+    expect(toFormData(record, products.schema)).toEqual({
+      sku_code: "SKU-1",
+      name: "Shirt",
+      price: 12.5,
+      currency: "INR",
+      category_id: "c1",
+      status: "draft",
+      images: ["https://example.com/a.png"],
+    });
+  });
+
+  it("starts a new record from the schema's defaults", () => {
+    expect(defaultsOf(products.schema)).toEqual({ currency: "INR", status: "draft" });
+    expect(defaultsOf(categories.schema)).toEqual({});
+  });
+
+  it("creates with the fields that have values", () => {
+    expect(toCreateBody({ name: "Shirt", description: undefined, id: "x" }, products.schema)).toEqual({
+      name: "Shirt",
+    });
+  });
+
+  it("updates only what changed, a cleared field as null", () => {
+    const data = {
+      ...toFormData(record, products.schema),
+      price: 13,
+      images: undefined,
+      description: "Soft",
+    };
+    expect(toUpdateBody(data, record, products.schema)).toEqual({
+      price: 13,
+      images: null,
+      description: "Soft",
+    });
+    expect(toUpdateBody(toFormData(record, products.schema), record, products.schema)).toEqual({});
+  });
+
+  it("clears the sub-category when the category changes", () => {
+    const deps = relationDependencies(products, resourceByName);
+    const before = { category_id: "c1", sub_category_id: "s1" };
+    expect(clearStaleDependents(before, { ...before, category_id: "c2" }, deps)).toEqual({
+      category_id: "c2",
+      sub_category_id: undefined,
+    });
+    expect(clearStaleDependents(before, { ...before, name: "x" }, deps)).toEqual({ ...before, name: "x" });
+  });
+});

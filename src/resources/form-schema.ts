@@ -1,0 +1,185 @@
+/**
+ * What react-jsonschema-form gets for a resource: the schema of its writable fields, a
+ * uiSchema derived from the `x-` hints (merged under the resource's own), and the
+ * conversions between API records, form data and request bodies. Pure.
+ */
+import type { RJSFSchema, UiSchema } from "@rjsf/utils";
+import type { ResourceDefinition } from "../../resources/contract";
+import type { EntitySchema } from "../../schemas/contract";
+import { relationOf } from "./fields";
+
+export type FormData = Record<string, unknown>;
+
+/** Widget names of the form's registry (form/widgets.ts); replace an entry to change a widget. */
+export const RELATION_WIDGET = "relation";
+export const MEDIA_WIDGET = "media";
+
+/** A relation select that only offers records matching another field of the form. */
+export interface RelationDependency {
+  /** The form field whose value filters the options (`category_id`). */
+  field: string;
+  /** The related resource's field compared with it (`category_id` of sub-categories). */
+  filterField: string;
+}
+
+/** `ui:options` of a relation widget. */
+export interface RelationOptions {
+  resource: string;
+  labelField: string;
+  dependsOn?: RelationDependency;
+}
+
+type Resolve = (name: string) => ResourceDefinition | undefined;
+
+/**
+ * The schema the form edits: the writable fields (no id, no audit fields), the required
+ * ones among them, unknown properties rejected as the server does.
+ */
+export function formSchemaOf(schema: EntitySchema): RJSFSchema {
+  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([, f]) => !f.readOnly));
+  return {
+    type: "object",
+    additionalProperties: false,
+    required: schema.required.filter((name) => name in properties),
+    properties: properties as RJSFSchema["properties"],
+  };
+}
+
+/**
+ * The dependency of a relation field on another one of the same form, found generically: if
+ * the related resource itself points (field G) at a resource that this form also points at
+ * (field H), the options are filtered by `G = form[H]`. A product's sub-category select thus
+ * offers only the sub-categories of the chosen category.
+ *
+ * @example
+ * relationDependency(products, "sub_category_id", resourceByName);
+ * // { field: "category_id", filterField: "category_id" }
+ */
+export function relationDependency(
+  def: ResourceDefinition,
+  field: string,
+  resolve: Resolve,
+): RelationDependency | undefined {
+  const target = relationOf(def.schema.properties[field]);
+  const related = target && resolve(target.resource);
+  if (!related) return undefined;
+  for (const [filterField, relatedField] of Object.entries(related.schema.properties)) {
+    const via = relationOf(relatedField);
+    if (!via) continue;
+    const own = Object.entries(def.schema.properties).find(
+      ([name, f]) => name !== field && !f.readOnly && relationOf(f)?.resource === via.resource,
+    );
+    if (own) return { field: own[0], filterField };
+  }
+  return undefined;
+}
+
+/** Every relation dependency of a resource's form, by dependent field. */
+export function relationDependencies(
+  def: ResourceDefinition,
+  resolve: Resolve,
+): Record<string, RelationDependency> {
+  const out: Record<string, RelationDependency> = {};
+  for (const name of Object.keys(def.schema.properties)) {
+    const dependency = relationDependency(def, name, resolve);
+    if (dependency) out[name] = dependency;
+  }
+  return out;
+}
+
+/**
+ * The form's uiSchema: widgets from the field hints (`x-multiline` → textarea, enum labels
+ * → select labels, `x-relation` → relation select, `x-media` → media list), with the
+ * resource's own `uiSchema` applied on top, and no submit button (the page has Save).
+ */
+export function deriveUiSchema(def: ResourceDefinition, resolve: Resolve): UiSchema {
+  const derived: UiSchema = {};
+  for (const [name, field] of Object.entries(def.schema.properties)) {
+    if (field.readOnly) continue;
+    const relation = relationOf(field);
+    if (relation) {
+      const options: RelationOptions = { resource: relation.resource, labelField: relation.labelField };
+      const dependsOn = relationDependency(def, name, resolve);
+      if (dependsOn) options.dependsOn = dependsOn;
+      derived[name] = { "ui:widget": RELATION_WIDGET, "ui:options": { ...options } };
+    } else if (field["x-media"]) {
+      derived[name] = { "ui:widget": MEDIA_WIDGET };
+    } else if (field["x-multiline"]) {
+      derived[name] = { "ui:widget": "textarea", "ui:options": { rows: 4 } };
+    } else if (field.enum && field["x-enumLabels"]) {
+      derived[name] = { "ui:enumNames": [...field["x-enumLabels"]] };
+    }
+  }
+  const own = (def.uiSchema ?? {}) as UiSchema;
+  const merged: UiSchema = { ...derived, ...own };
+  for (const name of Object.keys(derived)) {
+    if (own[name] && typeof own[name] === "object") merged[name] = { ...derived[name], ...own[name] };
+  }
+  merged["ui:submitButtonOptions"] = { norender: true };
+  return merged;
+}
+
+/** A new record's form data: the schema's defaults (`currency: "INR"`, `status: "draft"`). */
+export function defaultsOf(schema: EntitySchema): FormData {
+  const data: FormData = {};
+  for (const [name, field] of Object.entries(schema.properties)) {
+    if (!field.readOnly && field.default !== undefined) data[name] = structuredClone(field.default);
+  }
+  return data;
+}
+
+/** An API record as form data: writable fields only, unset (`null`) ones left out. */
+export function toFormData(record: Record<string, unknown> | undefined, schema: EntitySchema): FormData {
+  const data: FormData = {};
+  if (!record) return data;
+  for (const [name, field] of Object.entries(schema.properties)) {
+    if (field.readOnly || record[name] === null || record[name] === undefined) continue;
+    data[name] = record[name];
+  }
+  return data;
+}
+
+const isEmpty = (value: unknown) => value === undefined || value === null;
+
+/** The body of a create: the writable fields that have a value. */
+export function toCreateBody(data: FormData, schema: EntitySchema): FormData {
+  const body: FormData = {};
+  for (const [name, field] of Object.entries(schema.properties)) {
+    if (!field.readOnly && !isEmpty(data[name])) body[name] = data[name];
+  }
+  return body;
+}
+
+/**
+ * The body of an edit: only the fields that changed; a cleared field is sent as `null`
+ * (the API's way to unset an optional field).
+ */
+export function toUpdateBody(
+  data: FormData,
+  original: Record<string, unknown>,
+  schema: EntitySchema,
+): FormData {
+  const body: FormData = {};
+  for (const [name, field] of Object.entries(schema.properties)) {
+    if (field.readOnly) continue;
+    const next = data[name] ?? null;
+    if (JSON.stringify(next) !== JSON.stringify(original[name] ?? null)) body[name] = next;
+  }
+  return body;
+}
+
+/**
+ * After a change, clears a dependent relation whose filter field changed: a sub-category of
+ * the old category is no longer a valid choice.
+ */
+export function clearStaleDependents(
+  previous: FormData,
+  next: FormData,
+  dependencies: Readonly<Record<string, RelationDependency>>,
+): FormData {
+  let out = next;
+  for (const [field, { field: source }] of Object.entries(dependencies)) {
+    if (previous[source] !== next[source] && !isEmpty(out[field])) out = { ...out, [field]: undefined };
+  }
+  return out;
+}

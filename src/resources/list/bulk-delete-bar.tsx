@@ -1,0 +1,60 @@
+import { DeleteOutlined } from "@ant-design/icons";
+import { useDeleteMany } from "@refinedev/core";
+import { Button, Flex, Popconfirm, Typography, theme } from "antd";
+import type { ResourceDefinition } from "../../../resources/contract";
+
+interface BulkDeleteBarProps {
+  def: ResourceDefinition;
+  ids: string[];
+  onDone: () => void;
+}
+
+/** "N selected", Clear selection, and Delete selected behind "Delete N selected?". */
+export function BulkDeleteBar({ def, ids, onDone }: BulkDeleteBarProps) {
+  const { token } = theme.useToken();
+  const { mutate, mutation } = useDeleteMany();
+  if (ids.length === 0) return null;
+  const count = ids.length;
+  const noun = (count === 1 ? def.singular : def.label).toLowerCase();
+
+  return (
+    <Flex
+      align="center"
+      gap={12}
+      role="region"
+      aria-label="Selection"
+      style={{
+        marginBottom: 12,
+        padding: "8px 12px",
+        borderRadius: token.borderRadius,
+        background: token.colorPrimaryBg,
+      }}
+    >
+      <Typography.Text strong>{count} selected</Typography.Text>
+      <Button size="small" type="link" onClick={onDone}>
+        Clear selection
+      </Button>
+      <Popconfirm
+        title={`Delete ${count} selected?`}
+        description="This cannot be undone."
+        okText="Yes, delete"
+        okButtonProps={{ danger: true }}
+        cancelText="Cancel"
+        onConfirm={() =>
+          mutate(
+            {
+              resource: def.name,
+              ids,
+              successNotification: { type: "success", message: `${count} ${noun} deleted` },
+            },
+            { onSuccess: onDone },
+          )
+        }
+      >
+        <Button size="small" danger icon={<DeleteOutlined />} loading={mutation.isPending}>
+          Delete selected
+        </Button>
+      </Popconfirm>
+    </Flex>
+  );
+}

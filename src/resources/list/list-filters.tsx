@@ -1,0 +1,134 @@
+import { ClearOutlined } from "@ant-design/icons";
+import type { CrudFilter } from "@refinedev/core";
+import { Button, Flex, Input, Select } from "antd";
+import { useMemo } from "react";
+import type { ResourceDefinition } from "../../../resources/contract";
+import { type FilterControl, filterControls, searchPlaceholder } from "../columns";
+import { enumOptions, type Option } from "../fields";
+import { asBoolean, asNumber, filterValue, hasActiveFilters, typedEnumValue } from "./filter-values";
+import { DateRangeFilter, NumberRangeFilter } from "./range-filters";
+import { RelationFilter } from "./relation-filter";
+
+interface ListFiltersProps {
+  def: ResourceDefinition;
+  filters: CrudFilter[];
+  /** Merges these filters into the list's (an `undefined` value removes one). */
+  onChange: (filters: CrudFilter[]) => void;
+  onClear: () => void;
+}
+
+/** Booleans go through the select as text (antd option values are strings or numbers). */
+const BOOLEAN_OPTIONS: Option<string>[] = [
+  { value: "true", label: "Yes" },
+  { value: "false", label: "No" },
+];
+
+/** Search box (`q`) and one control per filterable field, chosen by its kind. */
+export function ListFilters({ def, filters, onChange, onClear }: ListFiltersProps) {
+  const controls = useMemo(() => filterControls(def), [def]);
+  const searchable = def.schema["x-searchable"].length > 0;
+  const q = filterValue(filters, "q", "contains") as string | undefined;
+
+  const control = (c: FilterControl) => {
+    const eq = filterValue(filters, c.field, "eq");
+    const set = (operator: "eq" | "contains", value: unknown) =>
+      onChange([{ field: c.field, operator, value }]);
+    const range = (from: unknown, to: unknown) =>
+      onChange([
+        { field: c.field, operator: "gte", value: from },
+        { field: c.field, operator: "lte", value: to },
+      ]);
+    switch (c.kind) {
+      case "select": {
+        const field = def.schema.properties[c.field];
+        const isBoolean = c.source === "boolean";
+        const options = isBoolean ? BOOLEAN_OPTIONS : enumOptions(field);
+        const value = isBoolean ? asBoolean(eq)?.toString() : typedEnumValue(eq, field?.enum ?? []);
+        return (
+          <Select<string | number>
+            key={c.field}
+            aria-label={`Filter by ${c.title}`}
+            placeholder={`Any ${c.title.toLowerCase()}`}
+            allowClear
+            value={value}
+            options={options}
+            onChange={(next) => set("eq", isBoolean && next !== undefined ? next === "true" : next)}
+            style={{ width: 160 }}
+          />
+        );
+      }
+      case "relation":
+        return (
+          <RelationFilter
+            key={c.field}
+            resource={c.resource}
+            labelField={c.labelField}
+            title={c.title}
+            value={eq === undefined ? undefined : String(eq)}
+            onChange={(next) => set("eq", next)}
+          />
+        );
+      case "number-range":
+        return (
+          <NumberRangeFilter
+            key={c.field}
+            title={c.title}
+            value={[
+              asNumber(filterValue(filters, c.field, "gte")),
+              asNumber(filterValue(filters, c.field, "lte")),
+            ]}
+            onChange={([from, to]) => range(from, to)}
+          />
+        );
+      case "date-range":
+        return (
+          <DateRangeFilter
+            key={c.field}
+            title={c.title}
+            value={[
+              filterValue(filters, c.field, "gte") as string | undefined,
+              filterValue(filters, c.field, "lte") as string | undefined,
+            ]}
+            onChange={([from, to]) => range(from, to)}
+          />
+        );
+      case "text":
+        return (
+          <Input.Search
+            key={c.field}
+            aria-label={`Filter by ${c.title}`}
+            placeholder={c.title}
+            allowClear
+            defaultValue={filterValue(filters, c.field, "contains") as string | undefined}
+            onSearch={(value) => set("contains", value.trim() || undefined)}
+            style={{ width: 200 }}
+          />
+        );
+    }
+  };
+
+  return (
+    <Flex gap={12} wrap="wrap" style={{ marginBottom: 16 }}>
+      {searchable && (
+        <Input.Search
+          // Remounted by a clear, so the box empties too.
+          key={q === undefined ? "empty" : "search"}
+          aria-label={`Search ${def.label.toLowerCase()}`}
+          placeholder={searchPlaceholder(def)}
+          allowClear
+          defaultValue={q}
+          onSearch={(value) =>
+            onChange([{ field: "q", operator: "contains", value: value.trim() || undefined }])
+          }
+          style={{ width: 340 }}
+        />
+      )}
+      {controls.map(control)}
+      {hasActiveFilters(filters) && (
+        <Button icon={<ClearOutlined />} onClick={onClear}>
+          Clear filters
+        </Button>
+      )}
+    </Flex>
+  );
+}

@@ -1,0 +1,90 @@
+import { CreateButton, List, useTable } from "@refinedev/antd";
+import type { CrudFilter } from "@refinedev/core";
+import { Button, Empty, Table } from "antd";
+import { useMemo, useState } from "react";
+import { DEFAULT_PAGE_SIZE } from "../../lib/constants";
+import { TOOLBAR_ACTIONS } from "../actions";
+import { defaultSorters } from "../columns";
+import type { ResourceRecord, ScreenProps } from "../types";
+import { BulkDeleteBar } from "./bulk-delete-bar";
+import { hasActiveFilters } from "./filter-values";
+import { ListFilters } from "./list-filters";
+import { tableColumns } from "./table-columns";
+
+/**
+ * `/<module>/<name>`: the generated list of a resource. Columns, sorters and filters come
+ * from its schema; 10 a page; row selection with bulk delete; the resource's toolbar
+ * actions beside Create.
+ */
+export default function ResourceListPage({ def }: ScreenProps) {
+  const [selected, setSelected] = useState<string[]>([]);
+  const { tableProps, sorters, filters, setFilters, setCurrentPage } = useTable<ResourceRecord>({
+    resource: def.name,
+    pagination: { pageSize: DEFAULT_PAGE_SIZE },
+    sorters: { initial: defaultSorters(def) },
+    syncWithLocation: true,
+  });
+  const records = tableProps.dataSource as ResourceRecord[] | undefined;
+  const columns = useMemo(() => tableColumns(def, records, sorters), [def, records, sorters]);
+  const filtered = hasActiveFilters(filters);
+  const plural = def.label.toLowerCase();
+  const toolbar = def.actions?.toolbar ?? [];
+
+  const applyFilters = (next: CrudFilter[], behavior: "merge" | "replace" = "merge") => {
+    setFilters(next, behavior);
+    setCurrentPage(1);
+  };
+
+  return (
+    <List
+      resource={def.name}
+      title={def.label}
+      headerButtons={({ defaultButtons }) => (
+        <>
+          {toolbar.map((key) => {
+            const Action = TOOLBAR_ACTIONS[key];
+            return Action ? <Action key={key} def={def} filters={filters} sorters={sorters} /> : null;
+          })}
+          {defaultButtons}
+        </>
+      )}
+    >
+      <ListFilters
+        def={def}
+        filters={filters}
+        onChange={applyFilters}
+        onClear={() => applyFilters([], "replace")}
+      />
+      <BulkDeleteBar def={def} ids={selected} onDone={() => setSelected([])} />
+      <Table<ResourceRecord>
+        {...tableProps}
+        rowKey="id"
+        columns={columns}
+        scroll={{ x: "max-content" }}
+        rowSelection={{
+          selectedRowKeys: selected,
+          preserveSelectedRowKeys: true,
+          onChange: (keys) => setSelected(keys.map(String)),
+        }}
+        locale={{
+          emptyText: filtered ? (
+            <Empty description={`No ${plural} match these filters`}>
+              <Button onClick={() => applyFilters([], "replace")}>Clear filters</Button>
+            </Empty>
+          ) : (
+            <Empty description={`No ${plural} yet`}>
+              <CreateButton resource={def.name} type="primary">
+                Create {def.singular.toLowerCase()}
+              </CreateButton>
+            </Empty>
+          ),
+        }}
+        pagination={{
+          ...tableProps.pagination,
+          showSizeChanger: true,
+          showTotal: (total) => `${total} ${total === 1 ? def.singular.toLowerCase() : plural}`,
+        }}
+      />
+    </List>
+  );
+}

@@ -1,0 +1,60 @@
+import { getDefaultSortOrder } from "@refinedev/antd";
+import type { CrudSort } from "@refinedev/core";
+import type { TableColumnsType } from "antd";
+import { Link } from "react-router";
+import type { ResourceDefinition } from "../../../resources/contract";
+import { listColumns } from "../columns";
+import { FieldValue } from "../field-value";
+import type { FieldKind } from "../fields";
+import { idsOf } from "../relation-value";
+import { recordPath } from "../routes";
+import type { ResourceRecord } from "../types";
+import { RowActions } from "./row-actions";
+
+const WRAPPING: ReadonlySet<FieldKind> = new Set(["text", "multiline", "list"]);
+
+/** The text of the link to a record: its label, or "(unnamed product)". */
+const labelText = (value: unknown, singular: string): string =>
+  value === null || value === undefined || value === ""
+    ? `(unnamed ${singular.toLowerCase()})`
+    : String(value);
+
+/**
+ * The antd columns of a resource's table: one per `x-list` field (title, width, sorter,
+ * renderer by kind; the label field links to the record), then the row actions.
+ * `records` is the page being shown: each relation column asks for all its labels at once.
+ */
+export function tableColumns(
+  def: ResourceDefinition,
+  records: readonly ResourceRecord[] | undefined,
+  sorters: CrudSort[],
+): TableColumnsType<ResourceRecord> {
+  const columns: TableColumnsType<ResourceRecord> = listColumns(def).map((column) => {
+    const relationIds = column.kind === "relation" ? idsOf(records, column.field) : undefined;
+    return {
+      key: column.field,
+      dataIndex: column.field,
+      title: column.title,
+      width: column.width,
+      align: column.align,
+      sorter: column.sortable,
+      sortOrder: column.sortable ? (getDefaultSortOrder(column.field, sorters) ?? null) : undefined,
+      // Short values stay on one line; text columns cut long values with an ellipsis instead.
+      onCell: () => (WRAPPING.has(column.kind) ? {} : { style: { whiteSpace: "nowrap" } }),
+      render: (_: unknown, record: ResourceRecord) =>
+        column.isLabel ? (
+          <Link to={recordPath(def, "show", record.id)}>{labelText(record[column.field], def.singular)}</Link>
+        ) : (
+          <FieldValue schema={def.schema} field={column.field} record={record} relationIds={relationIds} />
+        ),
+    };
+  });
+  columns.push({
+    key: "actions",
+    title: "Actions",
+    fixed: "right",
+    width: 180 + (def.actions?.row?.length ?? 0) * 70,
+    render: (_: unknown, record: ResourceRecord) => <RowActions def={def} record={record} />,
+  });
+  return columns;
+}

@@ -1,0 +1,27 @@
+/**
+ * Which component shows a resource's screen: its custom page when `pages` names one, else
+ * the generated page. Every page is a lazy chunk, so the tables, forms and rjsf load only
+ * when a resource screen is opened.
+ */
+import { type ComponentType, type LazyExoticComponent, lazy } from "react";
+import type { ResourceDefinition, ScreenName } from "../../resources/contract";
+import { CUSTOM_PAGES } from "./custom-pages";
+import type { ScreenProps } from "./types";
+
+type Screen = LazyExoticComponent<ComponentType<ScreenProps>>;
+
+const GENERATED: Readonly<Record<ScreenName, Screen>> = {
+  create: lazy(() => import("./form/create-page")),
+  edit: lazy(() => import("./form/edit-page")),
+  list: lazy(() => import("./list/list-page")),
+  show: lazy(() => import("./show/show-page")),
+};
+
+/** The page of `screen` for `def`; an unknown custom key is a configuration error, so it throws. */
+export function screenOf(def: ResourceDefinition, screen: ScreenName): Screen {
+  const key = def.pages?.[screen];
+  if (key === undefined) return GENERATED[screen];
+  const page = CUSTOM_PAGES[key];
+  if (!page) throw new Error(`Resource "${def.name}" names the unknown ${screen} page "${key}"`);
+  return page;
+}
