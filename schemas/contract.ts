@@ -22,8 +22,13 @@ export interface FieldSchema {
   maxItems?: number;
   /** Set by the server, never by a client (id, audit fields): rejected on write. */
   readOnly?: boolean;
-  /** Foreign key to another resource (by its `name`); shown as a select of its `labelField`. */
-  "x-relation"?: { resource: string; labelField: string };
+  /**
+   * Foreign key to another resource (by its `name`); shown as a select of its `labelField`.
+   * `within` names a field both records have that must be equal (a sub-category must belong
+   * to the product's category): the database enforces it with a composite foreign key, and
+   * the form offers only related records matching this record's `within` value.
+   */
+  "x-relation"?: { resource: string; labelField: string; within?: string };
   /** Labels of enum values, in the same order. */
   "x-enumLabels"?: readonly string[];
   /** The field holds media URLs picked from the asset manager. */

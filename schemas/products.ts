@@ -60,7 +60,7 @@ export const productSchema = {
       type: "string",
       format: "uuid",
       title: "Sub-category",
-      "x-relation": { resource: "sub-categories", labelField: "name" },
+      "x-relation": { resource: "sub-categories", labelField: "name", within: "category_id" },
     },
     status: {
       type: "string",

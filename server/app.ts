@@ -6,6 +6,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import type { ResourceDefinition } from "../resources/contract";
 import { registerAccessGuard } from "./auth/access";
 import { authRoutes } from "./auth/auth.routes";
+import { watchSessionChanges } from "./auth/principal";
+import { PrincipalCache } from "./auth/principal-cache";
 import { createTokenService } from "./auth/tokens";
 import { ensureFirstAdmin, loadJwtSecret, seedModules } from "./bootstrap";
 import type { Config } from "./config";
@@ -23,6 +25,7 @@ import { usersRoutes } from "./modules/users/users.routes";
 import { createResourceEvents } from "./realtime/events";
 import { attachRealtime } from "./realtime/socket";
 import { type ResourceServices, registerResources } from "./resources/index";
+import type { RulesRegistry } from "./resources/rules";
 
 export interface AppOptions {
   config: Config;
@@ -30,6 +33,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions["logger"];
   /** Resources to serve; all of resources/index.ts by default (tests add throwaway ones). */
   resources?: readonly ResourceDefinition[];
+  /** Business rules by resource name; RULES of server/resources/index.ts by default. */
+  rules?: RulesRegistry;
 }
 
 export interface App {
@@ -40,7 +45,7 @@ export interface App {
   services: ResourceServices;
 }
 
-export async function buildApp({ config, database, logger, resources }: AppOptions): Promise<App> {
+export async function buildApp({ config, database, logger, resources, rules }: AppOptions): Promise<App> {
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
@@ -76,7 +81,10 @@ export async function buildApp({ config, database, logger, resources }: AppOptio
     mailer,
     log: app.log,
     events: createResourceEvents(),
+    principals: new PrincipalCache(config.sessionCacheMs),
+    broadcast: database.broadcast,
   };
+  watchSessionChanges(ctx);
   await ensureFirstAdmin(db, config, app.log);
 
   await registerOpenApi(app);
@@ -88,7 +96,7 @@ export async function buildApp({ config, database, logger, resources }: AppOptio
   await app.register(outboxRoutes, ctx);
   let services: ResourceServices = new Map();
   await app.register(async (scope) => {
-    services = registerResources(scope, ctx, resources);
+    services = registerResources(scope, ctx, resources, rules);
     await catalogueRoutes(scope, ctx, services);
   });
   app.get("/api/health", { config: { access: { kind: "public" } }, schema: { hide: true } }, async () => ({

@@ -22,6 +22,8 @@ export interface Config {
   authMaxAttemptsIp: number;
   logLevel: string;
   trustProxy: boolean;
+  /** How long a checked session may be reused without a lookup, ms (0: never). */
+  sessionCacheMs: number;
   /** Folder of the built SPA. */
   clientDir: string;
 }
@@ -107,6 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
     authMaxAttemptsIp: int(env, "AUTH_MAX_ATTEMPTS_IP", 100),
     logLevel,
     trustProxy: bool(env, "TRUST_PROXY", false),
+    sessionCacheMs: int(env, "SESSION_CACHE_MS", 5000, 0),
     clientDir: path.resolve(env.CLIENT_DIR || "dist/client"),
   };
 }

@@ -2,9 +2,11 @@
 
 import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
+import type { PrincipalCache } from "./auth/principal-cache";
 import type { TokenService } from "./auth/tokens";
 import type { Config } from "./config";
 import type { Database } from "./db";
+import type { Broadcast } from "./db/broadcast";
 import type { Mailer } from "./mail/mailer";
 import type { ResourceEvents } from "./realtime/events";
 
@@ -16,4 +18,8 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** Resource changes, published after each committed write (live updates). */
   events: ResourceEvents;
+  /** Recently checked sessions; forget a user's or session's entry on any change to them. */
+  principals: PrincipalCache;
+  /** Messages to every instance on the database (cache invalidation). */
+  broadcast: Broadcast;
 }

@@ -6,6 +6,7 @@
 import { sql } from "kysely";
 import type { AppContext } from "../context";
 import { HttpError, unauthorized } from "../http/errors";
+import type { CachedSession } from "./principal-cache";
 
 export interface Principal {
   userId: string;
@@ -39,6 +40,10 @@ export async function resolvePrincipal(
   if (!verdict.ok && !allowExpired) throw new HttpError(417, "Access token expired");
   const { sub, sid } = verdict.claims;
 
+  const cached = ctx.principals.get(sid);
+  if (cached && cached.userId === sub) return principalOf(sid, cached);
+
+  const generation = ctx.principals.generation(sub);
   const row = await ctx.db
     .selectFrom("sessions as s")
     .innerJoin("users as u", "u.id", "s.user_id")
@@ -63,12 +68,40 @@ export async function resolvePrincipal(
     throw unauthorized("Session revoked");
   }
   if (row.expires_at.getTime() <= Date.now()) throw unauthorized("Session expired");
-  return {
+  const session: CachedSession = {
     userId: sub,
-    sessionId: sid,
     deviceId: row.device_id,
     role: row.role,
-    isAdmin: row.role === ROLE_ADMIN,
     modules: new Set(row.modules.map(Number)),
+    expiresAt: row.expires_at.getTime(),
   };
+  ctx.principals.set(sid, session, generation);
+  return principalOf(sid, session);
+}
+
+function principalOf(sessionId: string, s: CachedSession): Principal {
+  return {
+    userId: s.userId,
+    sessionId,
+    deviceId: s.deviceId,
+    role: s.role,
+    isAdmin: s.role === ROLE_ADMIN,
+    modules: s.modules,
+  };
+}
+
+const CHANNEL = "atelier_sessions";
+
+/**
+ * Forgets a user's cached sessions here and on every other instance. Call it, and await
+ * it, after any write that ends or narrows a user's sessions and before answering.
+ */
+export async function sessionsChanged(ctx: AppContext, userId: string): Promise<void> {
+  await ctx.broadcast.publish(CHANNEL, userId);
+}
+
+/** Wires the cache to the broadcast: forget on message, stop caching while deaf to others. */
+export function watchSessionChanges(ctx: AppContext): void {
+  ctx.broadcast.subscribe(CHANNEL, (userId) => ctx.principals.forgetUser(userId));
+  ctx.broadcast.onStatus((connected) => ctx.principals.setEnabled(connected));
 }

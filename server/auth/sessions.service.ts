@@ -6,6 +6,7 @@ import type { DeviceInfo, TokenPair } from "../../schemas/auth";
 import { detectBrowser, detectDevice } from "../../src/lib/device";
 import type { AppContext } from "../context";
 import { HttpError, unauthorized } from "../http/errors";
+import { sessionsChanged } from "./principal";
 import { hashToken, newOpaqueToken } from "./tokens";
 
 /** A refresh token presented again this soon after its rotation gets the same new pair. */
@@ -87,6 +88,7 @@ export async function openSession(
       .execute();
     return session.id;
   });
+  await sessionsChanged(ctx, userId); // the device's earlier session was replaced
   return pair(ctx, userId, sessionId, refreshToken, expiresAt);
 }
 
@@ -170,12 +172,14 @@ export async function rotateRefreshToken(
 
 /** Closes a session. Reason 'logout' makes its access tokens answer 406, any other 401. */
 export async function revokeSession(ctx: AppContext, sessionId: string, reason: string) {
-  await ctx.db
+  const revoked = await ctx.db
     .updateTable("sessions")
     .set({ revoked_at: new Date(), revoked_reason: reason })
     .where("id", "=", sessionId)
     .where("revoked_at", "is", null)
-    .execute();
+    .returning("user_id")
+    .executeTakeFirst();
+  if (revoked) await sessionsChanged(ctx, revoked.user_id);
 }
 
 /** Signs a device of a user out (all of its live sessions). Returns false when unknown. */
@@ -193,6 +197,7 @@ export async function signOutDevice(ctx: AppContext, userId: string, deviceId: s
     .where("device_pk", "=", device.id)
     .where("revoked_at", "is", null)
     .execute();
+  await sessionsChanged(ctx, userId);
   return true;
 }
 
@@ -204,4 +209,5 @@ export async function revokeAllSessions(ctx: AppContext, userId: string, reason:
     .where("user_id", "=", userId)
     .where("revoked_at", "is", null)
     .execute();
+  await sessionsChanged(ctx, userId);
 }

@@ -6,8 +6,10 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect } from "kysely";
 import pg from "pg";
+import { type Broadcast, localBroadcast, postgresBroadcast } from "./broadcast";
 import * as platform from "./migrations/0001-platform";
 import * as catalogue from "./migrations/0002-catalogue";
+import * as catalogueScopedSubCategory from "./migrations/0003-catalogue-scoped-sub-category";
 import { PGliteDialect } from "./pglite-dialect";
 import type { Database } from "./types";
 
@@ -17,6 +19,7 @@ export type { Database } from "./types";
 const MIGRATIONS: Record<string, Migration> = {
   "0001-platform": platform,
   "0002-catalogue": catalogue,
+  "0003-catalogue-scoped-sub-category": catalogueScopedSubCategory,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -24,6 +27,8 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 export interface DatabaseHandle {
   db: Kysely<Database>;
   kind: "pglite" | "postgres";
+  /** Messages to every instance on this database (in-process on PGlite). */
+  broadcast: Broadcast;
   close(): Promise<void>;
 }
 
@@ -46,7 +51,16 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 function openPostgres(url: string): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, kind: "postgres", close: () => db.destroy() };
+  const broadcast = postgresBroadcast(url, pool);
+  return {
+    db,
+    kind: "postgres",
+    broadcast,
+    close: async () => {
+      await broadcast.close();
+      await db.destroy();
+    },
+  };
 }
 
 async function openPGlite(dir = "memory://"): Promise<DatabaseHandle> {
@@ -56,6 +70,7 @@ async function openPGlite(dir = "memory://"): Promise<DatabaseHandle> {
   return {
     db,
     kind: "pglite",
+    broadcast: localBroadcast(),
     close: async () => {
       await db.destroy();
       await pglite.close();

@@ -70,3 +70,35 @@ export function filterTypeOf(field: FieldSchema): FieldType {
 
 /** Name of the unique constraint over some fields (also how 409s find their fields). */
 export const uniqueName = (table: string, fields: readonly string[]) => `${table}_${fields.join("_")}_key`;
+
+/** A relation whose target must share a field's value (`x-relation.within`). */
+export interface ScopedRelation {
+  field: string;
+  within: string;
+  table: string;
+  /** The composite foreign key (how a 400 finds its field). */
+  constraint: string;
+  /** The unique index on the target that the key references. */
+  targetIndex: string;
+}
+
+export function scopedRelationsOf(
+  schema: EntitySchema,
+  tableOf: (resource: string) => string,
+): ScopedRelation[] {
+  const table = schema["x-table"];
+  return Object.entries(schema.properties).flatMap(([field, f]) => {
+    const relation = f["x-relation"];
+    if (!relation?.within) return [];
+    const target = tableOf(relation.resource);
+    return [
+      {
+        field,
+        within: relation.within,
+        table: target,
+        constraint: `${table}_${field}_${relation.within}_fkey`,
+        targetIndex: `${target}_id_${relation.within}_key`,
+      },
+    ];
+  });
+}

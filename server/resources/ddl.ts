@@ -4,7 +4,7 @@
  * The output is pasted into a migration and reviewed (scripts/generate-migration.ts).
  */
 import type { EntitySchema } from "../../schemas/contract";
-import { columnsOf, uniqueName } from "./columns";
+import { columnsOf, scopedRelationsOf, uniqueName } from "./columns";
 
 export function createTableSql(schema: EntitySchema, tableOf: (resource: string) => string): string {
   const table = schema["x-table"];
@@ -21,7 +21,15 @@ export function createTableSql(schema: EntitySchema, tableOf: (resource: string)
   for (const fields of schema["x-unique"] ?? []) {
     lines.push(`  constraint ${uniqueName(table, fields)} unique (${fields.join(", ")})`);
   }
-  const statements = [`create table ${table} (\n${lines.join(",\n")}\n);`];
+  const statements: string[] = [];
+  for (const r of scopedRelationsOf(schema, tableOf)) {
+    // A foreign key needs a unique index on the columns it references.
+    statements.push(`create unique index if not exists ${r.targetIndex} on ${r.table} (id, ${r.within});`);
+    lines.push(
+      `  constraint ${r.constraint} foreign key (${r.field}, ${r.within}) references ${r.table} (id, ${r.within}) on delete restrict`,
+    );
+  }
+  statements.push(`create table ${table} (\n${lines.join(",\n")}\n);`);
   const uniqueLeads = new Set((schema["x-unique"] ?? []).map((f) => f[0]));
   for (const field of schema["x-filterable"]) {
     if (field === "id" || uniqueLeads.has(field)) continue; // a unique constraint already indexes it

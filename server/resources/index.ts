@@ -3,15 +3,15 @@ import type { FastifyInstance } from "fastify";
 import type { ResourceDefinition } from "../../resources/contract";
 import { RESOURCES } from "../../resources/index";
 import type { AppContext } from "../context";
-import { productRules } from "../modules/catalogue/products.rules";
 import { registerResource } from "./engine";
 import type { RulesRegistry } from "./rules";
 import type { ResourceService } from "./service";
 
-/** Rules by resource name (sorted). */
-export const RULES: RulesRegistry = {
-  products: productRules,
-};
+/**
+ * Rules by resource name (sorted). Empty today: the product sub-category rule became a
+ * composite foreign key (`x-relation.within`), so no write needs a read first.
+ */
+export const RULES: RulesRegistry = {};
 
 export type ResourceServices = ReadonlyMap<string, ResourceService>;
 

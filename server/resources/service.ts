@@ -3,12 +3,11 @@
  * Database errors become answers a person can act on: a unique violation is a 409 naming
  * its fields, a missing related record a 400 on its field, a record still in use a 409.
  */
-import type { Kysely } from "kysely";
 import type { ResourceDefinition } from "../../resources/contract";
 import type { AppContext } from "../context";
 import { badRequest, conflict, HttpError, notFound } from "../http/errors";
 import { type FieldType, type ListQuery, type ListResult, listPage } from "../http/list-query";
-import { filterTypeOf, uniqueName } from "./columns";
+import { filterTypeOf, type ScopedRelation, scopedRelationsOf, uniqueName } from "./columns";
 import { type Row, toColumns, toRecord } from "./records";
 import type { AnyDb, ResourceRules } from "./rules";
 
@@ -23,6 +22,7 @@ export class ResourceService {
   readonly table: string;
   private readonly filterFields: Record<string, FieldType>;
   private readonly sortFields: string[];
+  private readonly scoped: ScopedRelation[];
 
   constructor(
     private readonly ctx: AppContext,
@@ -35,6 +35,11 @@ export class ResourceService {
     this.filterFields = { id: "uuid" };
     for (const f of schema["x-filterable"]) this.filterFields[f] = filterTypeOf(schema.properties[f]);
     this.sortFields = [...new Set([...schema["x-filterable"], "created_at", "updated_at"])];
+    this.scoped = scopedRelationsOf(schema, (name) => resolve(name)?.schema["x-table"] ?? name);
+  }
+
+  private toRecord(row: Row): Row {
+    return toRecord(this.def.schema, row);
   }
 
   private get db(): AnyDb {
@@ -58,31 +63,43 @@ export class ResourceService {
         unpaged,
       },
     );
-    return { data: rows.map((r) => toRecord(this.def.schema, r)), total, totalExact };
+    return { data: rows.map((r) => this.toRecord(r)), total, totalExact };
   }
 
   async get(id: string): Promise<Row> {
     const row = await this.db.selectFrom(this.table).selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) throw notFound(`${this.def.singular} not found`);
-    return toRecord(this.def.schema, row);
+    return this.toRecord(row);
   }
 
   async create(body: Row, actorId: string): Promise<Row> {
     const values = toColumns(this.def.schema, body);
-    const row = await this.write(async (trx) => {
-      await this.rules.beforeWrite?.({ db: trx, existing: null, values: body });
-      return trx
+    const insert = (db: AnyDb) =>
+      db
         .insertInto(this.table)
         .values({ ...values, created_by: actorId, updated_by: actorId })
         .returningAll()
         .executeTakeFirstOrThrow();
-    });
+    const row = await this.write(async (trx) => {
+      await this.rules.beforeWrite?.({ db: trx, existing: null, values: body });
+      return insert(trx);
+    }, insert);
     this.publish("created", [row.id as string], actorId);
-    return toRecord(this.def.schema, row);
+    return this.toRecord(row);
   }
 
   async update(id: string, body: Row, actorId: string): Promise<Row> {
     const values = toColumns(this.def.schema, body);
+    const change = async (db: AnyDb) => {
+      const row = await db
+        .updateTable(this.table)
+        .set({ ...values, updated_at: new Date(), updated_by: actorId })
+        .where("id", "=", id)
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) throw notFound(`${this.def.singular} not found`);
+      return row;
+    };
     const row = await this.write(async (trx) => {
       const existing = await trx
         .selectFrom(this.table)
@@ -92,22 +109,16 @@ export class ResourceService {
         .executeTakeFirst();
       if (!existing) throw notFound(`${this.def.singular} not found`);
       await this.rules.beforeWrite?.({ db: trx, existing, values: body });
-      return trx
-        .updateTable(this.table)
-        .set({ ...values, updated_at: new Date(), updated_by: actorId })
-        .where("id", "=", id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-    });
+      return change(trx);
+    }, change);
     this.publish("updated", [id], actorId);
-    return toRecord(this.def.schema, row);
+    return this.toRecord(row);
   }
 
   /** Deletes records; with `mustExist`, a missing one is a 404. Returns how many went. */
   async remove(ids: string[], actorId: string, mustExist: boolean): Promise<number> {
-    const deleted = await this.write((trx) =>
-      trx.deleteFrom(this.table).where("id", "in", ids).returning("id").execute(),
-    );
+    const del = (db: AnyDb) => db.deleteFrom(this.table).where("id", "in", ids).returning("id").execute();
+    const deleted = await this.write(del, del);
     if (mustExist && !deleted.length) throw notFound(`${this.def.singular} not found`);
     if (deleted.length)
       this.publish(
@@ -122,10 +133,16 @@ export class ResourceService {
     this.ctx.events?.publish({ resource: this.def.name, moduleID: this.def.moduleID, type, ids, actorId });
   }
 
-  /** Runs a write in a transaction and translates constraint violations. */
-  private async write<T>(work: (trx: AnyDb) => Promise<T>): Promise<T> {
+  /**
+   * Runs a write and translates constraint violations. With rules to check, `work` runs in a
+   * transaction (rules read before the write); without, `single` is the one statement the
+   * write needs, sent as is: the constraints hold it together, and a begin/commit pair would
+   * double its round trips.
+   */
+  private async write<T>(work: (trx: AnyDb) => Promise<T>, single: (db: AnyDb) => Promise<T>): Promise<T> {
     try {
-      return await (this.db as Kysely<unknown> as AnyDb).transaction().execute(work);
+      if (!this.rules.beforeWrite) return await single(this.db);
+      return await this.db.transaction().execute(work);
     } catch (error) {
       throw this.translate(error);
     }
@@ -145,6 +162,13 @@ export class ResourceService {
     }
     // 23001: ON DELETE RESTRICT as PostgreSQL 16+ reports it (PGlite); 23503 elsewhere.
     if (e.code === "23503" || e.code === "23001") {
+      const scoped = this.scoped.find((r) => r.constraint === e.constraint);
+      if (scoped) {
+        const title = (f: string) => (schema.properties[f]?.title ?? f).toLowerCase();
+        return badRequest(`The ${title(scoped.field)} does not belong to the ${title(scoped.within)}`, [
+          { field: scoped.field, message: `must belong to the chosen ${title(scoped.within)}` },
+        ]);
+      }
       // Our table's foreign key: the related record is missing. Another table's: we are still used.
       const field = Object.keys(schema.properties).find((f) => e.constraint === `${this.table}_${f}_fkey`);
       if (field) {

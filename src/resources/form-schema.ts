@@ -46,10 +46,10 @@ export function formSchemaOf(schema: EntitySchema): RJSFSchema {
 }
 
 /**
- * The dependency of a relation field on another one of the same form, found generically: if
- * the related resource itself points (field G) at a resource that this form also points at
- * (field H), the options are filtered by `G = form[H]`. A product's sub-category select thus
- * offers only the sub-categories of the chosen category.
+ * The dependency of a relation field on another field of the same form, declared by
+ * `x-relation.within` (the database holds it as a composite foreign key): the options are
+ * the related records whose `within` field equals this form's. A product's sub-category
+ * select thus offers only the sub-categories of the chosen category.
  *
  * @example
  * relationDependency(products, "sub_category_id", resourceByName);
@@ -58,20 +58,10 @@ export function formSchemaOf(schema: EntitySchema): RJSFSchema {
 export function relationDependency(
   def: ResourceDefinition,
   field: string,
-  resolve: Resolve,
+  _resolve?: Resolve,
 ): RelationDependency | undefined {
-  const target = relationOf(def.schema.properties[field]);
-  const related = target && resolve(target.resource);
-  if (!related) return undefined;
-  for (const [filterField, relatedField] of Object.entries(related.schema.properties)) {
-    const via = relationOf(relatedField);
-    if (!via) continue;
-    const own = Object.entries(def.schema.properties).find(
-      ([name, f]) => name !== field && !f.readOnly && relationOf(f)?.resource === via.resource,
-    );
-    if (own) return { field: own[0], filterField };
-  }
-  return undefined;
+  const within = relationOf(def.schema.properties[field])?.within;
+  return within ? { field: within, filterField: within } : undefined;
 }
 
 /** Every relation dependency of a resource's form, by dependent field. */

@@ -130,6 +130,32 @@ describe.each(DRIVERS)("catalogue on %s", (driver) => {
       body: { sub_category_id: sneakers.id },
     });
     expect(moved.status).toBe(400);
+    expect(moved.body.message).toBe("The sub-category does not belong to the category");
+
+    // Changing only the category of a product with a sub-category is checked too...
+    const shoe = await post("/api/products", {
+      sku_code: "SH-9",
+      name: "Trainer",
+      price: 30,
+      category_id: shoes.id,
+      sub_category_id: sneakers.id,
+    });
+    expect(shoe.status).toBe(201);
+    const recategorised = await s.api("PATCH", `/api/products/${shoe.body.id}`, {
+      token: admin,
+      body: { category_id: bags.id },
+    });
+    expect(recategorised.status).toBe(400);
+    expect(recategorised.body.details).toEqual([
+      { field: "sub_category_id", message: "must belong to the chosen category" },
+    ]);
+    // ...and so is moving a sub-category that products use to another category.
+    const movedSub = await s.api("PATCH", `/api/sub-categories/${sneakers.id}`, {
+      token: admin,
+      body: { category_id: bags.id },
+    });
+    expect(movedSub.status).toBe(409);
+    expect((await s.api("DELETE", `/api/products/${shoe.body.id}`, { token: admin })).status).toBe(204);
   });
 
   it("updates partially, clears optional fields with null, and keeps audit fields server-side", async () => {

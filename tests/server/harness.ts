@@ -9,6 +9,7 @@ import type { ResourceDefinition } from "../../resources/contract";
 import { type App, buildApp } from "../../server/app";
 import { loadConfig } from "../../server/config";
 import { type DatabaseHandle, openDatabase } from "../../server/db";
+import type { RulesRegistry } from "../../server/resources/rules";
 import { createTestDatabase } from "./pg";
 
 export type Driver = "pglite" | "postgres";
@@ -29,6 +30,8 @@ export interface ApiAnswer<T = Record<string, unknown>> {
 
 export interface TestServer extends App {
   baseUrl: string;
+  /** The PostgreSQL database's URL (null on PGlite), to start a second instance on it. */
+  databaseUrl: string | null;
   database: DatabaseHandle;
   api<T = Record<string, unknown>>(
     method: string,
@@ -50,6 +53,10 @@ export interface StartOptions {
   resources?: readonly ResourceDefinition[];
   /** SQL run after the migrations (e.g. a throwaway entity's generated table). */
   setupSql?: string;
+  /** Business rules to register instead of the default RULES. */
+  rules?: RulesRegistry;
+  /** PostgreSQL only: join this existing database (a second instance) instead of a new one. */
+  databaseUrl?: string;
 }
 
 export async function startServer(
@@ -61,9 +68,12 @@ export async function startServer(
   let databaseUrl: string | null = null;
   if (driver === "postgres") {
     if (!pgUrl) throw new Error("PostgreSQL not available");
-    const created = await createTestDatabase(pgUrl);
-    databaseUrl = created.url;
-    dropDb = created.drop;
+    if (options.databaseUrl) databaseUrl = options.databaseUrl;
+    else {
+      const created = await createTestDatabase(pgUrl);
+      databaseUrl = created.url;
+      dropDb = created.drop;
+    }
   }
   const config = loadConfig({
     ADMIN_EMAIL: ADMIN.email,
@@ -74,7 +84,13 @@ export async function startServer(
   });
   const database = await openDatabase({ databaseUrl, pgliteDir: "memory://" });
   if (options.setupSql) await sql.raw(options.setupSql).execute(database.db);
-  const built = await buildApp({ config, database, logger: false, resources: options.resources });
+  const built = await buildApp({
+    config,
+    database,
+    logger: false,
+    resources: options.resources,
+    rules: options.rules,
+  });
   await built.app.listen({ port: 0, host: "127.0.0.1" });
   const address = built.app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;
@@ -98,6 +114,7 @@ export async function startServer(
   return {
     ...built,
     baseUrl,
+    databaseUrl,
     database,
     api,
     async signIn(email = ADMIN.email, password = ADMIN.password, device = DEVICE) {

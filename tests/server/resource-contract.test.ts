@@ -8,8 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ResourceDefinition } from "../../resources/contract";
 import { RESOURCES } from "../../resources/index";
 import { auditProperties, type EntitySchema } from "../../schemas/contract";
-import { columnsOf } from "../../server/resources/columns";
+import { badRequest } from "../../server/http/errors";
+import { columnsOf, scopedRelationsOf } from "../../server/resources/columns";
 import { createTableSql } from "../../server/resources/ddl";
+import type { ResourceRules } from "../../server/resources/rules";
 import { DRIVERS, startServer, type TestServer } from "./harness";
 
 const tableOf = (name: string) => {
@@ -42,6 +44,24 @@ describe.each(DRIVERS)("schemas and tables on %s", (driver) => {
       expect(actual.sort()).toEqual(expected.sort());
     },
   );
+
+  it.each(RESOURCES.map((r) => [r.name, r] as const))(
+    "%s: every relation and `within` scope is a foreign key",
+    async (_name, r) => {
+      const rows = await sql<{ conname: string }>`
+      select conname from pg_constraint
+      where contype = 'f' and conrelid = ${r.schema["x-table"]}::regclass`.execute(s.database.db);
+      const actual = rows.rows.map((c) => c.conname);
+      const table = r.schema["x-table"];
+      const expected = [
+        ...columnsOf(r.schema, tableOf)
+          .filter((c) => c.references)
+          .map((c) => `${table}_${c.name}_fkey`),
+        ...scopedRelationsOf(r.schema, tableOf).map((c) => c.constraint),
+      ];
+      expect(actual.sort()).toEqual(expected.sort());
+    },
+  );
 });
 
 const gadgetSchema = {
@@ -66,6 +86,19 @@ const gadgetSchema = {
   },
 } as const satisfies EntitySchema;
 
+/** A rule the schema cannot say: gadgets of kind b weigh at least 10. */
+const heavyKindB: ResourceRules = {
+  async beforeWrite({ existing, values }) {
+    const kind = "kind" in values ? values.kind : existing?.kind;
+    const weight = ("weight" in values ? values.weight : existing?.weight) as number | null | undefined;
+    if (kind === "b" && (weight ?? 0) < 10) {
+      throw badRequest("A gadget of kind b is heavy", [
+        { field: "weight", message: "must be at least 10 for kind b" },
+      ]);
+    }
+  },
+};
+
 const gadgets: ResourceDefinition = {
   name: "gadgets",
   schema: gadgetSchema,
@@ -83,7 +116,11 @@ describe("a throwaway entity, registered only here", () => {
     s = await startServer(
       "pglite",
       {},
-      { resources: [...RESOURCES, gadgets], setupSql: createTableSql(gadgetSchema, tableOf) },
+      {
+        resources: [...RESOURCES, gadgets],
+        setupSql: createTableSql(gadgetSchema, tableOf),
+        rules: { gadgets: heavyKindB },
+      },
     );
     admin = (await s.signIn()).accessToken;
   });
@@ -122,6 +159,32 @@ describe("a throwaway entity, registered only here", () => {
     });
     expect(patched.body).toMatchObject({ in_stock: false, weight: 3 });
     expect((await s.api("DELETE", `/api/gadgets/${created.body.id}`, { token: admin })).status).toBe(204);
+  });
+
+  it("runs its business rule on create and update, against the stored values", async () => {
+    const light = await s.api("POST", "/api/gadgets", {
+      token: admin,
+      body: { title: "Feather", kind: "b" },
+    });
+    expect(light.status).toBe(400);
+    expect(light.body.details).toEqual([{ field: "weight", message: "must be at least 10 for kind b" }]);
+    const heavy = await s.api<{ id: string }>("POST", "/api/gadgets", {
+      token: admin,
+      body: { title: "Anvil", kind: "b", weight: 12 },
+    });
+    expect(heavy.status).toBe(201);
+    const lighter = await s.api("PATCH", `/api/gadgets/${heavy.body.id}`, {
+      token: admin,
+      body: { weight: 2 },
+    });
+    expect(lighter.status).toBe(400);
+    const stored = await s.api("GET", `/api/gadgets/${heavy.body.id}`, { token: admin });
+    expect(stored.body).toMatchObject({ weight: 12 });
+    const retyped = await s.api("PATCH", `/api/gadgets/${heavy.body.id}`, {
+      token: admin,
+      body: { weight: 2, kind: "a" },
+    });
+    expect(retyped.status).toBe(200);
   });
 
   it("is gated by its module and listed in the OpenAPI document", async () => {

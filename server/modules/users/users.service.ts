@@ -3,7 +3,7 @@ import { type Kysely, sql } from "kysely";
 import { MODULES } from "../../../resources/modules";
 import type { DeviceRecord, MeResponse, RoleValue, UserRecord, UserWrite } from "../../../schemas/auth";
 import { hashPassword } from "../../auth/passwords";
-import { ROLE_ADMIN } from "../../auth/principal";
+import { ROLE_ADMIN, sessionsChanged } from "../../auth/principal";
 import { revokeAllSessions } from "../../auth/sessions.service";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db";
@@ -188,6 +188,7 @@ export async function updateUser(
       .execute();
     if (input.modules) await setModules(trx, id, input.modules);
   });
+  await sessionsChanged(ctx, id); // role, modules or active may have changed
   if (passwordHash) await revokeAllSessions(ctx, id, "password_changed");
   if (input.active === false && current.active) await revokeAllSessions(ctx, id, "disabled");
   return getUser(ctx, id);
@@ -197,6 +198,7 @@ export async function deleteUser(ctx: AppContext, id: string, actorId: string) {
   if (id === actorId) throw badRequest("You cannot delete your own account");
   const result = await ctx.db.deleteFrom("users").where("id", "=", id).executeTakeFirst();
   if (!result.numDeletedRows) throw notFound("User not found");
+  await sessionsChanged(ctx, id);
 }
 
 /** The signed-in user as the spec's user slice (MeResponse). */
