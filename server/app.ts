@@ -26,6 +26,7 @@ import { createResourceEvents } from "./realtime/events";
 import { attachRealtime } from "./realtime/socket";
 import { type ResourceServices, registerResources } from "./resources/index";
 import type { RulesRegistry } from "./resources/rules";
+import { createStorage } from "./storage";
 
 export interface AppOptions {
   config: Config;
@@ -83,6 +84,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     events: createResourceEvents(),
     principals: new PrincipalCache(config.sessionCacheMs),
     broadcast: database.broadcast,
+    storage: await createStorage(config),
   };
   watchSessionChanges(ctx);
   await ensureFirstAdmin(db, config, app.log);

@@ -26,7 +26,24 @@ export interface Config {
   sessionCacheMs: number;
   /** Folder of the built SPA. */
   clientDir: string;
+  /** Where files live (server/storage). */
+  storage: StorageConfig;
+  /** Largest accepted upload, bytes. */
+  uploadMaxBytes: number;
 }
+
+export type StorageConfig =
+  | { kind: "local" }
+  | {
+      kind: "s3";
+      /** null: AWS's own endpoint for the region. */
+      endpoint: string | null;
+      bucket: string;
+      region: string;
+      accessKeyId: string;
+      secretAccessKey: string;
+      forcePathStyle: boolean;
+    };
 
 export class ConfigError extends Error {}
 
@@ -87,10 +104,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got '${logLevel}'`);
   }
-  const storage = env.STORAGE || "local";
-  if (storage !== "local") {
-    throw new ConfigError(`STORAGE must be 'local' (S3 arrives with the asset manager), got '${storage}'`);
-  }
+  const storage = loadStorageConfig(env);
   return {
     port,
     host: env.HOST || "0.0.0.0",
@@ -111,5 +125,30 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: bool(env, "TRUST_PROXY", false),
     sessionCacheMs: int(env, "SESSION_CACHE_MS", 5000, 0),
     clientDir: path.resolve(env.CLIENT_DIR || "dist/client"),
+    storage,
+    uploadMaxBytes: int(env, "UPLOAD_MAX_MB", 512) * 1024 * 1024,
+  };
+}
+
+function loadStorageConfig(env: Env): StorageConfig {
+  const kind = env.STORAGE || "local";
+  if (kind === "local") return { kind };
+  if (kind !== "s3") throw new ConfigError(`STORAGE must be 'local' or 's3', got '${kind}'`);
+  const endpoint = url(env, "S3_ENDPOINT", null, ["http:", "https:"]);
+  const bucket = env.S3_BUCKET || "";
+  if (!bucket) throw new ConfigError("S3_BUCKET is required when STORAGE=s3");
+  const accessKeyId = env.S3_ACCESS_KEY_ID || "";
+  const secretAccessKey = env.S3_SECRET_ACCESS_KEY || "";
+  if (!accessKeyId || !secretAccessKey) {
+    throw new ConfigError("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are required when STORAGE=s3");
+  }
+  return {
+    kind,
+    endpoint,
+    bucket,
+    region: env.S3_REGION || "us-east-1",
+    accessKeyId,
+    secretAccessKey,
+    forcePathStyle: bool(env, "S3_FORCE_PATH_STYLE", endpoint !== null),
   };
 }

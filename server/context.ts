@@ -9,6 +9,7 @@ import type { Database } from "./db";
 import type { Broadcast } from "./db/broadcast";
 import type { Mailer } from "./mail/mailer";
 import type { ResourceEvents } from "./realtime/events";
+import type { StorageDriver } from "./storage";
 
 export interface AppContext {
   config: Config;
@@ -22,4 +23,6 @@ export interface AppContext {
   principals: PrincipalCache;
   /** Messages to every instance on the database (cache invalidation). */
   broadcast: Broadcast;
+  /** Files of every module (local folder or S3). */
+  storage: StorageDriver;
 }
