@@ -1,15 +1,13 @@
 import { useGetIdentity } from "@refinedev/core";
-import { Card, Col, Empty, Flex, Row, Skeleton, Typography, theme } from "antd";
-import { Link } from "react-router";
+import { Card, Col, Empty, Flex, Row, Skeleton, Typography } from "antd";
 import { allows } from "../../../providers/access-control";
 import { MODULES } from "../../../resources/modules";
 import type { MeResponse } from "../../../schemas/auth";
-import { ModuleIcon } from "../../components/module-icons";
+import { LinkCard } from "../../components/link-card";
 import { accessMetaOf } from "../../layout/resources";
 
 /** `/`: a welcome and one card per granted module. */
 export default function HomePage() {
-  const { token } = theme.useToken();
   const { data: me, isLoading } = useGetIdentity<MeResponse>();
 
   if (isLoading || !me) return <Skeleton active paragraph={{ rows: 6 }} />;
@@ -37,33 +35,7 @@ export default function HomePage() {
         <Row gutter={[16, 16]} role="list" aria-label="Your modules">
           {granted.map((m) => (
             <Col key={m.key} xs={24} sm={12} xl={8} xxl={6} role="listitem">
-              <Link to={`/${m.key}`} aria-label={m.name} style={{ display: "block", height: "100%" }}>
-                <Card hoverable style={{ height: "100%" }}>
-                  <Flex gap={16} align="flex-start">
-                    <Flex
-                      align="center"
-                      justify="center"
-                      style={{
-                        flex: "none",
-                        width: 44,
-                        height: 44,
-                        borderRadius: 12,
-                        background: token.colorPrimaryBg,
-                        color: token.colorPrimary,
-                        fontSize: 22,
-                      }}
-                    >
-                      <ModuleIcon name={m.icon} />
-                    </Flex>
-                    <div>
-                      <Typography.Title level={5} style={{ margin: 0 }}>
-                        {m.name}
-                      </Typography.Title>
-                      <Typography.Text type="secondary">{m.description}</Typography.Text>
-                    </div>
-                  </Flex>
-                </Card>
-              </Link>
+              <LinkCard to={`/${m.key}`} icon={m.icon} title={m.name} text={m.description} />
             </Col>
           ))}
         </Row>

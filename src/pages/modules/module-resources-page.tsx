@@ -1,48 +1,18 @@
 import { useList } from "@refinedev/core";
-import { Card, Col, Flex, Row, Typography, theme } from "antd";
-import { Link } from "react-router";
+import { Col, Flex, Row, Typography } from "antd";
 import type { ResourceDefinition } from "../../../resources/contract";
 import type { ModuleDefinition } from "../../../resources/modules";
-import { ModuleIcon } from "../../components/module-icons";
+import { LinkCard } from "../../components/link-card";
 import { resourcesOfModule } from "../../layout/resources";
 import { resourceRoutes } from "../../resources/routes";
 
 /** One resource of the module: icon, label and how many records it holds. */
 function ResourceCard({ def }: { def: ResourceDefinition }) {
-  const { token } = theme.useToken();
   const { result, query } = useList({ resource: def.name, pagination: { currentPage: 1, pageSize: 1 } });
   const count = query.isSuccess
     ? `${result.total} ${result.total === 1 ? def.singular : def.label}`.toLowerCase()
     : " ";
-  return (
-    <Link to={resourceRoutes(def).list} aria-label={def.label} style={{ display: "block", height: "100%" }}>
-      <Card hoverable style={{ height: "100%" }}>
-        <Flex gap={16} align="center">
-          <Flex
-            align="center"
-            justify="center"
-            style={{
-              flex: "none",
-              width: 44,
-              height: 44,
-              borderRadius: 12,
-              background: token.colorPrimaryBg,
-              color: token.colorPrimary,
-              fontSize: 22,
-            }}
-          >
-            <ModuleIcon name={def.icon} />
-          </Flex>
-          <div>
-            <Typography.Title level={5} style={{ margin: 0 }}>
-              {def.label}
-            </Typography.Title>
-            <Typography.Text type="secondary">{count}</Typography.Text>
-          </div>
-        </Flex>
-      </Card>
-    </Link>
-  );
+  return <LinkCard to={resourceRoutes(def).list} icon={def.icon} title={def.label} text={count} />;
 }
 
 /** `/<module key>` of a module made of resources: a card per resource. */
