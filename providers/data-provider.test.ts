@@ -69,7 +69,7 @@ describe("createDataProvider", () => {
       resource: "users",
       pagination: { currentPage: 3, pageSize: 10 },
     });
-    expect(result).toEqual({ data: [{ id: "1" }], total: 31 });
+    expect(result).toEqual({ data: [{ id: "1" }], total: 31, totalExact: true });
     expect(requests[0].url).toBe("/api/users");
     expect(requests[0].params).toEqual({ page: 3, pageSize: 10 });
   });

@@ -139,7 +139,7 @@ export function createDataProvider(client: AxiosInstance, base: string): DataPro
     }: Parameters<DataProvider["getList"]>[0]) {
       const params = toListParams(pagination, sorters, filters);
       const body = await call(() => client.get<ListResponse<TData>>(url(resource), { params }));
-      return { data: body.data, total: body.total };
+      return { data: body.data, total: body.total, totalExact: body.totalExact !== false };
     },
 
     async getOne<TData extends BaseRecord>({ resource, id }: Parameters<DataProvider["getOne"]>[0]) {

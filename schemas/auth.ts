@@ -129,6 +129,8 @@ export interface ApiError {
 export interface ListResponse<T> {
   data: T[];
   total: number;
+  /** False when `total` is the planner's estimate (more than 10,000 matches); absent means exact. */
+  totalExact?: boolean;
 }
 
 /** Minimum password length, checked on both sides. */

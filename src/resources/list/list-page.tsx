@@ -10,6 +10,7 @@ import { BulkDeleteBar } from "./bulk-delete-bar";
 import { hasActiveFilters } from "./filter-values";
 import { ListFilters } from "./list-filters";
 import { tableColumns } from "./table-columns";
+import { totalLabel } from "./total-label";
 
 /**
  * `/<module>/<name>`: the generated list of a resource. Columns, sorters and filters come
@@ -18,7 +19,7 @@ import { tableColumns } from "./table-columns";
  */
 export default function ResourceListPage({ def }: ScreenProps) {
   const [selected, setSelected] = useState<string[]>([]);
-  const { tableProps, sorters, filters, setFilters, setCurrentPage } = useTable<ResourceRecord>({
+  const { tableProps, tableQuery, sorters, filters, setFilters, setCurrentPage } = useTable<ResourceRecord>({
     resource: def.name,
     pagination: { pageSize: DEFAULT_PAGE_SIZE },
     sorters: { initial: defaultSorters(def) },
@@ -82,7 +83,8 @@ export default function ResourceListPage({ def }: ScreenProps) {
         pagination={{
           ...tableProps.pagination,
           showSizeChanger: true,
-          showTotal: (total) => `${total} ${total === 1 ? def.singular.toLowerCase() : plural}`,
+          showTotal: (total) =>
+            totalLabel(total, tableQuery.data?.totalExact !== false, def.singular.toLowerCase(), plural),
         }}
       />
     </List>
