@@ -38,6 +38,8 @@ export interface LiveClientOptions {
   logError?: (message: string) => void;
   /** Delay before retrying after a server error or a server-side disconnect. */
   retryDelayMs?: number;
+  /** Told the resources whose changes currently reach this client, after every change of that set. */
+  onLiveResources?: (resources: readonly string[]) => void;
 }
 
 export interface LiveClient {
@@ -138,10 +140,25 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
   let refreshesInARow = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
+  /** Rooms joined on the current connection. */
+  const joined = new Set<string>();
+  const setJoined = (resource: string, on: boolean) => {
+    if (on === joined.has(resource)) return;
+    if (on) joined.add(resource);
+    else joined.delete(resource);
+    options.onLiveResources?.([...joined].sort());
+  };
+  const clearJoined = () => {
+    if (!joined.size) return;
+    joined.clear();
+    options.onLiveResources?.([]);
+  };
+
   const join = (s: LiveSocket, resource: string) => {
     s.timeout(10_000).emit("subscribe", resource, (err: Error | null, answer?: SubscribeAck) => {
       if (err) return; // no answer: the next reconnection subscribes again
       if (answer && !answer.ok) logError(`Live updates for ${resource} refused: ${answer.message}`);
+      else if (s === socket && s.connected && subscriptions.has(resource)) setJoined(resource, true);
     });
   };
 
@@ -164,6 +181,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     const s = socket;
     socket = null;
     subscriptions.clear();
+    clearJoined();
     refreshesInARow = 0;
     if (s) {
       s.removeAllListeners();
@@ -216,6 +234,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
       void onConnectError(s, error);
     });
     s.on("disconnect", (reason) => {
+      clearJoined();
       // The server closed this socket on purpose: socket.io does not reconnect by itself.
       // Reconnecting runs the handshake again, which says whether the session still holds.
       if (reason === "io server disconnect") retryLater(s);
@@ -249,6 +268,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
       if (!subs?.delete(subscription) || subs.size > 0) return;
       subscriptions.delete(resource);
       if (socket?.connected) socket.emit("unsubscribe", resource);
+      setJoined(resource, false);
     },
   };
 

@@ -26,6 +26,10 @@ const live = createLiveClient({
   getAccessToken,
   refresh: performRefresh,
   onLogout: forceLogout,
+  // Which lists are live, on <html data-live="products …"> (diagnostics and e2e tests).
+  onLiveResources(resources) {
+    if (typeof document !== "undefined") document.documentElement.dataset.live = resources.join(" ");
+  },
 });
 
 /** Refine's liveProvider: channels `resources/<name>`, events created/updated/deleted with `payload.ids`. */

@@ -1,6 +1,6 @@
 /** Sign-in, sign-out, the forgot/reset password flow and the 404 screen, in Chromium. */
 import { expect, test } from "@playwright/test";
-import { ADMIN_EMAIL, api, apiSignIn, signIn, waitForMail } from "./helpers";
+import { ADMIN_EMAIL, api, apiSignIn, signIn, signOut, waitForMail } from "./helpers";
 
 test("a wrong password shows the server's message and stays on the sign-in screen", async ({ page }) => {
   await page.goto("login");
@@ -19,9 +19,7 @@ test("the admin signs in, sees every module in the menu, and signing out returns
   for (const name of ["PDF library", "Products", "CMS", "CRM", "Forms", "Automation", "Analytics", "Users"]) {
     await expect(menu.getByText(name, { exact: true })).toBeVisible();
   }
-  await page.getByTestId("user-menu").click();
-  await page.getByRole("menuitem", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/manage\/login$/);
+  await signOut(page);
   // The session is gone on the server too: the app sends us back to sign in.
   await page.goto("users");
   await expect(page).toHaveURL(/\/manage\/login/);

@@ -1,6 +1,6 @@
 /** An admin creates a user with some modules; that user sees only those, and 403 elsewhere. */
 import { expect, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { signIn, signOut } from "./helpers";
 
 test("module grants drive the menu, the screens and the API", async ({ page }) => {
   const email = `grant-${Date.now()}@example.com`;
@@ -22,9 +22,7 @@ test("module grants drive the menu, the screens and the API", async ({ page }) =
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText(email)).toBeVisible();
 
-  await page.getByTestId("user-menu").click();
-  await page.getByRole("menuitem", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/manage\/login$/);
+  await signOut(page);
 
   await signIn(page, email, "Gina-passw0rd");
   const menu = page.getByRole("menu").first();
