@@ -5,6 +5,8 @@
  */
 
 /** The socket.io path on the socket service base. */
+import type { DamChange } from "./dam";
+
 export const SOCKET_PATH = "/socket.io";
 
 /** Namespace of the asset manager (DAM); the app's events use the default "/". */
@@ -25,6 +27,8 @@ export type SubscribeAck = { ok: true } | { ok: false; message: string };
 /** Events the server emits. */
 export interface ServerToClientEvents {
   change: (message: ResourceChangeMessage) => void;
+  /** On `/dam` only: a committed asset manager change (docs/dam-api.md). */
+  "dam:change": (message: DamChange) => void;
 }
 
 /** Events the client emits. */

@@ -20,6 +20,8 @@ import { validatorCompiler } from "./http/validation";
 import { createMailer } from "./mail/mailer";
 import { outboxRoutes } from "./mail/outbox.routes";
 import { catalogueRoutes } from "./modules/catalogue/catalogue.routes";
+import { damRoutes } from "./modules/dam/dam.routes";
+import { createDamEvents } from "./modules/dam/events";
 import { modulesRoutes } from "./modules/modules/modules.routes";
 import { usersRoutes } from "./modules/users/users.routes";
 import { createResourceEvents } from "./realtime/events";
@@ -27,6 +29,7 @@ import { attachRealtime } from "./realtime/socket";
 import { type ResourceServices, registerResources } from "./resources/index";
 import type { RulesRegistry } from "./resources/rules";
 import { createStorage } from "./storage";
+import { assetRoutes } from "./storage/serve";
 
 export interface AppOptions {
   config: Config;
@@ -85,6 +88,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     principals: new PrincipalCache(config.sessionCacheMs),
     broadcast: database.broadcast,
     storage: await createStorage(config),
+    damEvents: createDamEvents(),
   };
   watchSessionChanges(ctx);
   await ensureFirstAdmin(db, config, app.log);
@@ -101,6 +105,8 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     services = registerResources(scope, ctx, resources, rules);
     await catalogueRoutes(scope, ctx, services);
   });
+  await damRoutes(app, ctx);
+  await assetRoutes(app, ctx);
   app.get("/api/health", { config: { access: { kind: "public" } }, schema: { hide: true } }, async () => ({
     status: "ok",
   }));
@@ -110,6 +116,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
 
   app.addHook("onClose", async () => {
     await mailer.stop();
+    await ctx.storage.close();
   });
   return { app, ctx, routes, services };
 }

@@ -8,6 +8,7 @@ import type { Config } from "./config";
 import type { Database } from "./db";
 import type { Broadcast } from "./db/broadcast";
 import type { Mailer } from "./mail/mailer";
+import type { DamEvents } from "./modules/dam/events";
 import type { ResourceEvents } from "./realtime/events";
 import type { StorageDriver } from "./storage";
 
@@ -25,4 +26,6 @@ export interface AppContext {
   broadcast: Broadcast;
   /** Files of every module (local folder or S3). */
   storage: StorageDriver;
+  /** Asset manager changes, pushed on the `/dam` socket namespace. */
+  damEvents: DamEvents;
 }

@@ -10,6 +10,7 @@ import { type Broadcast, localBroadcast, postgresBroadcast } from "./broadcast";
 import * as platform from "./migrations/0001-platform";
 import * as catalogue from "./migrations/0002-catalogue";
 import * as catalogueScopedSubCategory from "./migrations/0003-catalogue-scoped-sub-category";
+import * as dam from "./migrations/0004-dam";
 import { PGliteDialect } from "./pglite-dialect";
 import type { Database } from "./types";
 
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0001-platform": platform,
   "0002-catalogue": catalogue,
   "0003-catalogue-scoped-sub-category": catalogueScopedSubCategory,
+  "0004-dam": dam,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

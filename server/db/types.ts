@@ -97,6 +97,35 @@ export interface AppSettingsTable {
   value: string;
 }
 
+export interface DamFoldersTable {
+  id: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  created_by: string | null;
+  updated_by: string | null;
+  name: string;
+  parent_id: string | null;
+}
+
+export interface DamAssetsTable {
+  id: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  created_by: string | null;
+  updated_by: string | null;
+  folder_id: string | null;
+  name: string;
+  original_name: string;
+  storage_key: string;
+  mime: string;
+  /** bigint: pg answers it as a string. */
+  size: ColumnType<string, number, number>;
+  width: number | null;
+  height: number | null;
+  alt: Generated<string>;
+  tags: ColumnType<string[], string[] | undefined, string[]>;
+}
+
 export interface Database {
   modules: ModulesTable;
   users: UsersTable;
@@ -108,4 +137,6 @@ export interface Database {
   mail_outbox: MailOutboxTable;
   rate_limits: RateLimitsTable;
   app_settings: AppSettingsTable;
+  dam_folders: DamFoldersTable;
+  dam_assets: DamAssetsTable;
 }

@@ -28,6 +28,7 @@ import { type Namespace, Server, type ServerOptions, type Socket } from "socket.
 import type { ResourceDefinition } from "../../resources/contract";
 import { RESOURCES } from "../../resources/index";
 import { MODULE_IDS } from "../../resources/modules";
+import { DAM_CHANGE_EVENT } from "../../schemas/dam";
 import {
   type ClientToServerEvents,
   DAM_NAMESPACE,
@@ -170,11 +171,17 @@ export function attachRealtime(
   const dam = io.of(DAM_NAMESPACE);
   dam.use(authenticate(MODULE_IDS.dam));
 
-  const stopFanOut = ctx.events.subscribe((change) => {
+  const stopResourceFanOut = ctx.events.subscribe((change) => {
     if (!byName.has(change.resource)) return;
     const message: ResourceChangeMessage = { resource: change.resource, type: change.type, ids: change.ids };
     root.to(resourceRoom(change.resource)).emit("change", message);
   });
+  // Every socket of /dam has the DAM module (checked at the handshake).
+  const stopDamFanOut = ctx.damEvents.subscribe((change) => dam.emit(DAM_CHANGE_EVENT, change));
+  const stopFanOut = () => {
+    stopResourceFanOut();
+    stopDamFanOut();
+  };
 
   let closing: Promise<void> | null = null;
   const close = () => {

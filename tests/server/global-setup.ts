@@ -16,11 +16,14 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { startS3rver } from "./s3";
 
 declare module "vitest" {
   export interface ProvidedContext {
     /** Admin URL of a PostgreSQL server for tests, or null when only PGlite is available. */
     pgUrl: string | null;
+    /** URL of the loopback S3-compatible server (s3rver) for the S3 storage driver. */
+    s3Url: string;
   }
 }
 
@@ -160,7 +163,18 @@ function startCluster(bin: string, port: number): Cluster {
   return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
 }
 
-export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const s3 = await startS3rver();
+  console.log(`[server tests] S3: s3rver at ${s3.url}`);
+  project.provide("s3Url", s3.url);
+  const stopPg = await setupPostgres(project);
+  return async () => {
+    stopPg?.();
+    await s3.stop();
+  };
+}
+
+async function setupPostgres(project: TestProject): Promise<(() => void) | undefined> {
   const given = process.env.TEST_DATABASE_URL;
   if (given) {
     console.log("[server tests] PostgreSQL: TEST_DATABASE_URL");

@@ -3,6 +3,9 @@
  * `DRIVERS` lists PGlite always, and PostgreSQL when global-setup found a server, so a
  * suite written once with `describe.each(DRIVERS)` runs against both engines.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { sql } from "kysely";
 import { inject } from "vitest";
 import type { ResourceDefinition } from "../../resources/contract";
@@ -11,11 +14,17 @@ import { loadConfig } from "../../server/config";
 import { type DatabaseHandle, openDatabase } from "../../server/db";
 import type { RulesRegistry } from "../../server/resources/rules";
 import { createTestDatabase } from "./pg";
+import { freshBucket, s3Env } from "./s3";
 
 export type Driver = "pglite" | "postgres";
 
 const pgUrl = inject("pgUrl");
 export const DRIVERS: Driver[] = pgUrl ? ["pglite", "postgres"] : ["pglite"];
+
+export type StorageKind = "local" | "s3";
+/** Both storage drivers: a temp folder, and a fresh bucket on the loopback s3rver. */
+export const STORAGE_DRIVERS: StorageKind[] = ["local", "s3"];
+const s3Url = inject("s3Url");
 
 export const ADMIN = { email: "admin@example.com", password: "Admin-Passw0rd!" };
 export const DEVICE = { deviceId: "device-1", deviceName: "Linux Chrome" };
@@ -55,6 +64,8 @@ export interface StartOptions {
   setupSql?: string;
   /** Business rules to register instead of the default RULES. */
   rules?: RulesRegistry;
+  /** Where files go: a temp folder (default) or a fresh bucket on the test S3 server. */
+  storage?: StorageKind;
   /** PostgreSQL only: join this existing database (a second instance) instead of a new one. */
   databaseUrl?: string;
 }
@@ -75,7 +86,12 @@ export async function startServer(
       dropDb = created.drop;
     }
   }
+  // Every server gets its own DATA_DIR (local files), removed on close.
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "atelier-test-data-"));
+  const storageEnv = options.storage === "s3" ? s3Env(await freshBucket(s3Url)) : {};
   const config = loadConfig({
+    DATA_DIR: dataDir,
+    ...storageEnv,
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     PUBLIC_URL: "https://atelier.example.test",
@@ -128,6 +144,7 @@ export async function startServer(
       await built.app.close();
       await database.close();
       await dropDb?.();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

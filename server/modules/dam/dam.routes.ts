@@ -1,0 +1,427 @@
+/**
+ * The asset manager's API under the DAM base (`/dam`, docs/dam-api.md). Every route needs
+ * the DAM module. Uploads are multipart streams; nothing is held in memory but a file's head.
+ */
+import multipart from "@fastify/multipart";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import yazl from "yazl";
+import { MODULE_IDS } from "../../../resources/modules";
+import {
+  ALT_MAX,
+  ASSET_NAME_MAX,
+  type DamUploadError,
+  type DamUploadResponse,
+  FOLDER_NAME_MAX,
+  TAG_MAX,
+  TAGS_MAX,
+} from "../../../schemas/dam";
+import { moduleAccess, principalOf } from "../../auth/access";
+import type { AppContext } from "../../context";
+import { badRequest, HttpError } from "../../http/errors";
+import { extensionOf, KINDS } from "../../storage/sniff";
+import { type AssetListQuery, DamService, type FolderListQuery } from "./dam.service";
+import { type IncomingFile, storeUpload } from "./upload";
+
+export const DAM_BASE = "/dam";
+
+const tags = ["dam"];
+const security = [{ bearer: [] }];
+const config = { access: moduleAccess(MODULE_IDS.dam) };
+const uuid = { type: "string", format: "uuid" } as const;
+const nullableUuid = { anyOf: [uuid, { type: "null" }] } as const;
+const idParams = { type: "object", required: ["id"], properties: { id: uuid } } as const;
+const paging = {
+  page: { type: "integer", minimum: 1, default: 1 },
+  pageSize: { type: "integer", minimum: 1, maximum: 500, default: 100 },
+  q: { type: "string", maxLength: 200 },
+} as const;
+const selection = {
+  folderIds: { type: "array", items: uuid, maxItems: 1000, default: [] },
+  assetIds: { type: "array", items: uuid, maxItems: 5000, default: [] },
+} as const;
+const folderNameSchema = { type: "string", minLength: 1, maxLength: FOLDER_NAME_MAX } as const;
+
+export async function damRoutes(app: FastifyInstance, ctx: AppContext): Promise<DamService> {
+  const dam = new DamService(ctx);
+
+  await app.register(async (scope) => {
+    await scope.register(multipart, {
+      throwFileSizeLimit: false,
+      limits: { fileSize: ctx.config.uploadMaxBytes + 1, files: 100, fields: 10, fieldSize: 1024 },
+    });
+    registerFolderRoutes(scope, dam);
+    registerAssetRoutes(scope, ctx, dam);
+    registerSelectionRoutes(scope, ctx, dam);
+  });
+  return dam;
+}
+
+function registerFolderRoutes(app: FastifyInstance, dam: DamService) {
+  app.get<{ Querystring: FolderListQuery }>(
+    `${DAM_BASE}/folders`,
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Folders in a folder (top level without parentId)",
+        querystring: {
+          type: "object",
+          additionalProperties: false,
+          properties: { parentId: uuid, sort: { type: "string", maxLength: 20 }, ...paging },
+        },
+      },
+    },
+    (request) => dam.listFolders(request.query),
+  );
+
+  app.post<{ Body: { name: string; parentId?: string | null } }>(
+    `${DAM_BASE}/folders`,
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Create a folder",
+        body: {
+          type: "object",
+          additionalProperties: false,
+          required: ["name"],
+          properties: { name: folderNameSchema, parentId: nullableUuid },
+        },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await dam.createFolder(request.body, principalOf(request).userId)),
+  );
+
+  app.get<{ Params: { id: string } }>(
+    `${DAM_BASE}/folders/:id`,
+    {
+      config,
+      schema: { tags, security, summary: "A folder with its path, counts and size", params: idParams },
+    },
+    (request) => dam.folderDetails(request.params.id),
+  );
+
+  app.patch<{ Params: { id: string }; Body: { name?: string; parentId?: string | null } }>(
+    `${DAM_BASE}/folders/:id`,
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Rename or move a folder",
+        params: idParams,
+        body: {
+          type: "object",
+          additionalProperties: false,
+          minProperties: 1,
+          properties: { name: folderNameSchema, parentId: nullableUuid },
+        },
+      },
+    },
+    (request) => dam.updateFolder(request.params.id, request.body, principalOf(request).userId),
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    `${DAM_BASE}/folders/:id`,
+    { config, schema: { tags, security, summary: "Delete a folder with its contents", params: idParams } },
+    async (request, reply) => {
+      const { folders } = await dam.remove(
+        { folderIds: [request.params.id], assetIds: [] },
+        principalOf(request).userId,
+      );
+      if (!folders) throw new HttpError(404, "Folder not found");
+      return reply.status(204).send();
+    },
+  );
+}
+
+/** Reads every part of a multipart upload, storing each file as it streams in. */
+async function receiveFiles(
+  request: FastifyRequest,
+  onFile: (file: IncomingFile, folderId: string | null) => Promise<void>,
+) {
+  if (!request.isMultipart()) {
+    throw badRequest("Send the files as multipart/form-data", [{ field: "file", message: "is required" }]);
+  }
+  let folderId: string | null = null;
+  let files = 0;
+  for await (const part of request.parts()) {
+    if (part.type === "field") {
+      if (part.fieldname !== "folderId") continue;
+      const value = String(part.value ?? "").trim();
+      if (value && !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
+        throw badRequest("The folder is not valid", [
+          { field: "folderId", message: 'must match format "uuid"' },
+        ]);
+      }
+      folderId = value || null;
+      continue;
+    }
+    if (part.fieldname !== "file") {
+      part.file.resume();
+      continue;
+    }
+    files++;
+    await onFile({ filename: part.filename, file: part.file }, folderId);
+  }
+  if (!files) throw badRequest("No file was sent", [{ field: "file", message: "is required" }]);
+}
+
+function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamService) {
+  app.get<{ Querystring: AssetListQuery }>(
+    `${DAM_BASE}/assets`,
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Assets of a folder, or found by name or tag in every folder",
+        querystring: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            folderId: uuid,
+            tag: { type: "string", maxLength: TAG_MAX },
+            sort: { type: "string", maxLength: 20 },
+            ...paging,
+          },
+        },
+      },
+    },
+    (request) => dam.listAssets(request.query),
+  );
+
+  app.post(
+    `${DAM_BASE}/assets`,
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Upload files (multipart: folderId, then one or more file parts)",
+        consumes: ["multipart/form-data"],
+      },
+    },
+    async (request, reply) => {
+      const actorId = principalOf(request).userId;
+      const answer: DamUploadResponse = { data: [], errors: [] };
+      let checkedFolder: string | null = null;
+      await receiveFiles(request, async (file, folderId) => {
+        if (folderId && folderId !== checkedFolder) {
+          if (!(await dam.folderExists(folderId))) {
+            file.file.resume();
+            throw badRequest("The folder does not exist", [{ field: "folderId", message: "does not exist" }]);
+          }
+          checkedFolder = folderId;
+        }
+        try {
+          const stored = await storeUpload(ctx.storage, file, ctx.config.uploadMaxBytes);
+          answer.data.push(await dam.createAsset(stored, folderId, actorId));
+        } catch (error) {
+          // A refused type is that file's problem; the others still go in.
+          if (error instanceof HttpError && error.statusCode === 400) {
+            answer.errors.push({ name: file.filename, message: error.message } satisfies DamUploadError);
+            return;
+          }
+          throw error;
+        }
+      });
+      if (!answer.data.length) {
+        throw badRequest(
+          answer.errors.length === 1 ? answer.errors[0].message : "None of the files could be uploaded",
+          answer.errors.map((e) => ({ field: "file", message: e.message })),
+        );
+      }
+      return reply.status(201).send(answer);
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    `${DAM_BASE}/assets/:id`,
+    { config, schema: { tags, security, summary: "An asset", params: idParams } },
+    (request) => dam.getAsset(request.params.id),
+  );
+
+  app.patch<{
+    Params: { id: string };
+    Body: { name?: string; alt?: string; tags?: string[]; folderId?: string | null };
+  }>(
+    `${DAM_BASE}/assets/:id`,
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Rename, describe, tag or move an asset",
+        params: idParams,
+        body: {
+          type: "object",
+          additionalProperties: false,
+          minProperties: 1,
+          properties: {
+            name: { type: "string", minLength: 1, maxLength: ASSET_NAME_MAX },
+            alt: { type: "string", maxLength: ALT_MAX },
+            tags: {
+              type: "array",
+              maxItems: TAGS_MAX,
+              items: { type: "string", minLength: 1, maxLength: TAG_MAX },
+            },
+            folderId: nullableUuid,
+          },
+        },
+      },
+    },
+    (request) => dam.updateAsset(request.params.id, request.body, principalOf(request).userId),
+  );
+
+  app.put<{ Params: { id: string } }>(
+    `${DAM_BASE}/assets/:id/file`,
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Replace an asset's file (forReplace); the asset gets a new URL",
+        params: idParams,
+        consumes: ["multipart/form-data"],
+      },
+    },
+    async (request) => {
+      const actorId = principalOf(request).userId;
+      const current = await dam.getAsset(request.params.id);
+      let result: Awaited<ReturnType<DamService["replaceFile"]>> | null = null;
+      await receiveFiles(request, async (file) => {
+        if (result) {
+          file.file.resume();
+          throw badRequest("Send one file to replace an asset with", [
+            { field: "file", message: "send one file" },
+          ]);
+        }
+        const stored = await storeUpload(ctx.storage, file, ctx.config.uploadMaxBytes);
+        result = await dam.replaceFile(current.id, stored, actorId);
+      });
+      return result;
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    `${DAM_BASE}/assets/:id`,
+    { config, schema: { tags, security, summary: "Delete an asset and its file", params: idParams } },
+    async (request, reply) => {
+      const { assets } = await dam.remove(
+        { folderIds: [], assetIds: [request.params.id] },
+        principalOf(request).userId,
+      );
+      if (!assets) throw new HttpError(404, "Asset not found");
+      return reply.status(204).send();
+    },
+  );
+}
+
+function registerSelectionRoutes(app: FastifyInstance, ctx: AppContext, dam: DamService) {
+  app.post<{ Body: { folderIds: string[]; assetIds: string[]; targetFolderId: string | null } }>(
+    `${DAM_BASE}/move`,
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Move folders and assets into a folder (null: the top level)",
+        body: {
+          type: "object",
+          additionalProperties: false,
+          required: ["targetFolderId"],
+          properties: { ...selection, targetFolderId: nullableUuid },
+        },
+      },
+    },
+    async (request) => ({ moved: await dam.move(request.body, principalOf(request).userId) }),
+  );
+
+  app.post<{ Body: { folderIds: string[]; assetIds: string[] } }>(
+    `${DAM_BASE}/delete`,
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Delete folders (with their contents) and assets",
+        body: { type: "object", additionalProperties: false, properties: selection },
+      },
+    },
+    async (request) => ({ deleted: await dam.remove(request.body, principalOf(request).userId) }),
+  );
+
+  app.post<{ Body: { folderIds: string[]; assetIds: string[] } }>(
+    `${DAM_BASE}/download`,
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "A zip of folders (with their sub-folders) and assets, streamed",
+        body: { type: "object", additionalProperties: false, properties: selection },
+      },
+    },
+    async (request, reply) => {
+      const entries = await dam.zipEntries(request.body);
+      if (!entries.length) {
+        throw badRequest("There is nothing to download in this selection", [
+          { field: "assetIds", message: "select at least one file" },
+        ]);
+      }
+      return sendZip(ctx, reply, entries);
+    },
+  );
+}
+
+/** Streams a zip; each file is read from storage only when the zip reaches it. */
+function sendZip(
+  ctx: AppContext,
+  reply: FastifyReply,
+  entries: { storage_key: string; name: string; mime: string; path: string }[],
+) {
+  const zip = new yazl.ZipFile();
+  const used = new Set<string>();
+  for (const entry of entries) {
+    const path = uniquePath(used, entry.path, withExtension(entry.name, entry.mime));
+    zip.addReadStreamLazy(path, { compress: !/^(image|video|audio)\/|pdf/.test(entry.mime) }, (cb) => {
+      ctx.storage.get(entry.storage_key).then(
+        (got) =>
+          got ? cb(null, got.body) : cb(new Error(`missing file ${entry.storage_key}`), null as never),
+        (error: Error) => cb(error, null as never),
+      );
+    });
+  }
+  zip.end();
+  const stamp = new Date().toISOString().slice(0, 10);
+  return reply
+    .header("Content-Type", "application/zip")
+    .header("Content-Disposition", `attachment; filename="assets-${stamp}.zip"`)
+    .send(zip.outputStream);
+}
+
+/** A name with its type's extension (a renamed asset may have lost it). */
+function withExtension(name: string, mime: string): string {
+  const kind = Object.values(KINDS).find((k) => k.mime === mime);
+  const safe = name.replace(/[/\\]/g, "_");
+  if (!kind || kind.extensions.includes(extensionOf(safe))) return safe;
+  return `${safe}.${kind.ext}`;
+}
+
+/** `folder/name.png`, then `folder/name (2).png` for a second file of that name. */
+function uniquePath(used: Set<string>, folder: string, name: string): string {
+  const dot = name.lastIndexOf(".");
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  const ext = dot > 0 ? name.slice(dot) : "";
+  for (let n = 1; ; n++) {
+    const candidate = `${folder ? `${folder}/` : ""}${n === 1 ? name : `${stem} (${n})${ext}`}`;
+    if (!used.has(candidate.toLowerCase())) {
+      used.add(candidate.toLowerCase());
+      return candidate;
+    }
+  }
+}
