@@ -7,6 +7,8 @@ export interface DamFolder {
   parentId: string | null;
   createdAt: string;
   updatedAt: string;
+  /** In folder lists: whether it has sub-folders (the tree's expand arrow). */
+  hasChildren?: boolean;
 }
 
 export interface DamPathItem {

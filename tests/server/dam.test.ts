@@ -94,6 +94,12 @@ describe.each(COMBOS)("asset manager on %s with %s storage", (driver, storage) =
       `/dam/folders?parentId=${brand.id}`,
     );
     expect(children.body.data.map((f) => f.name)).toEqual(["Logos"]);
+    expect(children.body.data[0].hasChildren).toBe(true);
+    const leaves = await call<{ data: DamFolder[] }>(
+      "GET",
+      `/dam/folders?parentId=${children.body.data[0].id}`,
+    );
+    expect(leaves.body.data.map((f) => [f.name, f.hasChildren])).toEqual([["Dark", false]]);
   });
 
   it("refuses to move a folder into itself or its own sub-folder", async () => {

@@ -152,13 +152,26 @@ export class DamService {
     const [rows, count] = await Promise.all([
       base
         .selectAll()
+        .select((eb) =>
+          eb
+            .exists(
+              eb
+                .selectFrom("dam_folders as child")
+                .select("child.id")
+                .whereRef("child.parent_id", "=", "dam_folders.id"),
+            )
+            .as("has_children"),
+        )
         .orderBy(order)
         .limit(pageSize)
         .offset((page - 1) * pageSize)
         .execute(),
       base.select(sql<string>`count(*)`.as("n")).executeTakeFirstOrThrow(),
     ]);
-    return { data: rows.map(toFolder), total: Number(count.n) };
+    return {
+      data: rows.map((row) => ({ ...toFolder(row), hasChildren: Boolean(row.has_children) })),
+      total: Number(count.n),
+    };
   }
 
   private async folderRow(db: Db, id: string): Promise<FolderRow> {
@@ -319,6 +332,16 @@ export class DamService {
     const [rows, count] = await Promise.all([
       base
         .selectAll()
+        .select((eb) =>
+          eb
+            .exists(
+              eb
+                .selectFrom("dam_folders as child")
+                .select("child.id")
+                .whereRef("child.parent_id", "=", "dam_folders.id"),
+            )
+            .as("has_children"),
+        )
         .orderBy(order)
         .limit(pageSize)
         .offset((page - 1) * pageSize)
