@@ -332,16 +332,6 @@ export class DamService {
     const [rows, count] = await Promise.all([
       base
         .selectAll()
-        .select((eb) =>
-          eb
-            .exists(
-              eb
-                .selectFrom("dam_folders as child")
-                .select("child.id")
-                .whereRef("child.parent_id", "=", "dam_folders.id"),
-            )
-            .as("has_children"),
-        )
         .orderBy(order)
         .limit(pageSize)
         .offset((page - 1) * pageSize)
