@@ -18,12 +18,13 @@
  *
  * Load comes from autocannon in a child process (this file, forked with `--load-child`), so
  * the load generator does not share the servers' event loop. PostgreSQL is a throwaway
- * cluster (initdb/pg_ctl, stock settings, loopback, free port) stopped and deleted at the end.
+ * cluster (scripts/pg-cluster.ts: initdb/pg_ctl, stock settings, loopback, free port) stopped and
+ * deleted at the end.
  */
-import { type ChildProcess, fork, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { type ChildProcess, fork } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import net from "node:net";
+import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +32,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { CompiledQuery, type Kysely, type KyselyPlugin, PostgresQueryCompiler, sql } from "kysely";
 import { resourceByName } from "../resources/index";
 import { products as productsDef } from "../resources/products";
+import { findPgBin, startPgCluster } from "../scripts/pg-cluster";
 import { type App, buildApp } from "../server/app";
 import { loadConfig } from "../server/config";
 import { type Database, type DatabaseHandle, openDatabase } from "../server/db";
@@ -255,141 +257,6 @@ interface CpuSample {
 function cpuNow(postmasterPid: number | null): CpuSample {
   const u = process.cpuUsage();
   return { node: u.user + u.system, pg: postgresCpu(postmasterPid) };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Throwaway PostgreSQL cluster (as tests/server/global-setup.ts, but stock settings)
-// ---------------------------------------------------------------------------------------------
-
-const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
-const PG_ROOT = "/usr/lib/postgresql";
-
-function findPgBin(): string | null {
-  const candidates: string[] = [];
-  if (env.PG_BIN) candidates.push(env.PG_BIN);
-  candidates.push(path.join(PG_ROOT, "15", "bin"));
-  if (existsSync(PG_ROOT)) {
-    for (const v of readdirSync(PG_ROOT)
-      .filter((v) => /^\d+$/.test(v))
-      .sort((a, b) => Number(b) - Number(a)))
-      candidates.push(path.join(PG_ROOT, v, "bin"));
-  }
-  return (
-    candidates.find((b) => existsSync(path.join(b, "initdb")) && existsSync(path.join(b, "pg_ctl"))) ?? null
-  );
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/** Runs a PostgreSQL tool; as root, as the `postgres` system user (initdb refuses root). */
-function runPg(cmd: string, args: string[], timeout = 120_000): { ok: boolean; output: string } {
-  let file = cmd;
-  let argv = args;
-  if (isRoot) {
-    if (existsSync("/usr/sbin/runuser") || existsSync("/sbin/runuser")) {
-      file = "runuser";
-      argv = ["-u", "postgres", "--", cmd, ...args];
-    } else {
-      file = "su";
-      argv = ["postgres", "-s", "/bin/sh", "-c", [cmd, ...args].map(shellQuote).join(" ")];
-    }
-  }
-  const result = spawnSync(file, argv, { cwd: "/", encoding: "utf8", timeout });
-  return {
-    ok: result.status === 0,
-    output: `${result.stdout ?? ""}${result.stderr ?? ""}${result.error ? String(result.error) : ""}`,
-  };
-}
-
-interface Cluster {
-  url: string;
-  postmasterPid: number | null;
-  stop(): void;
-}
-
-async function startCluster(bin: string): Promise<Cluster> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "atelier-bench-pg-"));
-  const dataDir = path.join(dir, "data");
-  const logFile = path.join(dir, "server.log");
-  const removeDir = () => rmSync(dir, { recursive: true, force: true });
-  let stopped = false;
-  let started = false;
-  const stop = () => {
-    if (stopped) return;
-    stopped = true;
-    if (started)
-      runPg(path.join(bin, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "-w", "-t", "30", "stop"], 40_000);
-    removeDir();
-  };
-  process.once("exit", stop);
-  try {
-    if (isRoot) {
-      const uid = spawnSync("id", ["-u", "postgres"], { encoding: "utf8" });
-      const gid = spawnSync("id", ["-g", "postgres"], { encoding: "utf8" });
-      if (uid.status !== 0 || gid.status !== 0) throw new Error("running as root without a 'postgres' user");
-      spawnSync("chown", ["-R", `${uid.stdout.trim()}:${gid.stdout.trim()}`, dir]);
-    }
-    const init = runPg(path.join(bin, "initdb"), [
-      "-D",
-      dataDir,
-      "-U",
-      "postgres",
-      "--auth=trust",
-      "--encoding=UTF8",
-      "--locale=C",
-      "--no-sync",
-      "--no-instructions",
-    ]);
-    if (!init.ok) throw new Error(`initdb failed:\n${init.output}`);
-    for (let attempt = 0; ; attempt++) {
-      const port = await freePort();
-      const options = [
-        "-c listen_addresses=127.0.0.1",
-        `-c port=${port}`,
-        `-c unix_socket_directories=${dir}`,
-      ];
-      const start = runPg(path.join(bin, "pg_ctl"), [
-        "-D",
-        dataDir,
-        "-l",
-        logFile,
-        "-o",
-        options.join(" "),
-        "-w",
-        "-t",
-        "60",
-        "start",
-      ]);
-      if (start.ok) {
-        started = true;
-        const pidFile = path.join(dataDir, "postmaster.pid");
-        const postmasterPid = existsSync(pidFile)
-          ? Number(readFileSync(pidFile, "utf8").split("\n")[0])
-          : null;
-        return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, postmasterPid, stop };
-      }
-      if (attempt >= 2) {
-        const log = existsSync(logFile) ? readFileSync(logFile, "utf8") : "";
-        throw new Error(`pg_ctl start failed:\n${start.output}\n${log}`);
-      }
-    }
-  } catch (error) {
-    stop();
-    throw error;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -677,12 +544,11 @@ async function runDriver(driver: "pglite" | "postgres", load: LoadRunner, summar
         console.log("\npostgres: skipped (no PostgreSQL binaries; set PG_BIN)");
         return;
       }
-      const cluster = await startCluster(bin);
+      const cluster = await startPgCluster(bin, { tempPrefix: "atelier-bench-pg-" });
       cleanups.push(() => cluster.stop());
       databaseUrl = cluster.url;
       postmasterPid = cluster.postmasterPid;
-      const version = runPg(path.join(bin, "postgres"), ["--version"]).output.trim();
-      where = `${version}, throwaway cluster at ${cluster.url} (stock settings, pg.Pool max 10)`;
+      where = `${cluster.version}, throwaway cluster at ${cluster.url} (stock settings, pg.Pool max 10)`;
     } else if (env.BENCH_PGLITE_DIR !== "memory") {
       const dir = mkdtempSync(path.join(os.tmpdir(), "atelier-bench-pglite-"));
       cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
