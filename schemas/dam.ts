@@ -64,6 +64,18 @@ export interface DamChange {
 
 export const DAM_CHANGE_EVENT = "dam:change";
 
+/** Asset kinds a list can be narrowed to (`GET /dam/assets?type=`), by detected mime type. */
+export const ASSET_TYPES = ["image", "video", "audio", "pdf"] as const;
+export type AssetType = (typeof ASSET_TYPES)[number];
+
+/** The mime pattern (SQL `like`) of each asset kind. */
+export const ASSET_TYPE_MIME: Record<AssetType, string> = {
+  image: "image/%",
+  video: "video/%",
+  audio: "audio/%",
+  pdf: "application/pdf",
+};
+
 /** Folder names: trimmed, 1–120 characters, no slashes, not "." or "..". */
 export const FOLDER_NAME_MAX = 120;
 export const ASSET_NAME_MAX = 255;

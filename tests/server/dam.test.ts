@@ -214,6 +214,13 @@ describe.each(COMBOS)("asset manager on %s with %s storage", (driver, storage) =
     expect(byTag.body.data.map((x) => x.id)).toEqual([a.id]);
     const inFolder = await call<{ data: DamAsset[]; total: number }>("GET", `/dam/assets?folderId=${f2.id}`);
     expect(inFolder.body).toMatchObject({ total: 1 });
+    // The picker narrows by kind: a PDF beside the images is not an image.
+    const brochure = (await upload([{ name: "sofa-brochure.pdf", data: PDF }], f1.id)).body.data[0];
+    const images = await call<{ data: DamAsset[] }>("GET", "/dam/assets?q=sofa&type=image&sort=name");
+    expect(images.body.data.map((x) => x.id)).toEqual([b.id, a.id]);
+    const pdfs = await call<{ data: DamAsset[] }>("GET", `/dam/assets?folderId=${f1.id}&type=pdf`);
+    expect(pdfs.body.data.map((x) => x.id)).toEqual([brochure.id]);
+    expect((await call("GET", "/dam/assets?type=spreadsheet")).status).toBe(400);
     expect((await call("GET", "/dam/assets?sort=password")).status).toBe(400);
     expect((await call("PATCH", `/dam/assets/${a.id}`, { storage_key: "x" })).status).toBe(400);
   });

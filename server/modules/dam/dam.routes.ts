@@ -9,6 +9,7 @@ import { MODULE_IDS } from "../../../resources/modules";
 import {
   ALT_MAX,
   ASSET_NAME_MAX,
+  ASSET_TYPES,
   type DamUploadError,
   type DamUploadResponse,
   FOLDER_NAME_MAX,
@@ -185,6 +186,7 @@ function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamServ
           properties: {
             folderId: uuid,
             tag: { type: "string", maxLength: TAG_MAX },
+            type: { type: "string", enum: [...ASSET_TYPES] },
             sort: { type: "string", maxLength: 20 },
             ...paging,
           },

@@ -4,7 +4,15 @@
  * tells the `/dam` socket namespace what changed.
  */
 import { type Kysely, sql, type Transaction } from "kysely";
-import type { DamAsset, DamChange, DamFolder, DamFolderDetails, DamPathItem } from "../../../schemas/dam";
+import {
+  ASSET_TYPE_MIME,
+  type AssetType,
+  type DamAsset,
+  type DamChange,
+  type DamFolder,
+  type DamFolderDetails,
+  type DamPathItem,
+} from "../../../schemas/dam";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db";
 import { badRequest, conflict, HttpError, notFound } from "../../http/errors";
@@ -93,6 +101,8 @@ export interface AssetListQuery {
   folderId?: string;
   q?: string;
   tag?: string;
+  /** Only assets of this kind (by detected mime type). */
+  type?: AssetType;
   sort?: string;
   page?: number;
   pageSize?: number;
@@ -328,6 +338,7 @@ export class DamService {
       );
     }
     if (query.tag) base = base.where(sql<boolean>`tags @> array[${query.tag}]::text[]`);
+    if (query.type) base = base.where("mime", "like", ASSET_TYPE_MIME[query.type]);
     const order = orderOf(query.sort, { name: "lower(name)", createdAt: "created_at", size: "size" }, "name");
     const [rows, count] = await Promise.all([
       base
