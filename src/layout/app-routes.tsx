@@ -27,6 +27,7 @@ const UserEditPage = lazy(() => import("../pages/users/user-edit-page"));
 const UserShowPage = lazy(() => import("../pages/users/user-show-page"));
 const OutboxPage = lazy(() => import("../pages/outbox/outbox-page"));
 const MyDevicesPage = lazy(() => import("../pages/account/my-devices-page"));
+const DamPage = lazy(() => import("../pages/dam/dam-page"));
 
 const guarded = (resource: string, page: ReactNode) => <ModuleGuard resource={resource}>{page}</ModuleGuard>;
 
@@ -58,6 +59,7 @@ export function AppRoutes() {
           <Route path="show/:id" element={guarded("users", <UserShowPage />)} />
         </Route>
         <Route path="outbox" element={guarded("outbox", <OutboxPage />)} />
+        <Route path="dam" element={guarded("dam", <DamPage />)} />
         <Route path="account/devices" element={<MyDevicesPage />} />
         {MODULES.map((m) => ({ module: m, resources: resourcesOfModule(m.key) }))
           .filter(({ resources }) => resources.length > 0)

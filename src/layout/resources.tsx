@@ -26,7 +26,7 @@ export function resourcesOfModule(moduleKey: string): ResourceDefinition[] {
 export const TOP_LEVEL_RESOURCES: readonly ResourceDefinition[] = ENTITY_RESOURCES.filter((r) => !r.parent);
 
 /** Modules with hand-written screens. */
-const HAND_WRITTEN: ReadonlySet<string> = new Set(["users"]);
+const HAND_WRITTEN: ReadonlySet<string> = new Set(["users", "dam"]);
 
 /** Modules whose screens exist in this build; the others show an honest landing page. */
 export const BUILT_MODULES: ReadonlySet<string> = new Set(
