@@ -1,19 +1,28 @@
-import { DeleteOutlined, PictureOutlined, PlusOutlined } from "@ant-design/icons";
+import { DeleteOutlined, FolderOpenOutlined, PictureOutlined, PlusOutlined } from "@ant-design/icons";
+import { useCan } from "@refinedev/core";
 import type { WidgetProps } from "@rjsf/utils";
 import { Button, Flex, Image, Input, Typography, theme } from "antd";
+import { lazy, Suspense, useState } from "react";
+import { absoluteUrl } from "../../pages/dam/dam-logic";
 import { IMAGE_PLACEHOLDER } from "../image-placeholder";
 
 const THUMB = 40;
 
+/** The asset manager's picker, loaded when first opened. */
+const AssetPicker = lazy(() => import("../../pages/dam/asset-picker"));
+
 /**
- * Media URLs as a list of URL inputs with a thumbnail each. A stand-in for the asset
- * manager's picker: registered as the form's `media` widget, so the DAM picker replaces
- * this one entry (form/widgets.ts) without touching any resource.
+ * Media URLs (`x-media` fields) as a list with a thumbnail each: chosen from the asset
+ * manager when the user has the DAM module ("Choose from assets"), or typed as URLs, so an
+ * image hosted elsewhere still fits. Stored as absolute URLs, as the schema's `uri` format asks.
  */
 export function MediaUrlsWidget({ id, value, schema, disabled, readonly, rawErrors, onChange }: WidgetProps) {
   const { token } = theme.useToken();
+  const [picking, setPicking] = useState(false);
+  const { data: dam } = useCan({ resource: "dam", action: "list" });
   const urls: string[] = Array.isArray(value) ? value : [];
   const max = typeof schema.maxItems === "number" ? schema.maxItems : undefined;
+  const free = max === undefined ? undefined : Math.max(0, max - urls.length);
   const locked = disabled || readonly;
   const set = (next: string[]) => onChange(next.length ? next : undefined);
 
@@ -64,10 +73,19 @@ export function MediaUrlsWidget({ id, value, schema, disabled, readonly, rawErro
           />
         </Flex>
       ))}
-      <Flex gap={12} align="center">
+      <Flex gap={8} align="center" wrap>
+        {dam?.can && (
+          <Button
+            icon={<FolderOpenOutlined />}
+            disabled={locked || free === 0}
+            onClick={() => setPicking(true)}
+          >
+            Choose from assets
+          </Button>
+        )}
         <Button
           icon={<PlusOutlined />}
-          disabled={locked || (max !== undefined && urls.length >= max)}
+          disabled={locked || free === 0}
           onClick={() => onChange([...urls, ""])}
         >
           Add image URL
@@ -78,6 +96,20 @@ export function MediaUrlsWidget({ id, value, schema, disabled, readonly, rawErro
           </Typography.Text>
         )}
       </Flex>
+      {picking && (
+        <Suspense fallback={null}>
+          <AssetPicker
+            open
+            type="image"
+            max={free}
+            onClose={() => setPicking(false)}
+            onPick={(assets) => {
+              set([...urls, ...assets.map((a) => absoluteUrl(a.url, window.location.origin))]);
+              setPicking(false);
+            }}
+          />
+        </Suspense>
+      )}
     </Flex>
   );
 }
