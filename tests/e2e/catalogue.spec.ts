@@ -5,7 +5,7 @@
  * Names carry Date.now(), so the tests neither clash nor depend on each other's data.
  */
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { type ApiSession, apiSession, signIn } from "./helpers";
+import { type ApiSession, apiSession, choose, combobox, signIn } from "./helpers";
 
 interface Row {
   id: string;
@@ -27,24 +27,6 @@ async function openFromMenu(page: Page, item: "Products" | "Categories" | "Sub-c
 
 /** The list's Create button (its accessible name also holds its icon's). */
 const createButton = (page: Page) => page.getByRole("button", { name: /^(plus-square )?Create$/ });
-
-/**
- * The select labelled `label`. By label, not by accessible name: the name of a required
- * field's input starts with the "*" antd draws before its label.
- */
-const combobox = (page: Page, label: string) =>
-  page.getByLabel(label, { exact: true }).and(page.getByRole("combobox"));
-
-/** Picks `option` in the select labelled `label`, typing it first when the select searches. */
-async function choose(page: Page, label: string, option: string, { type = false } = {}) {
-  const box = combobox(page, label);
-  await box.click({ force: true });
-  if (type) await box.fill(option);
-  await page
-    .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)")
-    .locator(`.ant-select-item-option[title="${option}"]`)
-    .click();
-}
 
 /** The names in the product list, top to bottom (the label column links to each record). */
 const productNames = (page: Page): Locator =>

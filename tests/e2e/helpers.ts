@@ -160,3 +160,21 @@ export async function apiSession(
     },
   };
 }
+
+/**
+ * The select labelled `label`. By label, not by accessible name: the name of a required
+ * field's input starts with the "*" antd draws before its label.
+ */
+export const combobox = (page: Page, label: string) =>
+  page.getByLabel(label, { exact: true }).and(page.getByRole("combobox"));
+
+/** Picks `option` in the select labelled `label`, typing it first when the select searches. */
+export async function choose(page: Page, label: string, option: string, { type = false } = {}) {
+  const box = combobox(page, label);
+  await box.click({ force: true });
+  if (type) await box.fill(option);
+  await page
+    .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)")
+    .locator(`.ant-select-item-option[title="${option}"]`)
+    .click();
+}
