@@ -115,10 +115,22 @@ test("nested folders, uploads with progress, multi-select move, live in a second
   await uploads.getByRole("button", { name: "Close uploads" }).click();
   await expect(uploads).toBeHidden();
 
+  // The keyboard: Ctrl+A selects everything shown, arrows walk, Shift+arrow extends, Escape clears.
+  const toolbar = page.getByRole("toolbar", { name: "Selection" });
+  const contents = page.getByRole("region", { name: "Folder contents" });
+  await contents.focus();
+  await page.keyboard.press("Control+a");
+  await expect(toolbar).toContainText("2 folders and 3 assets selected");
+  await page.keyboard.press("Escape");
+  await expect(toolbar).toBeHidden();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("Shift+ArrowRight");
+  await expect(toolbar).toContainText("2 folders selected");
+  await page.keyboard.press("Escape");
+
   // Multi-select: click, then shift-click, spans the three assets.
   await item(page, "Asset", "alpha.png").click({ position: { x: 70, y: 90 } });
   await item(page, "Asset", "charlie.png").click({ position: { x: 70, y: 90 }, modifiers: ["Shift"] });
-  const toolbar = page.getByRole("toolbar", { name: "Selection" });
   await expect(toolbar).toContainText("3 assets selected");
   await expect(item(page, "Asset", "bravo.png")).toHaveAttribute("aria-selected", "true");
   await expect(item(page, "Folder", "Sofas")).toHaveAttribute("aria-selected", "false");

@@ -426,7 +426,8 @@ export default function DamPage() {
           )}
 
           {/* Focusable, so the keyboard reaches the items: arrows, Shift, Ctrl+A, Enter, Delete, Escape. */}
-          <section aria-label="Folder contents" onKeyDown={onKeyDown} style={{ minHeight: 240 }}>
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the listbox inside takes its keys here. */}
+          <section aria-label="Folder contents" tabIndex={0} onKeyDown={onKeyDown} style={{ minHeight: 240 }}>
             {loading ? (
               <Skeleton active paragraph={{ rows: 6 }} />
             ) : items.length === 0 ? (
