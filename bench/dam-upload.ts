@@ -233,7 +233,9 @@ async function fetchHammer(url: string, seconds: number) {
       while (performance.now() < end) {
         const t = performance.now();
         const res = await fetch(url);
-        bytes += (await res.arrayBuffer()).byteLength;
+        // Read first, then add: `bytes += await …` would read `bytes` before the await and lose updates.
+        const size = (await res.arrayBuffer()).byteLength;
+        bytes += size;
         latencies.push(performance.now() - t);
         if (res.status !== 200) bad++;
       }
