@@ -18,9 +18,10 @@ import { useEffect, useRef, useState } from "react";
 import { ALT_MAX, ASSET_NAME_MAX, type DamAsset, TAG_MAX, TAGS_MAX } from "../../../schemas/dam";
 import { DateText } from "../../components/date-text";
 import { getErrorMessage, getFieldErrors } from "../../lib/errors";
+import { formatBytes, sendingPercentage } from "../../lib/uploads";
 import { IMAGE_PLACEHOLDER } from "../../resources/image-placeholder";
 import { damKeys, deleteSelection, replaceAssetFile, updateAsset } from "./dam-api";
-import { absoluteUrl, formatBytes, isImage, sendingPercentage } from "./dam-logic";
+import { absoluteUrl, isImage } from "./dam-logic";
 
 interface AssetFields {
   name: string;

@@ -3,11 +3,11 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Button, Empty, Flex, Input, Modal, Pagination, Skeleton, Typography, theme } from "antd";
 import { useEffect, useRef, useState } from "react";
 import type { AssetType, DamAsset } from "../../../schemas/dam";
+import { UploadPanel } from "../../components/upload-panel";
+import { formatBytes } from "../../lib/uploads";
 import { damKeys, listAssets } from "./dam-api";
 import { AssetThumb } from "./dam-items";
-import { formatBytes } from "./dam-logic";
 import { FolderTree } from "./folder-tree";
-import { UploadPanel } from "./upload-panel";
 import { useDamLive } from "./use-dam-live";
 import { useUploads } from "./use-uploads";
 

@@ -3,7 +3,8 @@ import { CloudUploadOutlined, DeleteOutlined, DownloadOutlined, SwapOutlined } f
 import { Button, Flex, Space, Typography, theme } from "antd";
 import type { DamFolderDetails } from "../../../schemas/dam";
 import { DateText } from "../../components/date-text";
-import { describeSelection, formatBytes } from "./dam-logic";
+import { formatBytes } from "../../lib/uploads";
+import { describeSelection } from "./dam-logic";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 

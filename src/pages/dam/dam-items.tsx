@@ -10,7 +10,8 @@ import { Button, Checkbox, Dropdown, Flex, type MenuProps, Table, Typography, th
 import { type DragEvent, type MouseEvent, type ReactNode, useState } from "react";
 import type { DamAsset, DamFolder } from "../../../schemas/dam";
 import { DateText } from "../../components/date-text";
-import { formatBytes, type ItemKey, itemKey } from "./dam-logic";
+import { formatBytes } from "../../lib/uploads";
+import { type ItemKey, itemKey } from "./dam-logic";
 import { DAM_DRAG_TYPE } from "./folder-tree";
 
 /** A row of the content area: a folder or an asset. */

@@ -34,6 +34,7 @@ import {
 } from "react";
 import { Link, useSearchParams } from "react-router";
 import type { DamAsset, DamFolder } from "../../../schemas/dam";
+import { UploadPanel } from "../../components/upload-panel";
 import { AssetDrawer } from "./asset-drawer";
 import {
   createFolder,
@@ -60,7 +61,6 @@ import {
 import { DAM_DRAG_TYPE, FolderTree } from "./folder-tree";
 import { MoveDialog } from "./move-dialog";
 import { NameDialog } from "./name-dialog";
-import { UploadPanel } from "./upload-panel";
 import { useDamActions } from "./use-dam-actions";
 import { useDamLive } from "./use-dam-live";
 import { useUploads } from "./use-uploads";

@@ -1,6 +1,6 @@
 import { CheckCircleFilled, CloseCircleFilled, CloseOutlined, LoadingOutlined } from "@ant-design/icons";
 import { Button, Card, Flex, List, Progress, Typography, theme } from "antd";
-import { formatBytes, type UploadProgress, uploadSummary } from "./dam-logic";
+import { formatBytes, type UploadProgress, uploadSummary } from "../lib/uploads";
 
 const STATE_LABELS: Record<UploadProgress["state"], string> = {
   pending: "Waiting",
