@@ -1,0 +1,107 @@
+/**
+ * The job queue's public contract: what a handler receives, what callers pass, and what
+ * `createJobQueue` answers (queue.ts implements it; jobs.repository.ts holds the SQL).
+ */
+import type { Kysely, Transaction } from "kysely";
+import type { Database } from "../db";
+
+export type JobState = "queued" | "running" | "done" | "failed";
+
+/** A job as stored, for diagnostics and tests. */
+export interface JobRecord {
+  id: string;
+  name: string;
+  payload: unknown;
+  state: JobState;
+  /** Times the job has been taken, the current run included. */
+  attempts: number;
+  maxAttempts: number;
+  runAt: Date;
+  lockedBy: string | null;
+  lockedUntil: Date | null;
+  lastError: string | null;
+  key: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  finishedAt: Date | null;
+}
+
+/** What the queue needs of a logger (pino's, Fastify's `app.log`). */
+export interface JobLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** One run of a job, as its handler sees it. */
+export interface JobContext<P> {
+  id: string;
+  name: string;
+  payload: P;
+  /** 1 on the first run, 2 on the first retry, … */
+  attempt: number;
+  /** Aborted when the queue stops before the handler ends, or when the lease is lost. */
+  signal: AbortSignal;
+}
+
+/**
+ * Runs one job. Jobs run at least once: a crash after the work and before the outcome is
+ * recorded runs it again, so a handler must be idempotent. Throwing schedules a retry.
+ */
+export type JobHandler<P> = (job: JobContext<P>) => Promise<void>;
+
+export interface RegisterOptions {
+  /** Runs of this name at once in this process (default 1). */
+  concurrency?: number;
+  /** Default attempts for jobs of this name enqueued here (default 5). */
+  maxAttempts?: number;
+}
+
+export interface EnqueueOptions {
+  /**
+   * Singleton key: while a job of this name and key is queued, enqueue answers its id (the
+   * new payload is dropped). While one is running, a new job is queued and the running one
+   * will not be retried (the newer job supersedes it).
+   */
+  key?: string;
+  /** Not before this time (default: now). */
+  runAt?: Date;
+  maxAttempts?: number;
+  /** A transaction to enqueue in: the job exists only if it commits. */
+  db?: Kysely<Database> | Transaction<Database>;
+}
+
+export interface JobQueueOptions {
+  db: Kysely<Database>;
+  log: JobLogger;
+  /** Names this worker in `locked_by`; unique per running queue (default host:pid:random). */
+  instanceId?: string;
+  /** How often to look for due jobs besides local wake-ups (default 1 s). */
+  pollMs?: number;
+  /** How long a run is ours without a heartbeat (default 30 s); heartbeats every third of it. */
+  leaseMs?: number;
+  /** How long stop() waits for running handlers before aborting them (default 10 s). */
+  stopTimeoutMs?: number;
+  /** Delay before the attempt after a failed one (default retryDelayMs: 2^attempt s, capped). */
+  retryDelayMs?: (attempt: number) => number;
+  /**
+   * This worker is alone on its database (PGlite: one process, guarded by the DATA_DIR lock):
+   * at start, jobs left running by a previous process are taken again at once instead of
+   * after their lease. Never set it when several instances share a PostgreSQL database.
+   */
+  reclaimOnStart?: boolean;
+  /** Done jobs are deleted this long after they finished (default 7 days). */
+  keepDoneMs?: number;
+}
+
+export interface JobQueue {
+  readonly instanceId: string;
+  /** Declares the handler of a job name; this worker takes only jobs of registered names. */
+  register<P>(name: string, handler: JobHandler<P>, options?: RegisterOptions): void;
+  /** Stores a job and answers its id (or the pending job's id, see EnqueueOptions.key). */
+  enqueue<P>(name: string, payload: P, options?: EnqueueOptions): Promise<string>;
+  start(): Promise<void>;
+  /** Stops taking jobs, waits for running ones, then aborts and hands back the rest. */
+  stop(): Promise<void>;
+  get(id: string): Promise<JobRecord | undefined>;
+}

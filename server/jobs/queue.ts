@@ -1,0 +1,358 @@
+/**
+ * The worker loop of the durable job queue: takes due jobs of the registered names from the
+ * `jobs` table, runs their handlers within each name's concurrency, keeps their leases alive,
+ * and records the outcome. contract.ts holds the types, jobs.repository.ts the SQL.
+ */
+import { randomUUID } from "node:crypto";
+import os from "node:os";
+import type { JobHandler, JobQueue, JobQueueOptions } from "./contract";
+import {
+  deleteDone,
+  expireAllLeases,
+  extendLeases,
+  getJob,
+  insertJob,
+  markDone,
+  markFailed,
+  releaseJobs,
+  supersedeRunning,
+  type TakenJob,
+  takeJobs,
+} from "./jobs.repository";
+import { retryDelayMs } from "./retry";
+
+const DEFAULT_MAX_ATTEMPTS = 5;
+const CLEANUP_EVERY_MS = 60 * 60 * 1000;
+const ERROR_TEXT_MAX = 8000;
+
+interface Registration {
+  name: string;
+  handler: JobHandler<unknown>;
+  concurrency: number;
+  maxAttempts: number;
+  running: number;
+}
+
+interface ActiveRun {
+  job: TakenJob;
+  controller: AbortController;
+  /** The handler returned; its outcome is being written. */
+  finishing: boolean;
+  /** Handed back by stop(): whatever the handler does now is not recorded. */
+  released: boolean;
+  /** Another worker took the job over (our lease ran out). */
+  lost: boolean;
+  done: Promise<void>;
+}
+
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  return text.slice(0, ERROR_TEXT_MAX);
+}
+
+function positiveInt(value: number, what: string): number {
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${what} must be a positive integer`);
+  return value;
+}
+
+/**
+ * Creates a worker on the jobs table. The same code runs on PGlite and on PostgreSQL,
+ * where any number of instances may share the table.
+ *
+ * @example
+ * const jobs = createJobQueue({ db, log: app.log, reclaimOnStart: database.kind === "pglite" });
+ * jobs.register<{ assetId: string }>("dam.thumbnail", async ({ payload, signal }) => {
+ *   await renderThumbnail(payload.assetId, signal);
+ * }, { concurrency: 2 });
+ * await jobs.start();
+ * await db.transaction().execute(async (trx) => {
+ *   const asset = await insertAsset(trx, input);
+ *   await jobs.enqueue("dam.thumbnail", { assetId: asset.id }, { db: trx, key: asset.id });
+ * });
+ */
+export function createJobQueue(options: JobQueueOptions): JobQueue {
+  const { db, log } = options;
+  const instanceId = options.instanceId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const pollMs = options.pollMs ?? 1000;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
+  const delayFor = options.retryDelayMs ?? retryDelayMs;
+  const keepDoneMs = options.keepDoneMs ?? 7 * 24 * 60 * 60 * 1000;
+
+  const registry = new Map<string, Registration>();
+  const active = new Map<string, ActiveRun>();
+  let started = false;
+  let stopping: Promise<void> | null = null;
+  let cycling: Promise<void> | null = null;
+  let again = false;
+  let beating = false;
+  let lastCleanup = 0;
+  let pollTimer: NodeJS.Timeout | null = null;
+  let heartbeatTimer: NodeJS.Timeout | null = null;
+
+  /** Looks for due jobs now (or right after the look in progress). */
+  function wake(): void {
+    if (!started) return;
+    if (cycling) {
+      again = true;
+      return;
+    }
+    cycling = runCycles().finally(() => {
+      cycling = null;
+    });
+  }
+
+  async function runCycles(): Promise<void> {
+    do {
+      again = false;
+      try {
+        await cycle();
+      } catch (err) {
+        // The next poll tries again; looping now would spin on a database that is down.
+        log.error({ err }, "job queue: could not take jobs");
+        return;
+      }
+    } while (again && started);
+  }
+
+  async function cycle(): Promise<void> {
+    await cleanupIfDue();
+    const wanted: { name: string; limit: number }[] = [];
+    for (const reg of registry.values()) {
+      const free = reg.concurrency - reg.running;
+      if (free > 0) wanted.push({ name: reg.name, limit: free });
+    }
+    if (!wanted.length) return;
+    const { taken, exhausted } = await takeJobs(db, {
+      wanted,
+      exclude: [...active.keys()],
+      lockedBy: instanceId,
+      leaseMs,
+    });
+    for (const job of exhausted) {
+      log.error({ jobId: job.id, job: job.name }, "job failed: its worker stopped during the last attempt");
+    }
+    if (!started) {
+      // stop() came while we were taking: hand them straight back.
+      await releaseJobs(
+        db,
+        taken.map((j) => j.id),
+        instanceId,
+      );
+      return;
+    }
+    for (const job of taken) launch(job);
+  }
+
+  async function cleanupIfDue(): Promise<void> {
+    if (Date.now() - lastCleanup < CLEANUP_EVERY_MS) return;
+    lastCleanup = Date.now();
+    try {
+      const deleted = await deleteDone(db, keepDoneMs);
+      if (deleted) log.info({ deleted }, "job queue: deleted old done jobs");
+    } catch (err) {
+      log.warn({ err }, "job queue: could not delete old done jobs");
+    }
+  }
+
+  function launch(job: TakenJob): void {
+    const reg = registry.get(job.name);
+    if (!reg) return; // only registered names are taken
+    reg.running++;
+    const run: ActiveRun = {
+      job,
+      controller: new AbortController(),
+      finishing: false,
+      released: false,
+      lost: false,
+      done: Promise.resolve(),
+    };
+    active.set(job.id, run);
+    run.done = execute(reg, run).finally(() => {
+      active.delete(job.id);
+      reg.running--;
+      wake();
+    });
+  }
+
+  async function execute(reg: Registration, run: ActiveRun): Promise<void> {
+    const { job } = run;
+    const fields = { jobId: job.id, job: job.name, attempt: job.attempt };
+    let failure: { error: unknown } | null = null;
+    try {
+      await reg.handler({
+        id: job.id,
+        name: job.name,
+        payload: job.payload,
+        attempt: job.attempt,
+        signal: run.controller.signal,
+      });
+    } catch (error) {
+      failure = { error };
+    }
+    run.finishing = true;
+    if (run.released || run.lost) {
+      log.warn(fields, "job run ended after its lease was given up; its outcome is not recorded");
+      return;
+    }
+    try {
+      if (!failure) {
+        if (!(await markDone(db, job, instanceId))) {
+          log.warn(fields, "job finished after another worker took it over; its outcome is not recorded");
+        }
+        return;
+      }
+      const outcome = await markFailed(db, job, instanceId, errorText(failure.error), delayFor(job.attempt));
+      if (!outcome) {
+        log.warn({ ...fields, err: failure.error }, "job failed after another worker took it over");
+      } else if (outcome.state === "failed") {
+        log.error({ ...fields, err: failure.error }, "job failed on its last attempt");
+      } else {
+        log.warn({ ...fields, err: failure.error, retryAt: outcome.runAt }, "job failed; it will be retried");
+      }
+    } catch (err) {
+      log.error({ ...fields, err }, "could not record a job's outcome; it runs again when its lease expires");
+    }
+  }
+
+  async function heartbeat(): Promise<void> {
+    if (beating) return;
+    beating = true;
+    try {
+      const held = () => [...active.values()].filter((r) => !r.finishing && !r.released && !r.lost);
+      const runs = held();
+      if (!runs.length) return;
+      const kept = await extendLeases(
+        db,
+        runs.map((r) => r.job.id),
+        instanceId,
+        leaseMs,
+      );
+      for (const run of held()) {
+        if (kept.has(run.job.id) || !runs.includes(run)) continue;
+        run.lost = true;
+        run.controller.abort(new Error("job lease lost to another worker"));
+        log.warn({ jobId: run.job.id, job: run.job.name }, "job lease lost to another worker; run aborted");
+      }
+    } catch (err) {
+      log.error({ err }, "job queue: could not extend leases");
+    } finally {
+      beating = false;
+    }
+  }
+
+  async function settle(): Promise<void> {
+    const waiting = [...active.values()].filter((r) => !r.released);
+    if (waiting.length) await within(Promise.all(waiting.map((r) => r.done)), stopTimeoutMs);
+    const left = [...active.values()].filter((r) => !r.finishing && !r.released);
+    for (const run of left) {
+      run.released = true;
+      run.controller.abort(new Error("job queue stopping"));
+    }
+    if (left.length) {
+      const ids = left.map((r) => r.job.id);
+      try {
+        await releaseJobs(db, ids, instanceId);
+        log.warn({ jobIds: ids }, "job queue stopped with jobs still running: aborted and handed back");
+      } catch (err) {
+        log.error({ err, jobIds: ids }, "could not hand back running jobs; they run again after their lease");
+      }
+    }
+    await Promise.all([...active.values()].filter((r) => r.finishing).map((r) => r.done));
+  }
+
+  return {
+    instanceId,
+
+    register(name, handler, opts = {}) {
+      if (!name) throw new Error("A job name is required");
+      if (registry.has(name)) throw new Error(`Job "${name}" is registered already`);
+      registry.set(name, {
+        name,
+        handler: handler as JobHandler<unknown>,
+        concurrency: positiveInt(opts.concurrency ?? 1, "concurrency"),
+        maxAttempts: positiveInt(opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, "maxAttempts"),
+        running: 0,
+      });
+      wake();
+    },
+
+    async enqueue(name, payload, opts = {}) {
+      if (!name) throw new Error("A job name is required");
+      const target = opts.db ?? db;
+      const job = {
+        name,
+        payload,
+        key: opts.key ?? null,
+        runAt: opts.runAt ?? null,
+        maxAttempts: positiveInt(
+          opts.maxAttempts ?? registry.get(name)?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+          "maxAttempts",
+        ),
+      };
+      // A miss means a running job holds the key: supersede it and insert again. Each round
+      // is atomic; a second miss needs a worker to take the new job in between.
+      for (let round = 0; round < 5; round++) {
+        const id = await insertJob(target, job);
+        if (id) {
+          // In a caller's transaction the job is visible only after commit: the next poll sees it.
+          wake();
+          return id;
+        }
+        if (job.key === null) break;
+        await supersedeRunning(target, name, job.key);
+      }
+      throw new Error(`Could not enqueue job "${name}" with key "${job.key}"`);
+    },
+
+    async start() {
+      if (stopping) await stopping;
+      if (started) return;
+      started = true;
+      if (options.reclaimOnStart) {
+        const reclaimed = await expireAllLeases(db);
+        if (reclaimed)
+          log.info({ reclaimed }, "job queue: taking back jobs left running by a previous process");
+        if (!started) return; // stop() came meanwhile
+      }
+      pollTimer = setInterval(wake, pollMs);
+      heartbeatTimer ??= setInterval(() => void heartbeat(), Math.max(Math.floor(leaseMs / 3), 10));
+      log.info({ instanceId, jobs: [...registry.keys()] }, "job queue started");
+      wake();
+    },
+
+    async stop() {
+      if (!started) return stopping ?? undefined;
+      started = false;
+      if (pollTimer) clearInterval(pollTimer);
+      pollTimer = null;
+      stopping = (async () => {
+        await cycling;
+        await settle();
+        if (heartbeatTimer) clearInterval(heartbeatTimer);
+        heartbeatTimer = null;
+        log.info({ instanceId }, "job queue stopped");
+      })();
+      try {
+        await stopping;
+      } finally {
+        stopping = null;
+      }
+    },
+
+    get: (id) => getJob(db, id),
+  };
+}
+
+/** Resolves when `promise` settles or after `ms`, whichever comes first. */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([promise.then(() => undefined), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,534 @@
+/**
+ * The durable job queue (server/jobs) on real databases: PGlite always, PostgreSQL when
+ * global-setup found a server. No app is booted: queues run on a database opened here, and
+ * a worker that dies is a real child process killed with SIGKILL.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "kysely";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { type DatabaseHandle, openDatabase } from "../../server/db";
+import {
+  createJobQueue,
+  type JobLogger,
+  type JobQueue,
+  type JobQueueOptions,
+  type JobState,
+  MAX_RETRY_DELAY_MS,
+  retryDelayMs,
+} from "../../server/jobs";
+import { createTestDatabase, type TestDatabase } from "./pg";
+
+const ROOT = path.resolve(__dirname, "../..");
+const pgUrl = inject("pgUrl");
+// As harness.ts's DRIVERS, without importing the app.
+const DRIVERS: ("pglite" | "postgres")[] = pgUrl ? ["pglite", "postgres"] : ["pglite"];
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Polls `probe` until it answers something truthy, and answers that. */
+async function until<T>(
+  probe: () => Promise<T> | T,
+  what: string,
+  timeoutMs = 5000,
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value as NonNullable<T>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+interface LogLine {
+  level: "info" | "warn" | "error";
+  msg?: string;
+  obj: object;
+}
+
+function collectingLogger(lines: LogLine[]): JobLogger {
+  return {
+    info: (obj, msg) => void lines.push({ level: "info", obj, msg }),
+    warn: (obj, msg) => void lines.push({ level: "warn", obj, msg }),
+    error: (obj, msg) => void lines.push({ level: "error", obj, msg }),
+  };
+}
+
+describe("retryDelayMs", () => {
+  it("doubles from 2 s and stops at an hour", () => {
+    expect([1, 2, 3, 4].map(retryDelayMs)).toEqual([2000, 4000, 8000, 16000]);
+    expect(retryDelayMs(30)).toBe(MAX_RETRY_DELAY_MS);
+    expect(MAX_RETRY_DELAY_MS).toBe(3_600_000);
+  });
+});
+
+describe.each(DRIVERS)("job queue on %s", (driver) => {
+  let database: DatabaseHandle;
+  let pgDatabase: TestDatabase | null = null;
+  const extraHandles: DatabaseHandle[] = [];
+  let queues: JobQueue[] = [];
+  let logs: LogLine[] = [];
+
+  /** Another connection to the same database: a second instance (PostgreSQL only). */
+  async function secondHandle(): Promise<DatabaseHandle> {
+    if (!pgDatabase) return database; // PGlite: one process, one database
+    const handle = await openDatabase({ databaseUrl: pgDatabase.url });
+    extraHandles.push(handle);
+    return handle;
+  }
+
+  function queue(options: Partial<JobQueueOptions> = {}): JobQueue {
+    const q = createJobQueue({
+      db: database.db,
+      log: collectingLogger(logs),
+      pollMs: 20,
+      leaseMs: 3000,
+      stopTimeoutMs: 500,
+      ...options,
+    });
+    queues.push(q);
+    return q;
+  }
+
+  async function stateOf(q: JobQueue, id: string, state: JobState) {
+    return until(async () => {
+      const job = await q.get(id);
+      return job?.state === state ? job : undefined;
+    }, `job ${id} to be ${state}`);
+  }
+
+  beforeAll(async () => {
+    if (driver === "postgres") {
+      pgDatabase = await createTestDatabase(pgUrl as string);
+      database = await openDatabase({ databaseUrl: pgDatabase.url });
+    } else {
+      database = await openDatabase({ databaseUrl: null, pgliteDir: "memory://" });
+    }
+  });
+
+  afterAll(async () => {
+    for (const handle of extraHandles) await handle.close();
+    await database?.close();
+    // pg's pool.end() resolves before its sockets are closed; a forced DROP DATABASE right
+    // away can reach a closing client as an unhandled FATAL (57P01).
+    if (pgDatabase) await sleep(100);
+    await pgDatabase?.drop();
+  });
+
+  beforeEach(async () => {
+    logs = [];
+    await sql`delete from jobs`.execute(database.db);
+  });
+
+  afterEach(async () => {
+    await Promise.all(queues.map((q) => q.stop()));
+    queues = [];
+  });
+
+  it("runs a job once and marks it done", async () => {
+    const q = queue();
+    const seen: { id: string; name: string; payload: unknown; attempt: number }[] = [];
+    q.register<{ n: number; tags: string[] }>("once", async ({ id, name, payload, attempt }) => {
+      seen.push({ id, name, payload, attempt });
+    });
+    await q.start();
+    const id = await q.enqueue("once", { n: 1, tags: ["a", "b"] });
+    const job = await stateOf(q, id, "done");
+    await sleep(100); // several polls later, still once
+    expect(seen).toEqual([{ id, name: "once", payload: { n: 1, tags: ["a", "b"] }, attempt: 1 }]);
+    expect(job).toMatchObject({ attempts: 1, lockedBy: null, lockedUntil: null, lastError: null });
+    expect(job.finishedAt).toBeInstanceOf(Date);
+    expect((await q.get(id))?.state).toBe("done");
+  });
+
+  it("keeps any JSON payload as it was given", async () => {
+    const q = queue();
+    const payloads = ["text", 42, null, [1, [2]], { nested: { quote: 'a"b' } }];
+    const ids = await Promise.all(payloads.map((p) => q.enqueue("kept", p)));
+    const stored = await Promise.all(ids.map(async (id) => (await q.get(id))?.payload));
+    expect(stored).toEqual(payloads);
+  });
+
+  it("retries with growing delays, then fails with the last error", async () => {
+    const q = queue({ retryDelayMs: (attempt) => 100 * attempt });
+    const times: number[] = [];
+    q.register(
+      "flaky",
+      async ({ attempt }) => {
+        times.push(Date.now());
+        throw new Error(`boom on attempt ${attempt}`);
+      },
+      { maxAttempts: 3 },
+    );
+    await q.start();
+    const id = await q.enqueue("flaky", {});
+    const job = await stateOf(q, id, "failed");
+    expect(times).toHaveLength(3);
+    expect(times[1] - times[0]).toBeGreaterThanOrEqual(90);
+    expect(times[2] - times[1]).toBeGreaterThanOrEqual(190);
+    expect(job.attempts).toBe(3);
+    expect(job.maxAttempts).toBe(3);
+    expect(job.lastError).toContain("boom on attempt 3");
+    expect(job.finishedAt).toBeInstanceOf(Date);
+    expect(logs.filter((l) => l.level === "warn")).toHaveLength(2);
+    expect(logs.filter((l) => l.level === "error").map((l) => l.msg)).toEqual([
+      "job failed on its last attempt",
+    ]);
+  });
+
+  it("ends done when a retry succeeds; enqueue's maxAttempts wins over register's", async () => {
+    const q = queue({ retryDelayMs: () => 10 });
+    q.register(
+      "second-time",
+      async ({ attempt }) => {
+        if (attempt === 1) throw new Error("first try fails");
+      },
+      { maxAttempts: 1 },
+    );
+    await q.start();
+    const id = await q.enqueue("second-time", {}, { maxAttempts: 2 });
+    const job = await stateOf(q, id, "done");
+    expect(job.attempts).toBe(2);
+    expect(job.lastError).toContain("first try fails");
+  });
+
+  it("dedupes a singleton key while its job is queued", async () => {
+    const q = queue();
+    const first = await q.enqueue("single", { v: 1 }, { key: "k" });
+    expect(await q.enqueue("single", { v: 2 }, { key: "k" })).toBe(first);
+    expect(await q.enqueue("single", { v: 3 }, { key: "other" })).not.toBe(first);
+    expect(await q.enqueue("another-name", { v: 4 }, { key: "k" })).not.toBe(first);
+    const a = await q.enqueue("single", { v: 5 });
+    expect(await q.enqueue("single", { v: 5 })).not.toBe(a);
+    expect((await q.get(first))?.payload).toEqual({ v: 1 });
+
+    const ran: unknown[] = [];
+    q.register("single", async ({ payload }) => void ran.push(payload), { concurrency: 4 });
+    await q.start();
+    await stateOf(q, first, "done");
+    // Once done, the key is free again.
+    const next = await q.enqueue("single", { v: 6 }, { key: "k" });
+    expect(next).not.toBe(first);
+    await stateOf(q, next, "done");
+    expect(ran).toHaveLength(5);
+  });
+
+  it("queues a newer keyed job beside a running one, which then is not retried", async () => {
+    const q = queue({ retryDelayMs: () => 10 });
+    let failFirst!: () => void;
+    const firstMayEnd = new Promise<void>((resolve) => {
+      failFirst = resolve;
+    });
+    const ran: { v: number; attempt: number }[] = [];
+    q.register<{ v: number }>(
+      "render",
+      async ({ payload, attempt }) => {
+        ran.push({ v: payload.v, attempt });
+        if (payload.v === 1) {
+          await firstMayEnd;
+          throw new Error("the old version failed");
+        }
+      },
+      { concurrency: 2 },
+    );
+    await q.start();
+    const first = await q.enqueue("render", { v: 1 }, { key: "pdf-1" });
+    await stateOf(q, first, "running");
+    const second = await q.enqueue("render", { v: 2 }, { key: "pdf-1" });
+    expect(second).not.toBe(first);
+    expect(await q.get(first)).toMatchObject({ state: "running", key: null, maxAttempts: 1 });
+    await stateOf(q, second, "done");
+    failFirst();
+    const old = await stateOf(q, first, "failed");
+    expect(old.lastError).toContain("the old version failed");
+    expect(ran).toEqual([
+      { v: 1, attempt: 1 },
+      { v: 2, attempt: 1 },
+    ]);
+  });
+
+  it("never runs more than a name's concurrency at once", async () => {
+    const q = queue();
+    const now = { wide: 0, narrow: 0 };
+    const peak = { wide: 0, narrow: 0 };
+    const handler = (name: "wide" | "narrow") => async () => {
+      now[name]++;
+      peak[name] = Math.max(peak[name], now[name]);
+      await sleep(30);
+      now[name]--;
+    };
+    q.register("wide", handler("wide"), { concurrency: 3 });
+    q.register("narrow", handler("narrow"), { concurrency: 1 });
+    const ids = [
+      ...(await Promise.all(Array.from({ length: 9 }, (_, i) => q.enqueue("wide", { i })))),
+      ...(await Promise.all(Array.from({ length: 3 }, (_, i) => q.enqueue("narrow", { i })))),
+    ];
+    await q.start();
+    for (const id of ids) await stateOf(q, id, "done");
+    expect(peak).toEqual({ wide: 3, narrow: 1 });
+  });
+
+  it("waits for runAt", async () => {
+    const q = queue();
+    let ranAt = 0;
+    q.register("later", async () => {
+      ranAt = Date.now();
+    });
+    await q.start();
+    const runAt = new Date(Date.now() + 500);
+    const id = await q.enqueue("later", {}, { runAt });
+    await sleep(250);
+    expect(ranAt).toBe(0);
+    expect((await q.get(id))?.state).toBe("queued");
+    await stateOf(q, id, "done");
+    expect(ranAt).toBeGreaterThanOrEqual(runAt.getTime() - 5);
+  });
+
+  it("two instances on one database run 50 jobs each, every job exactly once", async () => {
+    const other = await secondHandle();
+    const a = queue({ instanceId: "instance-a" });
+    const b = queue({ instanceId: "instance-b", db: other.db });
+    const runs = new Map<string, number>();
+    const byInstance = { a: 0, b: 0 };
+    const handler =
+      (who: "a" | "b") =>
+      async ({ id }: { id: string }) => {
+        runs.set(id, (runs.get(id) ?? 0) + 1);
+        byInstance[who]++;
+        await sleep(2);
+      };
+    a.register("shared", handler("a"), { concurrency: 4 });
+    b.register("shared", handler("b"), { concurrency: 4 });
+    await Promise.all([a.start(), b.start()]);
+    const ids: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      ids.push(await a.enqueue("shared", { i }), await b.enqueue("shared", { i: i + 50 }));
+    }
+    await until(async () => {
+      const { count } = await database.db
+        .selectFrom("jobs")
+        .select((eb) => eb.fn.countAll<string>().as("count"))
+        .where("state", "=", "done")
+        .executeTakeFirstOrThrow();
+      return Number(count) === 100;
+    }, "100 done jobs");
+    expect(runs.size).toBe(100);
+    expect([...runs.values()].every((n) => n === 1)).toBe(true);
+    expect(new Set(ids).size).toBe(100);
+    expect(byInstance.a).toBeGreaterThan(0);
+    expect(byInstance.b).toBeGreaterThan(0);
+    expect(byInstance.a + byInstance.b).toBe(100);
+  });
+
+  it("takes over a job whose worker was killed (SIGKILL)", async () => {
+    const work = mkdtempSync(path.join(os.tmpdir(), "atelier-jobs-"));
+    let child: ChildProcess | null = null;
+    try {
+      // On PGlite the dead worker's process held the data folder; the next process opens it.
+      const pgliteDir = path.join(work, "data");
+      mkdirSync(path.join(pgliteDir, "pglite"), { recursive: true });
+      let db = database.db;
+      if (driver === "pglite") {
+        const before = await openDatabase({ databaseUrl: null, pgliteDir });
+        await createJobQueue({ db: before.db, log: collectingLogger(logs) }).enqueue("crash", { n: 1 });
+        await before.close();
+      } else {
+        await queue().enqueue("crash", { n: 1 });
+      }
+      const script = path.join(work, "worker.mts");
+      writeFileSync(
+        script,
+        `import { openDatabase } from ${JSON.stringify(path.join(ROOT, "server/db/index.ts"))};
+import { createJobQueue } from ${JSON.stringify(path.join(ROOT, "server/jobs/index.ts"))};
+const handle = await openDatabase({ databaseUrl: process.env.JOBS_DATABASE_URL || null, pgliteDir: process.env.JOBS_PGLITE_DIR });
+const log = { info() {}, warn() {}, error() {} };
+const queue = createJobQueue({ db: handle.db, log, instanceId: "doomed", pollMs: 20, leaseMs: Number(process.env.JOBS_LEASE_MS) });
+queue.register("crash", async ({ id }) => {
+  process.stdout.write("taken " + id + "\\n");
+  await new Promise(() => {});
+});
+await queue.start();
+`,
+      );
+      // PGlite: a lease far longer than the test, so only reclaimOnStart can explain a quick retake.
+      const leaseMs = driver === "pglite" ? 600_000 : 800;
+      const proc = spawn(process.execPath, ["--import", "tsx", script], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          JOBS_DATABASE_URL: pgDatabase?.url ?? "",
+          JOBS_PGLITE_DIR: pgliteDir,
+          JOBS_LEASE_MS: String(leaseMs),
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      child = proc;
+      let output = "";
+      proc.stdout?.on("data", (d) => {
+        output += d;
+      });
+      proc.stderr?.on("data", (d) => {
+        output += d;
+      });
+      const exited = new Promise((resolve) => proc.on("exit", resolve));
+      const taken = await until(
+        () => /taken (\S+)/.exec(output)?.[1],
+        `the child to take the job: ${output}`,
+        15_000,
+      );
+      proc.kill("SIGKILL");
+      await exited;
+
+      let other: DatabaseHandle | null = null;
+      if (driver === "pglite") {
+        other = await openDatabase({ databaseUrl: null, pgliteDir });
+        db = other.db;
+      }
+      try {
+        const q = queue({ db, instanceId: "survivor", reclaimOnStart: driver === "pglite" });
+        expect(await q.get(taken)).toMatchObject({ state: "running", lockedBy: "doomed", attempts: 1 });
+        const ran: number[] = [];
+        q.register("crash", async ({ attempt }) => void ran.push(attempt));
+        const startedAt = Date.now();
+        await q.start();
+        const job = await stateOf(q, taken, "done");
+        expect(ran).toEqual([2]);
+        expect(job.attempts).toBe(2);
+        if (driver === "pglite") expect(Date.now() - startedAt).toBeLessThan(5000);
+        await q.stop();
+      } finally {
+        await other?.close();
+      }
+    } finally {
+      if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it("takes a job again once its lease expired, and fails it when that was its last attempt", async () => {
+    const q = queue();
+    const insertRunning = async (attempts: number, maxAttempts: number) => {
+      const row = await database.db
+        .insertInto("jobs")
+        .values({
+          name: "orphan",
+          payload: sql<string>`'{}'::jsonb`,
+          state: "running",
+          attempts,
+          max_attempts: maxAttempts,
+          locked_by: "ghost",
+          locked_until: sql<Date>`now() - interval '1 second'`,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return row.id;
+    };
+    const retried = await insertRunning(1, 3);
+    const exhausted = await insertRunning(3, 3);
+    const ran: string[] = [];
+    q.register("orphan", async ({ id }) => void ran.push(id));
+    await q.start();
+    expect(await stateOf(q, retried, "done")).toMatchObject({ attempts: 2 });
+    const dead = await stateOf(q, exhausted, "failed");
+    expect(dead.lastError).toMatch(/lease expired/);
+    expect(ran).toEqual([retried]);
+  });
+
+  it("stop() waits for a short run, and aborts and hands back a long one", async () => {
+    const a = queue({ instanceId: "stopping", stopTimeoutMs: 150 });
+    let aborted = false;
+    a.register("long", async ({ signal }) => {
+      await new Promise<void>((_, reject) =>
+        signal.addEventListener("abort", () => {
+          aborted = true;
+          reject(signal.reason);
+        }),
+      );
+    });
+    a.register("short", async () => sleep(50));
+    await a.start();
+    const long = await a.enqueue("long", {});
+    const short = await a.enqueue("short", {});
+    await stateOf(a, long, "running");
+    await stateOf(a, short, "running");
+    await a.stop();
+    expect(aborted).toBe(true);
+    expect((await a.get(short))?.state).toBe("done");
+    // Handed back: queued at once, the interrupted run not counted.
+    expect(await a.get(long)).toMatchObject({ state: "queued", attempts: 0, lockedBy: null });
+
+    const b = queue({ instanceId: "next" });
+    b.register("long", async () => {});
+    await b.start();
+    expect(await stateOf(b, long, "done")).toMatchObject({ attempts: 1 });
+  });
+
+  it("aborts a run whose lease another worker took, and does not overwrite its outcome", async () => {
+    const q = queue({ leaseMs: 150 });
+    let aborted = false;
+    q.register("stolen", async ({ signal }) => {
+      await until(() => signal.aborted, "the abort");
+      aborted = true;
+    });
+    await q.start();
+    const id = await q.enqueue("stolen", {});
+    await stateOf(q, id, "running");
+    await database.db
+      .updateTable("jobs")
+      .set({ locked_by: "thief", locked_until: sql<Date>`now() + interval '1 minute'` })
+      .where("id", "=", id)
+      .execute();
+    await until(() => aborted, "the run to be aborted");
+    await sleep(50);
+    expect(await q.get(id)).toMatchObject({ state: "running", lockedBy: "thief" });
+    expect(logs.some((l) => l.msg?.includes("lease lost"))).toBe(true);
+  });
+
+  it("enqueues with the caller's transaction: nothing on rollback, the job on commit", async () => {
+    const q = queue();
+    const ran: unknown[] = [];
+    q.register("tx", async ({ payload }) => void ran.push(payload));
+    await q.start();
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await q.enqueue("tx", { committed: false }, { db: trx });
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    const id = await database.db
+      .transaction()
+      .execute(async (trx) => q.enqueue("tx", { committed: true }, { db: trx }));
+    await stateOf(q, id, "done");
+    await sleep(60);
+    const names = await database.db.selectFrom("jobs").select("payload").execute();
+    expect(names.map((r) => r.payload)).toEqual([{ committed: true }]);
+    expect(ran).toEqual([{ committed: true }]);
+  });
+
+  it("deletes done jobs after a week and keeps failed ones", async () => {
+    const insertFinished = async (state: "done" | "failed", daysAgo: number) => {
+      const row = await database.db
+        .insertInto("jobs")
+        .values({
+          name: "old",
+          payload: sql<string>`'{}'::jsonb`,
+          state,
+          finished_at: sql<Date>`now() - make_interval(days => ${daysAgo})`,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return row.id;
+    };
+    const oldDone = await insertFinished("done", 8);
+    const recentDone = await insertFinished("done", 1);
+    const oldFailed = await insertFinished("failed", 30);
+    const q = queue();
+    await q.start();
+    await until(async () => !(await q.get(oldDone)), "the old done job to go");
+    expect((await q.get(recentDone))?.state).toBe("done");
+    expect((await q.get(oldFailed))?.state).toBe("failed");
+  });
+});
