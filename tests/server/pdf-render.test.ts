@@ -1,0 +1,205 @@
+/**
+ * The PDF renderers on real files with the real tools: poppler's command line tools and
+ * pdf.js on @napi-rs/canvas. Same checks for both: page sizes (a page turned a quarter
+ * included), WebP images at the requested widths, words with boxes where they were written,
+ * and password-protected or damaged files ending in a PdfError.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { degrees, PDFDocument } from "pdf-lib";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  chooseRenderer,
+  createNativeRenderer,
+  createPdfjsRenderer,
+  PAGE_WIDTHS,
+  type PageImages,
+  PdfError,
+  type PdfRenderer,
+  planRanges,
+  popplerAvailable,
+} from "../../server/modules/pdf/render";
+import {
+  A4,
+  catalogueHeading,
+  makeCataloguePdf,
+  makeCorruptPdf,
+  makeEncryptedPdf,
+  SKU_FONT_SIZE,
+  type SkuPlacement,
+} from "../fixtures/make-pdf";
+
+const SKUS: SkuPlacement[] = [
+  { page: 2, code: "AT-1042", x: 0.6, y: 0.3 },
+  { page: 4, code: "ZX-77-B", x: 0.1, y: 0.85 },
+];
+const ROTATED_PAGE = 3;
+const WIDTHS = [PAGE_WIDTHS.thumbnail, PAGE_WIDTHS.screen, PAGE_WIDTHS.zoom];
+
+let dir: string;
+const files = { catalogue: "", encrypted: "", corrupt: "" };
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), "atelier-pdf-test-"));
+  // Page 3 turned a quarter clockwise, as scanners and landscape spreads leave them.
+  const doc = await PDFDocument.load(await makeCataloguePdf({ pages: 4, skus: SKUS }));
+  doc.getPage(ROTATED_PAGE - 1).setRotation(degrees(90));
+  const write = (name: string, data: Uint8Array) => {
+    const file = path.join(dir, name);
+    writeFileSync(file, data);
+    return file;
+  };
+  files.catalogue = write("catalogue.pdf", await doc.save());
+  files.encrypted = write("encrypted.pdf", makeEncryptedPdf());
+  files.corrupt = write("corrupt.pdf", makeCorruptPdf());
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("planRanges", () => {
+  it("shares pages in contiguous ranges, one process each", () => {
+    expect(planRanges([1, 2, 3, 4, 5, 6], 2)).toEqual([
+      { first: 1, last: 3 },
+      { first: 4, last: 6 },
+    ]);
+    expect(planRanges([9, 1, 2, 2, 3, 4, 5], 2)).toEqual([
+      { first: 1, last: 3 },
+      { first: 4, last: 5 },
+      { first: 9, last: 9 },
+    ]);
+    expect(planRanges([], 4)).toEqual([]);
+    expect(() => planRanges([0], 2)).toThrow(RangeError);
+  });
+});
+
+const RENDERERS: [string, () => PdfRenderer][] = [
+  ["native", () => createNativeRenderer()],
+  ["pdfjs", () => createPdfjsRenderer()],
+];
+
+describe.each(RENDERERS)("%s renderer", (name, create) => {
+  const renderer = create();
+
+  it("is named", () => expect(renderer.name).toBe(name));
+
+  it("reads the page count and displayed page sizes", async () => {
+    const info = await renderer.info(files.catalogue);
+    expect(info.pages).toBe(4);
+    const portrait = { width: expect.closeTo(A4.width, 1), height: expect.closeTo(A4.height, 1) };
+    const landscape = { width: portrait.height, height: portrait.width };
+    expect(info.sizes).toEqual([portrait, portrait, landscape, portrait]);
+  });
+
+  it("renders every page to WebP at each width, one call per page", async () => {
+    const seen = new Map<number, PageImages>();
+    await renderer.renderPages(files.catalogue, [4, 1, 2, 3], WIDTHS, async (page, images) => {
+      expect(seen.has(page)).toBe(false);
+      seen.set(page, images);
+    });
+    expect([...seen.keys()].sort()).toEqual([1, 2, 3, 4]);
+    for (const [page, images] of seen) {
+      expect([...images.keys()].sort((a, b) => a - b)).toEqual(WIDTHS);
+      for (const [width, webp] of images) {
+        const meta = await sharp(webp).metadata();
+        expect(meta.format).toBe("webp");
+        expect(meta.width).toBe(width);
+        const ratio = page === ROTATED_PAGE ? A4.width / A4.height : A4.height / A4.width;
+        expect(meta.height).toBeCloseTo(width * ratio, -1);
+      }
+    }
+    // Not a blank page: the dark heading band and white paper are both there.
+    const { channels } = await sharp(seen.get(1)!.get(PAGE_WIDTHS.thumbnail)!).stats();
+    expect(Math.min(...channels.map((c) => c.min))).toBeLessThan(60);
+    expect(Math.max(...channels.map((c) => c.max))).toBeGreaterThan(240);
+  });
+
+  it("extracts each page's text and words with boxes where they were written", async () => {
+    const text = await renderer.text(files.catalogue, [1, 2, 3, 4]);
+    expect([...text.keys()]).toEqual([1, 2, 3, 4]);
+    for (const [page, { text: pageText, words }] of text) {
+      expect(pageText).toContain(catalogueHeading(page));
+      expect(words.length).toBeGreaterThan(50);
+      for (const word of words) {
+        expect(word.text.trim()).toBe(word.text);
+        expect(word.x).toBeGreaterThanOrEqual(0);
+        expect(word.y).toBeGreaterThanOrEqual(0);
+        expect(word.x + word.w).toBeLessThanOrEqual(1.00001);
+        expect(word.y + word.h).toBeLessThanOrEqual(1.00001);
+        expect(word.w).toBeGreaterThan(0);
+        expect(word.h).toBeGreaterThan(0);
+      }
+    }
+    for (const sku of SKUS) {
+      const word = text.get(sku.page)!.words.find((w) => w.text === sku.code);
+      expect(word, sku.code).toBeDefined();
+      expect(word!.x).toBeCloseTo(sku.x, 2);
+      expect(Math.abs(word!.y - sku.y)).toBeLessThan(0.006);
+      expect(word!.h).toBeGreaterThan((SKU_FONT_SIZE * 0.8) / A4.height);
+      expect(word!.h).toBeLessThan((SKU_FONT_SIZE * 1.4) / A4.height);
+    }
+    // On the turned page the heading runs down the right-hand edge.
+    const heading = text.get(ROTATED_PAGE)!.words.find((w) => w.text === "catalogue")!;
+    expect(heading.x).toBeGreaterThan(0.85);
+    expect(heading.h).toBeGreaterThan(heading.w);
+  });
+
+  it("rejects a password-protected PDF as encrypted", async () => {
+    const encrypted = { name: "PdfError", code: "encrypted" };
+    await expect(renderer.info(files.encrypted)).rejects.toMatchObject(encrypted);
+    await expect(renderer.renderPages(files.encrypted, [1], [320], async () => {})).rejects.toMatchObject(
+      encrypted,
+    );
+    await expect(renderer.text(files.encrypted, [1])).rejects.toMatchObject(encrypted);
+    await expect(renderer.info(files.encrypted)).rejects.toThrow(/password/);
+  });
+
+  it("rejects a damaged file as corrupt", async () => {
+    const corrupt = { name: "PdfError", code: "corrupt" };
+    await expect(renderer.info(files.corrupt)).rejects.toBeInstanceOf(PdfError);
+    await expect(renderer.info(files.corrupt)).rejects.toMatchObject(corrupt);
+    await expect(renderer.renderPages(files.corrupt, [1], [320], async () => {})).rejects.toMatchObject(
+      corrupt,
+    );
+    await expect(renderer.text(files.corrupt, [1])).rejects.toMatchObject(corrupt);
+  });
+
+  it("stops on an abort or a failing onPage, with that reason", async () => {
+    const controller = new AbortController();
+    const pages: number[] = [];
+    const aborted = renderer.renderPages(
+      files.catalogue,
+      [1, 2, 3, 4],
+      [320],
+      async (page) => {
+        pages.push(page);
+        controller.abort();
+      },
+      controller.signal,
+    );
+    await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
+    expect(pages.length).toBeLessThan(4);
+    const failing = renderer.renderPages(files.catalogue, [1, 2], [320], async () => {
+      throw new Error("storage is down");
+    });
+    await expect(failing).rejects.toThrow("storage is down");
+  });
+
+  it("refuses pages the PDF does not have", async () => {
+    await expect(renderer.text(files.catalogue, [5])).rejects.toBeInstanceOf(RangeError);
+    await expect(renderer.renderPages(files.catalogue, [0], [320], async () => {})).rejects.toBeInstanceOf(
+      RangeError,
+    );
+  });
+});
+
+describe("chooseRenderer", () => {
+  it("prefers poppler when it is installed, and obeys PDF_RENDERER", async () => {
+    const expected = (await popplerAvailable()) ? "native" : "pdfjs";
+    expect((await chooseRenderer({})).name).toBe(expected);
+    expect((await chooseRenderer({ PDF_RENDERER: "pdfjs" })).name).toBe("pdfjs");
+    await expect(chooseRenderer({ PDF_RENDERER: "mupdf" })).rejects.toThrow(/native, pdfjs/);
+    expect(await popplerAvailable("/nonexistent")).toBe(false);
+  });
+});
