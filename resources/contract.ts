@@ -27,11 +27,19 @@ export interface ResourceDefinition {
   columnWidths?: Readonly<Record<string, number>>;
   /** react-jsonschema-form uiSchema for create/edit. */
   uiSchema?: Readonly<Record<string, unknown>>;
+  /**
+   * Generic routes a module replaces with its own. `create: false`: no generic create route
+   * or screen (a PDF is created by uploading its file, through its module's own route).
+   */
+  routes?: { create?: false };
   /** Screens replaced by custom pages, by key of the SPA's custom page registry. */
   pages?: Partial<Record<ScreenName, string>>;
   /** Extra row or toolbar actions, by key of the SPA's action registry. */
   actions?: { row?: readonly string[]; toolbar?: readonly string[] };
 }
+
+/** Whether the engine serves the generic create route and screen of a resource. */
+export const canCreate = (r: Pick<ResourceDefinition, "routes">) => r.routes?.create !== false;
 
 /** The API path of a resource's collection. */
 export const resourcePath = (r: Pick<ResourceDefinition, "base" | "name">) => `/${r.base}/${r.name}`;

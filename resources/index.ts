@@ -4,10 +4,11 @@
  */
 import { categories } from "./categories";
 import type { ResourceDefinition } from "./contract";
+import { pdfs } from "./pdfs";
 import { products } from "./products";
 import { subCategories } from "./sub-categories";
 
-export const RESOURCES: readonly ResourceDefinition[] = [categories, products, subCategories];
+export const RESOURCES: readonly ResourceDefinition[] = [categories, pdfs, products, subCategories];
 
 export function resourceByName(name: string): ResourceDefinition | undefined {
   return RESOURCES.find((r) => r.name === name);

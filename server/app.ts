@@ -17,12 +17,14 @@ import { registerOpenApi, registerOpenApiUi } from "./http/docs";
 import { handleError } from "./http/errors";
 import { spaRoutes } from "./http/spa";
 import { validatorCompiler } from "./http/validation";
+import { createJobQueue } from "./jobs";
 import { createMailer } from "./mail/mailer";
 import { outboxRoutes } from "./mail/outbox.routes";
 import { catalogueRoutes } from "./modules/catalogue/catalogue.routes";
 import { damRoutes } from "./modules/dam/dam.routes";
 import { createDamEvents } from "./modules/dam/events";
 import { modulesRoutes } from "./modules/modules/modules.routes";
+import { pdfModule } from "./modules/pdf";
 import { usersRoutes } from "./modules/users/users.routes";
 import { createResourceEvents } from "./realtime/events";
 import { attachRealtime } from "./realtime/socket";
@@ -89,6 +91,8 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     broadcast: database.broadcast,
     storage: await createStorage(config),
     damEvents: createDamEvents(),
+    // PGlite is one process (the DATA_DIR lock): jobs it left running are taken back at once.
+    jobs: createJobQueue({ db, log: app.log, reclaimOnStart: database.kind === "pglite" }),
   };
   watchSessionChanges(ctx);
   await ensureFirstAdmin(db, config, app.log);
@@ -104,6 +108,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   await app.register(async (scope) => {
     services = registerResources(scope, ctx, resources, rules);
     await catalogueRoutes(scope, ctx, services);
+    await pdfModule(scope, ctx, services);
   });
   await damRoutes(app, ctx);
   await assetRoutes(app, ctx);
@@ -114,7 +119,9 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   await spaRoutes(app, config.clientDir);
   attachRealtime(app, ctx, { resources });
 
+  await ctx.jobs.start();
   app.addHook("onClose", async () => {
+    await ctx.jobs.stop();
     await mailer.stop();
     await ctx.storage.close();
   });

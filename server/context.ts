@@ -7,6 +7,7 @@ import type { TokenService } from "./auth/tokens";
 import type { Config } from "./config";
 import type { Database } from "./db";
 import type { Broadcast } from "./db/broadcast";
+import type { JobQueue } from "./jobs";
 import type { Mailer } from "./mail/mailer";
 import type { DamEvents } from "./modules/dam/events";
 import type { ResourceEvents } from "./realtime/events";
@@ -28,4 +29,6 @@ export interface AppContext {
   storage: StorageDriver;
   /** Asset manager changes, pushed on the `/dam` socket namespace. */
   damEvents: DamEvents;
+  /** The durable job queue (PDF processing, …), started with the app. */
+  jobs: JobQueue;
 }

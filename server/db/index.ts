@@ -11,6 +11,8 @@ import * as platform from "./migrations/0001-platform";
 import * as catalogue from "./migrations/0002-catalogue";
 import * as catalogueScopedSubCategory from "./migrations/0003-catalogue-scoped-sub-category";
 import * as dam from "./migrations/0004-dam";
+import * as jobs from "./migrations/0005-jobs";
+import * as pdfLibrary from "./migrations/0006-pdf-library";
 import { PGliteDialect } from "./pglite-dialect";
 import type { Database } from "./types";
 
@@ -22,6 +24,8 @@ const MIGRATIONS: Record<string, Migration> = {
   "0002-catalogue": catalogue,
   "0003-catalogue-scoped-sub-category": catalogueScopedSubCategory,
   "0004-dam": dam,
+  "0005-jobs": jobs,
+  "0006-pdf-library": pdfLibrary,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

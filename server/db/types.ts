@@ -126,6 +126,111 @@ export interface DamAssetsTable {
   tags: ColumnType<string[], string[] | undefined, string[]>;
 }
 
+/** The durable job queue (server/jobs). */
+export interface JobsTable {
+  id: Generated<string>;
+  name: string;
+  /** jsonb: written as JSON text (cast in SQL), read back parsed. */
+  payload: ColumnType<unknown, string, string>;
+  state: Generated<"queued" | "running" | "done" | "failed">;
+  /** Times the job has been taken (the running one included). */
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  run_at: Timestamp;
+  locked_by: string | null;
+  locked_until: NullableTimestamp;
+  last_error: string | null;
+  /** Singleton key: unique per name among queued and running jobs. */
+  key: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
+/** PDF library: the catalogue itself (schemas/pdfs.ts; the engine serves its generic routes). */
+export interface PdfsTable {
+  id: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  created_by: string | null;
+  updated_by: string | null;
+  name: string;
+  slug: string | null;
+  pdfstatus: Generated<boolean>;
+  pdflist_status: "queued" | "processing" | "ready" | "error" | null;
+  processing_text: string | null;
+  progress: number | null;
+  error_message: string | null;
+  page_count: number | null;
+  file_size: number | null;
+  original_name: string | null;
+  file_key: string | null;
+  file_url: string | null;
+  thumbnail_url: string | null;
+  version: number | null;
+  processed_at: NullableTimestamp;
+}
+
+/** jsonb written as JSON text (cast in SQL) and read back parsed. */
+type Json<T> = ColumnType<T, string, string>;
+
+export interface PdfPagesTable {
+  pdf_id: string;
+  page: number;
+  version: number;
+  /** Page size in PDF points. */
+  width: number;
+  height: number;
+  text: Generated<string>;
+  words: Json<{ text: string; x: number; y: number; w: number; h: number }[]>;
+  /** Storage key of each rendered width: `{ "320": "pdfs/…/p1-w320.webp", … }`. */
+  images: Json<Record<string, string>>;
+  links_revision: Generated<number>;
+}
+
+export interface PdfLinksTable {
+  id: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  created_by: string | null;
+  updated_by: string | null;
+  pdf_id: string;
+  page: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  kind: string;
+  target: Json<Record<string, unknown>>;
+  button: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  position: number;
+}
+
+export interface PdfEventsTable {
+  id: Generated<string>;
+  created_at: Timestamp;
+  pdf_id: string;
+  type: "view" | "search" | "click";
+  visitor_id: string;
+  page: number | null;
+  word: string | null;
+  link_id: string | null;
+}
+
+export interface PdfUploadsTable {
+  id: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  created_by: string | null;
+  name: string;
+  original_name: string;
+  /** bigint: pg answers it as a string. */
+  size: ColumnType<string, number, number>;
+  chunk_size: number;
+  received: ColumnType<number[], number[] | undefined, number[]>;
+  pdf_id: string | null;
+}
+
 export interface Database {
   modules: ModulesTable;
   users: UsersTable;
@@ -139,4 +244,10 @@ export interface Database {
   app_settings: AppSettingsTable;
   dam_folders: DamFoldersTable;
   dam_assets: DamAssetsTable;
+  jobs: JobsTable;
+  pdfs: PdfsTable;
+  pdf_pages: PdfPagesTable;
+  pdf_links: PdfLinksTable;
+  pdf_events: PdfEventsTable;
+  pdf_uploads: PdfUploadsTable;
 }

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { ResourceDefinition } from "../../resources/contract";
-import { resourcePath } from "../../resources/contract";
+import { canCreate, resourcePath } from "../../resources/contract";
 import { moduleAccess, principalOf } from "../auth/access";
 import type { AppContext } from "../context";
 import { type ListQuery, listQuerySchema } from "../http/list-query";
@@ -88,21 +88,22 @@ export function registerResource(
     (request) => service.get(request.params.id),
   );
 
-  app.post<{ Body: Row }>(
-    path,
-    {
-      config,
-      schema: {
-        tags,
-        security,
-        summary: `Create a ${def.singular.toLowerCase()}`,
-        body: bodySchemaOf(def.schema, "create"),
-        response: { 201: record },
+  if (canCreate(def))
+    app.post<{ Body: Row }>(
+      path,
+      {
+        config,
+        schema: {
+          tags,
+          security,
+          summary: `Create a ${def.singular.toLowerCase()}`,
+          body: bodySchemaOf(def.schema, "create"),
+          response: { 201: record },
+        },
       },
-    },
-    async (request, reply) =>
-      reply.status(201).send(await service.create(request.body, principalOf(request).userId)),
-  );
+      async (request, reply) =>
+        reply.status(201).send(await service.create(request.body, principalOf(request).userId)),
+    );
 
   app.patch<{ Params: { id: string }; Body: Row }>(
     `${path}/:id`,

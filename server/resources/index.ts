@@ -3,15 +3,16 @@ import type { FastifyInstance } from "fastify";
 import type { ResourceDefinition } from "../../resources/contract";
 import { RESOURCES } from "../../resources/index";
 import type { AppContext } from "../context";
+import { pdfRules } from "../modules/pdf/pdf.rules";
 import { registerResource } from "./engine";
 import type { RulesRegistry } from "./rules";
 import type { ResourceService } from "./service";
 
 /**
- * Rules by resource name (sorted). Empty today: the product sub-category rule became a
- * composite foreign key (`x-relation.within`), so no write needs a read first.
+ * Rules by resource name (sorted). The product sub-category rule became a composite
+ * foreign key (`x-relation.within`), so no write needs a read first.
  */
-export const RULES: RulesRegistry = {};
+export const RULES: RulesRegistry = { pdfs: pdfRules };
 
 export type ResourceServices = ReadonlyMap<string, ResourceService>;
 

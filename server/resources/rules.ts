@@ -3,6 +3,7 @@
  * runs inside the write's transaction, after validation, and throws HttpError to refuse.
  */
 import type { Kysely } from "kysely";
+import type { AppContext } from "../context";
 import type { Row } from "./records";
 
 // biome-ignore lint/suspicious/noExplicitAny: rules query any table of the engine.
@@ -18,6 +19,11 @@ export interface WriteContext {
 
 export interface ResourceRules {
   beforeWrite?(ctx: WriteContext): Promise<void>;
+  /**
+   * After deleted rows are committed, with the rows as they were: for what lives outside the
+   * database (stored files). Errors are logged, not answered: the delete has happened.
+   */
+  afterDelete?(rows: Row[], app: AppContext): Promise<void>;
 }
 
 export type RulesRegistry = Readonly<Record<string, ResourceRules>>;

@@ -117,8 +117,17 @@ export class ResourceService {
 
   /** Deletes records; with `mustExist`, a missing one is a 404. Returns how many went. */
   async remove(ids: string[], actorId: string, mustExist: boolean): Promise<number> {
-    const del = (db: AnyDb) => db.deleteFrom(this.table).where("id", "in", ids).returning("id").execute();
+    const afterDelete = this.rules.afterDelete;
+    const del = (db: AnyDb): Promise<Row[]> => {
+      const query = db.deleteFrom(this.table).where("id", "in", ids);
+      return afterDelete ? query.returningAll().execute() : query.returning("id").execute();
+    };
     const deleted = await this.write(del, del);
+    if (afterDelete && deleted.length) {
+      await afterDelete(deleted, this.ctx).catch((error: unknown) =>
+        this.ctx.log.error({ err: error, resource: this.def.name }, "after-delete rule failed"),
+      );
+    }
     if (mustExist && !deleted.length) throw notFound(`${this.def.singular} not found`);
     if (deleted.length)
       this.publish(

@@ -1,14 +1,14 @@
 /**
- * One uploaded file, from a multipart stream to storage: its first bytes decide its type
+ * One uploaded file (any module's), from a multipart stream to storage: its first bytes decide its type
  * (magic bytes, checked against the allow-list and against the name's extension), then the
  * whole stream is piped to storage under a generated key. Nothing is buffered but the head;
  * the first 512 KiB are also kept aside to read an image's width and height.
  */
 import { Readable } from "node:stream";
 import sharp from "sharp";
-import { HttpError } from "../../http/errors";
-import { ALLOWED_TYPES, extensionMatches, type FileKind, SNIFF_BYTES, sniff } from "../../storage/sniff";
-import { newKey, type StorageDriver } from "../../storage/storage";
+import { HttpError } from "../http/errors";
+import { ALLOWED_TYPES, extensionMatches, type FileKind, SNIFF_BYTES, sniff } from "./sniff";
+import { newKey, type StorageDriver } from "./storage";
 
 /** What a multipart file part gives us (busboy's stream sets `truncated` at the size limit). */
 export interface IncomingFile {
@@ -63,6 +63,8 @@ export async function storeUpload(
   part: IncomingFile,
   maxBytes: number,
   allowed: (kind: FileKind) => boolean = () => true,
+  /** The module's folder in storage (`dam`, `pdfs`). */
+  prefix = "dam",
 ): Promise<StoredUpload> {
   const name = displayName(part.filename);
   const iterator = part.file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
@@ -107,7 +109,7 @@ export async function storeUpload(
     { objectMode: false },
   );
 
-  const key = newKey("dam", kind.ext);
+  const key = newKey(prefix, kind.ext);
   const stored = await storage.put(key, body, kind.mime);
   if (part.file.truncated || stored.size > maxBytes) {
     await storage.delete([key]);

@@ -1,20 +1,32 @@
 import { Form, Input, Modal } from "antd";
 import { useEffect, useState } from "react";
-import { FOLDER_NAME_MAX } from "../../../schemas/dam";
-import { getErrorMessage, getFieldErrors } from "../../lib/errors";
+import { FOLDER_NAME_MAX } from "../../schemas/dam";
+import { getErrorMessage, getFieldErrors } from "../lib/errors";
 
 export interface NameDialogProps {
   /** Open with this title ("New folder", "Rename folder"); null: closed. */
   title: string | null;
   initial?: string;
   okText: string;
+  /** The field's label; a folder name (the default) may not contain slashes. */
+  label?: string;
+  maxLength?: number;
   /** Saves the name; a thrown API error is shown on the field. */
   onSubmit: (name: string) => Promise<void>;
   onClose: () => void;
 }
 
-/** Asks for a folder name: Enter saves, the server's reason shows under the field. */
-export function NameDialog({ title, initial = "", okText, onSubmit, onClose }: NameDialogProps) {
+/** Asks for a name (a folder's by default): Enter saves, the server's reason shows under the field. */
+export function NameDialog({
+  title,
+  initial = "",
+  okText,
+  label = "Folder name",
+  maxLength = FOLDER_NAME_MAX,
+  onSubmit,
+  onClose,
+}: NameDialogProps) {
+  const folder = label === "Folder name";
   const [form] = Form.useForm<{ name: string }>();
   const [saving, setSaving] = useState(false);
   useEffect(() => {
@@ -47,13 +59,17 @@ export function NameDialog({ title, initial = "", okText, onSubmit, onClose }: N
       <Form form={form} layout="vertical" onFinish={submit} preserve={false}>
         <Form.Item
           name="name"
-          label="Folder name"
+          label={label}
           rules={[
-            { required: true, whitespace: true, message: "Give the folder a name" },
-            { pattern: /^[^/\\]*$/, message: "A folder name cannot contain / or \\" },
+            {
+              required: true,
+              whitespace: true,
+              message: folder ? "Give the folder a name" : "Give it a name",
+            },
+            ...(folder ? [{ pattern: /^[^/\\]*$/, message: "A folder name cannot contain / or \\" }] : []),
           ]}
         >
-          <Input autoFocus maxLength={FOLDER_NAME_MAX} />
+          <Input autoFocus maxLength={maxLength} />
         </Form.Item>
       </Form>
     </Modal>

@@ -28,6 +28,7 @@ const UserShowPage = lazy(() => import("../pages/users/user-show-page"));
 const OutboxPage = lazy(() => import("../pages/outbox/outbox-page"));
 const MyDevicesPage = lazy(() => import("../pages/account/my-devices-page"));
 const DamPage = lazy(() => import("../pages/dam/dam-page"));
+const AnalyticsPage = lazy(() => import("../pages/analytics/analytics-page"));
 
 const guarded = (resource: string, page: ReactNode) => <ModuleGuard resource={resource}>{page}</ModuleGuard>;
 
@@ -60,6 +61,7 @@ export function AppRoutes() {
         </Route>
         <Route path="outbox" element={guarded("outbox", <OutboxPage />)} />
         <Route path="dam" element={guarded("dam", <DamPage />)} />
+        <Route path="analytics" element={guarded("analytics", <AnalyticsPage />)} />
         <Route path="account/devices" element={<MyDevicesPage />} />
         {MODULES.map((m) => ({ module: m, resources: resourcesOfModule(m.key) }))
           .filter(({ resources }) => resources.length > 0)

@@ -7,7 +7,7 @@
 import { HomeOutlined, MailOutlined } from "@ant-design/icons";
 import type { ResourceProps } from "@refinedev/core";
 import { type AccessMeta, accessMetaFrom, findResource } from "../../providers/access-control";
-import type { ResourceDefinition } from "../../resources/contract";
+import { canCreate, type ResourceDefinition } from "../../resources/contract";
 import { RESOURCES as ENTITY_RESOURCES } from "../../resources/index";
 import { MODULE_IDS, MODULES, type ModuleDefinition } from "../../resources/modules";
 import { ModuleIcon } from "../components/module-icons";
@@ -26,7 +26,7 @@ export function resourcesOfModule(moduleKey: string): ResourceDefinition[] {
 export const TOP_LEVEL_RESOURCES: readonly ResourceDefinition[] = ENTITY_RESOURCES.filter((r) => !r.parent);
 
 /** Modules with hand-written screens. */
-const HAND_WRITTEN: ReadonlySet<string> = new Set(["users", "dam"]);
+const HAND_WRITTEN: ReadonlySet<string> = new Set(["analytics", "dam", "users"]);
 
 /** Modules whose screens exist in this build; the others show an honest landing page. */
 export const BUILT_MODULES: ReadonlySet<string> = new Set(
@@ -59,10 +59,12 @@ function moduleResource(module: ModuleDefinition): ResourceProps {
 
 /** An entity of resources/index.ts as a Refine resource (identifier = name = API path segment). */
 function entityResource(def: ResourceDefinition): ResourceProps {
+  const { create, ...routes } = resourceRoutes(def);
   return {
     name: def.name,
     identifier: def.name,
-    ...resourceRoutes(def),
+    ...routes,
+    ...(canCreate(def) ? { create } : {}),
     meta: {
       label: def.label,
       icon: <ModuleIcon name={def.icon} />,

@@ -7,7 +7,10 @@
  * @example
  * "products.board": lazy(() => import("../pages/products/product-board-page")),
  */
-import type { ComponentType, LazyExoticComponent } from "react";
+import { type ComponentType, type LazyExoticComponent, lazy } from "react";
 import type { ScreenProps } from "./types";
 
-export const CUSTOM_PAGES: Readonly<Record<string, LazyExoticComponent<ComponentType<ScreenProps>>>> = {};
+export const CUSTOM_PAGES: Readonly<Record<string, LazyExoticComponent<ComponentType<ScreenProps>>>> = {
+  "pdfs.library": lazy(() => import("../pages/pdfs/pdf-library-page")),
+  "pdfs.viewer": lazy(() => import("../pages/pdfs/pdf-viewer-page")),
+};

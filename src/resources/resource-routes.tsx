@@ -1,13 +1,13 @@
 import type { ReactNode } from "react";
 import { Route } from "react-router";
-import type { ResourceDefinition, ScreenName } from "../../resources/contract";
+import { canCreate, type ResourceDefinition, type ScreenName } from "../../resources/contract";
 import { screenOf } from "./screens";
 
 /** Wraps a page in the module guard of a resource. */
 export type Guard = (resource: string, page: ReactNode) => ReactNode;
 
 /**
- * The four routes of a resource, relative to where they are mounted (its module's route,
+ * The four routes of a resource (no create when the resource has none), relative to where they are mounted (its module's route,
  * or the root): `<name>`, `<name>/create`, `<name>/edit/:id`, `<name>/show/:id`, each page
  * behind the module guard. A function, not a component: React Router wants `<Route>`s.
  */
@@ -20,7 +20,7 @@ export function resourceRoute(def: ResourceDefinition, guard: Guard) {
   return (
     <Route key={def.name} path={def.name}>
       <Route index element={page("list")} />
-      <Route path="create" element={page("create")} />
+      {canCreate(def) && <Route path="create" element={page("create")} />}
       <Route path="edit/:id" element={page("edit")} />
       <Route path="show/:id" element={page("show")} />
     </Route>

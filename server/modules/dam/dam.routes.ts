@@ -20,8 +20,8 @@ import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { badRequest, HttpError } from "../../http/errors";
 import { extensionOf, KINDS } from "../../storage/sniff";
+import { type IncomingFile, storeUpload } from "../../storage/upload";
 import { type AssetListQuery, DamService, type FolderListQuery } from "./dam.service";
-import { type IncomingFile, storeUpload } from "./upload";
 
 export const DAM_BASE = "/dam";
 

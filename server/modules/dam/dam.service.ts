@@ -17,7 +17,7 @@ import type { AppContext } from "../../context";
 import type { Database } from "../../db";
 import { badRequest, conflict, HttpError, notFound } from "../../http/errors";
 import { assetUrls, renditionKeys } from "../../storage/serve";
-import type { StoredUpload } from "./upload";
+import type { StoredUpload } from "../../storage/upload";
 
 type Db = Kysely<Database>;
 type FolderRow = { id: string; name: string; parent_id: string | null; created_at: Date; updated_at: Date };

@@ -34,6 +34,7 @@ import {
 } from "react";
 import { Link, useSearchParams } from "react-router";
 import type { DamAsset, DamFolder } from "../../../schemas/dam";
+import { NameDialog } from "../../components/name-dialog";
 import { UploadPanel } from "../../components/upload-panel";
 import { AssetDrawer } from "./asset-drawer";
 import {
@@ -60,7 +61,6 @@ import {
 } from "./dam-logic";
 import { DAM_DRAG_TYPE, FolderTree } from "./folder-tree";
 import { MoveDialog } from "./move-dialog";
-import { NameDialog } from "./name-dialog";
 import { useDamActions } from "./use-dam-actions";
 import { useDamLive } from "./use-dam-live";
 import { useUploads } from "./use-uploads";

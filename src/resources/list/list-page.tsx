@@ -2,6 +2,7 @@ import { CreateButton, List, useTable } from "@refinedev/antd";
 import type { CrudFilter } from "@refinedev/core";
 import { Button, Empty, Table } from "antd";
 import { useMemo, useState } from "react";
+import { canCreate } from "../../../resources/contract";
 import { DEFAULT_PAGE_SIZE } from "../../lib/constants";
 import { TOOLBAR_ACTIONS } from "../actions";
 import { defaultSorters } from "../columns";
@@ -74,9 +75,11 @@ export default function ResourceListPage({ def }: ScreenProps) {
             </Empty>
           ) : (
             <Empty description={`No ${plural} yet`}>
-              <CreateButton resource={def.name} type="primary">
-                Create {def.singular.toLowerCase()}
-              </CreateButton>
+              {canCreate(def) && (
+                <CreateButton resource={def.name} type="primary">
+                  Create {def.singular.toLowerCase()}
+                </CreateButton>
+              )}
             </Empty>
           ),
         }}
