@@ -33,6 +33,7 @@ export default defineConfig({
     // bench/bundle-size.mjs reads the manifest to find what the login route loads.
     manifest: true,
     chunkSizeWarningLimit: 1200,
+    rollupOptions: { input: { main: "index.html", viewer: "viewer.html" } },
   },
   server: {
     port: 5173,

@@ -1,0 +1,85 @@
+/**
+ * The public catalogue API as the viewer uses it (server/modules/pdf/public.routes.ts): the
+ * catalogue's pages, hotspots and products, and its text search. Plain `fetch`, no sign-in.
+ */
+import type { PageImageSize, PdfLink } from "../../schemas/pdf-library";
+
+/** A rendered page: its size in PDF points and its image URLs (320/1200/2400 px WebP). */
+export interface PublicPage {
+  page: number;
+  width: number;
+  height: number;
+  images: Record<PageImageSize, string>;
+}
+
+/** A hotspot as the public API gives it: always saved, so it has an id and a page. */
+export type PublicLink = PdfLink & { id: string; page: number };
+
+/** A product an Add Product hotspot puts in the cart. */
+export interface PublicProduct {
+  id: string;
+  name: string;
+  sku_code: string;
+  price: number;
+  currency: string;
+  description: string | null;
+  image: string | null;
+}
+
+/** `GET /public/pdfs/{ref}`: mirrors `PublicPdf` of server/modules/pdf/public.routes.ts. */
+export interface PublicPdf {
+  id: string;
+  name: string;
+  slug: string | null;
+  pageCount: number;
+  pages: PublicPage[];
+  links: PublicLink[];
+  products: Record<string, PublicProduct>;
+}
+
+/** A page whose text has every searched word; the snippet marks hits with « ». */
+export interface SearchHit {
+  page: number;
+  snippet: string;
+}
+
+/** The catalogue is unknown or unpublished (the API answered 404). */
+export class NotAvailableError extends Error {
+  constructor() {
+    super("This catalogue is not available");
+    this.name = "NotAvailableError";
+  }
+}
+
+/**
+ * The catalogue reference of a viewer address (`/view/<id or slug>`), or null when there is none.
+ *
+ * @example
+ * refFromPath("/view/spring-2026") // "spring-2026"
+ */
+export function refFromPath(pathname: string): string | null {
+  const match = /^\/view\/([^/]+)\/?$/.exec(pathname);
+  if (!match) return null;
+  try {
+    const ref = decodeURIComponent(match[1]).trim();
+    return ref || null;
+  } catch {
+    return null;
+  }
+}
+
+async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  const response = await fetch(url, { signal, headers: { accept: "application/json" } });
+  if (response.status === 404) throw new NotAvailableError();
+  if (!response.ok) throw new Error(`The server answered ${response.status}`);
+  return (await response.json()) as T;
+}
+
+export function fetchCatalogue(ref: string, signal?: AbortSignal): Promise<PublicPdf> {
+  return getJson<PublicPdf>(`/public/pdfs/${encodeURIComponent(ref)}`, signal);
+}
+
+export async function searchCatalogue(ref: string, q: string, signal?: AbortSignal): Promise<SearchHit[]> {
+  const url = `/public/pdfs/${encodeURIComponent(ref)}/search?q=${encodeURIComponent(q)}`;
+  return (await getJson<{ data: SearchHit[] }>(url, signal)).data;
+}
