@@ -46,7 +46,7 @@ export interface EntitySchema {
   required: readonly string[];
   additionalProperties: false;
   "x-table": string;
-  /** Sort applied when the request names none (`-created_at`). */
+  /** Sort applied when the request names none: one field or a comma list (`-pdfstatus,-created_at`). */
   "x-defaultSort": string;
   /** Columns of the list screen, in order. */
   "x-list": readonly string[];

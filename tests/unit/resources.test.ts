@@ -21,7 +21,7 @@ describe.each(RESOURCES.map((r) => [r.name, r] as const))("resource %s", (_name,
       ...r.schema["x-searchable"],
       ...(r.schema["x-unique"] ?? []).flat(),
       r.schema["x-label"],
-      r.schema["x-defaultSort"].replace(/^-/, ""),
+      ...r.schema["x-defaultSort"].split(",").map((f) => f.trim().replace(/^-/, "")),
       ...r.schema.required,
       ...Object.keys(r.columnWidths ?? {}),
     ];
