@@ -3,11 +3,12 @@
  * and durability across kill -9 (no write answered 2xx is lost).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { makeCataloguePdf } from "../fixtures/make-pdf";
 import { ADMIN, DEVICE, sleep } from "./harness";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -164,6 +165,65 @@ describe("server process on PGlite", () => {
     // The admin plus every acknowledged user; at most one more (written, not yet answered).
     expect(total).toBeGreaterThanOrEqual(acknowledged + 1);
     expect(total).toBeLessThanOrEqual(acknowledged + 2);
+    again.child.kill("SIGTERM");
+    await again.exited;
+  });
+
+  it("resumes a PDF's processing after kill -9, keeping the pages already rendered", async () => {
+    const dir = tempDir();
+    const p = start(dir, await freePort());
+    await waitHealthy(p);
+    const token = await signIn(p.port);
+    const form = new FormData();
+    const pdf = await makeCataloguePdf({ pages: 60, photos: true });
+    form.append("file", new Blob([new Uint8Array(pdf)], { type: "application/pdf" }), "big.pdf");
+    const created = await fetch(`http://127.0.0.1:${p.port}/api/pdfs`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const state = async (port: number, t: string) =>
+      (await (
+        await fetch(`http://127.0.0.1:${port}/api/pdfs/${id}`, { headers: { authorization: `Bearer ${t}` } })
+      ).json()) as {
+        pdflist_status: string;
+        progress: number;
+      };
+    // Kill it half-way through rendering.
+    for (let i = 0; i < 1200; i++) {
+      const now = await state(p.port, token);
+      if (now.pdflist_status === "processing" && now.progress >= 15) break;
+      expect(now.pdflist_status).not.toBe("ready");
+      await sleep(25);
+    }
+    p.child.kill("SIGKILL");
+    const killedAt = Date.now();
+    await p.exited;
+    const firstPage = path.join(dir, "storage", "pdfs", id, "v1", "p1-w320.webp");
+    expect(statSync(firstPage).mtimeMs).toBeLessThan(killedAt);
+
+    const again = start(dir, await freePort());
+    await waitHealthy(again);
+    const token2 = await signIn(again.port);
+    let last = await state(again.port, token2);
+    for (let i = 0; i < 1200 && last.pdflist_status !== "ready"; i++) {
+      await sleep(100);
+      last = await state(again.port, token2);
+    }
+    expect(last).toMatchObject({ pdflist_status: "ready", progress: 100 });
+    const pages = (await (
+      await fetch(`http://127.0.0.1:${again.port}/api/pdfs/${id}/pages`, {
+        headers: { authorization: `Bearer ${token2}` },
+      })
+    ).json()) as { data: { images: Record<string, string> }[] };
+    expect(pages.data).toHaveLength(60);
+    expect(pages.data.every((page) => page.images.thumbnail && page.images.screen && page.images.zoom)).toBe(
+      true,
+    );
+    // Resumed, not restarted: page 1 was rendered before the kill and left alone.
+    expect(statSync(firstPage).mtimeMs).toBeLessThan(killedAt);
     again.child.kill("SIGTERM");
     await again.exited;
   });
