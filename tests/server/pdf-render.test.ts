@@ -21,6 +21,7 @@ import {
   planRanges,
   popplerAvailable,
 } from "../../server/modules/pdf/render";
+import { runTool } from "../../server/modules/pdf/render/run-tool";
 import {
   A4,
   catalogueHeading,
@@ -191,6 +192,16 @@ describe.each(RENDERERS)("%s renderer", (name, create) => {
     await expect(renderer.renderPages(files.catalogue, [0], [320], async () => {})).rejects.toBeInstanceOf(
       RangeError,
     );
+  });
+});
+
+describe("deadlines", () => {
+  it("kills a tool that stays silent, and ends a pdf.js thread that does not answer", async () => {
+    const timeout = { name: "PdfError", code: "timeout" };
+    const started = Date.now();
+    await expect(runTool("sleep", ["30"], { idleMs: 300 })).rejects.toMatchObject(timeout);
+    expect(Date.now() - started).toBeLessThan(5000);
+    await expect(createPdfjsRenderer({ idleMs: 1 }).info(files.catalogue)).rejects.toMatchObject(timeout);
   });
 });
 
