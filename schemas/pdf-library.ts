@@ -132,5 +132,38 @@ export interface SearchedWord {
   count: number;
 }
 
+/** A rendered page: its size in PDF points and its image URLs (320/1200/2400 px WebP). */
+export interface PublicPage {
+  page: number;
+  width: number;
+  height: number;
+  images: Record<PageImageSize, string>;
+}
+
+/** A hotspot as the public API gives it: always saved, so it has an id and a page. */
+export type PublicLink = PdfLink & { id: string; page: number };
+
+/** A product an Add Product hotspot puts in the cart. */
+export interface PublicProduct {
+  id: string;
+  name: string;
+  sku_code: string;
+  price: number;
+  currency: string;
+  description: string | null;
+  image: string | null;
+}
+
+/** `GET /public/pdfs/{ref}`: a published catalogue for the public viewer. */
+export interface PublicPdf {
+  id: string;
+  name: string;
+  slug: string | null;
+  pageCount: number;
+  pages: PublicPage[];
+  links: PublicLink[];
+  products: Record<string, PublicProduct>;
+}
+
 /** Spec §8. */
 export const DELETE_PDF_FAILED = "Could not delete PDF";

@@ -2,40 +2,9 @@
  * The public catalogue API as the viewer uses it (server/modules/pdf/public.routes.ts): the
  * catalogue's pages, hotspots and products, and its text search. Plain `fetch`, no sign-in.
  */
-import type { PageImageSize, PdfLink } from "../../schemas/pdf-library";
+import type { PublicPdf } from "../../schemas/pdf-library";
 
-/** A rendered page: its size in PDF points and its image URLs (320/1200/2400 px WebP). */
-export interface PublicPage {
-  page: number;
-  width: number;
-  height: number;
-  images: Record<PageImageSize, string>;
-}
-
-/** A hotspot as the public API gives it: always saved, so it has an id and a page. */
-export type PublicLink = PdfLink & { id: string; page: number };
-
-/** A product an Add Product hotspot puts in the cart. */
-export interface PublicProduct {
-  id: string;
-  name: string;
-  sku_code: string;
-  price: number;
-  currency: string;
-  description: string | null;
-  image: string | null;
-}
-
-/** `GET /public/pdfs/{ref}`: mirrors `PublicPdf` of server/modules/pdf/public.routes.ts. */
-export interface PublicPdf {
-  id: string;
-  name: string;
-  slug: string | null;
-  pageCount: number;
-  pages: PublicPage[];
-  links: PublicLink[];
-  products: Record<string, PublicProduct>;
-}
+export type { PublicLink, PublicPage, PublicPdf, PublicProduct } from "../../schemas/pdf-library";
 
 /** A page whose text has every searched word; the snippet marks hits with « ». */
 export interface SearchHit {

@@ -13,6 +13,8 @@ import {
   PDF_EVENT_TYPES,
   type PdfEventType,
   type PdfLink,
+  type PublicPage,
+  type PublicPdf,
 } from "../../../schemas/pdf-library";
 import { markScopePublic } from "../../auth/access";
 import { hit } from "../../auth/rate-limit";
@@ -25,33 +27,6 @@ import type { PdfService } from "./pdf.service";
 export const PUBLIC_EVENTS_PER_MINUTE = 240;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A catalogue's public data: pages, hotspots and the products they add to the cart. */
-export interface PublicPdf {
-  id: string;
-  name: string;
-  slug: string | null;
-  pageCount: number;
-  pages: {
-    page: number;
-    width: number;
-    height: number;
-    images: Record<keyof typeof PAGE_IMAGE_SIZES, string>;
-  }[];
-  links: (PdfLink & { id: string; page: number })[];
-  products: Record<
-    string,
-    {
-      id: string;
-      name: string;
-      sku_code: string;
-      price: number;
-      currency: string;
-      description: string | null;
-      image: string | null;
-    }
-  >;
-}
 
 export async function publicPdfRoutes(app: FastifyInstance, ctx: AppContext, pdfs: PdfService) {
   const published = async (idOrSlug: string) => {
@@ -143,7 +118,7 @@ export async function publicPdfRoutes(app: FastifyInstance, ctx: AppContext, pdf
                 size,
                 assetUrl(p.images[String(width)] ?? ""),
               ]),
-            ) as PublicPdf["pages"][number]["images"],
+            ) as PublicPage["images"],
           })),
           links: links.map((l) => ({
             id: l.id,

@@ -36,6 +36,7 @@ import { Link, useSearchParams } from "react-router";
 import type { DamAsset, DamFolder } from "../../../schemas/dam";
 import { NameDialog } from "../../components/name-dialog";
 import { UploadPanel } from "../../components/upload-panel";
+import { useFileDrop } from "../../lib/use-file-drop";
 import { AssetDrawer } from "./asset-drawer";
 import {
   createFolder,
@@ -115,9 +116,9 @@ export default function DamPage() {
   const [openAsset, setOpenAsset] = useState<DamAsset | null>(null);
   const [moving, setMoving] = useState<Selection | null>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [dropping, setDropping] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const { uploads, enqueue, clearFinished } = useUploads();
+  const fileDrop = useFileDrop((files) => void enqueue(files, folderId));
   useDamLive();
 
   const searching = q.trim() !== "";
@@ -296,20 +297,7 @@ export default function DamPage() {
       <Card
         style={{ flex: 1, minWidth: 0, position: "relative" }}
         styles={{ body: { padding: 16 } }}
-        onDragOver={(event) => {
-          if (!event.dataTransfer.types.includes("Files")) return;
-          event.preventDefault();
-          setDropping(true);
-        }}
-        onDragLeave={(event) => {
-          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDropping(false);
-        }}
-        onDrop={(event) => {
-          if (!event.dataTransfer.files.length) return;
-          event.preventDefault();
-          setDropping(false);
-          void enqueue([...event.dataTransfer.files], folderId);
-        }}
+        {...fileDrop.handlers}
       >
         <Flex vertical gap={12}>
           <Breadcrumb
@@ -466,7 +454,7 @@ export default function DamPage() {
           )}
         </Flex>
 
-        {dropping && <DropOverlay target={searching ? "All assets" : placeName} />}
+        {fileDrop.dropping && <DropOverlay target={searching ? "All assets" : placeName} />}
       </Card>
 
       <AssetDrawer asset={openAsset} onClose={() => setOpenAsset(null)} />

@@ -21,6 +21,7 @@ import { NameDialog } from "../../components/name-dialog";
 import { UploadPanel } from "../../components/upload-panel";
 import { DEFAULT_PAGE_SIZE } from "../../lib/constants";
 import { formatBytes } from "../../lib/uploads";
+import { useFileDrop } from "../../lib/use-file-drop";
 import { useUploadQueue } from "../../lib/use-upload-queue";
 import { recordPath } from "../../resources/routes";
 import type { ScreenProps } from "../../resources/types";
@@ -65,7 +66,6 @@ export default function PdfLibraryPage({ def }: ScreenProps) {
   const replaceInput = useRef<HTMLInputElement>(null);
   const [replacing, setReplacing] = useState<PdfRecord | null>(null);
   const [renaming, setRenaming] = useState<PdfRecord | null>(null);
-  const [dropping, setDropping] = useState(false);
   const { tableProps, setFilters, filters } = useTable<PdfRecord>({
     resource: def.name,
     pagination: { pageSize: DEFAULT_PAGE_SIZE },
@@ -90,6 +90,7 @@ export default function PdfLibraryPage({ def }: ScreenProps) {
     if (pdfs.length) void enqueue(pdfs, target);
   };
 
+  const fileDrop = useFileDrop((files) => upload(files));
   const q = (filters.find((f) => "field" in f && f.field === "q")?.value as string | undefined) ?? "";
 
   const confirmDelete = (pdf: PdfRecord) =>
@@ -223,22 +224,10 @@ export default function PdfLibraryPage({ def }: ScreenProps) {
         aria-label="Catalogues"
         style={{
           position: "relative",
-          outline: dropping ? `2px dashed ${token.colorPrimary}` : undefined,
+          outline: fileDrop.dropping ? `2px dashed ${token.colorPrimary}` : undefined,
           borderRadius: token.borderRadiusLG,
         }}
-        onDragOver={(event) => {
-          if (!event.dataTransfer.types.includes("Files")) return;
-          event.preventDefault();
-          setDropping(true);
-        }}
-        onDragLeave={(event) => {
-          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDropping(false);
-        }}
-        onDrop={(event) => {
-          event.preventDefault();
-          setDropping(false);
-          upload([...event.dataTransfer.files]);
-        }}
+        {...fileDrop.handlers}
       >
         <Table<PdfRecord>
           {...tableProps}
