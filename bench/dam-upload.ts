@@ -42,6 +42,7 @@ import { findPgBin, startPgCluster } from "../scripts/pg-cluster";
 import { buildApp } from "../server/app";
 import { loadConfig } from "../server/config";
 import { openDatabase } from "../server/db";
+import { type Cleanup, reportFailure, runCleanups } from "./bench-run";
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -321,7 +322,7 @@ function runClient(baseUrl: string): Promise<void> {
 }
 
 async function runDriver(driver: "pglite" | "postgres") {
-  const cleanups: Array<() => Promise<void> | void> = [];
+  const cleanups: Cleanup[] = [];
   try {
     let databaseUrl: string | null = null;
     let where = "PGlite in DATA_DIR";
@@ -359,19 +360,9 @@ async function runDriver(driver: "pglite" | "postgres") {
     console.log(`\n=== ${driver}: ${where}; local storage in ${dataDir}`);
     await runClient(baseUrl);
   } catch (error) {
-    console.log(
-      `\n${driver}: FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    );
-    process.exitCode = 1;
+    reportFailure(driver, error);
   } finally {
-    for (const cleanup of cleanups) {
-      await Promise.race([
-        Promise.resolve()
-          .then(cleanup)
-          .catch((e) => console.log(`cleanup: ${String(e)}`)),
-        new Promise((r) => setTimeout(r, 15_000).unref()),
-      ]);
-    }
+    await runCleanups(cleanups);
   }
 }
 

@@ -38,6 +38,7 @@ import { loadConfig } from "../server/config";
 import { type Database, type DatabaseHandle, openDatabase } from "../server/db";
 import { EXACT_COUNT_CAP } from "../server/http/list-query";
 import { ResourceService } from "../server/resources/service";
+import { type Cleanup, reportFailure, runCleanups } from "./bench-run";
 
 // ---------------------------------------------------------------------------------------------
 // Load child: runs autocannon on request of the parent, over IPC.
@@ -531,7 +532,7 @@ CPU per request, µs (node process incl. PGlite + postgres processes; the load g
 }
 
 async function runDriver(driver: "pglite" | "postgres", load: LoadRunner, summary: string[]) {
-  const cleanups: Array<() => Promise<void> | void> = [];
+  const cleanups: Cleanup[] = [];
   const t0 = Date.now();
   try {
     let databaseUrl: string | null = null;
@@ -722,19 +723,9 @@ async function runDriver(driver: "pglite" | "postgres", load: LoadRunner, summar
       );
     }
   } catch (error) {
-    console.log(
-      `\n${driver}: FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-    );
-    process.exitCode = 1;
+    reportFailure(driver, error);
   } finally {
-    for (const cleanup of cleanups) {
-      await Promise.race([
-        Promise.resolve()
-          .then(cleanup)
-          .catch((e) => console.log(`cleanup: ${String(e)}`)),
-        new Promise((r) => setTimeout(r, 15_000).unref()),
-      ]);
-    }
+    await runCleanups(cleanups);
   }
 }
 

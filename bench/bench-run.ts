@@ -1,0 +1,23 @@
+/** What every bench does around one driver's run: report a failure, then clean up, bounded in time. */
+
+export type Cleanup = () => Promise<void> | void;
+
+/** Prints a driver's failure and marks the run failed, without stopping the other drivers. */
+export function reportFailure(driver: string, error: unknown): void {
+  console.log(
+    `\n${driver}: FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+  process.exitCode = 1;
+}
+
+/** Runs cleanups in order; one that fails is reported, one that hangs is left after 15 s. */
+export async function runCleanups(cleanups: readonly Cleanup[]): Promise<void> {
+  for (const cleanup of cleanups) {
+    await Promise.race([
+      Promise.resolve()
+        .then(cleanup)
+        .catch((e) => console.log(`cleanup: ${String(e)}`)),
+      new Promise((r) => setTimeout(r, 15_000).unref()),
+    ]);
+  }
+}
