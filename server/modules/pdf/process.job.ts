@@ -89,28 +89,18 @@ export function processJob(
       for (const page of todo) {
         const size = info.sizes[page - 1] ?? info.sizes[0];
         const text = texts.get(page) ?? { text: "", words: [] };
+        const values = {
+          version,
+          width: size.width,
+          height: size.height,
+          text: text.text,
+          words: JSON.stringify(text.words),
+          images: "{}",
+        };
         await ctx.db
           .insertInto("pdf_pages")
-          .values({
-            pdf_id: pdfId,
-            page,
-            version,
-            width: size.width,
-            height: size.height,
-            text: text.text,
-            words: JSON.stringify(text.words),
-            images: "{}",
-          })
-          .onConflict((oc) =>
-            oc.columns(["pdf_id", "page"]).doUpdateSet({
-              version,
-              width: size.width,
-              height: size.height,
-              text: text.text,
-              words: JSON.stringify(text.words),
-              images: "{}",
-            }),
-          )
+          .values({ pdf_id: pdfId, page, ...values })
+          .onConflict((oc) => oc.columns(["pdf_id", "page"]).doUpdateSet(values))
           .execute();
       }
       // A shorter new file: its former last pages go, with their links.
