@@ -17,6 +17,9 @@ describe("friendly validation messages", () => {
     [error("type", { type: "integer" }), "must be a whole number"],
     [error("type", { type: "number" }), "must be a number"],
     [error("uniqueItems", { i: 0, j: 1 }), "must not repeat values"],
+    [error("multipleOf", { multipleOf: 0.01 }), "must have at most 2 decimal places"],
+    [error("multipleOf", { multipleOf: 0.1 }), "must have at most 1 decimal place"],
+    [error("multipleOf", { multipleOf: 0.25 }), "must be a multiple of 0.25"],
     [error("minimum", { limit: 0 }, "", "must be >= 0"), "must be >= 0"],
     [error("pattern", { pattern: "^a" }), "is invalid"],
   ])("%o → %s", (e, text) => {

@@ -2,6 +2,7 @@
  * Validation messages in words, shared by the server (400 `details`) and the forms of the
  * SPA, so both sides say the same thing about the same input. Pure: no Node, no React.
  */
+import { decimalPlacesOf } from "./decimal";
 
 /** A field error as the API sends it in `details` of a 400 answer. */
 export interface FieldError {
@@ -35,6 +36,11 @@ const FRIENDLY: Readonly<Record<string, (e: AjvErrorLike) => string>> = {
     return `must be ${type === "integer" ? "a whole number" : `a ${type}`}`;
   },
   uniqueItems: () => "must not repeat values",
+  multipleOf: (e) => {
+    const places = decimalPlacesOf(Number(e.params.multipleOf));
+    if (places === null) return `must be a multiple of ${e.params.multipleOf}`;
+    return places === 1 ? "must have at most 1 decimal place" : `must have at most ${places} decimal places`;
+  },
 };
 
 /**

@@ -3,8 +3,9 @@
  * react-jsonschema-form validator both build their Ajv from here, so both sides give the
  * same verdict on the same input. Pure: Ajv runs in Node and in the browser.
  */
-import Ajv, { type Options } from "ajv";
+import Ajv, { type Options, type SchemaValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
+import { isMultipleOf } from "./decimal";
 
 /**
  * Ajv options. Bodies are validated strictly (no type coercion, unknown properties
@@ -20,11 +21,35 @@ export function ajvOptions({ coerce }: { coerce: boolean }): Options {
   };
 }
 
-/** Ajv with the standard formats (email, uri, uuid, date-time…) of ajv-formats. */
+/**
+ * `multipleOf` decided on decimals (schemas/decimal.ts) instead of Ajv's floating-point
+ * division, which refused prices such as 0.29. Its errors keep the core keyword's shape
+ * (keyword, `params.multipleOf`), so messages and form errors read it unchanged.
+ */
+const decimalMultipleOf: SchemaValidateFunction = function validate(step: number, data: number) {
+  if (isMultipleOf(data, step)) return true;
+  validate.errors = [
+    { keyword: "multipleOf", params: { multipleOf: step }, message: `must be multiple of ${step}` },
+  ];
+  return false;
+};
+
+/**
+ * Ajv with the standard formats (email, uri, uuid, date-time…) of ajv-formats and the
+ * decimal-safe `multipleOf`.
+ */
 export class FormatsAjv extends Ajv {
   constructor(options?: Options) {
     super(options);
     addFormats(this);
+    this.removeKeyword("multipleOf");
+    this.addKeyword({
+      keyword: "multipleOf",
+      type: "number",
+      schemaType: "number",
+      errors: true,
+      validate: decimalMultipleOf,
+    });
   }
 }
 

@@ -1,4 +1,5 @@
 /** The resource engine proven on the catalogue: CRUD, validation, uniqueness, relations, lists, CSV. */
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRIVERS, startServer, type TestServer } from "./harness";
 
@@ -72,6 +73,40 @@ describe.each(DRIVERS)("catalogue on %s", (driver) => {
     expect(byField.currency).toMatch(/^must be one of INR, USD/);
     const count = await s.api<List>("GET", "/api/products", { token: admin });
     expect(count.body.total).toBe(1);
+  });
+
+  it("accepts every two-decimal price (0.29, 1.13, 4.35…) and refuses a third decimal", async () => {
+    const prices = [0.29, 1.13, 4.35, 0.57, 1.15, 999999999.99];
+    for (const [i, price] of prices.entries()) {
+      const res = await post("/api/products", {
+        sku_code: `DEC-${i}`,
+        name: "Dec",
+        price,
+        category_id: shoes.id,
+      });
+      expect(res.status, `price ${price}`).toBe(201);
+      expect(res.body.price).toBe(price);
+    }
+    const refused = await post("/api/products", {
+      sku_code: "DEC-X",
+      name: "Dec",
+      price: 4.355,
+      category_id: shoes.id,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.details).toEqual([{ field: "price", message: "must have at most 2 decimal places" }]);
+    const rows = await s.database.db
+      .selectFrom("products" as never)
+      .select(sql<number>`count(*)::int`.as("n"))
+      .where(sql<boolean>`sku_code like 'DEC-%'`)
+      .executeTakeFirstOrThrow();
+    expect(rows).toEqual({ n: prices.length });
+    const listed = await s.api<List>("GET", "/api/products?sort=sku_code&q=Dec&pageSize=50", {
+      token: admin,
+    });
+    expect(listed.body.data.filter((p) => String(p.sku_code).startsWith("DEC-")).map((p) => p.price)).toEqual(
+      prices,
+    );
   });
 
   it("answers 409 naming the unique field, whatever the engine", async () => {

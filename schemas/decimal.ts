@@ -1,0 +1,51 @@
+/**
+ * Decimal-safe `multipleOf`. JSON Schema's `multipleOf` divides binary floating-point numbers,
+ * so 0.29 / 0.01 = 28.999999999999996 and valid prices such as 0.29, 1.13 or 4.35 were refused
+ * (about 11 % of two-decimal prices). Here both numbers are read as the decimals they are
+ * written as (their shortest round-trip text, which is what a person typed and what JSON
+ * carried) and compared as whole numbers. Pure: used by the server and the SPA's forms alike.
+ */
+
+/** A finite number as an exact decimal: `digits × 10^exponent`. */
+interface Decimal {
+  digits: bigint;
+  exponent: number;
+}
+
+/** The decimal a number is written as: 0.29 → 29 × 10^-2, 1.5e-7 → 15 × 10^-8, 1e21 → 1 × 10^21. */
+function toDecimal(value: number): Decimal {
+  const [mantissa, exp = "0"] = String(value).toLowerCase().split("e");
+  const [whole, fraction = ""] = mantissa.split(".");
+  return { digits: BigInt(whole + fraction), exponent: Number(exp) - fraction.length };
+}
+
+/**
+ * Whether `value` is a whole multiple of `step`, decided on their decimal forms, with no
+ * floating-point rounding.
+ *
+ * @example
+ * isMultipleOf(0.29, 0.01); // true (plain division says false)
+ * isMultipleOf(0.295, 0.01); // false
+ * isMultipleOf(7.5, 2.5); // true
+ */
+export function isMultipleOf(value: number, step: number): boolean {
+  if (!Number.isFinite(value) || !Number.isFinite(step) || step <= 0) return false;
+  const v = toDecimal(value);
+  const s = toDecimal(step);
+  const exponent = Math.min(v.exponent, s.exponent);
+  const scaledValue = v.digits * 10n ** BigInt(v.exponent - exponent);
+  const scaledStep = s.digits * 10n ** BigInt(s.exponent - exponent);
+  return scaledValue % scaledStep === 0n;
+}
+
+/**
+ * How many decimal places a step allows, when it is a power of ten (0.01 → 2); else null.
+ *
+ * @example
+ * decimalPlacesOf(0.01); // 2
+ * decimalPlacesOf(0.25); // null
+ */
+export function decimalPlacesOf(step: number): number | null {
+  const { digits, exponent } = toDecimal(step);
+  return digits === 1n && exponent < 0 ? -exponent : null;
+}
