@@ -30,6 +30,12 @@ function toDecimal(value: number): Decimal {
  */
 export function isMultipleOf(value: number, step: number): boolean {
   if (!Number.isFinite(value) || !Number.isFinite(step) || step <= 0) return false;
+  // Fast path for the common steps (0.01, 0.1…): count the decimals the value is written with.
+  const places = step < 1 ? decimalPlacesOf(step) : null;
+  if (places !== null) {
+    const text = String(value);
+    if (!text.includes("e")) return (text.split(".")[1]?.length ?? 0) <= places;
+  }
   const v = toDecimal(value);
   const s = toDecimal(step);
   const exponent = Math.min(v.exponent, s.exponent);

@@ -26,9 +26,9 @@ export function ajvOptions({ coerce }: { coerce: boolean }): Options {
  * division, which refused prices such as 0.29. Its errors keep the core keyword's shape
  * (keyword, `params.multipleOf`), so messages and form errors read it unchanged.
  */
-const decimalMultipleOf: SchemaValidateFunction = function validate(step: number, data: number) {
+const decimalMultipleOf: SchemaValidateFunction = (step: number, data: number) => {
   if (isMultipleOf(data, step)) return true;
-  validate.errors = [
+  decimalMultipleOf.errors = [
     { keyword: "multipleOf", params: { multipleOf: step }, message: `must be multiple of ${step}` },
   ];
   return false;
