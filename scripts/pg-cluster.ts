@@ -94,12 +94,19 @@ export interface PgClusterOptions {
 export interface PgCluster {
   /** Admin URL: `postgres://postgres@127.0.0.1:<port>/postgres`. */
   url: string;
-  /** The postmaster's process id (its backends are its children), null when unknown. */
+  /** The postmaster's process id at the first start (its backends are its children), null when unknown. */
   postmasterPid: number | null;
   /** `postgres --version`. */
   version: string;
   /** Stops the server and deletes its folder; safe to call twice. */
   stop(): void;
+  /**
+   * Stops the server but keeps its data, as an outage would (`fast`: clients are told the
+   * server is shutting down; `immediate`: a crash, no goodbye). Waits until it is down.
+   */
+  stopServer(mode?: "fast" | "immediate"): void;
+  /** Starts a server stopped by `stopServer` again, on the same port; waits until it accepts connections. */
+  startServer(): void;
 }
 
 /** Starts a throwaway cluster from the binaries in `bin` (see `findPgBin`). */
@@ -109,6 +116,8 @@ export async function startPgCluster(bin: string, options: PgClusterOptions = {}
   const logFile = path.join(dir, "server.log");
   let started = false;
   let stopped = false;
+  /** pg_ctl start arguments of the running server, kept so it can be started again as is. */
+  let startArgs: string[] = [];
   const stop = () => {
     if (stopped) return;
     stopped = true;
@@ -149,18 +158,8 @@ export async function startPgCluster(bin: string, options: PgClusterOptions = {}
         `-c unix_socket_directories=${dir}`,
         ...extra,
       ];
-      const start = runPg(path.join(bin, "pg_ctl"), [
-        "-D",
-        dataDir,
-        "-l",
-        logFile,
-        "-o",
-        settings.join(" "),
-        "-w",
-        "-t",
-        "60",
-        "start",
-      ]);
+      startArgs = ["-D", dataDir, "-l", logFile, "-o", settings.join(" "), "-w", "-t", "60", "start"];
+      const start = runPg(path.join(bin, "pg_ctl"), startArgs);
       if (start.ok) {
         started = true;
         const pidFile = path.join(dataDir, "postmaster.pid");
@@ -168,7 +167,29 @@ export async function startPgCluster(bin: string, options: PgClusterOptions = {}
           ? Number(readFileSync(pidFile, "utf8").split("\n")[0]) || null
           : null;
         const version = runPg(path.join(bin, "postgres"), ["--version"]).output.trim();
-        return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, postmasterPid, version, stop };
+        const stopServer = (mode: "fast" | "immediate" = "fast") => {
+          const down = runPg(
+            path.join(bin, "pg_ctl"),
+            ["-D", dataDir, "-m", mode, "-w", "-t", "60", "stop"],
+            70_000,
+          );
+          if (!down.ok) throw new Error(`pg_ctl stop failed:\n${down.output}`);
+        };
+        const startServer = () => {
+          const up = runPg(path.join(bin, "pg_ctl"), startArgs, 70_000);
+          if (!up.ok) {
+            const log = existsSync(logFile) ? readFileSync(logFile, "utf8") : "";
+            throw new Error(`pg_ctl start failed:\n${up.output}\n${log}`);
+          }
+        };
+        return {
+          url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+          postmasterPid,
+          version,
+          stop,
+          stopServer,
+          startServer,
+        };
       }
       if (attempt >= 2) {
         const log = existsSync(logFile) ? readFileSync(logFile, "utf8") : "";

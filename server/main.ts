@@ -2,7 +2,7 @@
 import { buildApp } from "./app";
 import { ConfigError, loadConfig } from "./config";
 import { openDatabase } from "./db";
-import { DataDirLockedError, lockDataDir } from "./lock";
+import { lockDataDirOrExit } from "./lock";
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -21,21 +21,17 @@ async function main() {
     throw error;
   }
 
-  let release = () => {};
-  if (!config.databaseUrl) {
-    try {
-      release = lockDataDir(config.dataDir);
-    } catch (error) {
-      if (error instanceof DataDirLockedError) {
-        process.stderr.write(`${error.message}\n`);
-        process.exit(75);
-      }
-      throw error;
-    }
-  }
+  // PGlite: one process per DATA_DIR; a second one exits 75 naming the holder.
+  const release = config.databaseUrl ? () => {} : lockDataDirOrExit(config.dataDir);
 
   const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.dataDir });
   const { app } = await buildApp({ config, database });
+  // Last line of defence: a rejected promise nobody awaited (a background task hitting a
+  // database that went away, say) must not take every request down with the process.
+  // Such a rejection is a bug to fix, so it is logged as an error.
+  process.on("unhandledRejection", (reason) => {
+    app.log.error({ err: reason }, "unhandled promise rejection");
+  });
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -48,8 +48,32 @@ export function localBroadcast(): Broadcast {
   };
 }
 
-/** LISTEN on a dedicated connection (reconnecting), NOTIFY through the pool. */
-export function postgresBroadcast(url: string, pool: pg.Pool, retryMs = 1000): Broadcast {
+export interface PostgresBroadcastOptions {
+  /** Wait between reconnection attempts, ms. */
+  retryMs?: number;
+  /** Longest wait for the LISTEN connection to open, ms. */
+  connectMs?: number;
+  /**
+   * How often the idle LISTEN connection is checked with a query, ms. A failover behind a
+   * virtual IP can leave it open on a peer that is gone without a word: it would never
+   * receive another message, and never notice.
+   */
+  heartbeatMs?: number;
+  /** Told of every lost LISTEN connection (for the log); reconnection is automatic. */
+  onError?: (error: Error) => void;
+}
+
+/**
+ * LISTEN on a dedicated connection, NOTIFY through the pool. The connection is re-opened
+ * (and every channel LISTENed again) after any loss; while it is down, `onStatus` listeners
+ * hear `false`, since other instances' messages are missed meanwhile.
+ */
+export function postgresBroadcast(
+  url: string,
+  pool: pg.Pool,
+  options: PostgresBroadcastOptions = {},
+): Broadcast {
+  const { retryMs = 1000, connectMs = 5000, heartbeatMs = 15_000, onError } = options;
   const local = new Local();
   const self = randomUUID();
   const statusListeners: ((connected: boolean) => void)[] = [];
@@ -57,6 +81,7 @@ export function postgresBroadcast(url: string, pool: pg.Pool, retryMs = 1000): B
   let closed = false;
   let connected = false;
   let retry: NodeJS.Timeout | null = null;
+  let heartbeat: NodeJS.Timeout | null = null;
 
   const setStatus = (value: boolean) => {
     if (connected === value) return;
@@ -67,17 +92,29 @@ export function postgresBroadcast(url: string, pool: pg.Pool, retryMs = 1000): B
   const connect = async () => {
     retry = null;
     if (closed || !local.handlers.size) return;
-    const c = new pg.Client({ connectionString: url });
+    const c = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: connectMs,
+      query_timeout: connectMs,
+      keepAlive: true,
+      application_name: "atelier-listen",
+    });
     client = c;
-    const lost = () => {
+    let listening = false;
+    const lost = (error: Error) => {
       if (client !== c) return;
       client = null;
+      if (heartbeat) clearInterval(heartbeat);
+      heartbeat = null;
       setStatus(false);
+      // Failed attempts while the database is down are retried quietly (the pool's errors
+      // and the 503 answers tell that story); the loss of a working listener is news.
+      if (listening && !closed) onError?.(error);
       c.end().catch(() => {});
       if (!closed) retry = setTimeout(connect, retryMs);
     };
     c.on("error", lost);
-    c.on("end", lost);
+    c.on("end", () => lost(new Error("Connection terminated")));
     c.on("notification", (n) => {
       const text = n.payload ?? "";
       const bar = text.indexOf("|");
@@ -87,9 +124,15 @@ export function postgresBroadcast(url: string, pool: pg.Pool, retryMs = 1000): B
     try {
       await c.connect();
       for (const channel of local.handlers.keys()) await c.query(`LISTEN ${channel}`);
-      if (client === c) setStatus(true);
-    } catch {
-      lost();
+      if (client !== c) return;
+      heartbeat = setInterval(() => {
+        c.query("select 1").catch((error: Error) => lost(error));
+      }, heartbeatMs);
+      heartbeat.unref();
+      listening = true;
+      setStatus(true);
+    } catch (error) {
+      lost(error as Error);
     }
   };
 
@@ -111,6 +154,7 @@ export function postgresBroadcast(url: string, pool: pg.Pool, retryMs = 1000): B
     async close() {
       closed = true;
       if (retry) clearTimeout(retry);
+      if (heartbeat) clearInterval(heartbeat);
       const c = client;
       client = null;
       await c?.end().catch(() => {});

@@ -88,6 +88,8 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
   let beating = false;
   let lastCleanup = 0;
   let pollTimer: NodeJS.Timeout | null = null;
+  /** Polls failed in a row (the database is down): logged once, then again when it is back. */
+  let failedPolls = 0;
   let heartbeatTimer: NodeJS.Timeout | null = null;
 
   /** Looks for due jobs now (or right after the look in progress). */
@@ -107,9 +109,12 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       again = false;
       try {
         await cycle();
+        if (failedPolls) log.info({ failedPolls }, "job queue: taking jobs again");
+        failedPolls = 0;
       } catch (err) {
         // The next poll tries again; looping now would spin on a database that is down.
-        log.error({ err }, "job queue: could not take jobs");
+        // One error line per outage, not one per poll.
+        if (failedPolls++ === 0) log.error({ err }, "job queue: could not take jobs; retrying every poll");
         return;
       }
     } while (again && started);

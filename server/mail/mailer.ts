@@ -8,6 +8,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
 import nodemailer from "nodemailer";
 import type { Database } from "../db";
+import { secretColumnsOf } from "./outbox-secrets";
 
 export interface OutgoingMail {
   to: string;
@@ -61,11 +62,6 @@ export function createMailer(
           text: mail.text_body,
           html: mail.html_body ?? undefined,
         });
-        await db
-          .updateTable("mail_outbox")
-          .set({ status: "sent", sent_at: new Date(), error: null, locked_until: null })
-          .where("id", "=", mail.id)
-          .execute();
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         options.log.warn({ mailId: mail.id, err: message }, "mail delivery failed");
@@ -78,7 +74,15 @@ export function createMailer(
           })
           .where("id", "=", mail.id)
           .execute();
+        continue;
       }
+      // Sent: if this write fails (the database went away meanwhile), the claim expires and
+      // the mail is sent again later: at-least-once, as documented above.
+      await db
+        .updateTable("mail_outbox")
+        .set({ status: "sent", sent_at: new Date(), error: null, locked_until: null })
+        .where("id", "=", mail.id)
+        .execute();
     }
     return claimed.length;
   }
@@ -90,10 +94,23 @@ export function createMailer(
     return running;
   }
 
+  /** Rounds failed in a row (the database is down): one error line per outage, not per poll. */
+  let failedRounds = 0;
+  function flushInBackground(): void {
+    flush().then(
+      () => {
+        if (failedRounds) options.log.info({ failedRounds }, "outbox sender: running again");
+        failedRounds = 0;
+      },
+      (err) => {
+        if (failedRounds++ === 0) options.log.error({ err }, "outbox sender failed; retrying every poll");
+        else options.log.debug({ err }, "outbox sender failed");
+      },
+    );
+  }
+
   if (transport && options.poll !== false) {
-    timer = setInterval(() => {
-      flush().catch((err) => options.log.error({ err }, "outbox sender failed"));
-    }, POLL_MS);
+    timer = setInterval(flushInBackground, POLL_MS);
     timer.unref();
   }
 
@@ -107,14 +124,16 @@ export function createMailer(
           text_body: mail.text,
           html_body: mail.html ?? null,
           status: transport ? "pending" : "stored",
+          // A set-password link is tracked so the stored copy is scrubbed once it is dead.
+          ...(await secretColumnsOf(db, mail.text)),
         })
         .execute();
-      if (transport) flush().catch((err) => options.log.error({ err }, "outbox sender failed"));
+      if (transport) flushInBackground();
     },
     flush,
     async stop() {
       if (timer) clearInterval(timer);
-      await running;
+      await running?.catch(() => {}); // its failure was logged by whoever started it
       transport?.close();
     },
   };

@@ -8,7 +8,7 @@ import { api } from "./helpers";
 test("the server answers its health check", async ({ request }) => {
   const response = await request.get(api("/api/health"));
   expect(response.status()).toBe(200);
-  expect(await response.json()).toEqual({ status: "ok" });
+  expect(await response.json()).toEqual({ status: "ok", database: "up" });
 });
 
 test("the admin app starts under /manage and asks a signed-out visitor to sign in", async ({ page }) => {
