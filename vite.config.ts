@@ -1,5 +1,10 @@
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
+import { resolveServiceBases, type ServiceBase } from "./providers/service-bases";
 
 /** Where the admin app is served; the server redirects `/` here. */
 const BASE = "/manage/";
@@ -24,9 +29,92 @@ function buildMeta(): Plugin {
   };
 }
 
+/** Text assets worth precompressing, and the size below which it saves nothing. */
+const PRECOMPRESS = /\.(js|mjs|css|svg|json|wasm|txt)$/;
+const PRECOMPRESS_MIN_BYTES = 1024;
+
+/**
+ * Writes `x.br` and `x.gz` beside each text asset under `assets/` (hashed names, so they never
+ * go stale). The server sends them as they are by the client's Accept-Encoding (@fastify/static
+ * `preCompressed`): maximum effort once at build instead of a fast, worse one per request.
+ */
+function precompressAssets(): Plugin {
+  const brotli = promisify(brotliCompress);
+  const gz = promisify(gzip);
+  let assetsDir = "";
+  return {
+    name: "atelier-precompress",
+    apply: "build",
+    configResolved(config) {
+      assetsDir = path.resolve(config.root, config.build.outDir, config.build.assetsDir);
+    },
+    async writeBundle() {
+      const names = (await readdir(assetsDir)).filter((name) => PRECOMPRESS.test(name));
+      for (const name of names) {
+        const file = path.join(assetsDir, name);
+        const source = await readFile(file);
+        if (source.length < PRECOMPRESS_MIN_BYTES) continue;
+        const [br, gzipped] = await Promise.all([
+          brotli(source, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+              [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+              [constants.BROTLI_PARAM_SIZE_HINT]: source.length,
+            },
+          }),
+          gz(source, { level: constants.Z_BEST_COMPRESSION }),
+        ]);
+        // A compressed copy no smaller than the original is left out: the original is sent.
+        if (br.length < source.length) await writeFile(`${file}.br`, br);
+        if (gzipped.length < source.length) await writeFile(`${file}.gz`, gzipped);
+      }
+    },
+  };
+}
+
+/** Bases the bundle fetches from or opens sockets to; `assets` also feeds img-src. */
+const CONNECT_BASES: ServiceBase[] = ["api", "assets", "cms", "publicCms", "crm", "forms", "dam"];
+const SOCKET_BASES: ServiceBase[] = ["socket", "damSocket"];
+
+/**
+ * Writes `csp-sources.json`: the external origins of this build's `VITE_*_BASE` settings, for
+ * the server's Content-Security-Policy (server/http/built-pages.ts). Same-origin bases (the
+ * default) add nothing.
+ */
+function cspSources(): Plugin {
+  let env: Record<string, unknown> = {};
+  return {
+    name: "atelier-csp-sources",
+    apply: "build",
+    configResolved(config) {
+      env = config.env;
+    },
+    generateBundle() {
+      const bases = resolveServiceBases(env);
+      const originOf = (base: string) => (/^(https?|wss?):\/\//.test(base) ? new URL(base).origin : null);
+      const connect = new Set<string>();
+      for (const key of CONNECT_BASES) {
+        const origin = originOf(bases[key]);
+        if (origin) connect.add(origin);
+      }
+      for (const key of SOCKET_BASES) {
+        const origin = originOf(bases[key]);
+        // socket.io polls over http(s), then upgrades to ws(s) on the same host.
+        if (origin) for (const scheme of ["http", "ws"]) connect.add(origin.replace(/^(http|ws)/, scheme));
+      }
+      const asset = originOf(bases.assets);
+      this.emitFile({
+        type: "asset",
+        fileName: "csp-sources.json",
+        source: `${JSON.stringify({ connect: [...connect], img: asset ? [asset] : [] }, null, 2)}\n`,
+      });
+    },
+  };
+}
+
 export default defineConfig({
   base: BASE,
-  plugins: [react(), buildMeta()],
+  plugins: [react(), buildMeta(), cspSources(), precompressAssets()],
   build: {
     outDir: "dist/client",
     emptyOutDir: true,

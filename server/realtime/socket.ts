@@ -136,6 +136,12 @@ export function attachRealtime(
     },
     ...(options.adapter ? { adapter: options.adapter } : {}),
   });
+  // Engine.io answers (polling, handshake) bypass Fastify's hooks; it sends no-store itself.
+  const baseline = (headers: Record<string, string>) => {
+    headers["X-Content-Type-Options"] = "nosniff";
+  };
+  io.engine.on("initial_headers", baseline);
+  io.engine.on("headers", baseline);
 
   const authenticate = (moduleID?: number) => async (socket: AppSocket, next: (err?: Error) => void) => {
     try {

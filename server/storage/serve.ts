@@ -7,13 +7,13 @@
  * Types a browser could run (SVG, anything not a raster image, PDF or media) are served only
  * as attachments, under a CSP sandbox.
  */
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import sharp from "sharp";
 import { RENDITION_FORMATS, RENDITION_WIDTHS, THUMBNAIL_WIDTH } from "../../schemas/dam";
 import { PUBLIC } from "../auth/access";
 import type { AppContext } from "../context";
-import { badRequest, notFound } from "../http/errors";
+import { badRequest, HttpError, notFound } from "../http/errors";
 import { assertKey, type ByteRange, type StorageDriver, type StoredObject } from "./storage";
 
 export const ASSETS_PREFIX = "/assets";
@@ -83,7 +83,9 @@ export async function assetRoutes(app: FastifyInstance, ctx: AppContext): Promis
   const makeRendition = (original: StoredObject, key: string, width: number, format: Format) => {
     let pending = inFlight.get(key);
     if (!pending) {
-      pending = render(ctx.storage, original, key, width, format).finally(() => inFlight.delete(key));
+      pending = render(ctx.storage, original, key, width, format, ctx.config.imageMaxPixels).finally(() =>
+        inFlight.delete(key),
+      );
       inFlight.set(key, pending);
     }
     return pending;
@@ -93,6 +95,8 @@ export async function assetRoutes(app: FastifyInstance, ctx: AppContext): Promis
     `${ASSETS_PREFIX}/*`,
     {
       config: { access: PUBLIC },
+      // Stored bytes as they are: ranges and ETags describe them (server/http/compression.ts).
+      compress: false,
       schema: {
         tags: ["assets"],
         summary: "A stored file, or an image rendition of it (?w=&format=)",
@@ -142,16 +146,34 @@ async function render(
   target: string,
   width: number,
   format: Format,
+  /** IMAGE_MAX_PIXELS: uploads past it are refused; this guards files stored before the limit. */
+  maxPixels: number,
 ) {
   const source = await storage.get(original.key);
   if (!source) throw notFound("File not found");
-  const transformer = sharp({ animated: false, limitInputPixels: 100_000_000 })
+  const transformer = sharp({ animated: false, limitInputPixels: maxPixels })
     .rotate() // honour EXIF orientation
     .resize({ width, withoutEnlargement: true })
     .toFormat(format, format === "avif" ? { quality: 55, effort: 2 } : { quality: 80 });
-  source.body.on("error", (error) => transformer.destroy(error));
+  let sourceFailed = false;
+  source.body.on("error", (error) => {
+    sourceFailed = true;
+    transformer.destroy(error);
+  });
   source.body.pipe(transformer);
-  await storage.put(target, transformer as unknown as Readable, MIME_OF[format]);
+  // A rendition is small (at most RENDITION_WIDTHS' largest): made in memory first, so a
+  // failure to decode is told apart from a failure to store.
+  let output: Buffer;
+  try {
+    output = await transformer.toBuffer();
+  } catch (error) {
+    if (sourceFailed) throw error;
+    // A damaged file, or one past the pixel limit, is the upload's fault: say so, not a 500.
+    throw new HttpError(422, "This image cannot be read (it is damaged or larger than the pixel limit)", [
+      { field: "w", message: "no rendition can be made of this file" },
+    ]);
+  }
+  await storage.put(target, Readable.from([output]), MIME_OF[format]);
 }
 
 async function send(storage: StorageDriver, key: string, request: FastifyRequest, reply: FastifyReply) {

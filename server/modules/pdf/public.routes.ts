@@ -4,7 +4,6 @@
  * analytics (views, visitors, searched words, hotspot clicks). Unpublished or unknown
  * catalogues answer 404. Events are rate limited per address.
  */
-import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
@@ -19,9 +18,12 @@ import {
 import { markScopePublic } from "../../auth/access";
 import { hit } from "../../auth/rate-limit";
 import type { AppContext } from "../../context";
+import { builtPage } from "../../http/built-pages";
 import { HttpError, notFound } from "../../http/errors";
+import { pageHeaders } from "../../http/security-headers";
 import { assetUrl } from "./pdf.keys";
 import type { PdfService } from "./pdf.service";
+import { viewerSources } from "./viewer-csp";
 
 /** Events one address may send per minute (a reader turning pages fast stays far below). */
 export const PUBLIC_EVENTS_PER_MINUTE = 240;
@@ -48,15 +50,21 @@ export async function publicPdfRoutes(app: FastifyInstance, ctx: AppContext, pdf
       "/view/:ref",
       { schema: { hide: true } },
       async (request, reply) => {
-        const file = path.join(ctx.config.clientDir, "viewer.html");
-        if (!existsSync(file))
+        const page = builtPage(path.join(ctx.config.clientDir, "viewer.html"));
+        if (!page)
           return reply
             .status(503)
             .type("text/plain")
             .send("The viewer is not built yet: run `npm run build`.");
         // Unpublished catalogues get the page too; it says so itself (the data answers 404).
-        void request.params.ref;
-        return reply.header("cache-control", "no-cache").type("text/html").send(readFileSync(file));
+        const sources = await viewerSources(ctx.db, request.params.ref);
+        return reply
+          .headers({
+            "cache-control": "no-cache",
+            ...pageHeaders(ctx.config, "public", { ...sources, scriptHashes: page.scriptHashes }),
+          })
+          .type("text/html")
+          .send(page.html);
       },
     );
 
@@ -181,6 +189,8 @@ export async function publicPdfRoutes(app: FastifyInstance, ctx: AppContext, pdf
     }>(
       "/public/events",
       {
+        // A beacon retried after a network failure is counted once (scoped to the address).
+        config: { idempotent: true },
         schema: {
           tags: ["public"],
           summary: "Record a view, a search or a hotspot click of a published catalogue",
