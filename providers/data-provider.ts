@@ -6,7 +6,7 @@
  * Wire contract (ARCHITECTURE.md §3, docs/resource-api.md): `page` (1-based), `pageSize`,
  * `sort` as `-field,field`, `filters` as JSON of Refine's CrudFilters, `q` for full-text
  * search; lists answer `{ data, total }`; `getMany` is a list filtered by `id in [...]`;
- * `deleteMany` is one `POST /<name>/delete { ids }`. Failures become Refine `HttpError`s whose `errors` carry the server's
+ * `deleteMany` is one `POST /<name>/delete { ids }`; `create` sends an Idempotency-Key. Failures become Refine `HttpError`s whose `errors` carry the server's
  * per-field messages, so `useForm` shows them on the fields.
  */
 import type {
@@ -150,7 +150,8 @@ export function createDataProvider(client: AxiosInstance, base: string): DataPro
       resource,
       variables,
     }: Parameters<DataProvider["create"]>[0] & { variables: TVariables }) {
-      return { data: await call(() => client.post<TData>(url(resource), variables)) };
+      // One key per logical create, reused on every resend (providers/http.ts).
+      return { data: await call(() => client.post<TData>(url(resource), variables, { idempotent: true })) };
     },
 
     async update<TData extends BaseRecord, TVariables>({

@@ -1,7 +1,8 @@
 /**
  * The one HTTP layer of the SPA (spec §4, §7, §8): bearer header on every call, one token
  * refresh for any number of 417 answers with each failed request retried once, logout on
- * 401/406 or on a failed refresh.
+ * 401/406 or on a failed refresh. A request marked `idempotent` (a create) carries one
+ * Idempotency-Key across all its sends and is resent after a network failure.
  *
  * `createHttpClient` is the testable factory; `http` and `createServiceClient` are the
  * browser instances wired to the token store.
@@ -9,6 +10,7 @@
 import axios, { type AxiosInstance, type InternalAxiosRequestConfig } from "axios";
 import type { DeviceInfo } from "../schemas/auth";
 import { UNABLE_TO_REFRESH } from "../src/lib/constants";
+import { createRetryDelayMs, IDEMPOTENCY_HEADER, newIdempotencyKey } from "./idempotency";
 import { SERVICE_BASES, type ServiceBase } from "./service-bases";
 import { createRefresher, createRefreshLoop, describeFailure, SingleFlight } from "./token-refresh";
 import { clearSession, getAccessToken, tokenStore } from "./token-store";
@@ -22,6 +24,14 @@ declare module "axios" {
      * means "wrong password", not "session over".
      */
     skipSessionHandling?: boolean;
+    /**
+     * A create: sent with an Idempotency-Key (a new one per call, kept on the 417 retry and
+     * on every resend) and resent after a network failure or while the server is still
+     * processing the first send, so a lost answer never makes a second record.
+     */
+    idempotent?: boolean;
+    /** Sends of an idempotent request so far (set by the client). */
+    idempotentAttempt?: number;
   }
 }
 
@@ -35,6 +45,8 @@ export interface HttpClientOptions {
   onLogout: (reason: LogoutReason) => void;
   /** Where "no response" failures are logged; console.error by default. */
   logError?: (message: string) => void;
+  /** Waits before resending an idempotent request (tests pass a recorder). */
+  wait?: (ms: number) => Promise<void>;
 }
 
 const BEARER = /^Bearer (.+)$/;
@@ -54,6 +66,17 @@ function sentToken(config: InternalAxiosRequestConfig): string | undefined {
 export function createHttpClient(options: HttpClientOptions): AxiosInstance {
   const instance = axios.create({ baseURL: options.baseURL });
   const logError = options.logError ?? ((message: string) => console.error(message));
+  const wait = options.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+
+  /** Resends an idempotent request, same config and so the same key, when that is safe. */
+  const resend = async (config: InternalAxiosRequestConfig, error: unknown) => {
+    const attempt = config.idempotentAttempt ?? 1;
+    const delay = config.idempotent ? createRetryDelayMs(error, attempt) : null;
+    if (delay === null) throw error;
+    await wait(delay);
+    config.idempotentAttempt = attempt + 1;
+    return instance.request(config);
+  };
 
   const refreshFlight = new SingleFlight(async () => {
     try {
@@ -69,6 +92,10 @@ export function createHttpClient(options: HttpClientOptions): AxiosInstance {
     // A request made while a refresh runs waits for it, rather than earning its own 417.
     const pending = refreshFlight.pending;
     if (pending && !config.skipSessionHandling) await pending.catch(() => undefined);
+    // Set once: a resent config keeps its key, which is what makes the resend safe.
+    if (config.idempotent && !config.headers.has(IDEMPOTENCY_HEADER)) {
+      config.headers.set(IDEMPOTENCY_HEADER, newIdempotencyKey());
+    }
     if (!config.headers.has("Authorization")) {
       const token = options.getAccessToken();
       if (token) config.headers.set("Authorization", `Bearer ${token}`);
@@ -83,7 +110,7 @@ export function createHttpClient(options: HttpClientOptions): AxiosInstance {
       logError(
         `No response from server: ${config.method?.toUpperCase()} ${config.url} (${describeFailure(error)})`,
       );
-      throw error;
+      return resend(config, error);
     }
     if (config.skipSessionHandling) throw error;
 
@@ -92,6 +119,7 @@ export function createHttpClient(options: HttpClientOptions): AxiosInstance {
       options.onLogout("unauthorized");
       throw error;
     }
+    if (status === 409) return resend(config, error);
     if (status !== 417 || config.retriedAfterRefresh) throw error;
 
     // If the token changed since this request left (another request's refresh finished

@@ -11,6 +11,8 @@ export interface RecordedRequest {
   method: string;
   path: string;
   authorization: string | undefined;
+  /** The Idempotency-Key header; undefined when absent (so `toEqual` ignores it). */
+  idempotencyKey?: string;
   body: unknown;
 }
 
@@ -21,6 +23,8 @@ export interface Reply {
   delayMs?: number;
   /** Close the socket without answering (a "no response" failure). */
   hangUp?: boolean;
+  /** Extra answer headers (e.g. retry-after). */
+  headers?: Record<string, string>;
 }
 
 export type Handler = (request: RecordedRequest) => Reply;
@@ -54,6 +58,7 @@ export async function startTestServer(): Promise<TestServer> {
       method: req.method ?? "GET",
       path: req.url ?? "/",
       authorization: req.headers.authorization,
+      idempotencyKey: req.headers["idempotency-key"] as string | undefined,
       body: await readBody(req),
     };
     requests.push(request);
@@ -63,7 +68,7 @@ export async function startTestServer(): Promise<TestServer> {
       req.socket.destroy();
       return;
     }
-    res.writeHead(reply.status, { "content-type": "application/json" });
+    res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
     res.end(reply.body === undefined ? "" : JSON.stringify(reply.body));
   });
 

@@ -29,6 +29,27 @@ describe.each(DRIVERS)("route table on %s", (driver) => {
     expect(routes().length).toBeGreaterThan(15);
   });
 
+  it("marks every JSON create route idempotent (Idempotency-Key), listing the exceptions", () => {
+    // POSTs with a JSON body that create nothing, or keep their own protocol. A new JSON
+    // create route gets `config: { idempotent: true }` instead of a line here.
+    const notCreates = [
+      /^\/api\/auth\//, // sign-in, refresh, password reset: no record
+      /^\/clients\/logout$/,
+      /^\/api\/users\/me\/password$/, // changes a password
+      /\/(delete|move|download)$/, // bulk actions on existing records
+      /^\/api\/analytics\//, // reports: queries sent as a body
+      /^\/api\/pdfs\/uploads$/, // resumable uploads: their own session protocol
+    ];
+    const jsonPosts = routes().filter((r) => r.method === "POST" && r.jsonBody);
+    expect(jsonPosts.length).toBeGreaterThan(5);
+    const unmarked = jsonPosts.filter((r) => !r.idempotent && !notCreates.some((re) => re.test(r.url)));
+    expect(unmarked.map((r) => r.url)).toEqual([]);
+    const marked = jsonPosts.filter((r) => r.idempotent).map((r) => r.url);
+    expect(marked).toEqual(expect.arrayContaining(["/api/users", "/api/products", "/dam/folders"]));
+    // Only POSTs with a JSON body carry the flag (multipart keeps its own protocol).
+    expect(routes().filter((r) => r.idempotent && (r.method !== "POST" || !r.jsonBody))).toEqual([]);
+  });
+
   it("answers 401 without a token on every non-public route", async () => {
     for (const r of routes().filter((r) => (r.access as Access).kind !== "public")) {
       const res = await s.api(

@@ -62,7 +62,8 @@ export async function getFolder(id: string): Promise<DamFolderDetails> {
 }
 
 export async function createFolder(name: string, parentId: string | null): Promise<DamFolder> {
-  return (await client.post<DamFolder>("/folders", { name, parentId })).data;
+  // A create: one Idempotency-Key for all its sends (providers/http.ts).
+  return (await client.post<DamFolder>("/folders", { name, parentId }, { idempotent: true })).data;
 }
 
 export async function updateFolder(
