@@ -1,16 +1,23 @@
 /** The mail outbox, readable by admins (what was or would have been sent). */
 import type { FastifyInstance } from "fastify";
+import type { Selectable } from "kysely";
 import { MODULE_IDS } from "../../resources/modules";
 import type { OutboxMail } from "../../schemas/auth";
 import { moduleAccess } from "../auth/access";
 import type { AppContext } from "../context";
+import type { MailOutboxTable } from "../db/types";
+import { notFound } from "../http/errors";
 import { type ListQuery, listPage, listQuerySchema } from "../http/list-query";
+import { scrubDeadLinks, visibleBody } from "./outbox-secrets";
+
+/** Only admins read mail: the outbox holds live set-password links (without SMTP). */
+const ADMIN = moduleAccess(MODULE_IDS.users, { adminOnly: true });
 
 export async function outboxRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get<{ Querystring: ListQuery }>(
     "/api/outbox",
     {
-      config: { access: moduleAccess(MODULE_IDS.users, { adminOnly: true }) },
+      config: { access: ADMIN },
       schema: {
         tags: ["mail"],
         security: [{ bearer: [] }],
@@ -19,6 +26,7 @@ export async function outboxRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => {
+      await scrubDeadLinks(ctx.db);
       const q = ctx.db.selectFrom("mail_outbox as m").selectAll("m");
       const { rows, total } = await listPage(ctx.db, q, request.query, {
         search: ["to_address", "subject"],
@@ -27,17 +35,48 @@ export async function outboxRoutes(app: FastifyInstance, ctx: AppContext) {
         sortFields: ["created_at", "to_address", "subject", "status"],
         filterFields: { status: "string", to_address: "string" },
       });
-      const data: OutboxMail[] = rows.map((r) => ({
-        id: r.id,
-        to: r.to_address,
-        subject: r.subject,
-        text: r.text_body,
-        status: r.status as OutboxMail["status"],
-        created_at: new Date(r.created_at).toISOString(),
-        sent_at: r.sent_at ? new Date(r.sent_at).toISOString() : null,
-        error: r.error,
-      }));
-      return { data, total };
+      return { data: rows.map((r) => toMail(r)), total };
     },
   );
+
+  app.get<{ Params: { id: string } }>(
+    "/api/outbox/:id",
+    {
+      config: { access: ADMIN },
+      schema: {
+        tags: ["mail"],
+        security: [{ bearer: [] }],
+        summary: "One mail of the outbox",
+        params: {
+          type: "object",
+          required: ["id"],
+          properties: { id: { type: "string", format: "uuid" } },
+        },
+      },
+    },
+    async (request) => {
+      await scrubDeadLinks(ctx.db);
+      const row = await ctx.db
+        .selectFrom("mail_outbox")
+        .selectAll()
+        .where("id", "=", request.params.id)
+        .executeTakeFirst();
+      if (!row) throw notFound("Mail not found");
+      return toMail(row);
+    },
+  );
+}
+
+/** The answer shape; a link that died since the scrub above is redacted all the same. */
+function toMail(r: Selectable<MailOutboxTable>, now = new Date()): OutboxMail {
+  return {
+    id: r.id,
+    to: r.to_address,
+    subject: r.subject,
+    text: visibleBody(r.text_body, r, now),
+    status: r.status as OutboxMail["status"],
+    created_at: new Date(r.created_at).toISOString(),
+    sent_at: r.sent_at ? new Date(r.sent_at).toISOString() : null,
+    error: r.error,
+  };
 }

@@ -26,6 +26,8 @@ const UserCreatePage = lazy(() => import("../pages/users/user-create-page"));
 const UserEditPage = lazy(() => import("../pages/users/user-edit-page"));
 const UserShowPage = lazy(() => import("../pages/users/user-show-page"));
 const OutboxPage = lazy(() => import("../pages/outbox/outbox-page"));
+const SecurityEventsPage = lazy(() => import("../pages/security-events/security-events-page"));
+const AccountPage = lazy(() => import("../pages/account/account-page"));
 const MyDevicesPage = lazy(() => import("../pages/account/my-devices-page"));
 const DamPage = lazy(() => import("../pages/dam/dam-page"));
 const AnalyticsPage = lazy(() => import("../pages/analytics/analytics-page"));
@@ -58,10 +60,12 @@ export function AppRoutes() {
           <Route path="create" element={guarded("users", <UserCreatePage />)} />
           <Route path="edit/:id" element={guarded("users", <UserEditPage />)} />
           <Route path="show/:id" element={guarded("users", <UserShowPage />)} />
+          <Route path="security-log" element={guarded("security-events", <SecurityEventsPage />)} />
         </Route>
         <Route path="outbox" element={guarded("outbox", <OutboxPage />)} />
         <Route path="dam" element={guarded("dam", <DamPage />)} />
         <Route path="analytics" element={guarded("analytics", <AnalyticsPage />)} />
+        <Route path="account" element={<AccountPage />} />
         <Route path="account/devices" element={<MyDevicesPage />} />
         {MODULES.map((m) => ({ module: m, resources: resourcesOfModule(m.key) }))
           .filter(({ resources }) => resources.length > 0)

@@ -1,10 +1,10 @@
 /**
  * Refine resources: one per module of `resources/modules.ts` (its moduleID drives access
- * control, its icon name is resolved through the icon registry), home and the mail outbox,
- * and one per entity of `resources/index.ts`, nested in the menu under its module. A module
+ * control, its icon name is resolved through the icon registry), home, the mail outbox, the
+ * security log, and one per entity of `resources/index.ts`, nested in the menu under its module. A module
  * with entities is a menu group of them. Order here is the menu order.
  */
-import { HomeOutlined, MailOutlined } from "@ant-design/icons";
+import { HomeOutlined, MailOutlined, SafetyOutlined } from "@ant-design/icons";
 import type { ResourceProps } from "@refinedev/core";
 import { type AccessMeta, accessMetaFrom, findResource } from "../../providers/access-control";
 import { canCreate, type ResourceDefinition } from "../../resources/contract";
@@ -84,6 +84,12 @@ export const RESOURCES: readonly ResourceProps[] = [
     name: "outbox",
     list: "/outbox",
     meta: { label: "Mail outbox", icon: <MailOutlined />, moduleID: MODULE_IDS.users, adminOnly: true },
+  },
+  {
+    // The users area's audit trail: routed under /users, served by GET /api/security-events.
+    name: "security-events",
+    list: "/users/security-log",
+    meta: { label: "Security log", icon: <SafetyOutlined />, moduleID: MODULE_IDS.users, adminOnly: true },
   },
 ];
 

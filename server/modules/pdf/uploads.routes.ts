@@ -10,6 +10,9 @@
  * Chunks are stored objects, so any instance takes any chunk and nothing is held in memory;
  * `complete` streams them, in order, into the catalogue's file. The first chunk must be a PDF.
  * A client resumes by asking which chunks arrived and sending the others.
+ *
+ * An upload belongs to the user who started it (`created_by`, in the database so every
+ * instance agrees): nobody else can read its state, add chunks, complete or cancel it.
  */
 import { Readable, Transform } from "node:stream";
 import type { FastifyInstance } from "fastify";
@@ -72,8 +75,17 @@ export async function uploadRoutes(
   pdfs: PdfService,
   resource: ResourceService,
 ) {
-  const find = async (id: string): Promise<UploadRow> => {
-    const row = await ctx.db.selectFrom("pdf_uploads").selectAll().where("id", "=", id).executeTakeFirst();
+  /**
+   * An upload of the signed-in user. Someone else's (any other user, admins included) is
+   * answered exactly like a missing one, so upload ids cannot be confirmed by probing.
+   */
+  const find = async (id: string, ownerId: string): Promise<UploadRow> => {
+    const row = await ctx.db
+      .selectFrom("pdf_uploads")
+      .selectAll()
+      .where("id", "=", id)
+      .where("created_by", "=", ownerId)
+      .executeTakeFirst();
     if (!row) throw notFound("Upload not found (it was completed, cancelled, or never started)");
     return row;
   };
@@ -136,7 +148,7 @@ export async function uploadRoutes(
   app.get<{ Params: { id: string } }>(
     "/api/pdfs/uploads/:id",
     { config, schema: { tags, security, summary: "Which chunks of an upload arrived", params: idParams } },
-    async (request) => stateOf(await find(request.params.id)),
+    async (request) => stateOf(await find(request.params.id, principalOf(request).userId)),
   );
 
   await app.register(async (scope) => {
@@ -159,7 +171,7 @@ export async function uploadRoutes(
         },
       },
       async (request) => {
-        const row = await find(request.params.id);
+        const row = await find(request.params.id, principalOf(request).userId);
         const { index } = request.params;
         if (index >= chunkCount(row)) {
           throw badRequest(`This upload has ${chunkCount(row)} chunks`, [
@@ -225,7 +237,8 @@ export async function uploadRoutes(
       },
     },
     async (request, reply) => {
-      const row = await find(request.params.id);
+      const actor = principalOf(request).userId;
+      const row = await find(request.params.id, actor);
       const count = chunkCount(row);
       const missing = Array.from({ length: count }, (_, i) => i).filter((i) => !row.received.includes(i));
       if (missing.length) {
@@ -252,7 +265,6 @@ export async function uploadRoutes(
         height: null,
         originalName: row.original_name,
       };
-      const actor = principalOf(request).userId;
       await ctx.db.deleteFrom("pdf_uploads").where("id", "=", row.id).execute();
       await removeChunks(row);
       if (row.pdf_id) {
@@ -268,7 +280,7 @@ export async function uploadRoutes(
     "/api/pdfs/uploads/:id",
     { config, schema: { tags, security, summary: "Cancel an upload and drop its chunks", params: idParams } },
     async (request, reply) => {
-      const row = await find(request.params.id);
+      const row = await find(request.params.id, principalOf(request).userId);
       await ctx.db.deleteFrom("pdf_uploads").where("id", "=", row.id).execute();
       await removeChunks(row);
       return reply.status(204).send();
