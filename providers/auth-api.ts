@@ -36,3 +36,19 @@ export async function resetPassword(id: string, password: string): Promise<strin
   const { data } = await http.post<{ message: string }>("/api/auth/reset-password", { id, password }, PUBLIC);
   return data.message;
 }
+
+/** What a set-password link is for: a forgotten password, or an invitation to a new account. */
+export type PasswordLinkKind = "reset" | "invite";
+
+/**
+ * Asks what a link is for, so the page can say "Set your password" to an invited user.
+ * Rejects with the axios error (400 when the link is unknown, used or expired).
+ */
+export async function describeResetLink(id: string): Promise<PasswordLinkKind> {
+  const { data } = await http.post<{ kind: PasswordLinkKind }>(
+    "/api/auth/reset-password/info",
+    { id },
+    PUBLIC,
+  );
+  return data.kind;
+}

@@ -61,6 +61,25 @@ export const resetPasswordBodySchema = {
   properties: { id: { type: "string", minLength: 1, maxLength: 200 }, password },
 } as const;
 
+export const resetLinkInfoBodySchema = {
+  type: "object",
+  required: ["id"],
+  additionalProperties: false,
+  properties: { id: { type: "string", minLength: 1, maxLength: 200 } },
+} as const;
+
+/** `POST /api/users/me/password`: the signed-in user changes their own password. */
+export const changePasswordBodySchema = {
+  type: "object",
+  required: ["currentPassword", "newPassword"],
+  additionalProperties: false,
+  properties: {
+    currentPassword: { type: "string", minLength: 1, maxLength: 200, title: "Current password" },
+    newPassword: { ...password, title: "New password" },
+    signOutOtherDevices: { type: "boolean", title: "Sign out my other devices" },
+  },
+} as const;
+
 const userProperties = {
   first_name: { type: "string", minLength: 1, maxLength: 100, title: "First name" },
   last_name: { type: "string", minLength: 1, maxLength: 100, title: "Last name" },
@@ -78,11 +97,18 @@ const userProperties = {
   },
 } as const;
 
+/**
+ * `POST /api/users`: either a `password`, or `invite: true` to mail the user a set-password
+ * link instead (the service says which is missing, on the field, in words).
+ */
 export const userCreateBodySchema = {
   type: "object",
-  required: ["first_name", "last_name", "email", "password", "role", "modules"],
+  required: ["first_name", "last_name", "email", "role", "modules"],
   additionalProperties: false,
-  properties: userProperties,
+  properties: {
+    ...userProperties,
+    invite: { type: "boolean", title: "Send an invitation email" },
+  },
 } as const;
 
 export const userUpdateBodySchema = {

@@ -78,18 +78,33 @@ export interface UserRecord {
   created_at: string;
   updated_at: string;
   last_seen_at: string | null;
+  /** Invited and has not set a password yet (cannot sign in until then). */
+  invite_pending: boolean;
 }
 
-/** Body of `POST /api/users` (password required) and `PATCH /api/users/{id}` (all optional). */
+/**
+ * Body of `POST /api/users` (a password, or `invite: true` to mail a set-password link) and
+ * `PATCH /api/users/{id}` (all optional; no `invite`).
+ */
 export interface UserWrite {
   first_name: string;
   last_name: string;
   email: string;
   password?: string;
+  /** Create only: mail the user a link to set their own password instead of giving one. */
+  invite?: boolean;
   role: RoleValue;
   plan_type?: string;
   active?: boolean;
   modules: number[];
+}
+
+/** Body of `POST /api/users/me/password`. */
+export interface ChangePasswordRequest {
+  currentPassword: string;
+  newPassword: string;
+  /** Also revoke every other session of the user (this one stays). */
+  signOutOtherDevices?: boolean;
 }
 
 export interface DeviceRecord {

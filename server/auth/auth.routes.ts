@@ -5,12 +5,13 @@ import {
   forgotPasswordBodySchema,
   logoutBodySchema,
   refreshBodySchema,
+  resetLinkInfoBodySchema,
   resetPasswordBodySchema,
   signInBodySchema,
 } from "../../schemas/auth-requests";
 import type { AppContext } from "../context";
 import { PUBLIC, principalOf } from "./access";
-import { requestPasswordReset, resetPassword, signIn } from "./auth.service";
+import { describeResetLink, requestPasswordReset, resetPassword, signIn } from "./auth.service";
 import { type ClientMeta, revokeSession, rotateRefreshToken } from "./sessions.service";
 
 export const clientMeta = (request: FastifyRequest): ClientMeta => ({
@@ -58,6 +59,19 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request) => ({
       message: await requestPasswordReset(ctx, request.body.email, clientMeta(request)),
     }),
+  );
+
+  app.post<{ Body: { id: string } }>(
+    "/api/auth/reset-password/info",
+    {
+      config: { access: PUBLIC },
+      schema: {
+        tags,
+        summary: "What a set-password link is for ('reset' or 'invite')",
+        body: resetLinkInfoBodySchema,
+      },
+    },
+    async (request) => describeResetLink(ctx, request.body.id, clientMeta(request)),
   );
 
   app.post<{ Body: { id: string; password: string } }>(

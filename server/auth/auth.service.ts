@@ -3,8 +3,11 @@ import { sql } from "kysely";
 import type { SignInRequest, SignInResponse } from "../../schemas/auth";
 import type { AppContext } from "../context";
 import { badRequest, HttpError, tooManyRequests, unauthorized } from "../http/errors";
+import { scrubDeadLinks } from "../mail/outbox-secrets";
 import { getMe } from "../modules/users/users.service";
-import { hashPassword, verifyPassword } from "./passwords";
+import { recordSecurityEvent, type SecurityEventInput } from "../security/events";
+import { livePasswordLinkKind, type PasswordLinkKind } from "./password-links";
+import { assertAcceptablePassword, hashPassword, verifyPassword } from "./passwords";
 import { attempts, hit, resetAttempts } from "./rate-limit";
 import { type ClientMeta, openSession, revokeAllSessions } from "./sessions.service";
 import { hashToken, newOpaqueToken } from "./tokens";
@@ -14,11 +17,20 @@ export const FORGOT_PASSWORD_ANSWER =
   "If an account exists for that email, a password reset link has been sent.";
 export const RESET_LINK_INVALID = "This reset link is invalid or has expired.";
 export const RESET_DONE = "Your password has been reset. You can now sign in.";
+export const INVITE_DONE = "Your password is set. You can now sign in.";
 
 const normalise = (email: string) => email.trim().toLowerCase();
 
-async function limit(ctx: AppContext, key: string, max: number) {
-  if ((await hit(ctx.db, key)) > max) throw tooManyRequests();
+/**
+ * Counts an attempt under `key`; past `max` refuses it. The first refusal of a window is a
+ * lockout in the security log (only the first, so a flood writes one row, not one per request).
+ */
+async function limit(ctx: AppContext, key: string, max: number, lockout?: Omit<SecurityEventInput, "type">) {
+  const count = await hit(ctx.db, key);
+  if (count > max) {
+    if (lockout && count === max + 1) await recordSecurityEvent(ctx, { type: "lockout", ...lockout });
+    throw tooManyRequests();
+  }
 }
 
 export async function signIn(
@@ -28,7 +40,11 @@ export async function signIn(
 ): Promise<SignInResponse> {
   const email = normalise(input.email);
   const accountKey = `signin:account:${email}`;
-  await limit(ctx, `signin:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp);
+  const client = { email, ip: meta.ip, userAgent: meta.userAgent };
+  await limit(ctx, `signin:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp, {
+    ...client,
+    details: { action: "signin", scope: "ip" },
+  });
   if ((await attempts(ctx.db, accountKey)) >= ctx.config.authMaxAttempts) throw tooManyRequests();
 
   const user = await ctx.db
@@ -38,12 +54,41 @@ export async function signIn(
     .executeTakeFirst();
   const ok = await verifyPassword(user?.password_hash ?? null, input.password);
   if (!user || !ok) {
-    await hit(ctx.db, accountKey);
+    const failures = await hit(ctx.db, accountKey);
+    const reason = user ? "wrong_password" : "unknown_account";
+    await recordSecurityEvent(ctx, {
+      type: "signin_failed",
+      userId: user?.id,
+      ...client,
+      details: { reason },
+    });
+    // This failure is the one that locks the account for the rest of the window.
+    if (failures === ctx.config.authMaxAttempts)
+      await recordSecurityEvent(ctx, {
+        type: "lockout",
+        userId: user?.id,
+        ...client,
+        details: { action: "signin", scope: "account" },
+      });
     throw unauthorized(INVALID_CREDENTIALS);
   }
-  if (!user.active) throw new HttpError(406, "This account is disabled");
+  if (!user.active) {
+    await recordSecurityEvent(ctx, {
+      type: "signin_failed",
+      userId: user.id,
+      ...client,
+      details: { reason: "disabled" },
+    });
+    throw new HttpError(406, "This account is disabled");
+  }
   await resetAttempts(ctx.db, accountKey);
   const tokens = await openSession(ctx, user.id, input.deviceInfo, meta);
+  await recordSecurityEvent(ctx, {
+    type: "signin",
+    userId: user.id,
+    ...client,
+    details: { deviceId: input.deviceInfo.deviceId, deviceName: input.deviceInfo.deviceName },
+  });
   return { ...tokens, user: await getMe(ctx, user.id) };
 }
 
@@ -57,13 +102,27 @@ export async function requestPasswordReset(
   meta: ClientMeta,
 ): Promise<string> {
   const email = normalise(rawEmail);
-  await limit(ctx, `reset:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp);
-  await limit(ctx, `reset:account:${email}`, ctx.config.authMaxAttempts);
+  const client = { email, ip: meta.ip, userAgent: meta.userAgent };
+  await limit(ctx, `reset:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp, {
+    ...client,
+    details: { action: "password_reset_request", scope: "ip" },
+  });
+  await limit(ctx, `reset:account:${email}`, ctx.config.authMaxAttempts, {
+    ...client,
+    details: { action: "password_reset_request", scope: "account" },
+  });
   const user = await ctx.db
     .selectFrom("users")
     .select(["id", "first_name", "email", "active"])
     .where(sql<boolean>`lower(email) = ${email}`)
     .executeTakeFirst();
+  // The answer never tells whether the account exists; the admins' log does.
+  await recordSecurityEvent(ctx, {
+    type: "password_reset_requested",
+    userId: user?.id,
+    ...client,
+    details: { accountFound: !!user, linkSent: !!user?.active },
+  });
   if (user?.active) {
     const id = newOpaqueToken(32);
     await ctx.db
@@ -99,8 +158,16 @@ export async function resetPassword(
   password: string,
   meta: ClientMeta,
 ): Promise<string> {
-  await limit(ctx, `reset:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp);
+  await limit(ctx, `reset:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp, {
+    ip: meta.ip,
+    userAgent: meta.userAgent,
+    details: { action: "password_reset", scope: "ip" },
+  });
+  // Checked before the link is spent, so a refused password leaves the link usable.
+  await assertAcceptablePassword(password);
   const passwordHash = await hashPassword(password);
+  // Set inside the transaction; declared wide so the check below is not narrowed away.
+  let kind = "reset" as PasswordLinkKind;
   const userId = await ctx.db.transaction().execute(async (trx) => {
     const used = await trx
       .updateTable("password_resets")
@@ -108,9 +175,10 @@ export async function resetPassword(
       .where("token_hash", "=", hashToken(id))
       .where("used_at", "is", null)
       .where("expires_at", ">", new Date())
-      .returning("user_id")
+      .returning(["user_id", "kind"])
       .executeTakeFirst();
     if (!used) return null;
+    kind = used.kind;
     await trx
       .updateTable("users")
       .set({ password_hash: passwordHash, updated_at: new Date() })
@@ -123,11 +191,39 @@ export async function resetPassword(
       .where("user_id", "=", used.user_id)
       .where("used_at", "is", null)
       .execute();
+    // The used (and voided) links leave the outbox's stored copies with this same commit.
+    await scrubDeadLinks(trx, { userId: used.user_id });
+    await recordSecurityEvent(
+      { db: trx, log: ctx.log },
+      {
+        type: "password_reset",
+        userId: used.user_id,
+        ip: meta.ip,
+        userAgent: meta.userAgent,
+        details: { kind: used.kind },
+      },
+    );
     return used.user_id;
   });
   if (!userId) throw badRequest(RESET_LINK_INVALID, [{ field: "id", message: RESET_LINK_INVALID }]);
   await revokeAllSessions(ctx, userId, "password_reset");
   const user = await ctx.db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
   if (user) await resetAttempts(ctx.db, `signin:account:${normalise(user.email)}`);
-  return RESET_DONE;
+  return kind === "invite" ? INVITE_DONE : RESET_DONE;
+}
+
+/**
+ * What a set-password link is for ('reset' or 'invite'), so the page can word itself; a
+ * used, expired or unknown link answers the same 400 as a failed reset. Counted with the
+ * reset attempts of the IP, so it is no faster way to probe links than resetting.
+ */
+export async function describeResetLink(
+  ctx: AppContext,
+  id: string,
+  meta: ClientMeta,
+): Promise<{ kind: PasswordLinkKind }> {
+  await limit(ctx, `reset:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp);
+  const kind = await livePasswordLinkKind(ctx.db, id);
+  if (!kind) throw badRequest(RESET_LINK_INVALID, [{ field: "id", message: RESET_LINK_INVALID }]);
+  return { kind };
 }

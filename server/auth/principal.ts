@@ -7,6 +7,13 @@ import { sql } from "kysely";
 import type { AppContext } from "../context";
 import { HttpError, unauthorized } from "../http/errors";
 import type { CachedSession } from "./principal-cache";
+import {
+  activityIsStale,
+  activityWriteInterval,
+  cacheDeadline,
+  SESSION_END_MESSAGES,
+  sessionLimitReached,
+} from "./session-lifetime";
 
 export interface Principal {
   userId: string;
@@ -52,6 +59,8 @@ export async function resolvePrincipal(
       "s.revoked_at",
       "s.revoked_reason",
       "s.expires_at",
+      "s.created_at",
+      "s.last_active_at",
       "u.active",
       "u.role",
       "d.device_id",
@@ -67,13 +76,33 @@ export async function resolvePrincipal(
     if (row.revoked_reason === "logout") throw new HttpError(406, "This device has been signed out");
     throw unauthorized("Session revoked");
   }
-  if (row.expires_at.getTime() <= Date.now()) throw unauthorized("Session expired");
+  const now = Date.now();
+  // Before the sliding expiry, which is capped at the absolute deadline and would answer first.
+  const times = { createdAt: row.created_at, lastActiveAt: row.last_active_at };
+  const ended = sessionLimitReached(times, ctx.config, now);
+  if (ended) {
+    await endSession(ctx, sid, sub, ended);
+    throw unauthorized(SESSION_END_MESSAGES[ended]);
+  }
+  if (row.expires_at.getTime() <= now) throw unauthorized("Session expired");
+  // Cache misses are the cheap moment to record activity: at most one write a minute.
+  if (activityIsStale(row.last_active_at, ctx.config, now)) {
+    times.lastActiveAt = new Date(now);
+    await ctx.db
+      .updateTable("sessions")
+      .set({ last_active_at: times.lastActiveAt })
+      .where("id", "=", sid)
+      // Another instance may have written it meanwhile: then this one skips.
+      .where("last_active_at", "<=", new Date(now - activityWriteInterval(ctx.config)))
+      .execute();
+  }
   const session: CachedSession = {
     userId: sub,
     deviceId: row.device_id,
     role: row.role,
     modules: new Set(row.modules.map(Number)),
-    expiresAt: row.expires_at.getTime(),
+    // A cached entry must not outlive the session's own limits.
+    expiresAt: Math.min(row.expires_at.getTime(), cacheDeadline(times, ctx.config)),
   };
   ctx.principals.set(sid, session, generation);
   return principalOf(sid, session);
@@ -90,6 +119,17 @@ function principalOf(sessionId: string, s: CachedSession): Principal {
   };
 }
 
+/** Revokes a session that passed its absolute lifetime or idle timeout. */
+async function endSession(ctx: AppContext, sessionId: string, userId: string, reason: string) {
+  await ctx.db
+    .updateTable("sessions")
+    .set({ revoked_at: new Date(), revoked_reason: reason })
+    .where("id", "=", sessionId)
+    .where("revoked_at", "is", null)
+    .execute();
+  await sessionsChanged(ctx, userId);
+}
+
 const CHANNEL = "atelier_sessions";
 
 /**
@@ -100,8 +140,24 @@ export async function sessionsChanged(ctx: AppContext, userId: string): Promise<
   await ctx.broadcast.publish(CHANNEL, userId);
 }
 
-/** Wires the cache to the broadcast: forget on message, stop caching while deaf to others. */
+/**
+ * Wires the cache to the broadcast: forget on message, stop caching while deaf to others.
+ * When the listener is back (after a database restart, a failover, a dropped connection),
+ * everything is forgotten once more: a lookup that read the database before LISTEN was
+ * re-subscribed may have missed a revoke published in between.
+ */
 export function watchSessionChanges(ctx: AppContext): void {
   ctx.broadcast.subscribe(CHANNEL, (userId) => ctx.principals.forgetUser(userId));
-  ctx.broadcast.onStatus((connected) => ctx.principals.setEnabled(connected));
+  let starting = true;
+  ctx.broadcast.onStatus((connected) => {
+    ctx.principals.setEnabled(false);
+    if (!connected) {
+      if (!starting) ctx.log.warn("session change notifications lost: session caching is off");
+      return;
+    }
+    ctx.principals.setEnabled(true);
+    // The first connection, at start-up, is no news.
+    if (!starting) ctx.log.info("session change notifications flow again: session caching is back on");
+    starting = false;
+  });
 }

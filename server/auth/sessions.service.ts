@@ -6,7 +6,9 @@ import type { DeviceInfo, TokenPair } from "../../schemas/auth";
 import { detectBrowser, detectDevice } from "../../src/lib/device";
 import type { AppContext } from "../context";
 import { HttpError, unauthorized } from "../http/errors";
+import { recordSecurityEvent } from "../security/events";
 import { sessionsChanged } from "./principal";
+import { refreshExpiry, SESSION_END_MESSAGES, sessionLimitReached } from "./session-lifetime";
 import { hashToken, newOpaqueToken } from "./tokens";
 
 /** A refresh token presented again this soon after its rotation gets the same new pair. */
@@ -44,9 +46,9 @@ export async function openSession(
 ): Promise<TokenPair> {
   const ua = meta.userAgent ?? "";
   const refreshToken = newOpaqueToken();
-  const expiresAt = new Date(Date.now() + ctx.config.refreshTokenTtl * 1000);
+  const now = new Date();
+  const expiresAt = refreshExpiry(now, ctx.config, now.getTime());
   const sessionId = await ctx.db.transaction().execute(async (trx) => {
-    const now = new Date();
     const { id: devicePk } = await trx
       .insertInto("devices")
       .values({
@@ -79,7 +81,13 @@ export async function openSession(
       .execute();
     const session = await trx
       .insertInto("sessions")
-      .values({ user_id: userId, device_pk: devicePk, expires_at: expiresAt })
+      .values({
+        user_id: userId,
+        device_pk: devicePk,
+        expires_at: expiresAt,
+        created_at: now,
+        last_active_at: now,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     await trx
@@ -114,17 +122,32 @@ export async function rotateRefreshToken(
       "s.revoked_at",
       "s.user_id",
       "s.device_pk",
+      "s.created_at",
+      "s.last_active_at",
       "u.active",
     ])
     .where("rt.token_hash", "=", hash)
     .executeTakeFirst();
   const now = Date.now();
-  if (!row || row.revoked_at || row.expires_at.getTime() <= now) throw unauthorized("Invalid refresh token");
+  if (!row || row.revoked_at) throw unauthorized("Invalid refresh token");
+  // Before the token's own expiry, which is capped at the absolute deadline and would
+  // otherwise answer first without revoking.
+  const ended = sessionLimitReached(
+    { createdAt: row.created_at, lastActiveAt: row.last_active_at },
+    ctx.config,
+    now,
+  );
+  if (ended) {
+    await revokeSession(ctx, row.session_id, ended);
+    throw unauthorized(SESSION_END_MESSAGES[ended]);
+  }
+  if (row.expires_at.getTime() <= now) throw unauthorized("Invalid refresh token");
   if (!row.active) throw new HttpError(406, "This account is disabled");
 
   const next = ctx.tokens.nextRefreshToken(presented);
   const nextHash = hashToken(next);
-  const expiresAt = new Date(now + ctx.config.refreshTokenTtl * 1000);
+  // Sliding, but never past the session's absolute lifetime.
+  const expiresAt = refreshExpiry(row.created_at, ctx.config, now);
 
   const rotated = await ctx.db.transaction().execute(async (trx) => {
     const claimed = await trx
@@ -142,7 +165,7 @@ export async function rotateRefreshToken(
       .execute();
     await trx
       .updateTable("sessions")
-      .set({ expires_at: expiresAt })
+      .set({ expires_at: expiresAt, last_active_at: new Date(now) })
       .where("id", "=", row.session_id)
       .execute();
     await trx
@@ -182,22 +205,36 @@ export async function revokeSession(ctx: AppContext, sessionId: string, reason: 
   if (revoked) await sessionsChanged(ctx, revoked.user_id);
 }
 
-/** Signs a device of a user out (all of its live sessions). Returns false when unknown. */
-export async function signOutDevice(ctx: AppContext, userId: string, deviceId: string): Promise<boolean> {
+/**
+ * Signs a device of a user out (all of its live sessions). Returns false when unknown.
+ * `by` is who asked (the user or an admin), for the security log.
+ */
+export async function signOutDevice(
+  ctx: AppContext,
+  userId: string,
+  deviceId: string,
+  by: ClientMeta & { actorId: string | null } = { actorId: null, ip: null, userAgent: null },
+): Promise<boolean> {
   const device = await ctx.db
     .selectFrom("devices")
-    .select("id")
+    .select(["id", "device_name"])
     .where("user_id", "=", userId)
     .where("device_id", "=", deviceId)
     .executeTakeFirst();
   if (!device) return false;
-  await ctx.db
+  const revoked = await ctx.db
     .updateTable("sessions")
     .set({ revoked_at: new Date(), revoked_reason: "logout" })
     .where("device_pk", "=", device.id)
     .where("revoked_at", "is", null)
-    .execute();
+    .executeTakeFirst();
   await sessionsChanged(ctx, userId);
+  await recordSecurityEvent(ctx, {
+    type: "device_revoked",
+    userId,
+    ...by,
+    details: { deviceId, deviceName: device.device_name, sessionsClosed: Number(revoked.numUpdatedRows) },
+  });
   return true;
 }
 
@@ -210,4 +247,22 @@ export async function revokeAllSessions(ctx: AppContext, userId: string, reason:
     .where("revoked_at", "is", null)
     .execute();
   await sessionsChanged(ctx, userId);
+}
+
+/** Closes every session of a user but one (the caller's own, after a password change). */
+export async function revokeOtherSessions(
+  ctx: AppContext,
+  userId: string,
+  keepSessionId: string,
+  reason: string,
+) {
+  const revoked = await ctx.db
+    .updateTable("sessions")
+    .set({ revoked_at: new Date(), revoked_reason: reason })
+    .where("user_id", "=", userId)
+    .where("id", "!=", keepSessionId)
+    .where("revoked_at", "is", null)
+    .executeTakeFirst();
+  await sessionsChanged(ctx, userId);
+  return Number(revoked.numUpdatedRows);
 }

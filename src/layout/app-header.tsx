@@ -1,4 +1,4 @@
-import { DownOutlined, LaptopOutlined, LogoutOutlined, MenuOutlined } from "@ant-design/icons";
+import { DownOutlined, LaptopOutlined, LogoutOutlined, MenuOutlined, UserOutlined } from "@ant-design/icons";
 import { useThemedLayoutContext } from "@refinedev/antd";
 import { useGetIdentity, useLogout } from "@refinedev/core";
 import { Avatar, Button, Dropdown, Flex, Grid, Layout, type MenuProps, Tag, Typography, theme } from "antd";
@@ -14,7 +14,7 @@ export function roleLabelOf(me: Pick<MeResponse, "isadmin">): string {
 const initialsOf = (me: MeResponse): string =>
   `${me.first_name.charAt(0)}${me.last_name.charAt(0)}`.toUpperCase() || "?";
 
-/** Top bar: the signed-in user's name and role, and the user menu (My devices, Sign out). */
+/** Top bar: the signed-in user's name and role, and the user menu (My account, My devices, Sign out). */
 export function AppHeader() {
   const { token } = theme.useToken();
   const navigate = useNavigate();
@@ -25,6 +25,7 @@ export function AppHeader() {
   const isMobile = Grid.useBreakpoint().lg === false;
 
   const items: MenuProps["items"] = [
+    { key: "account", icon: <UserOutlined />, label: "My account", onClick: () => navigate("/account") },
     {
       key: "devices",
       icon: <LaptopOutlined />,

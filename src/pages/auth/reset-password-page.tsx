@@ -1,24 +1,79 @@
 import { LockOutlined } from "@ant-design/icons";
-import { Alert, Button, Flex, Form, Input, Result } from "antd";
-import { useState } from "react";
+import { Alert, Button, Flex, Form, Input, Result, Spin } from "antd";
+import { useEffect, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
-import { resetPassword } from "../../../providers/auth-api";
+import { describeResetLink, type PasswordLinkKind, resetPassword } from "../../../providers/auth-api";
 import { PASSWORD_MIN_LENGTH } from "../../../schemas/auth";
 import { AuthLayout } from "../../components/auth-layout";
-import { getErrorMessage } from "../../lib/errors";
+import { getErrorMessage, getFieldErrors } from "../../lib/errors";
 
 interface ResetValues {
   password: string;
   confirm: string;
 }
 
-/** `/resetpassword/:id` and `/resetpassword/:length/:id` (the older link form; `length` is unused). */
+/** The page's words for each kind of link: a forgotten password, or an invitation. */
+const WORDING: Record<
+  PasswordLinkKind,
+  { title: string; subtitle: string; submit: string; doneTitle: string; field: string }
+> = {
+  reset: {
+    title: "Reset password",
+    subtitle: `Choose a new password of at least ${PASSWORD_MIN_LENGTH} characters.`,
+    submit: "Set new password",
+    doneTitle: "Password changed",
+    field: "New password",
+  },
+  invite: {
+    title: "Set your password",
+    subtitle: `Welcome to Atelier. Choose a password of at least ${PASSWORD_MIN_LENGTH} characters to finish setting up your account.`,
+    submit: "Set password",
+    doneTitle: "Password set",
+    field: "Password",
+  },
+};
+
+type LinkState =
+  | { status: "checking" }
+  | { status: "invalid"; message: string }
+  | { status: "ok"; kind: PasswordLinkKind };
+
+/**
+ * `/resetpassword/:id` and `/resetpassword/:length/:id` (the older link form; `length` is unused).
+ * The same link serves password resets and invitations; the server says which, and the page
+ * words itself accordingly ("Set your password" for an invited user).
+ */
 export default function ResetPasswordPage() {
   const { id = "" } = useParams();
   const navigate = useNavigate();
+  const [form] = Form.useForm<ResetValues>();
+  const [link, setLink] = useState<LinkState>({ status: "checking" });
   const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+
+  useEffect(() => {
+    let current = true;
+    describeResetLink(id).then(
+      (kind) => current && setLink({ status: "ok", kind }),
+      (err) => {
+        if (!current) return;
+        // A 400 means the link is dead; anything else (network, rate limit) still lets the user try.
+        const status = (err as { response?: { status?: number } }).response?.status;
+        setLink(
+          status === 400
+            ? { status: "invalid", message: getErrorMessage(err) }
+            : { status: "ok", kind: "reset" },
+        );
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [id]);
+
+  const kind = link.status === "ok" ? link.kind : "reset";
+  const words = WORDING[kind];
 
   const onFinish = async ({ password }: ResetValues) => {
     setError(null);
@@ -26,22 +81,55 @@ export default function ResetPasswordPage() {
     try {
       setDone(await resetPassword(id, password));
     } catch (err) {
-      setError(getErrorMessage(err));
+      // A refused password (too common) belongs under its field; a dead link above the form.
+      const onPassword = getFieldErrors(err).filter((f) => f.field === "password");
+      if (onPassword.length) form.setFields([{ name: "password", errors: onPassword.map((f) => f.message) }]);
+      else setError(getErrorMessage(err));
     } finally {
       setSubmitting(false);
     }
   };
 
+  if (link.status === "checking") {
+    return (
+      <AuthLayout title="Checking your link">
+        <Flex justify="center" style={{ padding: 24 }}>
+          <Spin aria-label="Checking your link" />
+        </Flex>
+      </AuthLayout>
+    );
+  }
+
+  if (link.status === "invalid") {
+    return (
+      <AuthLayout title="Link not valid">
+        <Result
+          status="warning"
+          title={link.message}
+          subTitle="Links work once and expire after a while. Ask for a new one below, or ask your administrator to send a new invitation."
+          extra={
+            <Flex vertical gap={12} align="center">
+              <Button type="primary" onClick={() => navigate("/password_reset")} autoFocus>
+                Request a new reset link
+              </Button>
+              <Link to="/login">Back to sign in</Link>
+            </Flex>
+          }
+        />
+      </AuthLayout>
+    );
+  }
+
   if (done) {
     return (
-      <AuthLayout title="Reset password">
+      <AuthLayout title={words.title}>
         <Result
           status="success"
-          title="Password changed"
+          title={words.doneTitle}
           subTitle={done}
           extra={
             <Button type="primary" onClick={() => navigate("/login")} autoFocus>
-              Back to sign in
+              {kind === "invite" ? "Sign in" : "Back to sign in"}
             </Button>
           }
         />
@@ -50,11 +138,9 @@ export default function ResetPasswordPage() {
   }
 
   return (
-    <AuthLayout
-      title="Reset password"
-      subtitle={`Choose a new password of at least ${PASSWORD_MIN_LENGTH} characters.`}
-    >
+    <AuthLayout title={words.title} subtitle={words.subtitle}>
       <Form<ResetValues>
+        form={form}
         name="reset-password"
         layout="vertical"
         requiredMark={false}
@@ -72,9 +158,10 @@ export default function ResetPasswordPage() {
           />
         )}
         <Form.Item
-          label="New password"
+          label={words.field}
           name="password"
           hasFeedback
+          extra="Common passwords are refused."
           rules={[
             { required: true, message: "Enter a new password" },
             { min: PASSWORD_MIN_LENGTH, message: `Use at least ${PASSWORD_MIN_LENGTH} characters` },
@@ -105,7 +192,7 @@ export default function ResetPasswordPage() {
           <Input.Password autoComplete="new-password" size="large" prefix={<LockOutlined aria-hidden />} />
         </Form.Item>
         <Button type="primary" htmlType="submit" size="large" block loading={submitting}>
-          Set new password
+          {words.submit}
         </Button>
       </Form>
       <Flex justify="center" style={{ marginTop: 16 }}>

@@ -157,7 +157,8 @@ export default function SecurityEventsPage() {
           <Table.Column<SecurityEventRecord>
             dataIndex="created_at"
             title="Time"
-            width={170}
+            width={200}
+            onCell={() => ({ style: { whiteSpace: "nowrap" } })}
             sorter
             defaultSortOrder={getDefaultSortOrder("created_at", sorters)}
             render={(value: string) => <DateText value={value} />}
@@ -165,7 +166,7 @@ export default function SecurityEventsPage() {
           <Table.Column<SecurityEventRecord>
             dataIndex="type"
             title="Event"
-            width={200}
+            width={170}
             render={(type: SecurityEventType) => (
               <Tag color={TYPE_COLOURS[type]}>{SECURITY_EVENT_LABELS[type] ?? type}</Tag>
             )}
@@ -173,6 +174,8 @@ export default function SecurityEventsPage() {
           <Table.Column<SecurityEventRecord>
             key="user"
             title="User"
+            width={220}
+            ellipsis
             render={(_, e) => <Who email={e.user_email ?? e.email} id={e.user_email ? e.user_id : null} />}
           />
           <Table.Column<SecurityEventRecord>
@@ -199,7 +202,7 @@ export default function SecurityEventsPage() {
           <Table.Column<SecurityEventRecord>
             dataIndex="user_agent"
             title="Browser"
-            width={200}
+            width={180}
             ellipsis={{ showTitle: false }}
             render={(value: string | null) =>
               value ? (

@@ -1,9 +1,11 @@
 import { useDelete, useGo, useUpdate } from "@refinedev/core";
 import { Button, Popconfirm, Space } from "antd";
 import type { UserRecord } from "../../../schemas/auth";
+import { ResendInviteButton } from "./resend-invite-button";
 
 /**
- * Row actions of the users table: Edit, Disable/Enable, Delete (confirmed). The user's name
+ * Row actions of the users table: Edit, Resend invitation (while pending), Disable/Enable,
+ * Delete (confirmed). The user's name
  * links to the details. Own row: no Disable/Delete, so an admin cannot lock themselves out.
  */
 export function UserActions({ user, isSelf }: { user: UserRecord; isSelf: boolean }) {
@@ -21,7 +23,7 @@ export function UserActions({ user, isSelf }: { user: UserRecord; isSelf: boolea
     });
 
   return (
-    <Space size={0}>
+    <Space size={0} wrap>
       <Button
         type="link"
         size="small"
@@ -29,6 +31,7 @@ export function UserActions({ user, isSelf }: { user: UserRecord; isSelf: boolea
       >
         Edit
       </Button>
+      <ResendInviteButton user={user} size="small" />
       {!isSelf && (
         <Button type="link" size="small" loading={updating.isPending} onClick={() => setActive(!user.active)}>
           {user.active ? "Disable" : "Enable"}

@@ -11,7 +11,9 @@ export default function UserCreatePage() {
     redirect: "show",
     successNotification: (data) => ({
       type: "success",
-      message: `User ${data?.data.first_name ?? ""} created`.replace("  ", " "),
+      message: data?.data.invite_pending
+        ? `Invitation sent to ${data.data.email}`
+        : `User ${data?.data.first_name ?? ""} created`.replace("  ", " "),
     }),
   });
   return (

@@ -29,3 +29,26 @@ describe("toUserWrite", () => {
     });
   });
 });
+
+describe("toUserWrite with an invitation", () => {
+  const base = {
+    first_name: "Ivy",
+    last_name: "Invitee",
+    email: "ivy@example.com",
+    role: 3 as const,
+    modules: [],
+  };
+
+  it("sends invite and no password, even if one was typed before switching", () => {
+    const body = toUserWrite({ ...base, passwordMode: "invite", password: "typed-before" });
+    expect(body.invite).toBe(true);
+    expect(body).not.toHaveProperty("password");
+    expect(body).not.toHaveProperty("passwordMode");
+  });
+
+  it("sends the password and no invite when setting one", () => {
+    const body = toUserWrite({ ...base, passwordMode: "password", password: "Vivid-Lantern-42" });
+    expect(body).toMatchObject({ password: "Vivid-Lantern-42" });
+    expect(body).not.toHaveProperty("invite");
+  });
+});

@@ -1,11 +1,30 @@
-import { Button, Checkbox, Col, Form, type FormProps, Input, Row, Select, Space, Switch } from "antd";
+import {
+  Button,
+  Checkbox,
+  Col,
+  Form,
+  type FormProps,
+  Input,
+  Radio,
+  Row,
+  Select,
+  Space,
+  Switch,
+  Typography,
+} from "antd";
 import { MODULES } from "../../../resources/modules";
 import { PASSWORD_MIN_LENGTH, ROLE_LABELS, ROLES, type UserWrite } from "../../../schemas/auth";
 
 export type UserFormMode = "create" | "edit";
 
-/** The form holds the API body's fields; `toUserWrite` cleans them before sending. */
-export type UserFormValues = UserWrite;
+/** How a new user gets a password: an invitation mail, or one the admin types. */
+export type PasswordMode = "invite" | "password";
+
+/**
+ * The form holds the API body's fields, plus (create only) how the password is given;
+ * `toUserWrite` cleans them before sending.
+ */
+export type UserFormValues = UserWrite & { passwordMode?: PasswordMode };
 
 const ROLE_OPTIONS = [ROLES.admin, ROLES.user].map((value) => ({ value, label: ROLE_LABELS[value] }));
 const ALL_MODULE_IDS = MODULES.map((m) => m.moduleID);
@@ -15,11 +34,12 @@ export const USER_FORM_DEFAULTS: Partial<UserFormValues> = {
   plan_type: "standard",
   active: true,
   modules: [],
+  passwordMode: "password",
 };
 
 /**
  * The API body: trimmed text, and no empty optional fields (an empty password on edit
- * means "keep the current one").
+ * means "keep the current one"). An invitation sends `invite: true` and no password.
  */
 export function toUserWrite(values: UserFormValues): UserWrite {
   const body: UserWrite = {
@@ -30,7 +50,8 @@ export function toUserWrite(values: UserFormValues): UserWrite {
     active: values.active ?? true,
     modules: values.modules ?? [],
   };
-  if (values.password) body.password = values.password;
+  if (values.passwordMode === "invite") body.invite = true;
+  else if (values.password) body.password = values.password;
   const plan = values.plan_type?.trim();
   if (plan) body.plan_type = plan;
   return body;
@@ -44,6 +65,8 @@ interface UserFormProps {
 /** Create and edit share this form; server field errors land on the fields (Refine's useForm). */
 export function UserForm({ mode, formProps }: UserFormProps) {
   const form = formProps.form;
+  const passwordMode = Form.useWatch("passwordMode", form) ?? "password";
+  const inviting = mode === "create" && passwordMode === "invite";
   const passwordRules = [
     ...(mode === "create" ? [{ required: true, message: "Enter a password" }] : []),
     { min: PASSWORD_MIN_LENGTH, message: `Use at least ${PASSWORD_MIN_LENGTH} characters` },
@@ -88,20 +111,41 @@ export function UserForm({ mode, formProps }: UserFormProps) {
             <Input type="email" autoComplete="off" maxLength={254} />
           </Form.Item>
         </Col>
-        <Col xs={24} md={12}>
-          <Form.Item
-            label="Password"
-            name="password"
-            rules={passwordRules}
-            extra={
-              mode === "edit"
-                ? "Leave empty to keep the current password."
-                : `At least ${PASSWORD_MIN_LENGTH} characters. Share it with the user over a safe channel.`
-            }
-          >
-            <Input.Password autoComplete="new-password" maxLength={200} />
-          </Form.Item>
-        </Col>
+        {mode === "create" && (
+          <Col xs={24}>
+            <Form.Item label="Password setup" name="passwordMode" style={{ marginBottom: inviting ? 8 : 12 }}>
+              <Radio.Group
+                options={[
+                  { value: "invite", label: "Send an invitation email" },
+                  { value: "password", label: "Set a password" },
+                ]}
+              />
+            </Form.Item>
+          </Col>
+        )}
+        {inviting ? (
+          <Col xs={24}>
+            <Typography.Paragraph type="secondary" style={{ marginBottom: 24 }}>
+              The user receives a link to choose their own password and cannot sign in until they have. You
+              can send the invitation again from their page while it is pending.
+            </Typography.Paragraph>
+          </Col>
+        ) : (
+          <Col xs={24} md={12}>
+            <Form.Item
+              label="Password"
+              name="password"
+              rules={passwordRules}
+              extra={
+                mode === "edit"
+                  ? "Leave empty to keep the current password. Common passwords are refused."
+                  : `At least ${PASSWORD_MIN_LENGTH} characters; common passwords are refused. Share it with the user over a safe channel.`
+              }
+            >
+              <Input.Password autoComplete="new-password" maxLength={200} />
+            </Form.Item>
+          </Col>
+        )}
         <Col xs={24} md={8}>
           <Form.Item label="Role" name="role" rules={[{ required: true, message: "Choose a role" }]}>
             <Select options={ROLE_OPTIONS} />

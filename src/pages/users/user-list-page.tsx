@@ -89,9 +89,12 @@ export default function UserListPage() {
           width={100}
           sorter
           defaultSortOrder={getDefaultSortOrder("active", sorters)}
-          render={(active: boolean) =>
-            active ? <Tag color="green">Active</Tag> : <Tag color="red">Disabled</Tag>
-          }
+          render={(active: boolean, user) => (
+            <>
+              {active ? <Tag color="green">Active</Tag> : <Tag color="red">Disabled</Tag>}
+              {user.invite_pending && <Tag color="gold">Invited</Tag>}
+            </>
+          )}
         />
         <Table.Column<UserRecord>
           dataIndex="modules"
@@ -113,7 +116,7 @@ export default function UserListPage() {
           key="actions"
           title="Actions"
           fixed="right"
-          width={190}
+          width={300}
           render={(_, user) => <UserActions user={user} isSelf={user.id === me?.userID} />}
         />
       </Table>

@@ -5,6 +5,7 @@ import { MODULES } from "../../../resources/modules";
 import { ROLE_LABELS, type UserRecord } from "../../../schemas/auth";
 import { DateText } from "../../components/date-text";
 import { DeviceTable } from "../../components/device-table";
+import { ResendInviteButton } from "./resend-invite-button";
 
 /** `/users/show/:id`: the user's details and devices. */
 export default function UserShowPage() {
@@ -18,6 +19,12 @@ export default function UserShowPage() {
         title={user ? `${user.first_name} ${user.last_name}` : "User"}
         isLoading={query.isLoading}
         canDelete
+        headerButtons={({ defaultButtons }) => (
+          <>
+            {user && <ResendInviteButton user={user} type="default" />}
+            {defaultButtons}
+          </>
+        )}
       >
         {user && (
           <Descriptions column={{ xs: 1, sm: 1, md: 2, lg: 2, xl: 2, xxl: 2 }} bordered size="middle">
@@ -32,6 +39,7 @@ export default function UserShowPage() {
             <Descriptions.Item label="Plan type">{user.plan_type}</Descriptions.Item>
             <Descriptions.Item label="Status">
               {user.active ? <Tag color="green">Active</Tag> : <Tag color="red">Disabled</Tag>}
+              {user.invite_pending && <Tag color="gold">Invitation pending</Tag>}
             </Descriptions.Item>
             <Descriptions.Item label="Modules" span={2}>
               {granted.length ? (

@@ -1,0 +1,48 @@
+import { LaptopOutlined } from "@ant-design/icons";
+import { useGetIdentity } from "@refinedev/core";
+import { Button, Card, Descriptions, Flex, Skeleton, Tag, Typography } from "antd";
+import { useNavigate } from "react-router";
+import type { MeResponse } from "../../../schemas/auth";
+import { roleLabelOf } from "../../layout/app-header";
+import { ChangePasswordForm } from "./change-password-form";
+
+/** `/account`: who I am, and changing my own password. Reached from the header's user menu. */
+export default function AccountPage() {
+  const { data: me, isLoading } = useGetIdentity<MeResponse>();
+  const navigate = useNavigate();
+
+  return (
+    <Flex vertical gap={24} style={{ maxWidth: 880 }}>
+      <Card
+        title="My account"
+        extra={
+          <Button icon={<LaptopOutlined />} onClick={() => navigate("/account/devices")}>
+            My devices
+          </Button>
+        }
+      >
+        {isLoading || !me ? (
+          <Skeleton active paragraph={{ rows: 2 }} />
+        ) : (
+          <Descriptions column={{ xs: 1, sm: 1, md: 2 }} bordered size="middle">
+            <Descriptions.Item label="Name">
+              {me.first_name} {me.last_name}
+            </Descriptions.Item>
+            <Descriptions.Item label="Email">{me.email}</Descriptions.Item>
+            <Descriptions.Item label="Role">
+              <Tag color={me.isadmin ? "geekblue" : "default"}>{roleLabelOf(me)}</Tag>
+            </Descriptions.Item>
+            <Descriptions.Item label="Plan">{me.plan_type}</Descriptions.Item>
+          </Descriptions>
+        )}
+      </Card>
+      <Card title="Change password">
+        <Typography.Paragraph type="secondary">
+          Enter your current password, then the new one twice. Signing out your other devices is a good idea
+          if you think someone else knows your password.
+        </Typography.Paragraph>
+        <ChangePasswordForm />
+      </Card>
+    </Flex>
+  );
+}
