@@ -13,8 +13,13 @@ import { ensureFirstAdmin, loadJwtSecret, seedModules } from "./bootstrap";
 import type { Config } from "./config";
 import type { AppContext } from "./context";
 import type { DatabaseHandle } from "./db";
+import { registerCompression } from "./http/compression";
 import { registerOpenApi, registerOpenApiUi } from "./http/docs";
 import { handleError } from "./http/errors";
+import { healthRoutes } from "./http/health";
+import { registerIdempotency } from "./http/idempotency";
+import { frameworkErrors, registerInputGuards } from "./http/input-guards";
+import { registerSecurityHeaders } from "./http/security-headers";
 import { spaRoutes } from "./http/spa";
 import { validatorCompiler } from "./http/validation";
 import { createJobQueue } from "./jobs";
@@ -30,6 +35,8 @@ import { createResourceEvents } from "./realtime/events";
 import { attachRealtime } from "./realtime/socket";
 import { type ResourceServices, registerResources } from "./resources/index";
 import type { RulesRegistry } from "./resources/rules";
+import { securityEventRoutes } from "./security/events.routes";
+import { withRedaction } from "./security/redact";
 import { createStorage } from "./storage";
 import { assetRoutes } from "./storage/serve";
 
@@ -47,19 +54,32 @@ export interface App {
   app: FastifyInstance;
   ctx: AppContext;
   /** Routes as registered, with their access rule (for the route-table test). */
-  routes: Array<{ method: string; url: string; access: unknown }>;
+  routes: Array<{
+    method: string;
+    url: string;
+    access: unknown;
+    /** `config.idempotent`: honours the Idempotency-Key header. */
+    idempotent: boolean;
+    /** Declares a JSON body schema. */
+    jsonBody: boolean;
+  }>;
   services: ResourceServices;
 }
 
 export async function buildApp({ config, database, logger, resources, rules }: AppOptions): Promise<App> {
   const app = Fastify({
-    logger: logger ?? { level: config.logLevel },
+    // Reset links are secrets: their URLs are redacted in the request log.
+    logger: withRedaction(logger ?? { level: config.logLevel }),
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(handleError);
+  // Before any route: every scope inherits the headers hook, and compression is set per route.
+  registerSecurityHeaders(app, config);
+  await registerCompression(app);
 
   const routes: App["routes"] = [];
   app.addHook("onRoute", (route) => {
@@ -72,11 +92,19 @@ export async function buildApp({ config, database, logger, resources, rules }: A
         get access() {
           return route.config?.access;
         },
+        get idempotent() {
+          return route.config?.idempotent === true;
+        },
+        get jsonBody() {
+          return Boolean(route.schema?.body);
+        },
       });
     }
   });
 
   const { db } = database;
+  // Lost connections are replaced on demand (server/db/postgres.ts); the log says when.
+  database.onConnectionError((err) => app.log.warn({ reason: err.message }, "database connection lost"));
   await seedModules(db);
   const secret = await loadJwtSecret(db, config.jwtSecret);
   const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
@@ -99,11 +127,16 @@ export async function buildApp({ config, database, logger, resources, rules }: A
 
   await registerOpenApi(app);
   registerAccessGuard(app, ctx);
+  // Before any route (it documents the header on each) and before any onSend hook that
+  // turns answers into streams (compression): it stores the answer as sent.
+  registerIdempotency(app, ctx);
+  registerInputGuards(app);
 
   await app.register(authRoutes, ctx);
   await app.register(usersRoutes, ctx);
   await app.register(modulesRoutes, ctx);
   await app.register(outboxRoutes, ctx);
+  await app.register(securityEventRoutes, ctx);
   let services: ResourceServices = new Map();
   await app.register(async (scope) => {
     services = registerResources(scope, ctx, resources, rules);
@@ -112,11 +145,9 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   });
   await damRoutes(app, ctx);
   await assetRoutes(app, ctx);
-  app.get("/api/health", { config: { access: { kind: "public" } }, schema: { hide: true } }, async () => ({
-    status: "ok",
-  }));
+  await healthRoutes(app, db);
   await registerOpenApiUi(app);
-  await spaRoutes(app, config.clientDir);
+  await spaRoutes(app, config);
   attachRealtime(app, ctx, { resources });
 
   await ctx.jobs.start();

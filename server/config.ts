@@ -14,6 +14,12 @@ export interface Config {
   accessTokenTtl: number;
   refreshTokenTtl: number;
   resetTokenTtl: number;
+  /** Lifetime of an invitation's set-password link, seconds. */
+  inviteTokenTtl: number;
+  /** Absolute session lifetime from sign-in, seconds, whatever the refreshes. */
+  sessionMaxAge: number;
+  /** Inactivity after which a session ends, seconds (0: no idle timeout). */
+  sessionIdleTimeout: number;
   adminEmail: string;
   adminPassword: string | null;
   smtpUrl: string | null;
@@ -30,6 +36,10 @@ export interface Config {
   storage: StorageConfig;
   /** Largest accepted upload, bytes. */
   uploadMaxBytes: number;
+  /** Most pixels (width × height) an uploaded image may declare; larger ones are refused. */
+  imageMaxPixels: number;
+  /** CSP `frame-ancestors` sources of the public pages (the catalogue viewer): who may embed them. */
+  frameAncestors: string;
 }
 
 export type StorageConfig =
@@ -115,6 +125,9 @@ export function loadConfig(env: Env = process.env): Config {
     accessTokenTtl: int(env, "ACCESS_TOKEN_TTL", 15 * 60),
     refreshTokenTtl: int(env, "REFRESH_TOKEN_TTL", 30 * 24 * 3600),
     resetTokenTtl: int(env, "RESET_TOKEN_TTL", 30 * 60),
+    inviteTokenTtl: int(env, "INVITE_TOKEN_TTL", 7 * 24 * 3600),
+    sessionMaxAge: int(env, "SESSION_MAX_AGE", 90 * 24 * 3600),
+    sessionIdleTimeout: int(env, "SESSION_IDLE_TIMEOUT", 0, 0),
     adminEmail: adminEmail.toLowerCase(),
     adminPassword,
     smtpUrl: url(env, "SMTP_URL", null, ["smtp:", "smtps:"]),
@@ -127,7 +140,32 @@ export function loadConfig(env: Env = process.env): Config {
     clientDir: path.resolve(env.CLIENT_DIR || "dist/client"),
     storage,
     uploadMaxBytes: int(env, "UPLOAD_MAX_MB", 512) * 1024 * 1024,
+    imageMaxPixels: int(env, "IMAGE_MAX_PIXELS", 100_000_000),
+    frameAncestors: frameAncestors(env),
   };
+}
+
+/**
+ * `FRAME_ANCESTORS`: a space-separated list of origins (`https://shop.example.com`, wildcard
+ * subdomains `https://*.example.com`) and/or `'self'`, or `'none'` alone. Anything else is
+ * refused: the value goes into a CSP header as is.
+ */
+function frameAncestors(env: Env): string {
+  const raw = env.FRAME_ANCESTORS?.trim();
+  if (!raw) return "'self'";
+  const keyword = (token: string) => token.replace(/^'|'$/g, "").toLowerCase();
+  const sources = raw.split(/\s+/).map((token) => {
+    if (["self", "none"].includes(keyword(token))) return `'${keyword(token)}'`;
+    if (/^https?:\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d{1,5})?\/?$/i.test(token))
+      return token.replace(/\/$/, "");
+    throw new ConfigError(
+      `FRAME_ANCESTORS must be origins such as https://shop.example.com, 'self' or 'none', got '${token}'`,
+    );
+  });
+  if (sources.includes("'none'") && sources.length > 1) {
+    throw new ConfigError("FRAME_ANCESTORS: 'none' cannot be combined with other sources");
+  }
+  return sources.join(" ");
 }
 
 function loadStorageConfig(env: Env): StorageConfig {

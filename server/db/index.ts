@@ -4,16 +4,19 @@
  */
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect } from "kysely";
-import pg from "pg";
-import { type Broadcast, localBroadcast, postgresBroadcast } from "./broadcast";
+import { Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import { type Broadcast, localBroadcast } from "./broadcast";
 import * as platform from "./migrations/0001-platform";
 import * as catalogue from "./migrations/0002-catalogue";
 import * as catalogueScopedSubCategory from "./migrations/0003-catalogue-scoped-sub-category";
 import * as dam from "./migrations/0004-dam";
 import * as jobs from "./migrations/0005-jobs";
 import * as pdfLibrary from "./migrations/0006-pdf-library";
+import * as securityEvents from "./migrations/0007-security-events";
+import * as idempotencyKeys from "./migrations/0008-idempotency-keys";
+import * as sessionLifetime from "./migrations/0009-session-lifetime";
 import { PGliteDialect } from "./pglite-dialect";
+import { migratePostgres, openPostgres, type PostgresTimeouts } from "./postgres";
 import type { Database } from "./types";
 
 export type { Database } from "./types";
@@ -26,6 +29,9 @@ const MIGRATIONS: Record<string, Migration> = {
   "0004-dam": dam,
   "0005-jobs": jobs,
   "0006-pdf-library": pdfLibrary,
+  "0007-security-events": securityEvents,
+  "0008-idempotency-keys": idempotencyKeys,
+  "0009-session-lifetime": sessionLifetime,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -35,6 +41,8 @@ export interface DatabaseHandle {
   kind: "pglite" | "postgres";
   /** Messages to every instance on this database (in-process on PGlite). */
   broadcast: Broadcast;
+  /** Called when a connection is lost (PostgreSQL); the handle recovers by itself, this is for the log. */
+  onConnectionError(listener: (error: Error) => void): void;
   close(): Promise<void>;
 }
 
@@ -43,30 +51,19 @@ export interface OpenOptions {
   databaseUrl: string | null;
   /** PGlite data folder; "memory://" keeps it in memory (tests). */
   pgliteDir?: string;
+  /** PostgreSQL: bounds on connecting and on statements (server/db/postgres.ts has the defaults). */
+  timeouts?: PostgresTimeouts;
 }
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
-  const handle = options.databaseUrl
-    ? openPostgres(options.databaseUrl)
-    : await openPGlite(options.pgliteDir);
+  if (options.databaseUrl) {
+    await migratePostgres(options.databaseUrl, migrate, options.timeouts);
+    return openPostgres(options.databaseUrl, options.timeouts);
+  }
+  const handle = await openPGlite(options.pgliteDir);
   await migrate(handle.db);
   return handle;
-}
-
-function openPostgres(url: string): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const broadcast = postgresBroadcast(url, pool);
-  return {
-    db,
-    kind: "postgres",
-    broadcast,
-    close: async () => {
-      await broadcast.close();
-      await db.destroy();
-    },
-  };
 }
 
 async function openPGlite(dir = "memory://"): Promise<DatabaseHandle> {
@@ -77,6 +74,7 @@ async function openPGlite(dir = "memory://"): Promise<DatabaseHandle> {
     db,
     kind: "pglite",
     broadcast: localBroadcast(),
+    onConnectionError: () => {}, // in-process: there is no connection to lose
     close: async () => {
       await db.destroy();
       await pglite.close();

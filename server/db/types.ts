@@ -17,7 +17,8 @@ export interface UsersTable {
   email: string;
   first_name: string;
   last_name: string;
-  password_hash: string;
+  /** null while an invited user has not set a password yet (sign-in always fails). */
+  password_hash: string | null;
   role: number;
   plan_type: string;
   active: Generated<boolean>;
@@ -54,6 +55,8 @@ export interface SessionsTable {
   revoked_at: NullableTimestamp;
   /** 'logout' answers 406 afterwards; any other reason answers 401. */
   revoked_reason: string | null;
+  /** Last request or refresh, written at most once a minute (idle timeout). */
+  last_active_at: Timestamp;
 }
 
 export interface RefreshTokensTable {
@@ -70,6 +73,8 @@ export interface PasswordResetsTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: NullableTimestamp;
+  /** 'reset' (forgot password) or 'invite' (set-password link of a new user). */
+  kind: ColumnType<"reset" | "invite", "reset" | "invite" | undefined, "reset" | "invite">;
 }
 
 export interface MailOutboxTable {
@@ -84,6 +89,10 @@ export interface MailOutboxTable {
   sent_at: NullableTimestamp;
   locked_until: NullableTimestamp;
   error: string | null;
+  /** The secret link this mail carries (a reset link); cleared once used or expired. */
+  secret_link: ColumnType<string | null, string | null | undefined, string | null>;
+  secret_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  secret_expires_at: NullableTimestamp;
 }
 
 export interface RateLimitsTable {
@@ -231,6 +240,42 @@ export interface PdfUploadsTable {
   pdf_id: string | null;
 }
 
+/** The security event log (server/security). No foreign keys: the log outlives accounts. */
+export interface SecurityEventsTable {
+  id: Generated<string>;
+  created_at: Generated<Date>;
+  type: string;
+  user_id: string | null;
+  actor_id: string | null;
+  email: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  /** jsonb: written as JSON text, read back parsed. */
+  details: ColumnType<Record<string, unknown>, string, string>;
+}
+
+/** Idempotency keys of create routes (server/http/idempotency.ts). */
+export interface IdempotencyKeysTable {
+  /** `user:<id>` when signed in, `ip:<address>` on public routes. */
+  scope: string;
+  /** `METHOD /route/pattern`. */
+  route: string;
+  key: string;
+  /** sha256 of the canonical JSON of the parsed body. */
+  request_hash: string;
+  state: Generated<"running" | "done">;
+  /** Who holds the claim: a request whose lease was taken over can no longer write. */
+  claim_id: string;
+  /** While running: after this, the request is presumed dead and the key may be claimed again. */
+  locked_until: NullableTimestamp;
+  status: number | null;
+  /** jsonb: the answer headers worth replaying (content-type, location), written as JSON text. */
+  headers: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+  body: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   modules: ModulesTable;
   users: UsersTable;
@@ -250,4 +295,6 @@ export interface Database {
   pdf_links: PdfLinksTable;
   pdf_events: PdfEventsTable;
   pdf_uploads: PdfUploadsTable;
+  security_events: SecurityEventsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

@@ -5,6 +5,11 @@
 import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { type AjvErrorLike, type FieldError, fieldErrors } from "../../schemas/error-messages";
+import {
+  DATABASE_RETRY_AFTER_S,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
+} from "../db/unavailable";
 
 export class HttpError extends Error {
   constructor(
@@ -41,7 +46,28 @@ interface PgError {
   constraint?: string;
 }
 
-/** Fastify error handler: validation → 400, ours → as set, database conflicts → 409, else 500. */
+/**
+ * PostgreSQL errors caused by the value a client sent (class 22, data exception), in words.
+ * Route schemas and guards refuse such input first; this is the net under them, so that bad
+ * input is a 400 and never a 500.
+ */
+const DATA_EXCEPTIONS: Readonly<Record<string, string>> = {
+  "22001": "A value is too long for its field",
+  "22003": "A number is out of range",
+  "22007": "A date or time is not valid",
+  "22008": "A date or time is out of range",
+  "22009": "A date or time is not valid",
+  "2201W": "The page size is out of range",
+  "2201X": "The page is out of range",
+  "22021": "Text must be valid UTF-8 without NUL characters",
+  "22P02": "A value does not have the right format for its field",
+  "22P05": "Text must not contain NUL characters",
+};
+
+/**
+ * Fastify error handler: validation → 400, ours → as set, database conflicts → 409, database
+ * unreachable → 503 with Retry-After, else 500.
+ */
 export function handleError(error: FastifyError & PgError, request: FastifyRequest, reply: FastifyReply) {
   if (error.validation) {
     const details = fieldErrors(error.validation as AjvErrorLike[]);
@@ -59,6 +85,21 @@ export function handleError(error: FastifyError & PgError, request: FastifyReque
   }
   if (error.code === "23503") {
     return reply.status(400).send(errorBody(400, "A referenced record does not exist"));
+  }
+  const inputMessage =
+    error.code && Object.hasOwn(DATA_EXCEPTIONS, error.code) ? DATA_EXCEPTIONS[error.code] : undefined;
+  if (inputMessage) {
+    // Validation should have caught it; the log says which input slipped past it.
+    request.log.warn({ err: error }, "input refused by the database");
+    return reply.status(400).send(errorBody(400, inputMessage));
+  }
+  if (isDatabaseUnavailable(error)) {
+    // An outage, not a bug: one line per request, no stack, and a hint to retry.
+    request.log.warn({ code: error.code, reason: error.message }, "database unavailable");
+    return reply
+      .status(503)
+      .header("retry-after", String(DATABASE_RETRY_AFTER_S))
+      .send(errorBody(503, DATABASE_UNAVAILABLE_MESSAGE));
   }
   const status =
     error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;

@@ -13,6 +13,7 @@ import {
   sql,
 } from "kysely";
 import { badRequest } from "./errors";
+import { nulFields } from "./input-guards";
 
 export interface ListQuery {
   page?: number;
@@ -24,12 +25,19 @@ export interface ListQuery {
 
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 200;
+/**
+ * Highest page number a list accepts: far past any list a person pages through, and low
+ * enough that `(page - 1) * pageSize` stays an exact integer and a valid SQL OFFSET.
+ */
+export const MAX_PAGE = 1_000_000;
+/** How deep `or`/`and` groups of `filters` may nest (the admin app nests two levels). */
+export const MAX_FILTER_DEPTH = 8;
 
 /** JSON Schema of the list query string, for route schemas. */
 export const listQuerySchema = {
   type: "object",
   properties: {
-    page: { type: "integer", minimum: 1, default: 1 },
+    page: { type: "integer", minimum: 1, maximum: MAX_PAGE, default: 1 },
     pageSize: { type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
     sort: { type: "string", maxLength: 200 },
     filters: { type: "string", maxLength: 10_000 },
@@ -38,7 +46,7 @@ export const listQuerySchema = {
   additionalProperties: false,
 } as const;
 
-export type FieldType = "string" | "number" | "boolean" | "date" | "uuid";
+export type FieldType = "string" | "number" | "integer" | "boolean" | "date" | "uuid";
 
 export interface LogicalFilter {
   field: string;
@@ -79,16 +87,47 @@ export function parseSort(sort: string, allowed: readonly string[]): Array<[stri
     });
 }
 
+const invalidFilters = (message: string, field = "filters") =>
+  badRequest("Invalid filters", [{ field, message }]);
+
+/** True for a JSON object (not an array, not null). */
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * Checks the shape of parsed filters, so that only well-formed CrudFilters reach the SQL
+ * builder: objects with a string `field` and `operator`, or `or`/`and` groups holding a list,
+ * nested at most MAX_FILTER_DEPTH deep, without NUL characters in any value.
+ */
+function checkFilters(filters: unknown[], depth: number): void {
+  if (depth > MAX_FILTER_DEPTH)
+    throw invalidFilters(`must not nest more than ${MAX_FILTER_DEPTH} groups deep`);
+  for (const f of filters) {
+    if (!isObject(f)) throw invalidFilters("each filter must be an object");
+    if (f.operator === "or" || f.operator === "and") {
+      if (!Array.isArray(f.value)) throw invalidFilters(`${f.operator} needs a list`);
+      checkFilters(f.value, depth + 1);
+      continue;
+    }
+    if (typeof f.field !== "string") throw invalidFilters("each filter needs a field name");
+    if (typeof f.operator !== "string")
+      throw invalidFilters("each filter needs an operator", `filters.${f.field}`);
+    if (nulFields(f.value, `filters.${f.field}`, "filters").length) {
+      throw invalidFilters("must not contain NUL characters", `filters.${f.field}`);
+    }
+  }
+}
+
 export function parseFilters(raw: string | undefined): CrudFilter[] {
   if (!raw) return [];
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw badRequest("Invalid filters", [{ field: "filters", message: "must be JSON" }]);
+    throw invalidFilters("must be JSON");
   }
-  if (!Array.isArray(parsed))
-    throw badRequest("Invalid filters", [{ field: "filters", message: "must be a list" }]);
+  if (!Array.isArray(parsed)) throw invalidFilters("must be a list");
+  checkFilters(parsed, 1);
   return parsed as CrudFilter[];
 }
 
@@ -110,13 +149,25 @@ const CMP: Record<string, "=" | "<>" | "<" | ">" | "<=" | ">="> = {
   gte: ">=",
 };
 
+const INT32_MAX = 2_147_483_647;
+
 function coerce(value: unknown, type: FieldType, field: string): unknown {
   const bad = () =>
     badRequest("Invalid filters", [{ field: `filters.${field}`, message: `must be a ${type}` }]);
   if (value === null) return null;
-  if (type === "number") {
+  if (type === "number" || type === "integer") {
     const n = typeof value === "number" ? value : Number(value);
-    if (!Number.isFinite(n) || value === "") throw bad();
+    if (!Number.isFinite(n) || value === "" || typeof value === "boolean") throw bad();
+    // Integer columns are 32-bit: a bigger or fractional value cannot match, and PostgreSQL
+    // would refuse to compare it rather than answer "no rows".
+    if (type === "integer" && (!Number.isInteger(n) || Math.abs(n) > INT32_MAX)) {
+      throw badRequest("Invalid filters", [
+        {
+          field: `filters.${field}`,
+          message: `must be a whole number between -${INT32_MAX} and ${INT32_MAX}`,
+        },
+      ]);
+    }
     return n;
   }
   if (type === "boolean") {
@@ -136,6 +187,13 @@ function coerce(value: unknown, type: FieldType, field: string): unknown {
   if (type === "date") {
     const d = new Date(String(value));
     if (Number.isNaN(d.getTime())) throw bad();
+    // JavaScript dates reach year 275760; PostgreSQL cannot read those years back as text.
+    const year = d.getUTCFullYear();
+    if (year < 1 || year > 9999) {
+      throw badRequest("Invalid filters", [
+        { field: `filters.${field}`, message: "must be a date between the years 1 and 9999" },
+      ]);
+    }
     return d;
   }
   if (typeof value !== "string" && typeof value !== "number") throw bad();
@@ -171,7 +229,9 @@ export function filterExpression(
     if (operator === "nnull") return eb(col, "is not", null);
     if (value === undefined || value === "" || (Array.isArray(value) && !value.length))
       return sql<SqlBool>`true`;
-    if (CMP[operator]) return eb(col, CMP[operator], coerce(value, type, field));
+    if (typeof operator !== "string")
+      throw invalidFilters("each filter needs an operator", `filters.${field}`);
+    if (Object.hasOwn(CMP, operator)) return eb(col, CMP[operator], coerce(value, type, field));
     if (operator === "in" || operator === "nin") {
       const list = (Array.isArray(value) ? value : [value]).map((v) => coerce(v, type, field));
       return eb(col, operator === "in" ? "in" : "not in", list);
@@ -186,7 +246,7 @@ export function filterExpression(
         eb(col, "<=", coerce(value[1], type, field)),
       ]);
     }
-    if (LIKE[operator]) {
+    if (Object.hasOwn(LIKE, operator)) {
       const pattern = LIKE[operator](escapeLike(String(value)));
       const text = sql`${col}::text`;
       return operator.startsWith("n")

@@ -40,6 +40,7 @@ import {
 } from "../../schemas/realtime";
 import { bearerToken, type Principal, resolvePrincipal } from "../auth/principal";
 import type { AppContext } from "../context";
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../db/unavailable";
 import { HttpError } from "../http/errors";
 
 interface SocketData {
@@ -80,6 +81,10 @@ const NO_MODULE = "You do not have access to this module";
 
 /** An Error for `next()`: socket.io sends `message` and `data` to the client's `connect_error`. */
 function handshakeError(error: unknown, log: FastifyBaseLogger): Error & { data: HandshakeErrorData } {
+  if (isDatabaseUnavailable(error)) {
+    // The client retries the handshake by itself; no error log for every socket in an outage.
+    return Object.assign(new Error(DATABASE_UNAVAILABLE_MESSAGE), { data: { statusCode: 503 } });
+  }
   const statusCode = error instanceof HttpError ? error.statusCode : 500;
   if (!(error instanceof HttpError)) log.error({ err: error }, "socket handshake failed");
   const message = error instanceof HttpError ? error.message : "Something Went Wrong";

@@ -61,7 +61,8 @@ export function columnsOf(schema: EntitySchema, tableOf: (resource: string) => s
 
 /** The list-query type of a field (how filter values are checked and bound). */
 export function filterTypeOf(field: FieldSchema): FieldType {
-  if (field.type === "integer" || field.type === "number") return "number";
+  if (field.type === "integer") return "integer";
+  if (field.type === "number") return "number";
   if (field.type === "boolean") return "boolean";
   if (field.format === "date-time" || field.format === "date") return "date";
   if (field.format === "uuid") return "uuid";

@@ -92,7 +92,7 @@ export function registerResource(
     app.post<{ Body: Row }>(
       path,
       {
-        config,
+        config: { ...config, idempotent: true },
         schema: {
           tags,
           security,

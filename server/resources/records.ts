@@ -43,13 +43,21 @@ function jsonSchemaOf(field: FieldSchema, nullable: boolean, withDefault = true)
   return { ...clean, type: [field.type, "null"] };
 }
 
+/**
+ * Whether a field may be cleared with null: the same rule as the column's NOT NULL
+ * (server/resources/columns.ts), so a body the schema accepts is one the table accepts.
+ */
+function isNullable(schema: EntitySchema, name: string): boolean {
+  return !schema.required.includes(name) && schema.properties[name]?.default === undefined;
+}
+
 /** Body schema of create (required fields required) or update (any writable subset). */
 export function bodySchemaOf(schema: EntitySchema, mode: "create" | "update") {
   const properties: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(schema.properties)) {
     if (field.readOnly) continue;
     // Defaults fill a new record only: on update they would overwrite stored values.
-    properties[name] = jsonSchemaOf(field, !schema.required.includes(name), mode === "create");
+    properties[name] = jsonSchemaOf(field, isNullable(schema, name), mode === "create");
   }
   return {
     type: "object",

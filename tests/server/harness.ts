@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { FastifyServerOptions } from "fastify";
 import { sql } from "kysely";
 import { inject } from "vitest";
 import type { ResourceDefinition } from "../../resources/contract";
@@ -68,6 +69,10 @@ export interface StartOptions {
   storage?: StorageKind;
   /** PostgreSQL only: join this existing database (a second instance) instead of a new one. */
   databaseUrl?: string;
+  /** Runs after the app is built and before it listens: test-only routes or hooks. */
+  beforeListen?: (built: App) => void | Promise<void>;
+  /** Fastify's logger option, e.g. `{ level: "info", stream }` to capture the log; off by default. */
+  logger?: FastifyServerOptions["logger"];
 }
 
 export async function startServer(
@@ -103,10 +108,11 @@ export async function startServer(
   const built = await buildApp({
     config,
     database,
-    logger: false,
+    logger: options.logger ?? false,
     resources: options.resources,
     rules: options.rules,
   });
+  await options.beforeListen?.(built);
   await built.app.listen({ port: 0, host: "127.0.0.1" });
   const address = built.app.server.address();
   const port = typeof address === "object" && address ? address.port : 0;

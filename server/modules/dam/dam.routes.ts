@@ -19,8 +19,10 @@ import {
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { badRequest, HttpError } from "../../http/errors";
+import { MAX_PAGE } from "../../http/list-query";
+import { multipartParts } from "../../http/multipart";
 import { extensionOf, KINDS } from "../../storage/sniff";
-import { type IncomingFile, storeUpload } from "../../storage/upload";
+import { type IncomingFile, type StoredUpload, storeUpload, uploadLimits } from "../../storage/upload";
 import { type AssetListQuery, DamService, type FolderListQuery } from "./dam.service";
 
 export const DAM_BASE = "/dam";
@@ -32,7 +34,7 @@ const uuid = { type: "string", format: "uuid" } as const;
 const nullableUuid = { anyOf: [uuid, { type: "null" }] } as const;
 const idParams = { type: "object", required: ["id"], properties: { id: uuid } } as const;
 const paging = {
-  page: { type: "integer", minimum: 1, default: 1 },
+  page: { type: "integer", minimum: 1, maximum: MAX_PAGE, default: 1 },
   pageSize: { type: "integer", minimum: 1, maximum: 500, default: 100 },
   q: { type: "string", maxLength: 200 },
 } as const;
@@ -79,7 +81,7 @@ function registerFolderRoutes(app: FastifyInstance, dam: DamService) {
   app.post<{ Body: { name: string; parentId?: string | null } }>(
     `${DAM_BASE}/folders`,
     {
-      config,
+      config: { ...config, idempotent: true },
       schema: {
         tags,
         security,
@@ -149,7 +151,7 @@ async function receiveFiles(
   }
   let folderId: string | null = null;
   let files = 0;
-  for await (const part of request.parts()) {
+  for await (const part of multipartParts(request)) {
     if (part.type === "field") {
       if (part.fieldname !== "folderId") continue;
       const value = String(part.value ?? "").trim();
@@ -211,7 +213,7 @@ function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamServ
       const actorId = principalOf(request).userId;
       const answer: DamUploadResponse = { data: [], errors: [] };
       let checkedFolder: string | null = null;
-      await receiveFiles(request, async (file, folderId) => {
+      const receiving = receiveFiles(request, async (file, folderId) => {
         if (folderId && folderId !== checkedFolder) {
           if (!(await dam.folderExists(folderId))) {
             file.file.resume();
@@ -220,7 +222,7 @@ function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamServ
           checkedFolder = folderId;
         }
         try {
-          const stored = await storeUpload(ctx.storage, file, ctx.config.uploadMaxBytes);
+          const stored = await storeUpload(ctx.storage, file, uploadLimits(ctx));
           answer.data.push(await dam.createAsset(stored, folderId, actorId));
         } catch (error) {
           // A refused type is that file's problem; the others still go in.
@@ -231,6 +233,16 @@ function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamServ
           throw error;
         }
       });
+      try {
+        await receiving;
+      } catch (error) {
+        // A body broken after some files went in (truncated, a bad folder later on) is refused
+        // as a whole: the files it stored go again, so a refused upload changes nothing.
+        if (answer.data.length) {
+          await dam.remove({ folderIds: [], assetIds: answer.data.map((a) => a.id) }, actorId);
+        }
+        throw error;
+      }
       if (!answer.data.length) {
         throw badRequest(
           answer.errors.length === 1 ? answer.errors[0].message : "None of the files could be uploaded",
@@ -294,18 +306,25 @@ function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamServ
     async (request) => {
       const actorId = principalOf(request).userId;
       const current = await dam.getAsset(request.params.id);
-      let result: Awaited<ReturnType<DamService["replaceFile"]>> | null = null;
-      await receiveFiles(request, async (file) => {
-        if (result) {
-          file.file.resume();
-          throw badRequest("Send one file to replace an asset with", [
-            { field: "file", message: "send one file" },
-          ]);
-        }
-        const stored = await storeUpload(ctx.storage, file, ctx.config.uploadMaxBytes);
-        result = await dam.replaceFile(current.id, stored, actorId);
-      });
-      return result;
+      // The asset changes only once the whole body has been read: a second file or a
+      // truncated body after the first one is refused with nothing replaced.
+      let stored: StoredUpload | null = null;
+      try {
+        await receiveFiles(request, async (file) => {
+          if (stored) {
+            file.file.resume();
+            throw badRequest("Send one file to replace an asset with", [
+              { field: "file", message: "send one file" },
+            ]);
+          }
+          stored = await storeUpload(ctx.storage, file, uploadLimits(ctx));
+        });
+      } catch (error) {
+        if (stored) await ctx.storage.delete([(stored as StoredUpload).key]);
+        throw error;
+      }
+      if (!stored) throw badRequest("No file was sent", [{ field: "file", message: "is required" }]);
+      return dam.replaceFile(current.id, stored, actorId);
     },
   );
 

@@ -11,8 +11,10 @@ import { BUTTON_COLOURS, BUTTON_ICONS, BUTTON_SIZES, LINK_KINDS } from "../../..
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { badRequest } from "../../http/errors";
+import { refuseNul } from "../../http/input-guards";
+import { multipartParts } from "../../http/multipart";
 import type { ResourceServices } from "../../resources";
-import { type StoredUpload, storeUpload } from "../../storage/upload";
+import { type StoredUpload, storeUpload, uploadLimits } from "../../storage/upload";
 import { PdfService } from "./pdf.service";
 import { uploadRoutes } from "./uploads.routes";
 
@@ -81,22 +83,34 @@ async function receivePdf(
   }
   let name: string | undefined;
   let upload: StoredUpload | undefined;
-  for await (const part of request.parts()) {
-    if (part.type === "field") {
-      if (part.fieldname === "name") name = String(part.value ?? "").slice(0, 200);
-      continue;
+  const readParts = async () => {
+    for await (const part of multipartParts(request)) {
+      if (part.type === "field") {
+        if (part.fieldname === "name") {
+          name = String(part.value ?? "").slice(0, 200);
+          refuseNul({ name }, "form");
+        }
+        continue;
+      }
+      if (part.fieldname !== "file" || upload) {
+        part.file.resume();
+        continue;
+      }
+      upload = await storeUpload(
+        ctx.storage,
+        { filename: part.filename, file: part.file },
+        uploadLimits(ctx),
+        onlyPdf,
+        "pdfs",
+      );
     }
-    if (part.fieldname !== "file" || upload) {
-      part.file.resume();
-      continue;
-    }
-    upload = await storeUpload(
-      ctx.storage,
-      { filename: part.filename, file: part.file },
-      ctx.config.uploadMaxBytes,
-      onlyPdf,
-      "pdfs",
-    );
+  };
+  try {
+    await readParts();
+  } catch (error) {
+    // A body broken after the file (a bad field, a truncated end) leaves no file behind.
+    if (upload) await ctx.storage.delete([upload.key]);
+    throw error;
   }
   if (!upload) throw badRequest("No PDF was sent", [{ field: "file", message: "is required" }]);
   return { upload, name };

@@ -1,13 +1,20 @@
 /** Users API: the signed-in user's own data, and admin management of users. */
 import type { FastifyInstance } from "fastify";
 import { MODULE_IDS } from "../../../resources/modules";
-import type { UserWrite } from "../../../schemas/auth";
-import { userCreateBodySchema, userUpdateBodySchema } from "../../../schemas/auth-requests";
+import type { ChangePasswordRequest, UserWrite } from "../../../schemas/auth";
+import {
+  changePasswordBodySchema,
+  userCreateBodySchema,
+  userUpdateBodySchema,
+} from "../../../schemas/auth-requests";
 import { moduleAccess, principalOf, SIGNED_IN } from "../../auth/access";
+import { clientMeta } from "../../auth/auth.routes";
 import { signOutDevice } from "../../auth/sessions.service";
 import type { AppContext } from "../../context";
 import { notFound } from "../../http/errors";
 import { type ListQuery, listQuerySchema } from "../../http/list-query";
+import { inviteUser, resendInvitation } from "./invite.service";
+import { changeOwnPassword } from "./password.service";
 import { createUser, deleteUser, getMe, getUser, listDevices, listUsers, updateUser } from "./users.service";
 
 const tags = ["users"];
@@ -47,10 +54,20 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: { tags, security, summary: "Sign one of my devices out", params: deviceParams },
     },
     async (request, reply) => {
-      if (!(await signOutDevice(ctx, principalOf(request).userId, request.params.deviceId)))
-        throw notFound("Device not found");
+      const me = principalOf(request).userId;
+      const by = { actorId: me, ...clientMeta(request) };
+      if (!(await signOutDevice(ctx, me, request.params.deviceId, by))) throw notFound("Device not found");
       return reply.status(204).send();
     },
+  );
+
+  app.post<{ Body: ChangePasswordRequest }>(
+    "/api/users/me/password",
+    {
+      config: { access: SIGNED_IN },
+      schema: { tags, security, summary: "Change my password", body: changePasswordBodySchema },
+    },
+    (request) => changeOwnPassword(ctx, principalOf(request), request.body, clientMeta(request)),
   );
 
   app.get<{ Querystring: ListQuery }>(
@@ -65,11 +82,25 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post<{ Body: UserWrite }>(
     "/api/users",
     {
-      config: { access: ADMIN },
+      config: { access: ADMIN, idempotent: true },
       schema: { tags, security, summary: "Create a user", body: userCreateBodySchema },
     },
-    async (request, reply) =>
-      reply.status(201).send(await createUser(ctx, request.body, principalOf(request).userId)),
+    async (request, reply) => {
+      const actorId = principalOf(request).userId;
+      const user = request.body.invite
+        ? await inviteUser(ctx, request.body, actorId, clientMeta(request))
+        : await createUser(ctx, request.body, actorId);
+      return reply.status(201).send(user);
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    "/api/users/:id/invite",
+    {
+      config: { access: ADMIN },
+      schema: { tags, security, summary: "Send a pending invitation again", params: idParams },
+    },
+    (request) => resendInvitation(ctx, request.params.id, principalOf(request).userId, clientMeta(request)),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -84,7 +115,8 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext) {
       config: { access: ADMIN },
       schema: { tags, security, summary: "Update a user", params: idParams, body: userUpdateBodySchema },
     },
-    (request) => updateUser(ctx, request.params.id, request.body, principalOf(request).userId),
+    (request) =>
+      updateUser(ctx, request.params.id, request.body, principalOf(request).userId, clientMeta(request)),
   );
 
   app.delete<{ Params: { id: string } }>(
@@ -112,7 +144,8 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: { tags, security, summary: "Sign a user's device out", params: deviceParams },
     },
     async (request, reply) => {
-      if (!(await signOutDevice(ctx, request.params.id, request.params.deviceId)))
+      const by = { actorId: principalOf(request).userId, ...clientMeta(request) };
+      if (!(await signOutDevice(ctx, request.params.id, request.params.deviceId, by)))
         throw notFound("Device not found");
       return reply.status(204).send();
     },

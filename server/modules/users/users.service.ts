@@ -2,13 +2,15 @@
 import { type Kysely, sql } from "kysely";
 import { MODULES } from "../../../resources/modules";
 import type { DeviceRecord, MeResponse, RoleValue, UserRecord, UserWrite } from "../../../schemas/auth";
-import { hashPassword } from "../../auth/passwords";
+import { voidPasswordLinks } from "../../auth/password-links";
+import { assertAcceptablePassword, hashPassword } from "../../auth/passwords";
 import { ROLE_ADMIN, sessionsChanged } from "../../auth/principal";
-import { revokeAllSessions } from "../../auth/sessions.service";
+import { type ClientMeta, revokeAllSessions } from "../../auth/sessions.service";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import { type ListQuery, listPage } from "../../http/list-query";
+import { recordSecurityEvent } from "../../security/events";
 
 const typeUser = (role: number) => (role === ROLE_ADMIN ? "ROLE_ADMIN" : "ROLE_USER");
 
@@ -31,6 +33,7 @@ function userQuery(db: Kysely<Database>) {
         "modules",
       ),
       sql<Date | null>`(select max(d.last_seen_at) from devices d where d.user_id = u.id)`.as("last_seen_at"),
+      sql<boolean>`u.password_hash is null`.as("invite_pending"),
     ]);
 }
 
@@ -51,6 +54,7 @@ function toRecord(row: UserRow): UserRecord {
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
     last_seen_at: row.last_seen_at ? new Date(row.last_seen_at).toISOString() : null,
+    invite_pending: row.invite_pending,
   };
 }
 
@@ -64,7 +68,7 @@ export const USER_SORT_FIELDS = [
   "created_at",
 ];
 export const USER_FILTER_FIELDS = {
-  role: "number",
+  role: "integer",
   active: "boolean",
   plan_type: "string",
   email: "string",
@@ -112,10 +116,17 @@ export async function createUser(
   actorId: string | null,
 ): Promise<UserRecord> {
   checkModules(input.modules);
-  if (!input.password)
+  // Either the admin types a password, or the user gets an invitation to set their own.
+  if (input.invite && input.password)
+    throw badRequest("Choose either a password or an invitation email", [
+      { field: "password", message: "leave it empty when sending an invitation email" },
+    ]);
+  if (!input.password && !input.invite)
     throw badRequest("Password is required", [{ field: "password", message: "is required" }]);
+  if (input.password) await assertAcceptablePassword(input.password);
   if (await emailTaken(ctx.db, input.email)) throw EMAIL_TAKEN();
-  const passwordHash = await hashPassword(input.password);
+  // An invited user has no password (null) until they set one from the link.
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
   const id = await ctx.db.transaction().execute(async (trx) => {
     const user = await trx
       .insertInto("users")
@@ -154,6 +165,7 @@ export async function updateUser(
   id: string,
   input: Partial<UserWrite>,
   actorId: string,
+  meta: ClientMeta = { ip: null, userAgent: null },
 ): Promise<UserRecord> {
   const current = await getUser(ctx, id);
   checkModules(input.modules);
@@ -168,6 +180,7 @@ export async function updateUser(
       details.push({ field: "modules", message: "you cannot remove your own Users module" });
     if (details.length) throw badRequest("You cannot lock yourself out", details);
   }
+  if (input.password) await assertAcceptablePassword(input.password);
   if (input.email && (await emailTaken(ctx.db, input.email, id))) throw EMAIL_TAKEN();
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   await ctx.db.transaction().execute(async (trx) => {
@@ -187,11 +200,49 @@ export async function updateUser(
       .where("id", "=", id)
       .execute();
     if (input.modules) await setModules(trx, id, input.modules);
+    // A password set here makes any pending invitation or reset link useless.
+    if (passwordHash) await voidPasswordLinks(trx, id);
+    await recordUserChanges({ db: trx, log: ctx.log }, current, input, passwordHash !== undefined, {
+      actorId,
+      ...meta,
+    });
   });
   await sessionsChanged(ctx, id); // role, modules or active may have changed
   if (passwordHash) await revokeAllSessions(ctx, id, "password_changed");
   if (input.active === false && current.active) await revokeAllSessions(ctx, id, "disabled");
   return getUser(ctx, id);
+}
+
+/** The security events of an admin's change to a user: grants, role, status, password. */
+async function recordUserChanges(
+  ctx: Pick<AppContext, "db" | "log">,
+  current: UserRecord,
+  input: Partial<UserWrite>,
+  passwordSet: boolean,
+  by: { actorId: string; ip: string | null; userAgent: string | null },
+) {
+  const base = { userId: current.id, email: current.email, ...by };
+  if (input.modules) {
+    const next = new Set(input.modules);
+    const added = [...next].filter((m) => !current.modules.includes(m)).sort((a, b) => a - b);
+    const removed = current.modules.filter((m) => !next.has(m));
+    if (added.length || removed.length)
+      await recordSecurityEvent(ctx, {
+        type: "grant_changed",
+        ...base,
+        details: { added, removed, modules: [...next].sort((a, b) => a - b) },
+      });
+  }
+  if (input.role !== undefined && input.role !== current.role)
+    await recordSecurityEvent(ctx, {
+      type: "role_changed",
+      ...base,
+      details: { from: current.role, to: input.role },
+    });
+  if (input.active !== undefined && input.active !== current.active)
+    await recordSecurityEvent(ctx, { type: input.active ? "user_enabled" : "user_disabled", ...base });
+  if (passwordSet)
+    await recordSecurityEvent(ctx, { type: "password_changed", ...base, details: { by: "admin" } });
 }
 
 export async function deleteUser(ctx: AppContext, id: string, actorId: string) {
