@@ -84,9 +84,13 @@ export async function waitFor<T>(
   }
 }
 
-/** Starts the server on `port` (a free one is the caller's job) with its own DATA_DIR. */
+/**
+ * Starts the server on `port` (a free one is the caller's job) with its own DATA_DIR, removed
+ * when it exits; `env.DATA_DIR` gives it one of the caller's instead (kept, for restarts).
+ */
 export function spawnServer(port: number, env: Record<string, string> = {}): ChildServer {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "atelier-child-"));
+  const ownDir = env.DATA_DIR ? null : mkdtempSync(path.join(os.tmpdir(), "atelier-child-"));
+  const dataDir = env.DATA_DIR || (ownDir as string);
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     cwd: ROOT,
     env: {
@@ -111,7 +115,7 @@ export function spawnServer(port: number, env: Record<string, string> = {}): Chi
   });
   const exited = new Promise<number | null>((resolve) =>
     child.on("exit", (code) => {
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownDir) rmSync(ownDir, { recursive: true, force: true });
       resolve(code);
     }),
   );
