@@ -6,9 +6,9 @@ import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
 import { MODULES } from "../resources/modules";
-import { hashPassword } from "./auth/passwords";
+import { hashPassword, isCommonPassword } from "./auth/passwords";
 import { ROLE_ADMIN } from "./auth/principal";
-import type { Config } from "./config";
+import { type Config, ConfigError } from "./config";
 import type { Database } from "./db";
 
 export async function seedModules(db: Kysely<Database>) {
@@ -54,6 +54,10 @@ export async function loadJwtSecret(db: Kysely<Database>, configured: string | n
 export async function ensureFirstAdmin(db: Kysely<Database>, config: Config, log: FastifyBaseLogger) {
   const any = await db.selectFrom("users").select("id").limit(1).executeTakeFirst();
   if (any) return null;
+  // The first admin's password is a new password like any other: no common ones.
+  if (config.adminPassword && (await isCommonPassword(config.adminPassword))) {
+    throw new ConfigError("ADMIN_PASSWORD is a common password that is easy to guess: choose another");
+  }
   const generated = config.adminPassword ? null : randomBytes(12).toString("base64url");
   const password = config.adminPassword ?? (generated as string);
   const hash = await hashPassword(password);

@@ -54,6 +54,10 @@ async function main() {
 }
 
 main().catch((error) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`Configuration error: ${error.message}\n`);
+    process.exit(78);
+  }
   process.stderr.write(`Atelier failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });

@@ -55,6 +55,9 @@ describe("server process on PGlite", () => {
     const p = start(tempDir(), 1, { PORT: "eighty" });
     expect(await p.exited).toBe(78);
     expect(p.output()).toContain("PORT must be a whole number");
+    const common = start(tempDir(), await freePort(), { ADMIN_PASSWORD: "password123" });
+    expect(await common.exited).toBe(78);
+    expect(common.output()).toContain("ADMIN_PASSWORD is a common password");
   });
 
   it("a second server on the same DATA_DIR fails fast naming the running pid; SIGTERM shuts down cleanly", async () => {
