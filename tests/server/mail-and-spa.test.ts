@@ -2,45 +2,23 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sleep, startServer, type TestServer } from "./harness";
+import { startSmtp, type TestSmtp } from "./smtp";
 
 describe("mail over SMTP", () => {
-  let smtp: SMTPServer;
-  const received: string[] = [];
+  let smtp: TestSmtp;
+  let received: string[];
   let s: TestServer;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      onData(stream, _session, done) {
-        let data = "";
-        stream.on("data", (chunk) => {
-          data += chunk;
-        });
-        stream.on("end", () => {
-          // Decode quoted-printable soft breaks and escapes so the text reads as sent.
-          received.push(
-            data
-              .replace(/=\r?\n/g, "")
-              .replace(/=([0-9A-F]{2})/g, (_m, h) => String.fromCharCode(Number.parseInt(h, 16))),
-          );
-          done();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-    const { port } = smtp.server.address() as { port: number };
-    s = await startServer("pglite", {
-      SMTP_URL: `smtp://127.0.0.1:${port}`,
-      MAIL_FROM: "Atelier <atelier@example.test>",
-    });
+    smtp = await startSmtp();
+    received = smtp.received;
+    s = await startServer("pglite", { SMTP_URL: smtp.url, MAIL_FROM: "Atelier <atelier@example.test>" });
   });
   afterAll(async () => {
     await s?.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp?.close();
   });
 
   it("delivers the reset mail and marks it sent in the outbox", async () => {

@@ -5,11 +5,11 @@
  * (list and detail answers, and the row itself). Over SMTP a delivered mail is scrubbed too.
  */
 import { Writable } from "node:stream";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LINK_GONE } from "../../server/mail/outbox-secrets";
 import { redactUrl } from "../../server/security/redact";
 import { ADMIN, DRIVERS, startServer, type TestServer } from "./harness";
+import { startSmtp, type TestSmtp } from "./smtp";
 
 interface Mail {
   id: string;
@@ -239,32 +239,18 @@ describe.each(DRIVERS)("reset link secrecy on %s", (driver) => {
 });
 
 describe("reset link secrecy over SMTP", () => {
-  let smtp: SMTPServer;
-  const received: string[] = [];
+  let smtp: TestSmtp;
+  let received: string[];
   let s: TestServer;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      onData(stream, _session, done) {
-        let data = "";
-        stream.on("data", (chunk) => {
-          data += chunk;
-        });
-        stream.on("end", () => {
-          received.push(data.replace(/=\r?\n/g, ""));
-          done();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-    const { port } = smtp.server.address() as { port: number };
-    s = await startServer("pglite", { SMTP_URL: `smtp://127.0.0.1:${port}` });
+    smtp = await startSmtp();
+    received = smtp.received;
+    s = await startServer("pglite", { SMTP_URL: smtp.url });
   });
   afterAll(async () => {
     await s?.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp?.close();
   });
 
   it("delivers the live link by mail and keeps no readable copy once sent", async () => {
