@@ -8,7 +8,7 @@ import { getMe } from "../modules/users/users.service";
 import { recordSecurityEvent, type SecurityEventInput } from "../security/events";
 import { livePasswordLinkKind, type PasswordLinkKind } from "./password-links";
 import { assertAcceptablePassword, hashPassword, verifyPassword } from "./passwords";
-import { attempts, hit, resetAttempts } from "./rate-limit";
+import { hit, resetAttempts } from "./rate-limit";
 import { type ClientMeta, openSession, revokeAllSessions } from "./sessions.service";
 import { hashToken, newOpaqueToken } from "./tokens";
 
@@ -45,7 +45,11 @@ export async function signIn(
     ...client,
     details: { action: "signin", scope: "ip" },
   });
-  if ((await attempts(ctx.db, accountKey)) >= ctx.config.authMaxAttempts) throw tooManyRequests();
+  // Counted before the password is checked, in one statement: were the count only read here
+  // and raised after a failure, parallel guesses would all pass the check before any of
+  // them was counted. A right password clears the count below.
+  const attempt = await hit(ctx.db, accountKey);
+  if (attempt > ctx.config.authMaxAttempts) throw tooManyRequests();
 
   const user = await ctx.db
     .selectFrom("users")
@@ -54,7 +58,6 @@ export async function signIn(
     .executeTakeFirst();
   const ok = await verifyPassword(user?.password_hash ?? null, input.password);
   if (!user || !ok) {
-    const failures = await hit(ctx.db, accountKey);
     const reason = user ? "wrong_password" : "unknown_account";
     await recordSecurityEvent(ctx, {
       type: "signin_failed",
@@ -63,7 +66,7 @@ export async function signIn(
       details: { reason },
     });
     // This failure is the one that locks the account for the rest of the window.
-    if (failures === ctx.config.authMaxAttempts)
+    if (attempt === ctx.config.authMaxAttempts)
       await recordSecurityEvent(ctx, {
         type: "lockout",
         userId: user?.id,
@@ -72,6 +75,8 @@ export async function signIn(
       });
     throw unauthorized(INVALID_CREDENTIALS);
   }
+  // The right password: this attempt is no guess (a disabled account's included).
+  await resetAttempts(ctx.db, accountKey);
   if (!user.active) {
     await recordSecurityEvent(ctx, {
       type: "signin_failed",
@@ -81,7 +86,6 @@ export async function signIn(
     });
     throw new HttpError(406, "This account is disabled");
   }
-  await resetAttempts(ctx.db, accountKey);
   const tokens = await openSession(ctx, user.id, input.deviceInfo, meta);
   await recordSecurityEvent(ctx, {
     type: "signin",

@@ -44,6 +44,8 @@ interface UploadRow {
   pdf_id: string | null;
 }
 
+const UPLOAD_GONE = "Upload not found (it was completed, cancelled, or never started)";
+
 const chunkCount = (row: Pick<UploadRow, "size" | "chunk_size">) =>
   Math.ceil(Number(row.size) / row.chunk_size);
 const chunkLength = (row: Pick<UploadRow, "size" | "chunk_size">, index: number) =>
@@ -86,7 +88,7 @@ export async function uploadRoutes(
       .where("id", "=", id)
       .where("created_by", "=", ownerId)
       .executeTakeFirst();
-    if (!row) throw notFound("Upload not found (it was completed, cancelled, or never started)");
+    if (!row) throw notFound(UPLOAD_GONE);
     return row;
   };
   const removeChunks = (row: UploadRow) =>
@@ -246,6 +248,16 @@ export async function uploadRoutes(
           { field: "received", message: `missing chunks ${missing.slice(0, 20).join(", ")}` },
         ]);
       }
+      // Claimed by removing its row, in one statement: of two completes at once (a double
+      // click, a retry after a timeout) only one assembles the file; the other finds no upload,
+      // instead of making a second PDF or reading chunks the first is deleting.
+      const claimed = await ctx.db
+        .deleteFrom("pdf_uploads")
+        .where("id", "=", row.id)
+        .where("created_by", "=", actor)
+        .returningAll()
+        .executeTakeFirst();
+      if (!claimed) throw notFound(UPLOAD_GONE);
       const key = newKey("pdfs", "pdf");
       const body = Readable.from(
         (async function* () {
@@ -256,7 +268,18 @@ export async function uploadRoutes(
           }
         })(),
       );
-      const stored = await ctx.storage.put(key, body, KINDS.pdf.mime);
+      let stored: Awaited<ReturnType<typeof ctx.storage.put>>;
+      try {
+        stored = await ctx.storage.put(key, body, KINDS.pdf.mime);
+      } catch (error) {
+        // Nothing was made: the upload is put back, so the owner may complete it again.
+        await ctx.db
+          .insertInto("pdf_uploads")
+          .values({ ...claimed, size: Number(claimed.size) })
+          .execute()
+          .catch((err) => request.log.warn({ err }, "could not restore an upload after a failed complete"));
+        throw error;
+      }
       const upload = {
         key,
         kind: KINDS.pdf,
@@ -265,7 +288,6 @@ export async function uploadRoutes(
         height: null,
         originalName: row.original_name,
       };
-      await ctx.db.deleteFrom("pdf_uploads").where("id", "=", row.id).execute();
       await removeChunks(row);
       if (row.pdf_id) {
         await pdfs.replaceFile(row.pdf_id, upload, actor);

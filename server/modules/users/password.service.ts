@@ -7,7 +7,7 @@ import type { ChangePasswordRequest } from "../../../schemas/auth";
 import { voidPasswordLinks } from "../../auth/password-links";
 import { COMMON_PASSWORD, hashPassword, isCommonPassword, verifyPassword } from "../../auth/passwords";
 import type { Principal } from "../../auth/principal";
-import { attempts, hit, resetAttempts } from "../../auth/rate-limit";
+import { hit, resetAttempts } from "../../auth/rate-limit";
 import { type ClientMeta, revokeOtherSessions } from "../../auth/sessions.service";
 import type { AppContext } from "../../context";
 import { badRequest, type FieldError, notFound, tooManyRequests } from "../../http/errors";
@@ -38,14 +38,16 @@ export async function changeOwnPassword(
   // The same keys as sign-in (auth.service.ts): one budget of guesses per account and per IP.
   const accountKey = `signin:account:${user.email.trim().toLowerCase()}`;
   if ((await hit(ctx.db, `signin:ip:${meta.ip}`)) > ctx.config.authMaxAttemptsIp) throw tooManyRequests();
-  if ((await attempts(ctx.db, accountKey)) >= ctx.config.authMaxAttempts) throw tooManyRequests();
+  // Counted before the check, in one statement, as on sign-in: parallel guesses must not all
+  // pass a limit read before any of them was counted. The right password clears the count.
+  const attempt = await hit(ctx.db, accountKey);
+  if (attempt > ctx.config.authMaxAttempts) throw tooManyRequests();
 
   const details: FieldError[] = [];
   if (!(await verifyPassword(user.password_hash, input.currentPassword))) {
-    const failures = await hit(ctx.db, accountKey);
     details.push({ field: "currentPassword", message: CURRENT_PASSWORD_WRONG });
     // As on sign-in: the failure that locks the account is a lockout in the security log.
-    if (failures === ctx.config.authMaxAttempts)
+    if (attempt === ctx.config.authMaxAttempts)
       await recordSecurityEvent(ctx, {
         type: "lockout",
         userId: me.userId,
@@ -54,8 +56,10 @@ export async function changeOwnPassword(
         userAgent: meta.userAgent,
         details: { action: "password_change", scope: "account" },
       });
-  } else if (input.newPassword === input.currentPassword) {
-    details.push({ field: "newPassword", message: SAME_PASSWORD });
+  } else {
+    await resetAttempts(ctx.db, accountKey);
+    if (input.newPassword === input.currentPassword)
+      details.push({ field: "newPassword", message: SAME_PASSWORD });
   }
   // Both fields are judged at once, so the form shows every problem in one round.
   if (!details.some((d) => d.field === "newPassword") && (await isCommonPassword(input.newPassword)))
@@ -72,7 +76,6 @@ export async function changeOwnPassword(
     // A reset link mailed earlier would otherwise undo this change.
     await voidPasswordLinks(trx, me.userId);
   });
-  await resetAttempts(ctx.db, accountKey);
   const signedOutSessions = input.signOutOtherDevices
     ? await revokeOtherSessions(ctx, me.userId, me.sessionId, "password_changed")
     : 0;

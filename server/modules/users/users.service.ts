@@ -200,8 +200,11 @@ export async function updateUser(
       .where("id", "=", id)
       .execute();
     if (input.modules) await setModules(trx, id, input.modules);
-    // A password set here makes any pending invitation or reset link useless.
-    if (passwordHash) await voidPasswordLinks(trx, id);
+    // A password set here makes any pending invitation or reset link useless; so does a new
+    // email: a link mailed to the old address (a typo, a former owner) must not claim the account.
+    const emailChanged =
+      input.email !== undefined && input.email.trim().toLowerCase() !== current.email.toLowerCase();
+    if (passwordHash || emailChanged) await voidPasswordLinks(trx, id);
     await recordUserChanges({ db: trx, log: ctx.log }, current, input, passwordHash !== undefined, {
       actorId,
       ...meta,
