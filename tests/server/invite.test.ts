@@ -198,6 +198,14 @@ describe.each(DRIVERS)("invitations on %s", (driver) => {
     const { email: taken } = await invite();
     const duplicate = await s.api("POST", "/api/users", { token: admin.accessToken, body: body(taken) });
     expect(duplicate.status).toBe(409);
+    const disabled = await s.api("POST", "/api/users", {
+      token: admin.accessToken,
+      body: body(email, { invite: true, active: false }),
+    });
+    expect(disabled.status).toBe(400);
+    expect(disabled.body.details).toEqual([
+      { field: "active", message: "enable the account to send an invitation email" },
+    ]);
     expect(await mailsTo(email)).toHaveLength(0);
     expect(await mailsTo(taken)).toHaveLength(1);
     const rows = await s.database.db.selectFrom("users").select("id").where("email", "=", email).execute();

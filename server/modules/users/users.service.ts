@@ -123,6 +123,11 @@ export async function createUser(
     ]);
   if (!input.password && !input.invite)
     throw badRequest("Password is required", [{ field: "password", message: "is required" }]);
+  // A disabled account could not use the link: no invitation is sent to one (as for a resend).
+  if (input.invite && input.active === false)
+    throw badRequest("A disabled user cannot be invited", [
+      { field: "active", message: "enable the account to send an invitation email" },
+    ]);
   if (input.password) await assertAcceptablePassword(input.password);
   if (await emailTaken(ctx.db, input.email)) throw EMAIL_TAKEN();
   // An invited user has no password (null) until they set one from the link.
