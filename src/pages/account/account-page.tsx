@@ -24,7 +24,7 @@ export default function AccountPage() {
         {isLoading || !me ? (
           <Skeleton active paragraph={{ rows: 2 }} />
         ) : (
-          <Descriptions column={{ xs: 1, sm: 1, md: 2 }} bordered size="middle">
+          <Descriptions column={{ xs: 1, sm: 1, md: 2, lg: 2, xl: 2, xxl: 2 }} bordered size="middle">
             <Descriptions.Item label="Name">
               {me.first_name} {me.last_name}
             </Descriptions.Item>
@@ -32,7 +32,7 @@ export default function AccountPage() {
             <Descriptions.Item label="Role">
               <Tag color={me.isadmin ? "geekblue" : "default"}>{roleLabelOf(me)}</Tag>
             </Descriptions.Item>
-            <Descriptions.Item label="Plan">{me.plan_type}</Descriptions.Item>
+            <Descriptions.Item label="Plan type">{me.plan_type}</Descriptions.Item>
           </Descriptions>
         )}
       </Card>

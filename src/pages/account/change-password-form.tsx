@@ -70,6 +70,7 @@ export function ChangePasswordForm() {
         rules={[{ required: true, message: "Enter your current password" }]}
       >
         <Input.Password
+          autoFocus
           autoComplete="current-password"
           prefix={<LockOutlined aria-hidden />}
           maxLength={200}

@@ -15,7 +15,15 @@ interface ResetValues {
 /** The page's words for each kind of link: a forgotten password, or an invitation. */
 const WORDING: Record<
   PasswordLinkKind,
-  { title: string; subtitle: string; submit: string; doneTitle: string; field: string }
+  {
+    title: string;
+    subtitle: string;
+    submit: string;
+    doneTitle: string;
+    field: string;
+    required: string;
+    confirmRequired: string;
+  }
 > = {
   reset: {
     title: "Reset password",
@@ -23,6 +31,8 @@ const WORDING: Record<
     submit: "Set new password",
     doneTitle: "Password changed",
     field: "New password",
+    required: "Enter a new password",
+    confirmRequired: "Confirm the new password",
   },
   invite: {
     title: "Set your password",
@@ -30,6 +40,8 @@ const WORDING: Record<
     submit: "Set password",
     doneTitle: "Password set",
     field: "Password",
+    required: "Enter a password",
+    confirmRequired: "Confirm the password",
   },
 };
 
@@ -163,7 +175,7 @@ export default function ResetPasswordPage() {
           hasFeedback
           extra="Common passwords are refused."
           rules={[
-            { required: true, message: "Enter a new password" },
+            { required: true, message: words.required },
             { min: PASSWORD_MIN_LENGTH, message: `Use at least ${PASSWORD_MIN_LENGTH} characters` },
           ]}
         >
@@ -180,7 +192,7 @@ export default function ResetPasswordPage() {
           dependencies={["password"]}
           hasFeedback
           rules={[
-            { required: true, message: "Confirm the new password" },
+            { required: true, message: words.confirmRequired },
             ({ getFieldValue }) => ({
               validator: (_, value) =>
                 !value || getFieldValue("password") === value

@@ -2,6 +2,7 @@ import { getDefaultFilter, getDefaultSortOrder, List, useTable } from "@refinede
 import type { CrudFilter } from "@refinedev/core";
 import { Alert, Button, DatePicker, Empty, Flex, Input, Select, Table, Tag, Tooltip, Typography } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
+import { useState } from "react";
 import { Link } from "react-router";
 import {
   SECURITY_EVENT_LABELS,
@@ -11,6 +12,7 @@ import {
 } from "../../../schemas/security-events";
 import { DateText } from "../../components/date-text";
 import { DEFAULT_PAGE_SIZE } from "../../lib/constants";
+import { detectBrowser, detectDevice, UNKNOWN_BROWSER, UNKNOWN_DEVICE } from "../../lib/device";
 import { describeEvent } from "./event-details";
 
 /** Colours by severity: failures and lockouts stand out, access changes are noticeable. */
@@ -31,6 +33,16 @@ const asList = (value: unknown): string[] | undefined =>
   Array.isArray(value) && value.length ? value.map(String) : undefined;
 const asText = (value: unknown): string | undefined =>
   typeof value === "string" && value ? value : undefined;
+
+/** "Chrome on Linux" from a user agent; the raw string when neither part is recognised (scripts, curl). */
+function browserName(ua: string): string {
+  const browser = detectBrowser(ua);
+  const device = detectDevice(ua);
+  if (browser === UNKNOWN_BROWSER && device === UNKNOWN_DEVICE) return ua;
+  if (device === UNKNOWN_DEVICE) return browser;
+  if (browser === UNKNOWN_BROWSER) return device;
+  return `${browser} on ${device}`;
+}
 
 function Who({ email, id }: { email: string | null; id: string | null }) {
   if (!email) return <Typography.Text type="secondary">—</Typography.Text>;
@@ -61,6 +73,13 @@ export default function SecurityEventsPage() {
   const dates: [Dayjs, Dayjs] | null =
     Array.isArray(range) && range.length === 2 ? [dayjs(range[0]), dayjs(range[1])] : null;
   const filtered = Boolean(types || email || ip || dates);
+  // The search boxes keep their own text: remounting them empties them when the filters are cleared.
+  const [searchKey, setSearchKey] = useState(0);
+  const clearFilters = () => {
+    setFilters([], "replace");
+    setCurrentPage(1);
+    setSearchKey((k) => k + 1);
+  };
 
   return (
     <List title="Security log" headerButtons={() => null}>
@@ -87,6 +106,7 @@ export default function SecurityEventsPage() {
           maxTagCount="responsive"
         />
         <Input.Search
+          key={`email-${searchKey}`}
           aria-label="Filter by user email"
           placeholder="User or email"
           allowClear
@@ -97,6 +117,7 @@ export default function SecurityEventsPage() {
           style={{ width: 240 }}
         />
         <Input.Search
+          key={`ip-${searchKey}`}
           aria-label="Filter by IP address"
           placeholder="IP address"
           allowClear
@@ -140,12 +161,15 @@ export default function SecurityEventsPage() {
         <Table<SecurityEventRecord>
           {...tableProps}
           rowKey="id"
-          scroll={{ x: 1180 }}
+          scroll={{ x: 1160 }}
           locale={{
             emptyText: (
               <Empty
+                image={Empty.PRESENTED_IMAGE_SIMPLE}
                 description={filtered ? "No security events match these filters" : "No security events yet"}
-              />
+              >
+                {filtered && <Button onClick={clearFilters}>Clear filters</Button>}
+              </Empty>
             ),
           }}
           pagination={{
@@ -157,7 +181,7 @@ export default function SecurityEventsPage() {
           <Table.Column<SecurityEventRecord>
             dataIndex="created_at"
             title="Time"
-            width={200}
+            width={190}
             onCell={() => ({ style: { whiteSpace: "nowrap" } })}
             sorter
             defaultSortOrder={getDefaultSortOrder("created_at", sorters)}
@@ -166,21 +190,25 @@ export default function SecurityEventsPage() {
           <Table.Column<SecurityEventRecord>
             dataIndex="type"
             title="Event"
-            width={170}
+            width={150}
             render={(type: SecurityEventType) => (
-              <Tag color={TYPE_COLOURS[type]}>{SECURITY_EVENT_LABELS[type] ?? type}</Tag>
+              <Tag color={TYPE_COLOURS[type]} style={{ whiteSpace: "normal", marginInlineEnd: 0 }}>
+                {SECURITY_EVENT_LABELS[type] ?? type}
+              </Tag>
             )}
           />
           <Table.Column<SecurityEventRecord>
             key="user"
             title="User"
-            width={220}
+            width={190}
             ellipsis
             render={(_, e) => <Who email={e.user_email ?? e.email} id={e.user_email ? e.user_id : null} />}
           />
           <Table.Column<SecurityEventRecord>
             key="actor"
             title="By"
+            width={180}
+            ellipsis
             render={(_, e) => {
               if (!e.actor_id) return <Typography.Text type="secondary">—</Typography.Text>;
               if (e.actor_id === e.user_id)
@@ -196,18 +224,18 @@ export default function SecurityEventsPage() {
           <Table.Column<SecurityEventRecord>
             dataIndex="ip"
             title="IP address"
-            width={140}
+            width={120}
             render={(value: string | null) => value ?? <Typography.Text type="secondary">—</Typography.Text>}
           />
           <Table.Column<SecurityEventRecord>
             dataIndex="user_agent"
             title="Browser"
-            width={180}
+            width={170}
             ellipsis={{ showTitle: false }}
             render={(value: string | null) =>
               value ? (
                 <Tooltip title={value} placement="topLeft">
-                  {value}
+                  <span>{browserName(value)}</span>
                 </Tooltip>
               ) : (
                 <Typography.Text type="secondary">—</Typography.Text>

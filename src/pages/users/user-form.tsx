@@ -139,13 +139,15 @@ export function UserForm({ mode, formProps }: UserFormProps) {
               extra={
                 mode === "edit"
                   ? "Leave empty to keep the current password. Common passwords are refused."
-                  : `At least ${PASSWORD_MIN_LENGTH} characters; common passwords are refused. Share it with the user over a safe channel.`
+                  : `At least ${PASSWORD_MIN_LENGTH} characters. Common passwords are refused. Share it with the user over a safe channel.`
               }
             >
               <Input.Password autoComplete="new-password" maxLength={200} />
             </Form.Item>
           </Col>
         )}
+      </Row>
+      <Row gutter={16}>
         <Col xs={24} md={8}>
           <Form.Item label="Role" name="role" rules={[{ required: true, message: "Choose a role" }]}>
             <Select options={ROLE_OPTIONS} />

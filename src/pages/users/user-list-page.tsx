@@ -38,7 +38,7 @@ export default function UserListPage() {
       <Table<UserRecord>
         {...tableProps}
         rowKey="id"
-        scroll={{ x: 1080 }}
+        scroll={{ x: 1150 }}
         locale={{
           emptyText: <Empty description={filtered ? "No users match these filters" : "No users yet"} />,
         }}
@@ -51,7 +51,7 @@ export default function UserListPage() {
         <Table.Column<UserRecord>
           dataIndex="first_name"
           title="Name"
-          width={170}
+          width={160}
           sorter
           defaultSortOrder={getDefaultSortOrder("first_name", sorters)}
           render={(_, user) => (
@@ -63,6 +63,7 @@ export default function UserListPage() {
         <Table.Column<UserRecord>
           dataIndex="email"
           title="Email"
+          ellipsis
           sorter
           defaultSortOrder={getDefaultSortOrder("email", sorters)}
         />
@@ -79,7 +80,7 @@ export default function UserListPage() {
         <Table.Column<UserRecord>
           dataIndex="plan_type"
           title="Plan"
-          width={110}
+          width={120}
           sorter
           defaultSortOrder={getDefaultSortOrder("plan_type", sorters)}
         />
@@ -109,14 +110,15 @@ export default function UserListPage() {
         <Table.Column<UserRecord>
           dataIndex="last_seen_at"
           title="Last seen"
-          width={170}
+          width={190}
+          onCell={() => ({ style: { whiteSpace: "nowrap" } })}
           render={(value: string | null) => <DateText value={value} />}
         />
         <Table.Column<UserRecord>
           key="actions"
           title="Actions"
           fixed="right"
-          width={300}
+          width={260}
           render={(_, user) => <UserActions user={user} isSelf={user.id === me?.userID} />}
         />
       </Table>
