@@ -116,8 +116,8 @@ export function UserForm({ mode, formProps }: UserFormProps) {
             <Form.Item label="Password setup" name="passwordMode" style={{ marginBottom: inviting ? 8 : 12 }}>
               <Radio.Group
                 options={[
-                  { value: "invite", label: "Send an invitation email" },
                   { value: "password", label: "Set a password" },
+                  { value: "invite", label: "Send an invitation email" },
                 ]}
               />
             </Form.Item>

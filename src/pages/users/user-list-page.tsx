@@ -93,7 +93,7 @@ export default function UserListPage() {
           render={(active: boolean, user) => (
             <>
               {active ? <Tag color="green">Active</Tag> : <Tag color="red">Disabled</Tag>}
-              {user.invite_pending && <Tag color="gold">Invited</Tag>}
+              {user.invite_pending && <Tag color="gold">Invitation pending</Tag>}
             </>
           )}
         />
