@@ -4,10 +4,10 @@
  * the API base pointed at a real local server. Each test loads fresh modules so the
  * once-only logout guard and the build-time bases start clean.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { TokenPair } from "../schemas/auth";
 import { MemoryStorage } from "../src/lib/memory-storage";
-import { CookieDocument, startTestServer, type TestServer } from "./test-support";
+import { CookieDocument, type TestServer, withTestServer } from "./test-support";
 
 let server: TestServer;
 let doc: CookieDocument;
@@ -37,16 +37,8 @@ async function load(pathname = "/manage/pdf") {
   return { ...http, ...store };
 }
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-beforeEach(() => {
-  server.requests.length = 0;
+withTestServer((started) => {
+  server = started;
 });
 
 afterEach(() => {

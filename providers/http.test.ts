@@ -1,21 +1,13 @@
 import { AxiosError } from "axios";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { UNABLE_TO_REFRESH } from "../src/lib/constants";
 import { createHttpClient, type LogoutReason } from "./http";
-import { type Handler, startTestServer, type TestServer } from "./test-support";
+import { type Handler, type TestServer, withTestServer } from "./test-support";
 
 let server: TestServer;
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-beforeEach(() => {
-  server.requests.length = 0;
+withTestServer((started) => {
+  server = started;
 });
 
 /**

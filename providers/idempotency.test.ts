@@ -1,19 +1,13 @@
 import axios, { AxiosError, AxiosHeaders } from "axios";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createDataProvider } from "./data-provider";
 import { createHttpClient } from "./http";
 import { createRetryDelayMs, MAX_CREATE_ATTEMPTS, newIdempotencyKey } from "./idempotency";
-import { type Handler, startTestServer, type TestServer } from "./test-support";
+import { type Handler, type TestServer, withTestServer } from "./test-support";
 
 let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
+withTestServer((started) => {
+  server = started;
 });
 
 /** A client wired like the browser's, whose waits are recorded instead of slept. */

@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 
 export interface RecordedRequest {
   method: string;
@@ -94,6 +95,28 @@ export async function startTestServer(): Promise<TestServer> {
  * A browser-like `document.cookie`: writes are "name=value; attr=..." strings, reads give
  * "a=1; b=2"; a cookie whose expires is in the past is deleted, as browsers do.
  */
+/**
+ * One test server for the calling file or describe block: started before its tests, its
+ * recorded requests cleared before each, closed after.
+ *
+ * @example
+ * let server: TestServer;
+ * withTestServer((started) => { server = started; });
+ */
+export function withTestServer(assign: (server: TestServer) => void): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer();
+    assign(server);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    if (server) server.requests.length = 0;
+  });
+}
+
 export class CookieDocument {
   readonly jar = new Map<string, string>();
   readonly writes: string[] = [];

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { TokenPair } from "../schemas/auth";
 import { MemoryStorage } from "../src/lib/memory-storage";
-import { startTestServer, type TestServer } from "./test-support";
+import { type TestServer, withTestServer } from "./test-support";
 import { createRefresher, createRefreshLoop, SingleFlight, TokenRefreshError } from "./token-refresh";
 import { createTokenStore, type TokenStore } from "./token-store";
 
@@ -56,17 +56,8 @@ describe("SingleFlight", () => {
 
 describe("createRefresher (real HTTP)", () => {
   let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-
-  afterAll(async () => {
-    await server.close();
-  });
-
-  beforeEach(() => {
-    server.requests.length = 0;
+  withTestServer((started) => {
+    server = started;
   });
 
   it("POSTs { refreshToken }, saves the pair on 200 and resolves with the access token", async () => {
