@@ -156,3 +156,15 @@ export async function startServer(
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The `details` of a user's security events of one type, oldest first (what the log recorded). */
+export async function securityEventDetails(s: TestServer, type: string, userId: string): Promise<unknown[]> {
+  const rows = await s.database.db
+    .selectFrom("security_events")
+    .select("details")
+    .where("type", "=", type as never)
+    .where("user_id", "=", userId)
+    .orderBy("created_at")
+    .execute();
+  return rows.map((row) => row.details);
+}

@@ -8,7 +8,7 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DRIVERS, type SignedIn, startServer, type TestServer } from "./harness";
+import { DRIVERS, type SignedIn, securityEventDetails, startServer, type TestServer } from "./harness";
 
 const MAX_ATTEMPTS = 5;
 const PARALLEL = 20;
@@ -69,13 +69,9 @@ describe.each(DRIVERS)("hostile checks of issue 10 on %s", (driver) => {
         body: { email: u.email, password: PASSWORD, deviceInfo: device(99) },
       });
       expect(right.status).toBe(429);
-      const lockouts = await s.database.db
-        .selectFrom("security_events")
-        .select("details")
-        .where("type", "=", "lockout")
-        .where("user_id", "=", u.id)
-        .execute();
-      expect(lockouts.map((l) => l.details)).toEqual([{ action: "signin", scope: "account" }]);
+      expect(await securityEventDetails(s, "lockout", u.id)).toEqual([
+        { action: "signin", scope: "account" },
+      ]);
     });
 
     it("on a password change: only AUTH_MAX_ATTEMPTS current passwords are checked", async () => {

@@ -10,7 +10,7 @@ import {
   PASSWORD_CHANGED,
   SAME_PASSWORD,
 } from "../../server/modules/users/password.service";
-import { ADMIN, DRIVERS, type SignedIn, startServer, type TestServer } from "./harness";
+import { ADMIN, DRIVERS, type SignedIn, securityEventDetails, startServer, type TestServer } from "./harness";
 
 /** Passwords long enough for the schema (8+) that are in the list. */
 const COMMON = ["password123", "Qwerty123", "iloveyou1", "PASSWORD1"];
@@ -164,13 +164,9 @@ describe.each(DRIVERS)("passwords on %s", (driver) => {
         body: { email: u.email, password: "Old-passw0rd", deviceInfo: device(2) },
       });
       expect(signIn.status).toBe(429);
-      const lockouts = await s.database.db
-        .selectFrom("security_events")
-        .select("details")
-        .where("type", "=", "lockout")
-        .where("user_id", "=", u.id)
-        .execute();
-      expect(lockouts.map((l) => l.details)).toEqual([{ action: "password_change", scope: "account" }]);
+      expect(await securityEventDetails(s, "lockout", u.id)).toEqual([
+        { action: "password_change", scope: "account" },
+      ]);
     });
 
     it("refuses a common new password, or the current one again, on the new password's field", async () => {
