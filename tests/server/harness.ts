@@ -42,6 +42,8 @@ export interface TestServer extends App {
   baseUrl: string;
   /** The PostgreSQL database's URL (null on PGlite), to start a second instance on it. */
   databaseUrl: string | null;
+  /** The storage settings it runs with (STORAGE=s3 …; empty: a local folder of its own). */
+  storageEnv: Record<string, string>;
   database: DatabaseHandle;
   api<T = Record<string, unknown>>(
     method: string,
@@ -69,6 +71,8 @@ export interface StartOptions {
   storage?: StorageKind;
   /** PostgreSQL only: join this existing database (a second instance) instead of a new one. */
   databaseUrl?: string;
+  /** Storage settings to share (a second instance on the first one's bucket). */
+  storageEnv?: Record<string, string>;
   /** Runs after the app is built and before it listens: test-only routes or hooks. */
   beforeListen?: (built: App) => void | Promise<void>;
   /** Fastify's logger option, e.g. `{ level: "info", stream }` to capture the log; off by default. */
@@ -93,7 +97,7 @@ export async function startServer(
   }
   // Every server gets its own DATA_DIR (local files), removed on close.
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "atelier-test-data-"));
-  const storageEnv = options.storage === "s3" ? s3Env(await freshBucket(s3Url)) : {};
+  const storageEnv = options.storageEnv ?? (options.storage === "s3" ? s3Env(await freshBucket(s3Url)) : {});
   const config = loadConfig({
     DATA_DIR: dataDir,
     ...storageEnv,
@@ -137,6 +141,7 @@ export async function startServer(
     ...built,
     baseUrl,
     databaseUrl,
+    storageEnv,
     database,
     api,
     async signIn(email = ADMIN.email, password = ADMIN.password, device = DEVICE) {
@@ -167,4 +172,33 @@ export async function securityEventDetails(s: TestServer, type: string, userId: 
     .orderBy("created_at")
     .execute();
   return rows.map((row) => row.details);
+}
+
+/**
+ * N instances of the server on one PostgreSQL database and (with `storage: "s3"`) one bucket,
+ * as behind a load balancer: the first creates the database, the others join it. Each has its
+ * own port, process-level caches and job workers; two-instance tests are built on this.
+ *
+ * @example
+ * const [a, b] = await startInstances(2, { SESSION_CACHE_MS: "5000" }, { storage: "s3" });
+ * await a.api("POST", "/api/products", { token, body }); // then observe it through b
+ * // close the others before the first: closing the first drops the database
+ */
+export async function startInstances(
+  count: number,
+  env: Record<string, string> = {},
+  options: Omit<StartOptions, "databaseUrl" | "storageEnv"> = {},
+): Promise<TestServer[]> {
+  const first = await startServer("postgres", env, options);
+  const others: TestServer[] = [];
+  for (let i = 1; i < count; i++) {
+    others.push(
+      await startServer("postgres", env, {
+        ...options,
+        databaseUrl: first.databaseUrl ?? undefined,
+        storageEnv: first.storageEnv,
+      }),
+    );
+  }
+  return [first, ...others];
 }
