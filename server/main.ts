@@ -1,8 +1,32 @@
 /** Entry point: config → lock → database → app → listen; graceful shutdown on SIGTERM/SIGINT. */
 import { buildApp } from "./app";
-import { ConfigError, loadConfig } from "./config";
-import { openDatabase } from "./db";
+import { type Config, ConfigError, loadConfig } from "./config";
+import { type DatabaseHandle, openDatabase } from "./db";
+import { isDatabaseUnavailable } from "./db/unavailable";
 import { lockDataDirOrExit } from "./lock";
+
+/** How long start-up waits for a PostgreSQL server that is not reachable yet, ms. */
+const DATABASE_START_WAIT_MS = 60_000;
+
+/**
+ * Opens the database. PostgreSQL may still be starting (services started together, a
+ * failover in progress): an unreachable server is retried with backoff for a bounded time
+ * before start-up gives up; any other error stops start-up at once.
+ */
+async function openWhenReachable(config: Config): Promise<DatabaseHandle> {
+  const deadline = Date.now() + DATABASE_START_WAIT_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.dataDir });
+    } catch (error) {
+      if (!config.databaseUrl || !isDatabaseUnavailable(error) || Date.now() > deadline) throw error;
+      const waitMs = Math.min(250 * 2 ** attempt, 5000);
+      const reason = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`Waiting for the database (${reason}); trying again in ${waitMs} ms\n`);
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
+}
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -24,7 +48,7 @@ async function main() {
   // PGlite: one process per DATA_DIR; a second one exits 75 naming the holder.
   const release = config.databaseUrl ? () => {} : lockDataDirOrExit(config.dataDir);
 
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.dataDir });
+  const database = await openWhenReachable(config);
   const { app } = await buildApp({ config, database });
   // Last line of defence: a rejected promise nobody awaited (a background task hitting a
   // database that went away, say) must not take every request down with the process.

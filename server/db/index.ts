@@ -88,6 +88,7 @@ export async function migrate(db: Kysely<Database>): Promise<void> {
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
     const reason = error instanceof Error ? error.message : String(error ?? "");
-    throw new Error(`Database migration ${failed?.migrationName ?? ""} failed: ${reason}`);
+    // The cause is kept: start-up tells "database not reachable yet" from a broken migration.
+    throw new Error(`Database migration ${failed?.migrationName ?? ""} failed: ${reason}`, { cause: error });
   }
 }

@@ -5,7 +5,7 @@
  */
 
 import type { FastifyBaseLogger } from "fastify";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import nodemailer from "nodemailer";
 import type { Database } from "../db";
 import { secretColumnsOf } from "./outbox-secrets";
@@ -39,13 +39,18 @@ export function createMailer(
     if (!transport) return 0;
     const claimed = await db
       .updateTable("mail_outbox")
-      .set((eb) => ({ locked_until: new Date(Date.now() + 60_000), attempts: eb("attempts", "+", 1) }))
+      // Claims are timed by the database's clock, never an instance's: with several instances
+      // whose clocks differ, a mail must not look unclaimed to one while another sends it.
+      .set((eb) => ({
+        locked_until: sql<Date>`now() + interval '60 seconds'`,
+        attempts: eb("attempts", "+", 1),
+      }))
       .where("id", "in", (eb) =>
         eb
           .selectFrom("mail_outbox")
           .select("id")
           .where("status", "=", "pending")
-          .where((w) => w.or([w("locked_until", "is", null), w("locked_until", "<", new Date())]))
+          .where((w) => w.or([w("locked_until", "is", null), w("locked_until", "<", sql<Date>`now()`)]))
           .orderBy("created_at")
           .limit(10)
           .forUpdate()
@@ -70,7 +75,7 @@ export function createMailer(
           .set({
             status: mail.attempts >= MAX_ATTEMPTS ? "failed" : "pending",
             error: message,
-            locked_until: new Date(Date.now() + 2 ** mail.attempts * 1000),
+            locked_until: sql<Date>`now() + make_interval(secs => ${2 ** mail.attempts}::double precision)`,
           })
           .where("id", "=", mail.id)
           .execute();
@@ -80,7 +85,7 @@ export function createMailer(
       // the mail is sent again later: at-least-once, as documented above.
       await db
         .updateTable("mail_outbox")
-        .set({ status: "sent", sent_at: new Date(), error: null, locked_until: null })
+        .set({ status: "sent", sent_at: sql<Date>`now()`, error: null, locked_until: null })
         .where("id", "=", mail.id)
         .execute();
     }

@@ -262,6 +262,30 @@ describe.skipIf(!bin)("the server survives its PostgreSQL database going away", 
     240_000,
   );
 
+  it("a server started while the database is down waits for it, then starts by itself", async () => {
+    cluster.stopServer("fast");
+    let late: ChildServer | null = null;
+    try {
+      late = spawnServer(await freePort(), { DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" });
+      servers.push(late);
+      const waiting = late;
+      await waitFor(
+        "the new process to say it waits for the database",
+        async () => {
+          if (!waiting.running()) throw new GiveUp(`it exited instead:\n${waiting.output().slice(-2000)}`);
+          return waiting.output().includes("Waiting for the database");
+        },
+        60_000,
+      );
+    } finally {
+      cluster.startServer();
+    }
+    await late.waitHealthy(90_000);
+    const me = await signIn(late, "device-late-start");
+    expect((await late.api("GET", "/api/users/me", { token: me.accessToken })).status).toBe(200);
+    expectBothAlive();
+  }, 180_000);
+
   it("jobs run again after the outage", async () => {
     const { accessToken } = await signIn(a, "device-jobs");
     const form = new FormData();

@@ -2,7 +2,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "./child-server";
 import { sleep, startServer, type TestServer } from "./harness";
 import { startSmtp, type TestSmtp } from "./smtp";
 
@@ -35,6 +37,27 @@ describe("mail over SMTP", () => {
       await sleep(50);
     }
     expect(status).toBe("sent");
+  });
+});
+
+describe("mail to an SMTP server that is down", () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    const port = await freePort(); // nothing listens there
+    s = await startServer("pglite", { SMTP_URL: `smtp://127.0.0.1:${port}` });
+  });
+  afterAll(() => s?.close());
+
+  it("keeps the mail pending with the reason, and waits by the database's clock before trying again", async () => {
+    await s.api("POST", "/api/auth/forgot-password", { body: { email: "admin@example.com" } });
+    await s.ctx.mailer.flush();
+    const row = await s.database.db
+      .selectFrom("mail_outbox")
+      .select(["status", "attempts", "error", sql<boolean>`locked_until > now()`.as("waiting")])
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: "pending", waiting: true });
+    expect(row.attempts).toBeGreaterThanOrEqual(1);
+    expect(row.error).toMatch(/ECONNREFUSED|connect/i);
   });
 });
 
