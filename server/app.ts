@@ -31,6 +31,7 @@ import { createDamEvents } from "./modules/dam/events";
 import { modulesRoutes } from "./modules/modules/modules.routes";
 import { pdfModule } from "./modules/pdf";
 import { usersRoutes } from "./modules/users/users.routes";
+import { broadcastAdapter } from "./realtime/cluster-adapter";
 import { createResourceEvents } from "./realtime/events";
 import { attachRealtime } from "./realtime/socket";
 import { type ResourceServices, registerResources } from "./resources/index";
@@ -148,7 +149,16 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   await healthRoutes(app, db);
   await registerOpenApiUi(app);
   await spaRoutes(app, config);
-  attachRealtime(app, ctx, { resources });
+  // On PostgreSQL, N instances may share the database: socket events reach every instance's
+  // sockets through it. PGlite is one process: socket.io's in-memory adapter is all it needs.
+  const adapter =
+    database.kind === "postgres"
+      ? broadcastAdapter(database.broadcast, {
+          onError: (err) =>
+            app.log.warn({ reason: err.message }, "socket events not sent to other instances"),
+        })
+      : undefined;
+  attachRealtime(app, ctx, { resources, adapter });
 
   await ctx.jobs.start();
   app.addHook("onClose", async () => {

@@ -1,7 +1,12 @@
 /**
  * Messages to every server instance on one database: PostgreSQL LISTEN/NOTIFY when several
  * instances may share it, in-process delivery on PGlite (one process by construction).
- * Used to forget cached sessions everywhere at once (server/auth/principal-cache.ts).
+ * Used to forget cached sessions everywhere at once (server/auth/principal-cache.ts) and to
+ * fan socket events out to every instance (server/realtime/cluster-adapter.ts).
+ *
+ * PostgreSQL refuses a NOTIFY payload of 8000 bytes or more, so a longer message is sent as
+ * numbered parts by one statement: one transaction, whose notifications arrive together and
+ * in order, or not at all. Listeners put the parts back together.
  */
 import { randomUUID } from "node:crypto";
 import pg from "pg";
@@ -11,7 +16,8 @@ export type Handler = (payload: string) => void;
 export interface Broadcast {
   /** Delivers to this instance's handlers at once, and to other instances' soon after. */
   publish(channel: string, payload: string): Promise<void>;
-  subscribe(channel: string, handler: Handler): void;
+  /** Returns a function that removes the handler. */
+  subscribe(channel: string, handler: Handler): () => void;
   /** Called with false while other instances' messages may be missed, true when they flow again. */
   onStatus(listener: (connected: boolean) => void): void;
   close(): Promise<void>;
@@ -20,11 +26,47 @@ export interface Broadcast {
 /** Channel names are SQL identifiers we choose; payloads are ours too, but bound anyway. */
 const CHANNEL = /^[a-z_][a-z0-9_]*$/;
 
+/** PostgreSQL's bound on one NOTIFY payload is "shorter than 8000 bytes". */
+const NOTIFY_MAX_BYTES = 7999;
+/**
+ * Largest message `publish` takes. Messages carry ids and small records, never file
+ * contents; the bound keeps a mistake from filling the server's notification queue.
+ */
+export const BROADCAST_MAX_BYTES = 1024 * 1024;
+
+/**
+ * Cuts `text` into pieces of at most `maxBytes` bytes of UTF-8, never inside a character
+ * (a lone surrogate counts as the 3 bytes of the U+FFFD it is sent as).
+ *
+ * @example
+ * splitUtf8("aé€", 3); // ["aé", "€"]
+ */
+export function splitUtf8(text: string, maxBytes: number): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  let bytes = 0;
+  let index = 0;
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    const size = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (bytes + size > maxBytes) {
+      parts.push(text.slice(start, index));
+      start = index;
+      bytes = 0;
+    }
+    bytes += size;
+    index += char.length;
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
 class Local {
   readonly handlers = new Map<string, Handler[]>();
 
   deliver(channel: string, payload: string) {
-    for (const handler of this.handlers.get(channel) ?? []) handler(payload);
+    // A copy: a handler may remove itself (or another) while it runs.
+    for (const handler of [...(this.handlers.get(channel) ?? [])]) handler(payload);
   }
 
   add(channel: string, handler: Handler): boolean {
@@ -34,15 +76,32 @@ class Local {
     else this.handlers.set(channel, [handler]);
     return !list;
   }
+
+  /** The channel stays LISTENed (cheap, and a handler may come back); only delivery stops. */
+  remover(channel: string, handler: Handler): () => void {
+    return () => {
+      const list = this.handlers.get(channel);
+      const at = list?.indexOf(handler) ?? -1;
+      if (list && at >= 0) list.splice(at, 1);
+    };
+  }
 }
+
+const tooLong = (channel: string, bytes: number) =>
+  new Error(`Broadcast on ${channel} too long: ${bytes} bytes, at most ${BROADCAST_MAX_BYTES}`);
 
 export function localBroadcast(): Broadcast {
   const local = new Local();
   return {
     async publish(channel, payload) {
+      const bytes = Buffer.byteLength(payload);
+      if (bytes > BROADCAST_MAX_BYTES) throw tooLong(channel, bytes);
       local.deliver(channel, payload);
     },
-    subscribe: (channel, handler) => void local.add(channel, handler),
+    subscribe(channel, handler) {
+      local.add(channel, handler);
+      return local.remover(channel, handler);
+    },
     onStatus: () => {},
     close: async () => {},
   };
@@ -82,6 +141,28 @@ export function postgresBroadcast(
   let connected = false;
   let retry: NodeJS.Timeout | null = null;
   let heartbeat: NodeJS.Timeout | null = null;
+  /** Parts of long messages received so far, by `sender:message`. */
+  const pending = new Map<string, { parts: string[]; missing: number }>();
+
+  /** `sender|payload`, or `sender:message:index:count|part` for a part of a long one. */
+  const receive = (channel: string, text: string) => {
+    const bar = text.indexOf("|");
+    if (bar < 0) return;
+    const [sender, message, index, count] = text.slice(0, bar).split(":");
+    if (sender === self) return; // ours: delivered locally already
+    if (message === undefined) return local.deliver(channel, text.slice(bar + 1));
+    const at = Number(index);
+    const total = Number(count);
+    if (!Number.isInteger(at) || !Number.isInteger(total) || at < 0 || at >= total) return;
+    const key = `${sender}:${message}`;
+    const entry = pending.get(key) ?? { parts: new Array<string>(total), missing: total };
+    pending.set(key, entry);
+    if (entry.parts[at] === undefined) entry.missing--;
+    entry.parts[at] = text.slice(bar + 1);
+    if (entry.missing > 0) return;
+    pending.delete(key);
+    local.deliver(channel, entry.parts.join(""));
+  };
 
   const setStatus = (value: boolean) => {
     if (connected === value) return;
@@ -106,6 +187,8 @@ export function postgresBroadcast(
       client = null;
       if (heartbeat) clearInterval(heartbeat);
       heartbeat = null;
+      // The rest of a half-received message went by while nobody listened.
+      pending.clear();
       setStatus(false);
       // Failed attempts while the database is down are retried quietly (the pool's errors
       // and the 503 answers tell that story); the loss of a working listener is news.
@@ -115,12 +198,7 @@ export function postgresBroadcast(
     };
     c.on("error", lost);
     c.on("end", () => lost(new Error("Connection terminated")));
-    c.on("notification", (n) => {
-      const text = n.payload ?? "";
-      const bar = text.indexOf("|");
-      if (bar < 0 || text.slice(0, bar) === self) return; // ours: delivered locally already
-      local.deliver(n.channel, text.slice(bar + 1));
-    });
+    c.on("notification", (n) => receive(n.channel, n.payload ?? ""));
     try {
       await c.connect();
       for (const channel of local.handlers.keys()) await c.query(`LISTEN ${channel}`);
@@ -138,14 +216,27 @@ export function postgresBroadcast(
 
   return {
     async publish(channel, payload) {
+      const bytes = Buffer.byteLength(payload);
+      if (bytes > BROADCAST_MAX_BYTES) throw tooLong(channel, bytes);
       local.deliver(channel, payload);
-      await pool.query("select pg_notify($1, $2)", [channel, `${self}|${payload}`]);
+      const whole = `${self}|${payload}`;
+      if (Buffer.byteLength(whole) <= NOTIFY_MAX_BYTES) {
+        await pool.query("select pg_notify($1, $2)", [channel, whole]);
+        return;
+      }
+      // Room for the longest head: `uuid:uuid:index:count|`.
+      const chunks = splitUtf8(payload, NOTIFY_MAX_BYTES - 100);
+      const message = randomUUID();
+      const parts = chunks.map((chunk, i) => `${self}:${message}:${i}:${chunks.length}|${chunk}`);
+      await pool.query("select pg_notify($1, part) from unnest($2::text[]) as part", [channel, parts]);
     },
     subscribe(channel, handler) {
       const isNew = local.add(channel, handler);
-      if (!isNew) return;
+      const remove = local.remover(channel, handler);
+      if (!isNew) return remove;
       if (client && connected) client.query(`LISTEN ${channel}`).catch(() => {});
       else if (!client && !retry) void connect();
+      return remove;
     },
     onStatus(listener) {
       statusListeners.push(listener);

@@ -14,13 +14,13 @@
  * its `auth` callback reading the fresh token), 401/406 (sign out), 403 (no module).
  * A connected socket is not re-checked: a client reconnects with its current token.
  *
- * Scale-out: events are fanned out with `io.to(room).emit`, which goes through the
- * socket.io adapter. The default in-memory adapter reaches the sockets of this process
- * only, which is right for one process (PGlite is single-process anyway). With N
- * instances on PostgreSQL, pass `@socket.io/postgres-adapter` over the same database as
- * `options.adapter` (`createAdapter(pool)` from a `pg` Pool, plus its attachment table):
- * each instance publishes the changes it commits and the adapter delivers them to the
- * rooms' sockets on every instance. Nothing else here changes.
+ * Scale-out: every event goes out with `nsp.to(room).emit` / `nsp.emit`, through the
+ * socket.io adapter, never by walking this process's sockets. The default in-memory adapter
+ * reaches the sockets of this process only, which is right on PGlite (one process). On
+ * PostgreSQL the app passes `options.adapter = broadcastAdapter(...)` (./cluster-adapter.ts):
+ * the instance that commits a change emits it once, and the sockets of that room on every
+ * instance receive it. A later module's live feature does the same: emit through a
+ * namespace or a room, never through `nsp.local` or a socket list.
  */
 import type { IncomingMessage } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
