@@ -57,6 +57,41 @@ function collectingLogger(lines: LogLine[]): JobLogger {
   };
 }
 
+/**
+ * Another instance's worker as a real process (so it can die by SIGKILL): a queue named
+ * "doomed" on JOBS_DATABASE_URL (or PGlite in JOBS_PGLITE_DIR) with lease JOBS_LEASE_MS,
+ * running `registrations` (code that calls `queue.register(...)`; `handle` is its database).
+ */
+function spawnWorker(work: string, env: Record<string, string>, registrations: string) {
+  const script = path.join(work, `worker-${Math.random().toString(36).slice(2)}.mts`);
+  writeFileSync(
+    script,
+    `import { openDatabase } from ${JSON.stringify(path.join(ROOT, "server/db/index.ts"))};
+import { createJobQueue } from ${JSON.stringify(path.join(ROOT, "server/jobs/index.ts"))};
+const handle = await openDatabase({ databaseUrl: process.env.JOBS_DATABASE_URL || null, pgliteDir: process.env.JOBS_PGLITE_DIR });
+// Warnings and errors go to stderr: a test that times out waiting on this worker shows them.
+const log = { info() {}, warn: (o, m) => console.error(m, o), error: (o, m) => console.error(m, o) };
+const queue = createJobQueue({ db: handle.db, log, instanceId: "doomed", pollMs: 20, leaseMs: Number(process.env.JOBS_LEASE_MS) });
+${registrations}
+await queue.start();
+`,
+  );
+  const proc = spawn(process.execPath, ["--import", "tsx", script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  proc.stdout?.on("data", (d) => {
+    output += d;
+  });
+  proc.stderr?.on("data", (d) => {
+    output += d;
+  });
+  const exited = new Promise((resolve) => proc.on("exit", resolve));
+  return { proc, output: () => output, exited };
+}
+
 describe("retryDelayMs", () => {
   it("doubles from 2 s and stops at an hour", () => {
     expect([1, 2, 3, 4].map(retryDelayMs)).toEqual([2000, 4000, 8000, 16000]);
@@ -338,49 +373,27 @@ describe.each(DRIVERS)("job queue on %s", (driver) => {
       } else {
         await queue().enqueue("crash", { n: 1 });
       }
-      const script = path.join(work, "worker.mts");
-      writeFileSync(
-        script,
-        `import { openDatabase } from ${JSON.stringify(path.join(ROOT, "server/db/index.ts"))};
-import { createJobQueue } from ${JSON.stringify(path.join(ROOT, "server/jobs/index.ts"))};
-const handle = await openDatabase({ databaseUrl: process.env.JOBS_DATABASE_URL || null, pgliteDir: process.env.JOBS_PGLITE_DIR });
-const log = { info() {}, warn() {}, error() {} };
-const queue = createJobQueue({ db: handle.db, log, instanceId: "doomed", pollMs: 20, leaseMs: Number(process.env.JOBS_LEASE_MS) });
-queue.register("crash", async ({ id }) => {
-  process.stdout.write("taken " + id + "\\n");
-  await new Promise(() => {});
-});
-await queue.start();
-`,
-      );
       // PGlite: a lease far longer than the test, so only reclaimOnStart can explain a quick retake.
-      const leaseMs = driver === "pglite" ? 600_000 : 800;
-      const proc = spawn(process.execPath, ["--import", "tsx", script], {
-        cwd: ROOT,
-        env: {
-          ...process.env,
+      const worker = spawnWorker(
+        work,
+        {
           JOBS_DATABASE_URL: pgDatabase?.url ?? "",
           JOBS_PGLITE_DIR: pgliteDir,
-          JOBS_LEASE_MS: String(leaseMs),
+          JOBS_LEASE_MS: String(driver === "pglite" ? 600_000 : 800),
         },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      child = proc;
-      let output = "";
-      proc.stdout?.on("data", (d) => {
-        output += d;
-      });
-      proc.stderr?.on("data", (d) => {
-        output += d;
-      });
-      const exited = new Promise((resolve) => proc.on("exit", resolve));
+        `queue.register("crash", async ({ id }) => {
+  process.stdout.write("taken " + id + "\\n");
+  await new Promise(() => {});
+});`,
+      );
+      child = worker.proc;
       const taken = await until(
-        () => /taken (\S+)/.exec(output)?.[1],
-        `the child to take the job: ${output}`,
+        () => /taken (\S+)/.exec(worker.output())?.[1],
+        `the child to take the job: ${worker.output()}`,
         15_000,
       );
-      proc.kill("SIGKILL");
-      await exited;
+      child.kill("SIGKILL");
+      await worker.exited;
 
       let other: DatabaseHandle | null = null;
       if (driver === "pglite") {
@@ -407,6 +420,93 @@ await queue.start();
       rmSync(work, { recursive: true, force: true });
     }
   });
+
+  // Issue 11: 200 jobs over two instances, one of them killed mid-way (PostgreSQL: PGlite
+  // is one process). Every run is written to a table by the handler, so a job run twice shows.
+  it.runIf(driver === "postgres")(
+    "finishes 200 jobs over two instances when one is killed mid-way: only its held jobs run twice",
+    async () => {
+      const JOBS = 200;
+      const HELD = 4;
+      await sql`create table if not exists job_runs (job_id uuid not null, attempt int not null, instance text not null)`.execute(
+        database.db,
+      );
+      await sql`delete from job_runs`.execute(database.db);
+      const seed = queue();
+      const ids = await Promise.all(Array.from({ length: JOBS }, (_, n) => seed.enqueue("batch", { n })));
+      const work = mkdtempSync(path.join(os.tmpdir(), "atelier-jobs-"));
+      // The doomed instance finishes 10 jobs, then holds every job it takes (its 4 slots) forever.
+      const worker = spawnWorker(
+        work,
+        { JOBS_DATABASE_URL: pgDatabase?.url ?? "", JOBS_LEASE_MS: "1500" },
+        `let finished = 0;
+queue.register("batch", async ({ id, attempt }) => {
+  await handle.db.insertInto("job_runs").values({ job_id: id, attempt, instance: "doomed" }).execute();
+  if (finished++ < 10) return;
+  process.stdout.write("holding " + id + "\\n");
+  await new Promise(() => {});
+}, { concurrency: ${HELD} });`,
+      );
+      try {
+        const holding = () => [...worker.output().matchAll(/holding (\S+)/g)].map((m) => m[1]);
+        const held = await until(
+          () => (holding().length === HELD ? holding() : undefined),
+          `the doomed worker to hold ${HELD} jobs`,
+          30_000,
+        ).catch((error: Error) => {
+          throw new Error(`${error.message}: ${worker.output()}`);
+        });
+        // The survivor joins, and the doomed instance dies while the survivor is working.
+        const other = await secondHandle();
+        const survivor = queue({ db: other.db, instanceId: "survivor" });
+        let survivorRuns = 0;
+        survivor.register(
+          "batch",
+          async ({ id, attempt }) => {
+            await sql`insert into job_runs (job_id, attempt, instance) values (${id}, ${attempt}, 'survivor')`.execute(
+              other.db,
+            );
+            survivorRuns++;
+            await sleep(2);
+          },
+          { concurrency: 4 },
+        );
+        await survivor.start();
+        await until(() => survivorRuns > 0, "the survivor's first run");
+        worker.proc.kill("SIGKILL");
+        await worker.exited;
+
+        await until(
+          async () => {
+            const { count } = await database.db
+              .selectFrom("jobs")
+              .select((eb) => eb.fn.countAll<string>().as("count"))
+              .where("name", "=", "batch")
+              .where("state", "=", "done")
+              .executeTakeFirstOrThrow();
+            return Number(count) === JOBS;
+          },
+          `${JOBS} done jobs`,
+          60_000,
+        );
+        const { rows } = await sql<{ job_id: string; runs: string[] }>`
+          select job_id, array_agg(instance || ':' || attempt order by attempt) as runs
+          from job_runs group by job_id`.execute(database.db);
+        const runsOf = new Map(rows.map((r) => [r.job_id, r.runs]));
+        expect(runsOf.size).toBe(JOBS);
+        for (const id of ids) {
+          // A held job ran on the doomed instance, then once more on the survivor after its lease.
+          const expected = held.includes(id) ? ["doomed:1", "survivor:2"] : [expect.stringMatching(/:1$/)];
+          expect(runsOf.get(id), id).toEqual(expected);
+        }
+        expect([...runsOf.values()].filter((r) => r[0].startsWith("doomed")).length).toBe(10 + HELD);
+      } finally {
+        if (worker.proc.exitCode === null && worker.proc.signalCode === null) worker.proc.kill("SIGKILL");
+        rmSync(work, { recursive: true, force: true });
+      }
+    },
+    90_000,
+  );
 
   it("takes a job again once its lease expired, and fails it when that was its last attempt", async () => {
     const q = queue();
