@@ -21,3 +21,36 @@ export async function runCleanups(cleanups: readonly Cleanup[]): Promise<void> {
     ]);
   }
 }
+
+/** One request of an autocannon run (the package ships no types). */
+export interface AutocannonRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (req: AutocannonRequest) => AutocannonRequest;
+}
+
+/** What the benches read of an autocannon run's result. */
+export interface AutocannonResult {
+  duration: number;
+  requests: { total: number };
+  latency: { p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodeStats?: Record<string, { count: number }>;
+}
+
+/** A running autocannon: its result, and its per-response events. */
+export type AutocannonRun = Promise<AutocannonResult> & {
+  on(event: "response", listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+};
+
+/** autocannon's entry point, as the benches call it. */
+export type Autocannon = (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  requests: AutocannonRequest[];
+}) => AutocannonRun;

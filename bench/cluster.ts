@@ -26,7 +26,13 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { type Cluster, startCluster } from "../scripts/cluster";
 import { findPgBin, startPgCluster } from "../scripts/pg-cluster";
-import { type Cleanup, reportFailure, runCleanups } from "./bench-run";
+import {
+  type Autocannon,
+  type AutocannonRequest,
+  type Cleanup,
+  reportFailure,
+  runCleanups,
+} from "./bench-run";
 
 interface LoadSpec {
   url: string;
@@ -48,26 +54,6 @@ const LIST_PATH = "/api/categories?page=1&pageSize=25&sort=-created_at";
 // ---------------------------------------------------------------------------------------------
 // Load child: one autocannon run per message from the parent.
 // ---------------------------------------------------------------------------------------------
-
-interface AutocannonRequest {
-  method?: string;
-  path?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  setupRequest?: (req: AutocannonRequest) => AutocannonRequest;
-}
-type Autocannon = (opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: AutocannonRequest[];
-}) => Promise<{
-  duration: number;
-  requests: { total: number };
-  latency: { p99: number };
-  non2xx: number;
-  errors: number;
-}>;
 
 async function runLoad(spec: LoadSpec, salt: string): Promise<Figures> {
   const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;

@@ -38,7 +38,13 @@ import { loadConfig } from "../server/config";
 import { type Database, type DatabaseHandle, openDatabase } from "../server/db";
 import { EXACT_COUNT_CAP } from "../server/http/list-query";
 import { ResourceService } from "../server/resources/service";
-import { type Cleanup, reportFailure, runCleanups } from "./bench-run";
+import {
+  type Autocannon,
+  type AutocannonRequest,
+  type Cleanup,
+  reportFailure,
+  runCleanups,
+} from "./bench-run";
 
 // ---------------------------------------------------------------------------------------------
 // Load child: runs autocannon on request of the parent, over IPC.
@@ -70,33 +76,6 @@ interface PhaseResult {
   timeouts: number;
   statuses: Record<string, number>;
 }
-
-interface AutocannonRequest {
-  method?: string;
-  path?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  setupRequest?: (req: AutocannonRequest) => AutocannonRequest;
-}
-
-interface AutocannonResult {
-  duration: number;
-  requests: { total: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  statusCodeStats?: Record<string, { count: number }>;
-}
-
-type AutocannonRun = Promise<AutocannonResult> & {
-  on(event: "response", listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
-};
-type Autocannon = (opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  requests: AutocannonRequest[];
-}) => AutocannonRun;
 
 async function runLoad(spec: LoadSpec, seconds: number, salt: string): Promise<PhaseResult> {
   const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
