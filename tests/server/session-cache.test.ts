@@ -86,20 +86,7 @@ describe.runIf(DRIVERS.includes("postgres"))("two instances on one PostgreSQL da
   let b: TestServer;
   let admin: SignedIn;
   beforeAll(async () => {
-    a = await startServer("postgres", { SESSION_CACHE_MS: String(CACHE_MS) });
-    b = await startServer(
-      "postgres",
-      { SESSION_CACHE_MS: String(CACHE_MS) },
-      { databaseUrl: a.databaseUrl ?? undefined },
-    );
-    admin = await a.signIn();
-    // The listener connects in the background; wait until B caches (deadline, not a count).
-    for (const until = Date.now() + 30_000; Date.now() < until; ) {
-      await b.api("GET", "/api/users/me", { token: admin.accessToken });
-      if (b.ctx.principals.size > 0) break;
-      await sleep(100);
-    }
-    expect(b.ctx.principals.size).toBeGreaterThan(0);
+    ({ a, b, admin } = await startCachingPair(CACHE_MS));
   });
   afterAll(async () => {
     await b?.close();
@@ -152,15 +139,7 @@ describe.runIf(DRIVERS.includes("postgres"))("two instances with SESSION_CACHE_M
   let b: TestServer;
   let admin: SignedIn;
   beforeAll(async () => {
-    [a, b] = await startInstances(2, { SESSION_CACHE_MS: String(CACHE_MS) });
-    admin = await a.signIn();
-    // B caches only once its listener is connected (in the background): wait for that.
-    for (const until = Date.now() + 30_000; Date.now() < until; ) {
-      await b.api("GET", "/api/users/me", { token: admin.accessToken });
-      if (b.ctx.principals.size > 0) break;
-      await sleep(100);
-    }
-    expect(b.ctx.principals.size).toBeGreaterThan(0);
+    ({ a, b, admin } = await startCachingPair(CACHE_MS));
   });
   afterAll(async () => {
     await b?.close();
@@ -273,4 +252,21 @@ describe("PrincipalCache", () => {
 function sessionOf(token: string): string {
   const payload = JSON.parse(Buffer.from(token.split(".")[1], "base64url").toString()) as { sid: string };
   return payload.sid;
+}
+
+/**
+ * Two instances on one database caching sessions for `cacheMs`, with the admin signed in
+ * through A and cached by B. B caches only once its LISTEN connection is up (it connects in
+ * the background), so this waits for that, with a deadline.
+ */
+async function startCachingPair(cacheMs: number): Promise<{ a: TestServer; b: TestServer; admin: SignedIn }> {
+  const [a, b] = await startInstances(2, { SESSION_CACHE_MS: String(cacheMs) });
+  const admin = await a.signIn();
+  for (const until = Date.now() + 30_000; Date.now() < until; ) {
+    await b.api("GET", "/api/users/me", { token: admin.accessToken });
+    if (b.ctx.principals.size > 0) break;
+    await sleep(100);
+  }
+  expect(b.ctx.principals.size).toBeGreaterThan(0);
+  return { a, b, admin };
 }
