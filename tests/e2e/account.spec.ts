@@ -4,7 +4,7 @@
  * from the Mail outbox screen.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { api, apiSession, apiSignIn, signIn, signOut } from "./helpers";
+import { api, apiSession, apiSignIn, chooseRoleAndModules, signIn, signOut } from "./helpers";
 
 const COMMON = "This password is too common and easy to guess. Choose another.";
 
@@ -95,9 +95,7 @@ test("an admin invites a user, who sets a password from the link in the Mail out
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByRole("radio", { name: "Send an invitation email" }).check();
   await expect(page.getByLabel("Password", { exact: true })).toHaveCount(0);
-  await page.getByLabel("Role", { exact: true }).click({ force: true });
-  await page.locator('.ant-select-item-option[title="User"]').click();
-  await page.getByRole("checkbox", { name: "Forms" }).check();
+  await chooseRoleAndModules(page, "User", ["Forms"]);
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText(`Invitation sent to ${email}`)).toBeVisible();
   await expect(page.getByText("Invitation pending")).toBeVisible();

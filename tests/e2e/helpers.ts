@@ -178,3 +178,21 @@ export async function choose(page: Page, label: string, option: string, { type =
     .locator(`.ant-select-item-option[title="${option}"]`)
     .click();
 }
+
+/**
+ * On the user form: picks the role, then ticks module boxes. The role list closes with an
+ * animation over the modules below it, and a click that lands while it fades can be lost, so
+ * this waits for the list to be gone and confirms that each box took.
+ */
+export async function chooseRoleAndModules(page: Page, role: string, modules: readonly string[]) {
+  await page.getByLabel("Role", { exact: true }).click({ force: true });
+  await page.locator(`.ant-select-item-option[title="${role}"]`).click();
+  await expect(page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)")).toHaveCount(0);
+  for (const name of modules) {
+    const box = page.getByRole("checkbox", { name });
+    await expect(async () => {
+      await box.check();
+      await expect(box).toBeChecked({ timeout: 1000 });
+    }).toPass();
+  }
+}

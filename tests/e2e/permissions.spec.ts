@@ -1,6 +1,6 @@
 /** An admin creates a user with some modules; that user sees only those, and 403 elsewhere. */
 import { expect, test } from "@playwright/test";
-import { signIn, signOut } from "./helpers";
+import { chooseRoleAndModules, signIn, signOut } from "./helpers";
 
 test("module grants drive the menu, the screens and the API", async ({ page }) => {
   const email = `grant-${Date.now()}@example.com`;
@@ -15,10 +15,7 @@ test("module grants drive the menu, the screens and the API", async ({ page }) =
   await page.getByLabel("Last name", { exact: true }).fill("Granted");
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill("Gina-passw0rd");
-  await page.getByLabel("Role", { exact: true }).click({ force: true });
-  await page.locator('.ant-select-item-option[title="User"]').click();
-  await page.getByRole("checkbox", { name: "PDF library" }).check();
-  await page.getByRole("checkbox", { name: "Forms" }).check();
+  await chooseRoleAndModules(page, "User", ["PDF library", "Forms"]);
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText(email)).toBeVisible();
 
