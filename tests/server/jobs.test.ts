@@ -538,7 +538,9 @@ queue.register("batch", async ({ id, attempt }) => {
   });
 
   it("stop() waits for a short run, and aborts and hands back a long one", async () => {
-    const a = queue({ instanceId: "stopping", stopTimeoutMs: 150 });
+    // The grace must comfortably cover the short run (50 ms plus its commit) on a loaded
+    // machine; the long run never ends by itself, so stop() always waits the whole grace.
+    const a = queue({ instanceId: "stopping", stopTimeoutMs: 3000 });
     let aborted = false;
     a.register("long", async ({ signal }) => {
       await new Promise<void>((_, reject) =>
