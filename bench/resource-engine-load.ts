@@ -1,0 +1,143 @@
+/**
+ * The engine bench's load: autocannon in a child process (this file, forked with
+ * `--load-child`), so the servers under test keep the parent's cores to themselves.
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import type { Autocannon, AutocannonRequest } from "./bench-run";
+
+// ---------------------------------------------------------------------------------------------
+// Load child: runs autocannon on request of the parent, over IPC.
+// ---------------------------------------------------------------------------------------------
+
+export interface LoadSpec {
+  url: string;
+  kind: "fixed" | "get" | "create";
+  /** Path of a fixed request (lists) or of `create`. */
+  path?: string;
+  /** Path prefix of `get` (id appended, rotating over `ids`). */
+  prefix?: string;
+  ids?: string[];
+  /** Body of `create`; `sku_code` is replaced by a unique one per request. */
+  body?: Record<string, unknown>;
+  skuPrefix?: string;
+  token?: string;
+  connections: number;
+}
+
+/** One autocannon run, as the child reports it. */
+export interface PhaseResult {
+  seconds: number;
+  requests: number;
+  /** Response times, ms, of every response. */
+  latencies: number[];
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statuses: Record<string, number>;
+}
+
+export async function runLoad(spec: LoadSpec, seconds: number, salt: string): Promise<PhaseResult> {
+  const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
+  const headers: Record<string, string> = {};
+  if (spec.token) headers.authorization = `Bearer ${spec.token}`;
+  let request: AutocannonRequest;
+  if (spec.kind === "fixed") {
+    request = { method: "GET", path: spec.path, headers };
+  } else if (spec.kind === "get") {
+    const ids = spec.ids ?? [];
+    let i = 0;
+    request = {
+      method: "GET",
+      headers,
+      setupRequest: (req) => ({ ...req, path: `${spec.prefix}/${ids[i++ % ids.length]}` }),
+    };
+  } else {
+    let n = 0;
+    request = {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      setupRequest: (req) => ({
+        ...req,
+        path: spec.path,
+        body: JSON.stringify({ ...spec.body, sku_code: `${spec.skuPrefix}-${salt}-${n++}` }),
+      }),
+    };
+  }
+  const latencies: number[] = [];
+  const run = autocannon({
+    url: spec.url,
+    connections: spec.connections,
+    duration: seconds,
+    requests: [request],
+  });
+  run.on("response", (_client, _status, _bytes, ms) => latencies.push(ms));
+  const r = await run;
+  const statuses: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(r.statusCodeStats ?? {})) statuses[code] = stat.count;
+  return {
+    seconds: r.duration,
+    requests: r.requests.total,
+    latencies,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    statuses,
+  };
+}
+
+export function loadChild() {
+  process.on("message", async (message: { id: number; spec: LoadSpec; seconds: number }) => {
+    const { id, spec, seconds } = message;
+    try {
+      process.send?.({ id, result: await runLoad(spec, seconds, String(id)) });
+    } catch (error) {
+      process.send?.({ id, error: String(error) });
+    }
+  });
+  process.on("disconnect", () => process.exit(0));
+}
+
+/** The load child, forked once; one autocannon run at a time. */
+export class LoadRunner {
+  private readonly child: ChildProcess;
+  private next = 1;
+  private readonly waiting = new Map<
+    number,
+    { resolve: (r: PhaseResult) => void; reject: (e: Error) => void }
+  >();
+
+  constructor() {
+    this.child = fork(fileURLToPath(import.meta.url), ["--load-child"], {
+      execArgv: process.execArgv,
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    this.child.on("message", (m: { id: number; result?: PhaseResult; error?: string }) => {
+      const w = this.waiting.get(m.id);
+      if (!w) return;
+      this.waiting.delete(m.id);
+      if (m.result) w.resolve(m.result);
+      else w.reject(new Error(m.error ?? "load child failed"));
+    });
+    this.child.on("exit", () => {
+      for (const w of this.waiting.values()) w.reject(new Error("load child exited"));
+      this.waiting.clear();
+    });
+  }
+
+  run(spec: LoadSpec, seconds: number): Promise<PhaseResult> {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.child.send({ id, spec, seconds });
+    });
+  }
+
+  stop() {
+    if (this.child.connected) this.child.disconnect();
+    if (this.child.exitCode === null) this.child.kill();
+  }
+}
+
+if (process.argv[2] === "--load-child") loadChild();
