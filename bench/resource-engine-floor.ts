@@ -1,3 +1,4 @@
+/** The engine bench's data and its floor: seeding, and bare Fastify sending the engine's SQL by hand. */
 import Fastify, { type FastifyInstance } from "fastify";
 import { CompiledQuery, type Kysely, type KyselyPlugin, PostgresQueryCompiler, sql } from "kysely";
 import { resourceByName } from "../resources/index";

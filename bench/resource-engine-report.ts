@@ -1,3 +1,4 @@
+/** The engine bench's figures: CPU accounting, merged phases and the printed table. */
 import { readdirSync, readFileSync } from "node:fs";
 import type { PhaseResult } from "./resource-engine-load";
 import { CONNECTIONS, DURATION, ROUNDS, WARMUP } from "./resource-engine-settings";
