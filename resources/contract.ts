@@ -23,6 +23,11 @@ export interface ResourceDefinition {
   icon: string;
   /** Menu group (a module key); the resource appears under it. */
   parent?: string;
+  /**
+   * Place in its menu group, lowest first (ties: by label). A module's namesake resource
+   * ("Products" in Products) conventionally takes 0.
+   */
+  order?: number;
   /** Column widths of the list screen, by field. */
   columnWidths?: Readonly<Record<string, number>>;
   /** react-jsonschema-form uiSchema for create/edit. */

@@ -4,12 +4,22 @@
  * server engine, the migration generator and the generated screens read. Pure data.
  */
 
+/** The JSON types a field may hold (besides null). */
+export type FieldType = "string" | "integer" | "number" | "boolean" | "array";
+
+/** String formats the engine understands: each has a column type, a validator and a widget. */
+export type StringFormat = "email" | "uri" | "uuid" | "date" | "date-time" | "time";
+
+/** What a relation's foreign key does when the related record is deleted. */
+export type OnDelete = "restrict" | "cascade" | "set null";
+
 /** A field as JSON Schema, with the engine's hints. */
 export interface FieldSchema {
-  type: "string" | "integer" | "number" | "boolean" | "array";
+  /** One type, or `[type, "null"]` for a field that may hold null explicitly (nullable). */
+  type: FieldType | readonly [FieldType, "null"];
   title?: string;
   description?: string;
-  format?: "email" | "uri" | "date" | "date-time" | "uuid";
+  format?: StringFormat;
   minLength?: number;
   maxLength?: number;
   pattern?: string;
@@ -28,7 +38,7 @@ export interface FieldSchema {
    * to the product's category): the database enforces it with a composite foreign key, and
    * the form offers only related records matching this record's `within` value.
    */
-  "x-relation"?: { resource: string; labelField: string; within?: string };
+  "x-relation"?: { resource: string; labelField: string; within?: string; onDelete?: OnDelete };
   /** Labels of enum values, in the same order. */
   "x-enumLabels"?: readonly string[];
   /** The field holds media URLs picked from the asset manager. */
@@ -58,6 +68,16 @@ export interface EntitySchema {
   "x-unique"?: ReadonlyArray<readonly string[]>;
   /** The field shown when a record is referenced (select labels, breadcrumbs). */
   "x-label": string;
+}
+
+/** A field's JSON type, without the null of a nullable field. */
+export function baseType(field: Pick<FieldSchema, "type">): FieldType {
+  return typeof field.type === "string" ? field.type : field.type[0];
+}
+
+/** Whether the schema itself allows null (`type: [type, "null"]`). */
+export function allowsNull(field: Pick<FieldSchema, "type">): boolean {
+  return typeof field.type !== "string" && field.type[1] === "null";
 }
 
 /** Fields every entity has, set by the engine. */
