@@ -4,37 +4,17 @@
  */
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import { Kysely, Migrator } from "kysely";
 import { type Broadcast, localBroadcast } from "./broadcast";
-import * as platform from "./migrations/0001-platform";
-import * as catalogue from "./migrations/0002-catalogue";
-import * as catalogueScopedSubCategory from "./migrations/0003-catalogue-scoped-sub-category";
-import * as dam from "./migrations/0004-dam";
-import * as jobs from "./migrations/0005-jobs";
-import * as pdfLibrary from "./migrations/0006-pdf-library";
-import * as securityEvents from "./migrations/0007-security-events";
-import * as idempotencyKeys from "./migrations/0008-idempotency-keys";
-import * as sessionLifetime from "./migrations/0009-session-lifetime";
+import { folderMigrations } from "./migration-folder";
 import { PGliteDialect } from "./pglite-dialect";
 import { migratePostgres, openPostgres, type PostgresTimeouts } from "./postgres";
 import type { Database } from "./types";
 
 export type { Database } from "./types";
 
-/** Migrations in order. Add a file under migrations/ and list it here. */
-const MIGRATIONS: Record<string, Migration> = {
-  "0001-platform": platform,
-  "0002-catalogue": catalogue,
-  "0003-catalogue-scoped-sub-category": catalogueScopedSubCategory,
-  "0004-dam": dam,
-  "0005-jobs": jobs,
-  "0006-pdf-library": pdfLibrary,
-  "0007-security-events": securityEvents,
-  "0008-idempotency-keys": idempotencyKeys,
-  "0009-session-lifetime": sessionLifetime,
-};
-
-const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+/** Every file of migrations/, in order of its number: adding a migration is adding its file. */
+const provider = folderMigrations();
 
 export interface DatabaseHandle {
   db: Kysely<Database>;

@@ -1,39 +1,69 @@
 /**
- * Generates an entity's CREATE TABLE from its schema: real columns for every field,
- * foreign keys for relations, unique constraints, indexes for filter and sort fields.
- * The output is pasted into a migration and reviewed (scripts/generate-migration.ts).
+ * SQL of an entity's table (table-model.ts): its CREATE TABLE, and each piece on its own so
+ * a change (table-diff.ts) adds exactly what the create would have had. Written into a
+ * migration by `npm run migration:new` and reviewed there.
  */
 import type { EntitySchema } from "../../schemas/contract";
-import { columnsOf, scopedRelationsOf, uniqueName } from "./columns";
+import type {
+  CheckModel,
+  ColumnModel,
+  ForeignKeyModel,
+  IndexModel,
+  TableModel,
+  UniqueModel,
+} from "./table-model";
+import { tableModelOf } from "./table-model";
 
+/** A column as in CREATE TABLE or ADD COLUMN: `name type [primary key] [not null] [default x]`. */
+export function columnSql(c: ColumnModel): string {
+  let sql = `${c.name} ${c.type}`;
+  if (c.primaryKey) sql += " primary key";
+  else if (c.notNull) sql += " not null";
+  if (c.default !== undefined) sql += ` default ${c.default}`;
+  return sql;
+}
+
+export const checkSql = (c: CheckModel) => `constraint ${c.name} check (${c.expression})`;
+
+export const uniqueSql = (u: UniqueModel) => `constraint ${u.name} unique (${u.columns.join(", ")})`;
+
+export function foreignKeySql(k: ForeignKeyModel): string {
+  const action = k.setNull?.length ? `set null (${k.setNull.join(", ")})` : k.onDelete;
+  return (
+    `constraint ${k.name} foreign key (${k.columns.join(", ")}) ` +
+    `references ${k.table} (${k.references.join(", ")}) on delete ${action}`
+  );
+}
+
+/**
+ * An index as a statement. One on another table (a scoped key's target) may already be there
+ * for another entity's key, hence `if not exists`.
+ */
+export function indexSql(i: IndexModel, ownTable: string): string {
+  const columns = i.columns.join(", ");
+  if (i.table !== ownTable) return `create unique index if not exists ${i.name} on ${i.table} (${columns});`;
+  return `create ${i.unique ? "unique " : ""}index ${i.name} on ${i.table} (${columns});`;
+}
+
+/** CREATE TABLE and its indexes for a table model. */
+export function createTableSqlOf(model: TableModel): string {
+  const { table } = model;
+  const lines = [
+    ...model.columns.map(columnSql),
+    ...model.checks.map(checkSql),
+    ...model.uniques.map(uniqueSql),
+    ...model.foreignKeys.map(foreignKeySql),
+  ];
+  const targets = model.indexes.filter((i) => i.table !== table);
+  const own = model.indexes.filter((i) => i.table === table);
+  return [
+    ...targets.map((i) => indexSql(i, table)),
+    `create table ${table} (\n${lines.map((l) => `  ${l}`).join(",\n")}\n);`,
+    ...own.map((i) => indexSql(i, table)),
+  ].join("\n");
+}
+
+/** CREATE TABLE of an entity, from its schema. */
 export function createTableSql(schema: EntitySchema, tableOf: (resource: string) => string): string {
-  const table = schema["x-table"];
-  const columns = columnsOf(schema, tableOf);
-  const lines = columns.map((c) => {
-    let line = `  ${c.name} ${c.sqlType}`;
-    if (c.name === "id") line += " primary key";
-    if (c.notNull && c.name !== "id") line += " not null";
-    if (c.default) line += ` default ${c.default}`;
-    if (c.references) line += ` references ${c.references.table}(id) on delete ${c.references.onDelete}`;
-    if (c.check) line += ` check (${c.check})`;
-    return line;
-  });
-  for (const fields of schema["x-unique"] ?? []) {
-    lines.push(`  constraint ${uniqueName(table, fields)} unique (${fields.join(", ")})`);
-  }
-  const statements: string[] = [];
-  for (const r of scopedRelationsOf(schema, tableOf)) {
-    // A foreign key needs a unique index on the columns it references.
-    statements.push(`create unique index if not exists ${r.targetIndex} on ${r.table} (id, ${r.within});`);
-    lines.push(
-      `  constraint ${r.constraint} foreign key (${r.field}, ${r.within}) references ${r.table} (id, ${r.within}) on delete restrict`,
-    );
-  }
-  statements.push(`create table ${table} (\n${lines.join(",\n")}\n);`);
-  const uniqueLeads = new Set((schema["x-unique"] ?? []).map((f) => f[0]));
-  for (const field of schema["x-filterable"]) {
-    if (field === "id" || uniqueLeads.has(field)) continue; // a unique constraint already indexes it
-    statements.push(`create index ${table}_${field}_idx on ${table} (${field});`);
-  }
-  return statements.join("\n");
+  return createTableSqlOf(tableModelOf(schema, tableOf));
 }
