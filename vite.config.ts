@@ -5,6 +5,8 @@ import { brotliCompress, constants, gzip } from "node:zlib";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 import { resolveServiceBases, type ServiceBase } from "./providers/service-bases";
+import { antdIconsByName } from "./scripts/vite/antd-icons";
+import { browserFinders } from "./scripts/vite/browser-finders";
 
 /** Where the admin app is served; the server redirects `/` here. */
 const BASE = "/manage/";
@@ -114,7 +116,9 @@ function cspSources(): Plugin {
 
 export default defineConfig({
   base: BASE,
-  plugins: [react(), buildMeta(), cspSources(), precompressAssets()],
+  // browserFinders: the definitions of resources/ come from import.meta.glob, not the disk.
+  // antdIconsByName: icons named by definitions, checked, in one lazy chunk.
+  plugins: [react(), browserFinders(), antdIconsByName(), buildMeta(), cspSources(), precompressAssets()],
   build: {
     outDir: "dist/client",
     emptyOutDir: true,

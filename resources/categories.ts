@@ -11,6 +11,7 @@ export const categories: ResourceDefinition = {
   singular: "Category",
   icon: "AppstoreOutlined",
   parent: "products",
+  order: 1,
   columnWidths: { products_cat_id: 180 },
   uiSchema: { "ui:order": ["name", "products_cat_id", "description"] },
 };

@@ -1,14 +1,19 @@
 /**
- * The product's modules: the unit of permission (spec §6).
+ * The product's modules: the unit of permission (spec §6). Each is one file,
+ * `resources/<key>.module.ts`, discovered like the resources, so a new module is one more
+ * file and no list to edit.
  *
- * Pure data, read by the server (seed of the `modules` table, route permission
- * checks) and by the SPA (menu, access-control provider). A moduleID is stable
- * forever: it is stored in users' grants, so never renumber an entry.
+ * Pure data, read by the server (seed of the `modules` table, route permission checks) and
+ * by the SPA (menu, access-control provider). A moduleID is stable forever: it is stored in
+ * users' grants, so never renumber one or reuse a removed one.
  */
+import { collectModules } from "./discovery/collect";
+import { MODULE_FILES } from "./discovery/module-files";
+
 export interface ModuleDefinition {
   /** Stable numeric id stored in grants (`moduleID` in the spec). */
   moduleID: number;
-  /** Machine key, also the SPA route segment. */
+  /** Machine key, also the SPA route segment; `MODULE_IDS.<key>` is its moduleID. */
   key: string;
   /** Menu label. */
   name: string;
@@ -16,95 +21,20 @@ export interface ModuleDefinition {
   icon: string;
   /** One-line description shown on the home screen. */
   description: string;
+  /** Place in the menu and on the home screen, lowest first; default: the moduleID. */
+  order?: number;
 }
 
-export const MODULE_IDS = {
-  pdf: 1,
-  products: 2,
-  store: 3,
-  cms: 4,
-  crm: 5,
-  forms: 6,
-  automation: 7,
-  dam: 8,
-  analytics: 9,
-  users: 10,
-} as const;
+/** Every module, in menu order. */
+export const MODULES: readonly ModuleDefinition[] = collectModules(MODULE_FILES);
 
-export type ModuleKey = keyof typeof MODULE_IDS;
-
-export const MODULES: readonly ModuleDefinition[] = [
-  {
-    moduleID: 1,
-    key: "pdf",
-    name: "PDF library",
-    icon: "FilePdfOutlined",
-    description: "Catalogue PDFs with shoppable hotspots",
-  },
-  {
-    moduleID: 2,
-    key: "products",
-    name: "Products",
-    icon: "ShoppingOutlined",
-    description: "Product master data, categories and sub-categories",
-  },
-  {
-    moduleID: 3,
-    key: "store",
-    name: "Online store",
-    icon: "ShopOutlined",
-    description: "Store integration: product and cart lists",
-  },
-  {
-    moduleID: 4,
-    key: "cms",
-    name: "CMS",
-    icon: "ReadOutlined",
-    description: "Headless content: types, media, domains, navigations",
-  },
-  {
-    moduleID: 5,
-    key: "crm",
-    name: "CRM",
-    icon: "TeamOutlined",
-    description: "Clients, opportunities, dialogs and sequences",
-  },
-  {
-    moduleID: 6,
-    key: "forms",
-    name: "Forms",
-    icon: "FormOutlined",
-    description: "Form builder with UTM and mail settings",
-  },
-  {
-    moduleID: 7,
-    key: "automation",
-    name: "Automation",
-    icon: "ApartmentOutlined",
-    description: "Workflow automation builder",
-  },
-  {
-    moduleID: 8,
-    key: "dam",
-    name: "Digital assets",
-    icon: "PictureOutlined",
-    description: "Folders and assets shared by every module",
-  },
-  {
-    moduleID: 9,
-    key: "analytics",
-    name: "Analytics",
-    icon: "LineChartOutlined",
-    description: "Views, visitors and searched words",
-  },
-  {
-    moduleID: 10,
-    key: "users",
-    name: "Users",
-    icon: "UserOutlined",
-    description: "Users, roles, module grants and devices",
-  },
-];
+/**
+ * moduleID by key (`MODULE_IDS.products`), derived from the module files. A unit test checks
+ * that every `MODULE_IDS.<key>` written in the code names a module that exists.
+ */
+export const MODULE_IDS: Readonly<Record<string, number>> = Object.freeze(
+  Object.fromEntries(MODULES.map((m) => [m.key, m.moduleID])),
+);
 
 /** Looks a module up by its key. */
 export function moduleByKey(key: string): ModuleDefinition | undefined {

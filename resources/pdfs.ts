@@ -12,6 +12,7 @@ export const pdfs: ResourceDefinition = {
   singular: "PDF",
   icon: "FilePdfOutlined",
   parent: "pdf",
+  order: 0,
   routes: { create: false },
   pages: { list: "pdfs.library", show: "pdfs.viewer" },
   columnWidths: { pdfstatus: 110, pdflist_status: 130, page_count: 90, file_size: 110 },

@@ -11,6 +11,7 @@ export const products: ResourceDefinition = {
   singular: "Product",
   icon: "ShoppingOutlined",
   parent: "products",
+  order: 0,
   columnWidths: { sku_code: 140, price: 120, currency: 100, status: 110 },
   uiSchema: {
     "ui:order": [
@@ -25,5 +26,4 @@ export const products: ResourceDefinition = {
       "images",
     ],
   },
-  actions: { toolbar: ["products.import", "products.export"] },
 };

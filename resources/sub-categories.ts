@@ -11,5 +11,6 @@ export const subCategories: ResourceDefinition = {
   singular: "Sub-category",
   icon: "ClusterOutlined",
   parent: "products",
+  order: 2,
   uiSchema: { "ui:order": ["category_id", "name", "description"] },
 };

@@ -11,7 +11,16 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const builtIndex = path.join(root, "dist", "client", "index.html");
 
 /** Everything whose change changes the bundle. */
-const SOURCES = ["src", "providers", "resources", "schemas", "public", "index.html", "vite.config.ts"];
+const SOURCES = [
+  "src",
+  "providers",
+  "resources",
+  "schemas",
+  "public",
+  "index.html",
+  "vite.config.ts",
+  "scripts/vite",
+];
 
 /** Newest modification time (ms) of a file or of any file below a folder; 0 when absent. */
 function newestMtime(target) {

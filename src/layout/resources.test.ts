@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { RESOURCES as ENTITIES } from "../../resources/index";
-import { MODULE_IDS } from "../../resources/modules";
+import { MODULE_IDS, MODULES } from "../../resources/modules";
 import { moduleGroupId } from "../resources/routes";
-import { accessMetaOf, BUILT_MODULES, RESOURCES, resourcesOfModule } from "./resources";
+import { accessMetaOf, BUILT_MODULES, byMenuOrder, RESOURCES, resourcesOfModule } from "./resources";
 
 const keyOf = (r: { identifier?: string; name: string }) => r.identifier ?? r.name;
+
+/** Modules that have entities: each is a menu group of them. */
+const GROUPS = MODULES.filter((m) => ENTITIES.some((e) => e.parent === m.key));
 
 describe("Refine resources", () => {
   it("have unique identifiers, and every parent exists", () => {
@@ -28,26 +31,47 @@ describe("Refine resources", () => {
     }
   });
 
-  it("make Products a menu group of its resources, product first", () => {
-    const group = RESOURCES.find((r) => r.identifier === moduleGroupId("products"));
-    expect(group).toMatchObject({
-      name: "products",
-      meta: { moduleID: MODULE_IDS.products, label: "Products" },
-    });
+  it.each(GROUPS.map((m) => [m.key, m] as const))("make %s a menu group of its entities", (key, module) => {
+    const group = RESOURCES.find((r) => r.identifier === moduleGroupId(key));
+    expect(group).toMatchObject({ name: key, meta: { moduleID: module.moduleID, label: module.name } });
     expect(group?.list).toBeUndefined();
-    expect(resourcesOfModule("products").map((r) => r.name)).toEqual([
-      "products",
-      "categories",
-      "sub-categories",
-    ]);
-    expect(BUILT_MODULES.has("products")).toBe(true);
-    expect(BUILT_MODULES.has("crm")).toBe(false);
+    expect(BUILT_MODULES.has(key)).toBe(true);
+    // Right after the group come its entities, in the order of their definitions.
+    const own = ENTITIES.filter((e) => e.parent === key);
+    const expected = [...own].sort(byMenuOrder).map((e) => e.name);
+    expect(resourcesOfModule(key).map((r) => r.name)).toEqual(expected);
+    const at = RESOURCES.indexOf(group!);
+    expect(RESOURCES.slice(at + 1, at + 1 + own.length).map(keyOf)).toEqual(expected);
+  });
+
+  it("list modules in their menu order, each once", () => {
+    // A module is its menu group (entities) or its own page (no identifier of its own).
+    const isModule = (r: (typeof RESOURCES)[number]) =>
+      MODULES.some((m) => (r.identifier ? r.identifier === moduleGroupId(m.key) : r.name === m.key));
+    expect(RESOURCES.filter(isModule).map((r) => r.name)).toEqual(MODULES.map((m) => m.key));
   });
 
   it("resolve access by identifier, then name", () => {
-    expect(accessMetaOf("products")).toEqual({ moduleID: MODULE_IDS.products, adminOnly: false });
-    expect(accessMetaOf(moduleGroupId("products")).moduleID).toBe(MODULE_IDS.products);
+    for (const def of ENTITIES) expect(accessMetaOf(def.name).moduleID).toBe(def.moduleID);
+    for (const m of GROUPS) expect(accessMetaOf(moduleGroupId(m.key)).moduleID).toBe(m.moduleID);
     expect(accessMetaOf("users")).toEqual({ moduleID: MODULE_IDS.users, adminOnly: true });
     expect(accessMetaOf("home")).toEqual({ moduleID: undefined, adminOnly: false });
+  });
+});
+
+describe("menu order of entities", () => {
+  const entity = (label: string, order?: number) => ({ label, order });
+
+  it("puts the lowest order first, then those without one, ties by label", () => {
+    const sorted = [
+      entity("Zebras"),
+      entity("Brands", 2),
+      entity("Apples"),
+      entity("Widgets", 0),
+      entity("Cats", 2),
+    ]
+      .sort(byMenuOrder)
+      .map((e) => e.label);
+    expect(sorted).toEqual(["Widgets", "Brands", "Cats", "Apples", "Zebras"]);
   });
 });

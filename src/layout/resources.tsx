@@ -1,8 +1,9 @@
 /**
- * Refine resources: one per module of `resources/modules.ts` (its moduleID drives access
- * control, its icon name is resolved through the icon registry), home, the mail outbox, the
- * security log, and one per entity of `resources/index.ts`, nested in the menu under its module. A module
- * with entities is a menu group of them. Order here is the menu order.
+ * Refine resources: one per module (`resources/*.module.ts`; its moduleID drives access
+ * control, its icon is an antd icon by name), home, the mail outbox, the security log, and one
+ * per entity (`resources/index.ts`), nested in the menu under its module. A module with
+ * entities is a menu group of them. Order here is the menu order: modules as MODULES lists
+ * them, a module's entities by their definitions' `order`.
  */
 import { HomeOutlined, MailOutlined, SafetyOutlined } from "@ant-design/icons";
 import type { ResourceProps } from "@refinedev/core";
@@ -13,17 +14,25 @@ import { MODULE_IDS, MODULES, type ModuleDefinition } from "../../resources/modu
 import { ModuleIcon } from "../components/module-icons";
 import { moduleGroupId, resourceRoutes } from "../resources/routes";
 
-/**
- * The entity resources of a module, its own namesake first ("Products" before
- * "Categories" in Products), then as listed in resources/index.ts.
- */
+/** Menu order of entities: `order` (lowest first; none: after those with one), then label. */
+export function byMenuOrder(
+  a: Pick<ResourceDefinition, "order" | "label">,
+  b: Pick<ResourceDefinition, "order" | "label">,
+): number {
+  const order = (a.order ?? Number.POSITIVE_INFINITY) - (b.order ?? Number.POSITIVE_INFINITY);
+  // Infinity - Infinity is NaN: two entities without an order fall through to the label.
+  return (Number.isNaN(order) ? 0 : order) || a.label.localeCompare(b.label);
+}
+
+/** The entity resources of a module, in menu order. */
 export function resourcesOfModule(moduleKey: string): ResourceDefinition[] {
-  const own = ENTITY_RESOURCES.filter((r) => r.parent === moduleKey);
-  return [...own.filter((r) => r.name === moduleKey), ...own.filter((r) => r.name !== moduleKey)];
+  return ENTITY_RESOURCES.filter((r) => r.parent === moduleKey).sort(byMenuOrder);
 }
 
 /** Entity resources outside any module: routed at `/<name>`. */
-export const TOP_LEVEL_RESOURCES: readonly ResourceDefinition[] = ENTITY_RESOURCES.filter((r) => !r.parent);
+export const TOP_LEVEL_RESOURCES: readonly ResourceDefinition[] = ENTITY_RESOURCES.filter(
+  (r) => !r.parent,
+).sort(byMenuOrder);
 
 /** Modules with hand-written screens. */
 const HAND_WRITTEN: ReadonlySet<string> = new Set(["analytics", "dam", "users"]);

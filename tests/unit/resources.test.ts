@@ -1,8 +1,24 @@
-/** Every resource definition is checked here: a new entity needs no new test file. */
+/**
+ * Every module and resource definition is checked here, as discovered from resources/: a new
+ * entity or module needs no new test file.
+ */
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RESOURCES } from "../../resources/index";
 import { MODULES } from "../../resources/modules";
 import { AUDIT_FIELDS } from "../../schemas/contract";
+import { antdIconNames } from "../../scripts/vite/antd-icons";
+
+const ANTD_ICONS = antdIconNames(path.resolve(import.meta.dirname, "../.."));
+
+describe.each(MODULES.map((m) => [m.key, m] as const))("module %s", (_key, m) => {
+  it("has a kebab-case key, a name, a description and an antd icon", () => {
+    expect(m.key).toMatch(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/);
+    expect(m.name.trim()).not.toBe("");
+    expect(m.description.trim()).not.toBe("");
+    expect(ANTD_ICONS.has(m.icon), m.icon).toBe(true);
+  });
+});
 
 describe.each(RESOURCES.map((r) => [r.name, r] as const))("resource %s", (_name, r) => {
   const fields = Object.keys(r.schema.properties);
@@ -10,8 +26,9 @@ describe.each(RESOURCES.map((r) => [r.name, r] as const))("resource %s", (_name,
   it("has a kebab-case plural name, a module that exists and a label", () => {
     expect(r.name).toMatch(/^[a-z]+(-[a-z]+)*s$/);
     expect(MODULES.map((m) => m.moduleID)).toContain(r.moduleID);
+    if (r.parent) expect(MODULES.map((m) => m.key)).toContain(r.parent);
     expect(r.label).not.toBe("");
-    expect(r.icon).toMatch(/^[A-Z]\w+(Outlined|Filled|TwoTone)$/);
+    expect(ANTD_ICONS.has(r.icon), r.icon).toBe(true);
   });
 
   it("names only its own fields in its hints", () => {
@@ -48,6 +65,11 @@ describe.each(RESOURCES.map((r) => [r.name, r] as const))("resource %s", (_name,
   it("searches only text fields", () => {
     for (const f of r.schema["x-searchable"]) expect(r.schema.properties[f].type).toBe("string");
   });
+});
+
+it("module ids and keys are unique", () => {
+  expect(new Set(MODULES.map((m) => m.moduleID)).size).toBe(MODULES.length);
+  expect(new Set(MODULES.map((m) => m.key)).size).toBe(MODULES.length);
 });
 
 it("resource names are unique and sorted in the registry", () => {
