@@ -25,6 +25,8 @@ export interface FieldSchema {
   pattern?: string;
   minimum?: number;
   maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
   multipleOf?: number;
   enum?: ReadonlyArray<string | number>;
   default?: string | number | boolean | ReadonlyArray<string>;

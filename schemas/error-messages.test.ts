@@ -9,7 +9,21 @@ describe("friendly validation messages", () => {
     [error("required", { missingProperty: "name" }), "is required"],
     [error("additionalProperties", { additionalProperty: "x" }), "is not allowed"],
     [error("format", { format: "email" }), "must be a valid email address"],
-    [error("format", { format: "uuid" }), "must be a valid uuid"],
+    [
+      error("format", { format: "uuid" }),
+      "must be a valid ID (a UUID such as 0b7c5a3e-9d1f-4c2a-8e6b-1f2d3c4b5a69)",
+    ],
+    [error("format", { format: "uri" }), "must be a full web address, such as https://example.com/page"],
+    [error("format", { format: "date" }), "must be a real date written YYYY-MM-DD"],
+    [
+      error("format", { format: "date-time" }),
+      "must be a date and time with its time zone, such as 2024-03-05T14:30:00Z",
+    ],
+    [
+      error("format", { format: "time" }),
+      "must be a time of day written HH:MM or HH:MM:SS (00:00 to 23:59), without a time zone",
+    ],
+    [error("format", { format: "hostname" }), "must be a valid hostname"],
     [error("minLength", { limit: 1 }), "must not be empty"],
     [error("minLength", { limit: 8 }), "must be at least 8 characters"],
     [error("maxLength", { limit: 120 }), "must be at most 120 characters"],
@@ -44,7 +58,7 @@ describe("friendly validation messages", () => {
       ]),
     ).toEqual([
       { field: "deviceInfo.deviceId", message: "is required" },
-      { field: "images.0", message: "must be a valid uri" },
+      { field: "images.0", message: "must be a full web address, such as https://example.com/page" },
       { field: "extra", message: "is not allowed" },
       { field: "(body)", message: "must be a object" },
     ]);

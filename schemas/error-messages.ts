@@ -21,11 +21,23 @@ export interface AjvErrorLike {
 /** Optional fields accept `null` to clear them; a message lists only the real choices. */
 const withoutNull = <T>(values: readonly T[]): T[] => values.filter((v) => v !== null && v !== "null");
 
+/**
+ * What a value of each string format looks like, said to a person (the formats of
+ * schemas/contract.ts; `date-time` and `time` as schemas/formats.ts defines them).
+ */
+const FORMAT_MESSAGES: Readonly<Record<string, string>> = {
+  email: "must be a valid email address",
+  uri: "must be a full web address, such as https://example.com/page",
+  uuid: "must be a valid ID (a UUID such as 0b7c5a3e-9d1f-4c2a-8e6b-1f2d3c4b5a69)",
+  date: "must be a real date written YYYY-MM-DD",
+  "date-time": "must be a date and time with its time zone, such as 2024-03-05T14:30:00Z",
+  time: "must be a time of day written HH:MM or HH:MM:SS (00:00 to 23:59), without a time zone",
+};
+
 const FRIENDLY: Readonly<Record<string, (e: AjvErrorLike) => string>> = {
   required: () => "is required",
   additionalProperties: () => "is not allowed",
-  format: (e) =>
-    e.params.format === "email" ? "must be a valid email address" : `must be a valid ${e.params.format}`,
+  format: (e) => FORMAT_MESSAGES[String(e.params.format)] ?? `must be a valid ${e.params.format}`,
   minLength: (e) =>
     e.params.limit === 1 ? "must not be empty" : `must be at least ${e.params.limit} characters`,
   maxLength: (e) => `must be at most ${e.params.limit} characters`,

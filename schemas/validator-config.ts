@@ -6,6 +6,7 @@
 import Ajv, { type Options, type SchemaValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { isMultipleOf } from "./decimal";
+import { ENGINE_FORMATS } from "./formats";
 
 /**
  * Ajv options. Bodies are validated strictly (no type coercion, unknown properties
@@ -35,13 +36,15 @@ const decimalMultipleOf: SchemaValidateFunction = (step: number, data: number) =
 };
 
 /**
- * Ajv with the standard formats (email, uri, uuid, date-time…) of ajv-formats and the
- * decimal-safe `multipleOf`.
+ * Ajv with the standard formats of ajv-formats (email, uri, uuid…), the engine's own `date`,
+ * `date-time` and `time` (schemas/formats.ts: what their columns can hold; `time` has no
+ * zone) and the decimal-safe `multipleOf`.
  */
 export class FormatsAjv extends Ajv {
   constructor(options?: Options) {
     super(options);
     addFormats(this);
+    for (const [name, validate] of Object.entries(ENGINE_FORMATS)) this.addFormat(name, validate);
     this.removeKeyword("multipleOf");
     this.addKeyword({
       keyword: "multipleOf",

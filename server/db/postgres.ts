@@ -35,6 +35,18 @@ const CLIENT_GRACE_MS = 5000;
 
 type ErrorListener = (error: Error) => void;
 
+/**
+ * Column types read as their text: a `date` is a calendar day (`YYYY-MM-DD`), and pg's default
+ * parser makes it a Date at the server's local midnight, a day early once written as UTC east
+ * of Greenwich (server/resources/records.ts reads the text).
+ */
+const typeParsers: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === pg.types.builtins.DATE
+      ? (value: string) => value
+      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
+};
+
 export function openPostgres(url: string, timeouts: PostgresTimeouts = DEFAULT_TIMEOUTS): DatabaseHandle {
   const listeners: ErrorListener[] = [];
   const report = (error: Error) => {
@@ -48,6 +60,7 @@ export function openPostgres(url: string, timeouts: PostgresTimeouts = DEFAULT_T
     query_timeout: timeouts.statementMs + CLIENT_GRACE_MS,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
+    types: typeParsers,
   });
   // pg-pool re-emits an idle client's error on the pool; the client listener below has
   // reported it already, and the pool has dropped the client.

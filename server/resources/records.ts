@@ -1,19 +1,58 @@
 /** Conversions between database rows and API records, and body schemas, derived from a schema. */
-import type { EntitySchema, FieldSchema } from "../../schemas/contract";
+import { baseType, type EntitySchema, type FieldSchema } from "../../schemas/contract";
+import { columnAllowsNull } from "./columns";
 
 export type Row = Record<string, unknown>;
 
-/** A row as the API answers it: every schema field present, numbers as numbers, times as ISO text. */
+type Convert = (value: unknown) => unknown;
+
+/** numeric and bigint columns come back as text; the API answers numbers. */
+const asNumber: Convert = (value) => Number(value);
+/** A timestamptz is an instant: ISO 8601 in UTC. */
+const asInstant: Convert = (value) => (value instanceof Date ? value.toISOString() : value);
+/**
+ * A `date` is a calendar day, `YYYY-MM-DD`, never an instant: the drivers hand it over as its
+ * text (PostgreSQL's pool is set so, server/db/postgres.ts) or, PGlite, as a Date at UTC
+ * midnight. Reading it through local time would move it a day east or west of Greenwich.
+ */
+const asDay: Convert = (value) =>
+  value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
+/** A `time` column answers `HH:MM:SS` (no zone, no fraction: the format accepts neither). */
+const asTimeOfDay: Convert = (value) => String(value).slice(0, 8);
+/** jsonb from a driver that hands it over as text. */
+const asJson: Convert = (value) => (typeof value === "string" ? JSON.parse(value) : value);
+
+function converterOf(field: FieldSchema): Convert | undefined {
+  const type = baseType(field);
+  if (type === "number" || type === "integer") return asNumber;
+  if (type === "array") return asJson;
+  if (field.format === "date-time") return asInstant;
+  if (field.format === "date") return asDay;
+  if (field.format === "time") return asTimeOfDay;
+  return undefined;
+}
+
+/** Each schema's fields with their conversion, worked out once: toRecord runs for every row. */
+const plans = new WeakMap<EntitySchema, ReadonlyArray<readonly [string, Convert | undefined]>>();
+
+function planOf(schema: EntitySchema) {
+  let plan = plans.get(schema);
+  if (!plan) {
+    plan = Object.entries(schema.properties).map(([name, field]) => [name, converterOf(field)] as const);
+    plans.set(schema, plan);
+  }
+  return plan;
+}
+
+/**
+ * A row as the API answers it: every schema field present (null when unset), numbers as
+ * numbers, instants as ISO text in UTC, days as `YYYY-MM-DD`, times of day as `HH:MM:SS`.
+ */
 export function toRecord(schema: EntitySchema, row: Row): Row {
   const out: Row = {};
-  for (const [name, field] of Object.entries(schema.properties)) {
+  for (const [name, convert] of planOf(schema)) {
     const value = row[name];
-    if (value === null || value === undefined) out[name] = null;
-    else if (field.type === "number" || field.type === "integer") out[name] = Number(value);
-    else if (value instanceof Date)
-      out[name] = field.format === "date" ? value.toISOString().slice(0, 10) : value.toISOString();
-    else if (field.type === "array" && typeof value === "string") out[name] = JSON.parse(value);
-    else out[name] = value;
+    out[name] = value === null || value === undefined ? null : convert ? convert(value) : value;
   }
   return out;
 }
@@ -24,40 +63,42 @@ export function toColumns(schema: EntitySchema, body: Row): Row {
   for (const [name, value] of Object.entries(body)) {
     const field = schema.properties[name];
     if (!field || field.readOnly) continue;
-    out[name] = field.type === "array" && value !== null ? JSON.stringify(value) : value;
+    out[name] = baseType(field) === "array" && value !== null ? JSON.stringify(value) : value;
   }
   return out;
 }
 
 const ENGINE_KEYS = /^x-/;
 
+/**
+ * A field as plain JSON Schema for Ajv and the OpenAPI document: without the engine's hints,
+ * `[type, "null"]` when it may hold null (an enum then lists null too, or null would fail it).
+ */
 function jsonSchemaOf(field: FieldSchema, nullable: boolean, withDefault = true): Record<string, unknown> {
-  const clean = Object.fromEntries(
+  const clean: Record<string, unknown> = Object.fromEntries(
     Object.entries(field).filter(
       ([k]) => !ENGINE_KEYS.test(k) && k !== "readOnly" && (withDefault || k !== "default"),
     ),
   );
-  if (!nullable) return clean;
-  // An optional field may be cleared with null.
-  if (clean.enum) return { ...clean, type: [field.type, "null"], enum: [...(clean.enum as unknown[]), null] };
-  return { ...clean, type: [field.type, "null"] };
+  const type = baseType(field);
+  if (!nullable) return { ...clean, type };
+  const out: Record<string, unknown> = { ...clean, type: [type, "null"] };
+  if (field.enum && !field.enum.includes(null as never)) out.enum = [...field.enum, null];
+  return out;
 }
 
 /**
- * Whether a field may be cleared with null: the same rule as the column's NOT NULL
- * (server/resources/columns.ts), so a body the schema accepts is one the table accepts.
+ * Body schema of create (required fields required) or update (any writable subset). A field
+ * may be sent as null when its column may hold it (columns.ts `columnAllowsNull`): a nullable
+ * field (`type: [t, "null"]`) always, even when required (it must then be sent, null or not),
+ * any other field when it is optional and has no default.
  */
-function isNullable(schema: EntitySchema, name: string): boolean {
-  return !schema.required.includes(name) && schema.properties[name]?.default === undefined;
-}
-
-/** Body schema of create (required fields required) or update (any writable subset). */
 export function bodySchemaOf(schema: EntitySchema, mode: "create" | "update") {
   const properties: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(schema.properties)) {
     if (field.readOnly) continue;
     // Defaults fill a new record only: on update they would overwrite stored values.
-    properties[name] = jsonSchemaOf(field, isNullable(schema, name), mode === "create");
+    properties[name] = jsonSchemaOf(field, columnAllowsNull(schema, name), mode === "create");
   }
   return {
     type: "object",
@@ -69,7 +110,7 @@ export function bodySchemaOf(schema: EntitySchema, mode: "create" | "update") {
   };
 }
 
-/** Response schema of one record, for the OpenAPI document. */
+/** Response schema of one record, for the OpenAPI document and the reply serialiser. */
 export function recordSchemaOf(schema: EntitySchema) {
   const properties: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(schema.properties)) properties[name] = jsonSchemaOf(field, true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDmy, parseDmy } from "./dates";
+import { formatDmy, formatDmyTime, formatIsoDay, formatTimeOfDay, parseDmy, parseIsoDay } from "./dates";
 
 const utc = (year: number, month: number, day: number) => new Date(Date.UTC(year, month - 1, day));
 
@@ -61,5 +61,47 @@ describe("formatDmy", () => {
 
   it("round-trips with parseDmy", () => {
     expect(formatDmy(parseDmy("9-11-1999")!)).toBe("09-11-1999");
+  });
+});
+
+/** Runs `body` with the process in another time zone (Node reads TZ again when it changes). */
+function inZone(zone: string, body: () => void) {
+  const before = process.env.TZ;
+  process.env.TZ = zone;
+  try {
+    body();
+  } finally {
+    if (before === undefined) delete process.env.TZ;
+    else process.env.TZ = before;
+  }
+}
+
+describe("the one display format of the generated screens", () => {
+  it("reads an API day (YYYY-MM-DD) at UTC midnight, real days only", () => {
+    expect(parseIsoDay("2024-03-05")).toEqual(utc(2024, 3, 5));
+    expect(parseIsoDay("2024-02-30")).toBeNull();
+    expect(parseIsoDay("05-03-2024")).toBeNull();
+    expect(parseIsoDay(null)).toBeNull();
+  });
+
+  it("shows a day as DD-MM-YYYY on either side of Greenwich", () => {
+    for (const zone of ["Pacific/Kiritimati", "UTC", "Pacific/Pago_Pago"]) {
+      inZone(zone, () => expect(formatIsoDay("2024-03-05")).toBe("05-03-2024"));
+    }
+    expect(formatIsoDay("0099-12-31")).toBe("31-12-0099");
+    expect(formatIsoDay("not a day")).toBe("not a day");
+  });
+
+  it("shows an instant as DD-MM-YYYY HH:mm in the reader's time", () => {
+    const instant = new Date("2024-03-05T20:45:00Z");
+    inZone("UTC", () => expect(formatDmyTime(instant)).toBe("05-03-2024 20:45"));
+    inZone("Asia/Kolkata", () => expect(formatDmyTime(instant)).toBe("06-03-2024 02:15"));
+    inZone("America/New_York", () => expect(formatDmyTime(instant)).toBe("05-03-2024 15:45"));
+  });
+
+  it("shows a time of day as HH:mm", () => {
+    expect(formatTimeOfDay("09:05:00")).toBe("09:05");
+    expect(formatTimeOfDay("23:59:59")).toBe("23:59");
+    expect(formatTimeOfDay("soon")).toBe("soon");
   });
 });

@@ -1,6 +1,8 @@
 /**
- * Day-month-year dates (spec §5). The wire and the screens use `DD-MM-YYYY`; everything is
- * built in UTC so that a date never shifts by a day in a browser west or east of Greenwich.
+ * Day-month-year dates (spec §5). The screens show and read `DD-MM-YYYY` (an instant as
+ * `DD-MM-YYYY HH:mm` in local time, a time of day as `HH:mm`); the resource API carries ISO
+ * text (`YYYY-MM-DD`). Days are built in UTC so that a date never shifts by a day in a
+ * browser west or east of Greenwich.
  */
 
 const DAY_OR_MONTH = /^\d{1,2}$/;
@@ -47,4 +49,55 @@ export function formatDmy(date: Date): string {
   const month = String(date.getUTCMonth() + 1).padStart(2, "0");
   const year = String(date.getUTCFullYear()).padStart(4, "0");
   return `${day}-${month}-${year}`;
+}
+
+const ISO_DAY = /^(\d{4})-(\d{2})-(\d{2})/;
+
+/**
+ * Reads the calendar day of an ISO `YYYY-MM-DD` text (the API's `date` fields) as a UTC
+ * midnight, like {@link parseDmy}; `null` for anything else or a day that does not exist.
+ *
+ * @example
+ * parseIsoDay("2024-03-05"); // 2024-03-05T00:00:00.000Z
+ * parseIsoDay("2024-02-30"); // null
+ */
+export function parseIsoDay(input: string | null | undefined): Date | null {
+  const match = typeof input === "string" ? ISO_DAY.exec(input.trim()) : null;
+  return match ? parseDmy(`${match[3]}-${match[2]}-${match[1]}`) : null;
+}
+
+/**
+ * A calendar day as it is shown everywhere: `DD-MM-YYYY`. Text that is not a day is returned
+ * unchanged, so a bad value is seen rather than hidden.
+ *
+ * @example
+ * formatIsoDay("2024-03-05"); // "05-03-2024"
+ */
+export function formatIsoDay(input: string): string {
+  const day = parseIsoDay(input);
+  return day ? formatDmy(day) : input;
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/**
+ * An instant as it is shown everywhere: `DD-MM-YYYY HH:mm` in the reader's local time (an
+ * instant has no day of its own; a `date`, which has, goes through {@link formatIsoDay}).
+ *
+ * @example
+ * formatDmyTime(new Date(2024, 2, 5, 14, 30)); // "05-03-2024 14:30"
+ */
+export function formatDmyTime(date: Date): string {
+  const day = `${pad(date.getDate())}-${pad(date.getMonth() + 1)}-${String(date.getFullYear()).padStart(4, "0")}`;
+  return `${day} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/**
+ * A time of day (`HH:MM:SS` from the API) as it is shown everywhere: `HH:mm`.
+ *
+ * @example
+ * formatTimeOfDay("09:05:00"); // "09:05"
+ */
+export function formatTimeOfDay(input: string): string {
+  return /^\d{2}:\d{2}/.test(input) ? input.slice(0, 5) : input;
 }

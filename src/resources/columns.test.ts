@@ -24,7 +24,7 @@ describe("listColumns", () => {
     expect(byField.price).toMatchObject({ kind: "money", width: 120, align: "right", sortable: true });
     expect(byField.category_id).toMatchObject({ kind: "relation", sortable: true });
     expect(byField.status).toMatchObject({ kind: "enum", width: 110 });
-    expect(byField.updated_at).toMatchObject({ kind: "datetime", width: 180 });
+    expect(byField.updated_at).toMatchObject({ kind: "datetime", width: 160 });
     expect(byField.name.isLabel).toBe(true);
     expect(listColumns(categories).find((c) => c.field === "description")).toMatchObject({
       kind: "multiline",
@@ -60,6 +60,9 @@ describe("filters", () => {
       "created_at:date-range",
       "updated_at:date-range",
     ]);
+    expect(filterControls(products).find((c) => c.field === "updated_at")).toMatchObject({
+      granularity: "instant",
+    });
     expect(filterControls(subCategories).find((c) => c.field === "category_id")).toEqual({
       kind: "relation",
       field: "category_id",

@@ -27,8 +27,9 @@ export interface ListColumn {
 
 /** Default widths by kind, so dates and tags do not wrap; `columnWidths` overrides. */
 const KIND_WIDTHS: Partial<Record<FieldKind, number>> = {
-  datetime: 180,
+  datetime: 160,
   date: 120,
+  time: 90,
   boolean: 100,
   money: 140,
   integer: 120,
@@ -71,13 +72,19 @@ export type FilterControl =
   | { kind: "select"; field: string; title: string; source: "enum" | "boolean" }
   | { kind: "relation"; field: string; title: string; resource: string; labelField: string }
   | { kind: "number-range"; field: string; title: string }
-  | { kind: "date-range"; field: string; title: string }
+  /** `day`: a `date` field, filtered by days; `instant`: a `date-time`, from the start of one local day to the end of another. */
+  | { kind: "date-range"; field: string; title: string; granularity: "day" | "instant" }
+  | { kind: "time-range"; field: string; title: string }
   | { kind: "text"; field: string; title: string };
+
+/** Kinds filtered by a "contains" box. */
+const TEXT_KINDS: ReadonlySet<FieldKind> = new Set(["text", "multiline", "email", "url"]);
 
 /**
  * The filter controls above the table, one per `x-filterable` field, chosen by kind: enum
- * and boolean → select, relation → searchable select of the related resource, numbers and
- * dates → ranges. Text fields that `q` already searches get no control of their own.
+ * and boolean → select, relation → searchable select of the related resource, numbers,
+ * dates and times of day → ranges. Text fields (emails and web addresses too) that `q`
+ * already searches get no control of their own.
  */
 export function filterControls(def: ResourceDefinition): FilterControl[] {
   const { schema } = def;
@@ -89,8 +96,10 @@ export function filterControls(def: ResourceDefinition): FilterControl[] {
     if (kind === "enum") return [{ kind: "select", field, title, source: "enum" }];
     if (kind === "boolean") return [{ kind: "select", field, title, source: "boolean" }];
     if (isNumeric(kind)) return [{ kind: "number-range", field, title }];
-    if (kind === "datetime" || kind === "date") return [{ kind: "date-range", field, title }];
-    if ((kind === "text" || kind === "multiline") && !schema["x-searchable"].includes(field))
+    if (kind === "date") return [{ kind: "date-range", field, title, granularity: "day" }];
+    if (kind === "datetime") return [{ kind: "date-range", field, title, granularity: "instant" }];
+    if (kind === "time") return [{ kind: "time-range", field, title }];
+    if (TEXT_KINDS.has(kind) && !schema["x-searchable"].includes(field))
       return [{ kind: "text", field, title }];
     return [];
   });

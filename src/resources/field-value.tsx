@@ -1,11 +1,10 @@
 import { useGetIdentity } from "@refinedev/core";
-import { Flex, Image, Tag, Typography, theme } from "antd";
+import { Flex, Image, Tag, Tooltip, Typography, theme } from "antd";
 import type { ReactNode } from "react";
 import type { MeResponse } from "../../schemas/auth";
 import type { EntitySchema } from "../../schemas/contract";
-import { DateText } from "../components/date-text";
 import { DEFAULT_CURRENCY } from "../lib/constants";
-import { formatDmy } from "../lib/dates";
+import { formatDmyTime, formatIsoDay, formatTimeOfDay } from "../lib/dates";
 import { enumLabel, type FieldKind, fieldKind, relationOf } from "./fields";
 import { IMAGE_PLACEHOLDER } from "./image-placeholder";
 import { RelationValue } from "./relation-value";
@@ -67,9 +66,20 @@ export function FieldValue({ schema, field, record, variant = "cell", relationId
     case "number":
       return <span style={{ fontVariantNumeric: "tabular-nums" }}>{NUMBER.format(Number(value))}</span>;
     case "datetime":
-      return <DateText value={String(value)} fallback="—" />;
+      return <InstantText value={String(value)} />;
     case "date":
-      return <span>{formatDmy(new Date(String(value)))}</span>;
+      return <time dateTime={String(value)}>{formatIsoDay(String(value))}</time>;
+    case "time":
+      return <time dateTime={String(value)}>{formatTimeOfDay(String(value))}</time>;
+    case "email":
+      return <LinkText href={`mailto:${String(value)}`} text={String(value)} variant={variant} />;
+    case "url":
+      // Only web addresses become links: a `javascript:` URI is valid JSON Schema `uri` too.
+      return /^https?:\/\//i.test(String(value)) ? (
+        <LinkText href={String(value)} text={String(value)} variant={variant} external />
+      ) : (
+        <TextValue kind="text" value={value} variant={variant} />
+      );
     case "media":
     case "urls":
       return <Thumbnails urls={Array.isArray(value) ? value.map(String) : []} variant={variant} />;
@@ -83,6 +93,44 @@ export function FieldValue({ schema, field, record, variant = "cell", relationId
     default:
       return <TextValue kind={kind} value={value} variant={variant} />;
   }
+}
+
+/**
+ * An instant as every generated screen shows it, `DD-MM-YYYY HH:mm` in local time, like the
+ * form's picker; the exact ISO instant on hover.
+ */
+function InstantText({ value }: { value: string }) {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return <span>{value}</span>;
+  return (
+    <Tooltip title={date.toISOString()}>
+      <time dateTime={date.toISOString()}>{formatDmyTime(date)}</time>
+    </Tooltip>
+  );
+}
+
+/** An email address or web address as a link; cut with an ellipsis in a cell. */
+function LinkText({
+  href,
+  text,
+  variant,
+  external,
+}: {
+  href: string;
+  text: string;
+  variant: "cell" | "detail";
+  external?: boolean;
+}) {
+  return (
+    <Typography.Link
+      href={href}
+      {...(external ? { target: "_blank", rel: "noopener noreferrer" } : {})}
+      ellipsis={variant === "cell"}
+      style={variant === "cell" ? { maxWidth: 320 } : undefined}
+    >
+      {text}
+    </Typography.Link>
+  );
 }
 
 function TextValue({

@@ -2,7 +2,7 @@
  * What kind of value a schema field holds, as the generated screens see it: one decision,
  * read by the list columns, the filters, the show page and the form hints. Pure.
  */
-import type { EntitySchema, FieldSchema } from "../../schemas/contract";
+import { baseType, type EntitySchema, type FieldSchema } from "../../schemas/contract";
 
 export type FieldKind =
   | "text"
@@ -14,6 +14,9 @@ export type FieldKind =
   | "money"
   | "date"
   | "datetime"
+  | "time"
+  | "email"
+  | "url"
   | "relation"
   | "media"
   | "urls"
@@ -29,7 +32,10 @@ export interface Option<V = string | number | boolean> {
 export const relationOf = (field: FieldSchema | undefined) => field?.["x-relation"];
 
 /** The schema has a `currency` field, so its decimal numbers are amounts in that currency. */
-export const hasCurrency = (schema: EntitySchema): boolean => schema.properties.currency?.type === "string";
+export const hasCurrency = (schema: EntitySchema): boolean => {
+  const currency = schema.properties.currency;
+  return currency !== undefined && baseType(currency) === "string";
+};
 
 /**
  * The kind of a field of `schema`.
@@ -44,7 +50,7 @@ export function fieldKind(schema: EntitySchema, name: string): FieldKind {
   if (!field) return "text";
   if (field["x-relation"]) return "relation";
   if (field.enum) return "enum";
-  switch (field.type) {
+  switch (baseType(field)) {
     case "boolean":
       return "boolean";
     case "integer":
@@ -57,6 +63,9 @@ export function fieldKind(schema: EntitySchema, name: string): FieldKind {
   }
   if (field.format === "date-time") return "datetime";
   if (field.format === "date") return "date";
+  if (field.format === "time") return "time";
+  if (field.format === "email") return "email";
+  if (field.format === "uri") return "url";
   if (field.format === "uuid") return "id";
   return field["x-multiline"] ? "multiline" : "text";
 }

@@ -3,7 +3,7 @@
  * item errors of lists drawn by one widget lifted onto the list's field. Pure.
  */
 import type { ErrorSchema, RJSFValidationError, UiSchema } from "@rjsf/utils";
-import type { EntitySchema } from "../../schemas/contract";
+import { baseType, type EntitySchema } from "../../schemas/contract";
 
 /**
  * Per-field errors as Refine's `HttpError.errors` carries them: a message, several, or
@@ -27,7 +27,7 @@ export function liftedArrayFields(schema: EntitySchema, uiSchema: UiSchema): str
   return Object.entries(schema.properties)
     .filter(
       ([name, f]) =>
-        f.type === "array" && !f.readOnly && (uiSchema[name] as UiSchema | undefined)?.["ui:widget"],
+        baseType(f) === "array" && !f.readOnly && (uiSchema[name] as UiSchema | undefined)?.["ui:widget"],
     )
     .map(([name]) => name);
 }
@@ -42,7 +42,7 @@ function liftedPath(path: string, lifted: readonly string[]): [string, string] |
   return [match[1], `URL ${Number(match[2]) + 1} `];
 }
 
-/** rjsf's `transformErrors`: item errors of lifted fields move onto the field ("URL 2 must be a valid uri"). */
+/** rjsf's `transformErrors`: item errors of lifted fields move onto the field ("URL 2 must be a full web address…"). */
 export function liftItemErrors(
   errors: RJSFValidationError[],
   lifted: readonly string[],

@@ -4,14 +4,19 @@ import type { ResourceDefinition } from "../../resources/contract";
 import { RESOURCES, resourceByName } from "../../resources/index";
 import { products } from "../../resources/products";
 import { subCategories } from "../../resources/sub-categories";
+import { specimens } from "../../tests/fixtures/every-field-type";
 import {
   clearStaleDependents,
+  DAY_WIDGET,
   defaultsOf,
   deriveUiSchema,
   formSchemaOf,
+  INSTANT_WIDGET,
   MEDIA_WIDGET,
+  nullWhenBlank,
   RELATION_WIDGET,
   relationDependencies,
+  TIME_WIDGET,
   toCreateBody,
   toFormData,
   toUpdateBody,
@@ -139,5 +144,51 @@ describe("records, form data and bodies", () => {
       sub_category_id: undefined,
     });
     expect(clearStaleDependents(before, { ...before, name: "x" }, deps)).toEqual({ ...before, name: "x" });
+  });
+});
+
+describe("nullable fields and string formats", () => {
+  const schema = formSchemaOf(specimens.schema);
+  const properties = schema.properties as Record<string, { type: unknown; enum?: unknown[] }>;
+
+  it("gives each form field one type (rjsf draws a number box only for a plain number)", () => {
+    expect(properties.note.type).toBe("string");
+    expect(properties.weight.type).toBe("integer");
+    expect(properties.grade).toMatchObject({ type: "string", enum: ["a", "b"] });
+  });
+
+  it("does not require a nullable field: left blank, it is sent as null", () => {
+    expect(schema.required).toEqual(["title"]);
+    expect(nullWhenBlank(specimens.schema)).toEqual(["note", "weight"]);
+    expect(toCreateBody({ title: "T" }, specimens.schema)).toEqual({ title: "T", note: null, weight: null });
+    expect(toCreateBody({ title: "T", note: "n", weight: 3 }, specimens.schema)).toEqual({
+      title: "T",
+      note: "n",
+      weight: 3,
+    });
+  });
+
+  it("clears a nullable field on edit with null", () => {
+    const record = { id: "s1", title: "T", note: "n", grade: "a", starts_at: "2024-03-05T14:30:00.000Z" };
+    const data = toFormData(record, specimens.schema);
+    expect(
+      toUpdateBody({ ...data, grade: undefined, starts_at: undefined }, record, specimens.schema),
+    ).toEqual({
+      grade: null,
+      starts_at: null,
+    });
+  });
+
+  it("picks a widget by format: day, date-time and time pickers, email and web address inputs", () => {
+    const ui = deriveUiSchema(specimens, resourceByName);
+    expect(ui.born_on).toEqual({ "ui:widget": DAY_WIDGET });
+    expect(ui.starts_at).toEqual({ "ui:widget": INSTANT_WIDGET });
+    expect(ui.opens_at).toEqual({ "ui:widget": TIME_WIDGET });
+    expect(ui.contact).toMatchObject({ "ui:widget": "email" });
+    expect(ui.homepage).toMatchObject({ "ui:widget": "uri" });
+    expect(ui.grade).toEqual({ "ui:enumNames": ["Grade A", "Grade B"] });
+    // A nullable yes/no has three states: a select that may stay blank, not a checkbox.
+    expect(ui.sealed).toEqual({ "ui:widget": "select" });
+    expect(ui.tracking_id).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@
  */
 import type { RJSFSchema, UiSchema } from "@rjsf/utils";
 import type { ResourceDefinition } from "../../resources/contract";
-import type { EntitySchema } from "../../schemas/contract";
+import { allowsNull, baseType, type EntitySchema, type FieldSchema } from "../../schemas/contract";
 import { relationOf } from "./fields";
 
 export type FormData = Record<string, unknown>;
@@ -13,6 +13,12 @@ export type FormData = Record<string, unknown>;
 /** Widget names of the form's registry (form/widgets.ts); replace an entry to change a widget. */
 export const RELATION_WIDGET = "relation";
 export const MEDIA_WIDGET = "media";
+/** `date`: a day picker, `DD-MM-YYYY`. */
+export const DAY_WIDGET = "day";
+/** `date-time`: a day and time picker, `DD-MM-YYYY HH:mm` in local time. */
+export const INSTANT_WIDGET = "instant";
+/** `time`: a time-of-day picker, `HH:mm`. */
+export const TIME_WIDGET = "time-of-day";
 
 /** A relation select that only offers records matching another field of the form. */
 export interface RelationDependency {
@@ -32,15 +38,33 @@ export interface RelationOptions {
 type Resolve = (name: string) => ResourceDefinition | undefined;
 
 /**
+ * Nullable fields (`type: [t, "null"]`) that a blank form sends as null: a required one must be
+ * sent, and one with a default would otherwise get the default instead of staying empty.
+ */
+export function nullWhenBlank(schema: EntitySchema): string[] {
+  return Object.entries(schema.properties)
+    .filter(
+      ([name, f]) =>
+        !f.readOnly && allowsNull(f) && (schema.required.includes(name) || f.default !== undefined),
+    )
+    .map(([name]) => name);
+}
+
+/**
  * The schema the form edits: the writable fields (no id, no audit fields), the required
- * ones among them, unknown properties rejected as the server does.
+ * ones among them, unknown properties rejected as the server does. In the form a blank field
+ * is undefined, never null (the bodies below send null where the API needs it), so each field
+ * keeps its one type, and a nullable field is never required: blank is its null.
  */
 export function formSchemaOf(schema: EntitySchema): RJSFSchema {
-  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([, f]) => !f.readOnly));
+  const properties: Record<string, FieldSchema> = {};
+  for (const [name, field] of Object.entries(schema.properties)) {
+    if (!field.readOnly) properties[name] = { ...field, type: baseType(field) };
+  }
   return {
     type: "object",
     additionalProperties: false,
-    required: schema.required.filter((name) => name in properties),
+    required: schema.required.filter((name) => name in properties && !allowsNull(schema.properties[name])),
     properties: properties as RJSFSchema["properties"],
   };
 }
@@ -77,10 +101,21 @@ export function relationDependencies(
   return out;
 }
 
+/** Widgets and hints of the string formats (a relation's uuid is a relation select instead). */
+const FORMAT_UI: Readonly<Record<string, UiSchema>> = {
+  date: { "ui:widget": DAY_WIDGET },
+  "date-time": { "ui:widget": INSTANT_WIDGET },
+  time: { "ui:widget": TIME_WIDGET },
+  email: { "ui:widget": "email", "ui:placeholder": "name@example.com" },
+  uri: { "ui:widget": "uri", "ui:placeholder": "https://" },
+};
+
 /**
  * The form's uiSchema: widgets from the field hints (`x-multiline` → textarea, enum labels
- * → select labels, `x-relation` → relation select, `x-media` → media list), with the
- * resource's own `uiSchema` applied on top, and no submit button (the page has Save).
+ * → select labels, `x-relation` → relation select, `x-media` → media list, formats → date,
+ * date-time and time pickers, email and web address inputs; a nullable yes/no is a select
+ * that can be left blank), with the resource's own `uiSchema` applied on top, and no submit
+ * button (the page has Save).
  */
 export function deriveUiSchema(def: ResourceDefinition, resolve: Resolve): UiSchema {
   const derived: UiSchema = {};
@@ -98,6 +133,10 @@ export function deriveUiSchema(def: ResourceDefinition, resolve: Resolve): UiSch
       derived[name] = { "ui:widget": "textarea", "ui:options": { rows: 4 } };
     } else if (field.enum && field["x-enumLabels"]) {
       derived[name] = { "ui:enumNames": [...field["x-enumLabels"]] };
+    } else if (field.format && FORMAT_UI[field.format]) {
+      derived[name] = { ...FORMAT_UI[field.format] };
+    } else if (baseType(field) === "boolean" && allowsNull(field)) {
+      derived[name] = { "ui:widget": "select" };
     }
   }
   const own = (def.uiSchema ?? {}) as UiSchema;
@@ -131,12 +170,13 @@ export function toFormData(record: Record<string, unknown> | undefined, schema: 
 
 const isEmpty = (value: unknown) => value === undefined || value === null;
 
-/** The body of a create: the writable fields that have a value. */
+/** The body of a create: the writable fields that have a value, and null for {@link nullWhenBlank}'s. */
 export function toCreateBody(data: FormData, schema: EntitySchema): FormData {
   const body: FormData = {};
   for (const [name, field] of Object.entries(schema.properties)) {
     if (!field.readOnly && !isEmpty(data[name])) body[name] = data[name];
   }
+  for (const name of nullWhenBlank(schema)) if (!(name in body)) body[name] = null;
   return body;
 }
 

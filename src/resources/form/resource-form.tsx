@@ -21,7 +21,7 @@ import {
 } from "../form-schema";
 import { formValidator } from "../validator";
 import type { ResourceFormContext } from "./relation-widget";
-import { FORM_WIDGETS } from "./widgets";
+import { FORM_TEMPLATES, FORM_WIDGETS } from "./widgets";
 
 /** The rjsf form instance, for the page's Save button (`ref.current.submit()`). */
 export type ResourceFormHandle = CoreForm<FormData> | null;
@@ -103,6 +103,7 @@ export function ResourceForm({
         uiSchema={uiSchema}
         validator={formValidator}
         widgets={FORM_WIDGETS}
+        templates={FORM_TEMPLATES}
         formData={formData}
         formContext={formContext}
         extraErrors={extraErrors}

@@ -3,12 +3,22 @@
  * (form-schema.ts). Replacing an entry changes that widget in every resource's form: the
  * asset manager's picker will take the `media` entry.
  */
-import type { RegistryWidgetsType } from "@rjsf/utils";
-import { MEDIA_WIDGET, RELATION_WIDGET } from "../form-schema";
+import type { RegistryWidgetsType, TemplatesType } from "@rjsf/utils";
+import { DAY_WIDGET, INSTANT_WIDGET, MEDIA_WIDGET, RELATION_WIDGET, TIME_WIDGET } from "../form-schema";
+import { BlankNumberInputTemplate } from "./blank-number-input";
+import { DayWidget, InstantWidget, TimeOfDayWidget } from "./date-widgets";
 import { MediaUrlsWidget } from "./media-urls-widget";
 import { RelationWidget } from "./relation-widget";
 
 export const FORM_WIDGETS: RegistryWidgetsType = {
+  [DAY_WIDGET]: DayWidget,
+  [INSTANT_WIDGET]: InstantWidget,
   [MEDIA_WIDGET]: MediaUrlsWidget,
   [RELATION_WIDGET]: RelationWidget,
+  [TIME_WIDGET]: TimeOfDayWidget,
+};
+
+/** Templates replaced in every generated form. */
+export const FORM_TEMPLATES: Partial<TemplatesType> = {
+  BaseInputTemplate: BlankNumberInputTemplate,
 };

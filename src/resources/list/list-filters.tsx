@@ -6,7 +6,7 @@ import type { ResourceDefinition } from "../../../resources/contract";
 import { type FilterControl, filterControls, searchPlaceholder } from "../columns";
 import { enumOptions, type Option } from "../fields";
 import { asBoolean, asNumber, filterValue, hasActiveFilters, typedEnumValue } from "./filter-values";
-import { DateRangeFilter, NumberRangeFilter } from "./range-filters";
+import { DateRangeFilter, NumberRangeFilter, TimeRangeFilter } from "./range-filters";
 import { RelationFilter } from "./relation-filter";
 
 interface ListFiltersProps {
@@ -83,6 +83,19 @@ export function ListFilters({ def, filters, onChange, onClear }: ListFiltersProp
       case "date-range":
         return (
           <DateRangeFilter
+            key={c.field}
+            title={c.title}
+            granularity={c.granularity}
+            value={[
+              filterValue(filters, c.field, "gte") as string | undefined,
+              filterValue(filters, c.field, "lte") as string | undefined,
+            ]}
+            onChange={([from, to]) => range(from, to)}
+          />
+        );
+      case "time-range":
+        return (
+          <TimeRangeFilter
             key={c.field}
             title={c.title}
             value={[

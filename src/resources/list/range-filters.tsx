@@ -1,7 +1,15 @@
-import { DatePicker, InputNumber, Space } from "antd";
-import dayjs, { type Dayjs } from "dayjs";
+import { DatePicker, InputNumber, Space, TimePicker } from "antd";
+import type { Dayjs } from "dayjs";
 import { useEffect, useState } from "react";
 import { inSentence } from "../fields";
+import {
+  DAY_INPUT_FORMATS,
+  dayFromWire,
+  dayToWire,
+  instantFromWire,
+  TIME_INPUT_FORMATS,
+  timeFromWire,
+} from "../form/date-values";
 
 type Range<T> = [T | undefined, T | undefined];
 
@@ -46,26 +54,60 @@ export function NumberRangeFilter({ title, value, onChange }: NumberRangeFilterP
 
 interface DateRangeFilterProps {
   title: string;
-  /** ISO date-times of the range's ends. */
+  /** `day`: the field is a `date` (ends sent as `YYYY-MM-DD`); `instant`: a `date-time` (ISO instants). */
+  granularity: "day" | "instant";
+  /** The range's ends as the API takes them. */
   value: Range<string>;
   onChange: (value: Range<string>) => void;
 }
 
-const toDay = (iso: string | undefined): Dayjs | null => (iso && dayjs(iso).isValid() ? dayjs(iso) : null);
-
-/** A date-time field between two days, both included (start of the first, end of the last). */
-export function DateRangeFilter({ title, value, onChange }: DateRangeFilterProps) {
+/**
+ * A date or date-time field between two days, both included, shown and typed `DD-MM-YYYY`
+ * like every date of the generated screens. A `date` is compared by calendar day; a
+ * `date-time` from the start of the first local day to the end of the last.
+ */
+export function DateRangeFilter({ title, granularity, value, onChange }: DateRangeFilterProps) {
+  const byDay = granularity === "day";
+  const fromWire = (end: string | undefined) => (byDay ? dayFromWire(end) : instantFromWire(end));
+  const toWire = (day: Dayjs | null | undefined, end: "start" | "end") => {
+    if (!day) return undefined;
+    if (byDay) return dayToWire(day);
+    return (end === "start" ? day.startOf("day") : day.endOf("day")).toISOString();
+  };
   return (
     <DatePicker.RangePicker
       aria-label={`Filter by ${title}`}
       placeholder={[`${title} from`, "to"]}
-      format="DD-MM-YYYY"
+      format={DAY_INPUT_FORMATS}
       allowEmpty={[true, true]}
-      value={[toDay(value[0]), toDay(value[1])]}
-      onChange={(days) =>
-        onChange([days?.[0]?.startOf("day").toISOString(), days?.[1]?.endOf("day").toISOString()])
-      }
+      value={[fromWire(value[0]), fromWire(value[1])]}
+      onChange={(days) => onChange([toWire(days?.[0], "start"), toWire(days?.[1], "end")])}
       style={{ width: 290 }}
+    />
+  );
+}
+
+interface TimeRangeFilterProps {
+  title: string;
+  /** `HH:MM:SS` ends of the range. */
+  value: Range<string>;
+  onChange: (value: Range<string>) => void;
+}
+
+/** A time-of-day field between two times, shown `HH:mm`, both minutes included. */
+export function TimeRangeFilter({ title, value, onChange }: TimeRangeFilterProps) {
+  return (
+    <TimePicker.RangePicker
+      aria-label={`Filter by ${title}`}
+      placeholder={[`${title} from`, "to"]}
+      format={TIME_INPUT_FORMATS}
+      allowEmpty={[true, true]}
+      order={false}
+      value={[timeFromWire(value[0]), timeFromWire(value[1])]}
+      onChange={(times) =>
+        onChange([times?.[0]?.format("HH:mm:00") ?? undefined, times?.[1]?.format("HH:mm:59") ?? undefined])
+      }
+      style={{ width: 220 }}
     />
   );
 }
