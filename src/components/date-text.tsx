@@ -1,8 +1,10 @@
 import { Tooltip, Typography } from "antd";
+import { formatDmyTime } from "../lib/dates";
 
-const FORMAT = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-
-/** A date-time in the reader's locale, with the exact ISO time on hover; `fallback` when empty. */
+/**
+ * A date-time as every screen writes it (`DD-MM-YYYY HH:mm`, the reader's local time), with
+ * the exact ISO time on hover; `fallback` when empty.
+ */
 export function DateText({
   value,
   fallback = "Never",
@@ -15,7 +17,7 @@ export function DateText({
   if (Number.isNaN(date.getTime())) return <Typography.Text type="secondary">{fallback}</Typography.Text>;
   return (
     <Tooltip title={date.toISOString()}>
-      <time dateTime={date.toISOString()}>{FORMAT.format(date)}</time>
+      <time dateTime={date.toISOString()}>{formatDmyTime(date)}</time>
     </Tooltip>
   );
 }
