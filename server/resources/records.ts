@@ -74,6 +74,9 @@ const ENGINE_KEYS = /^x-/;
  * A field as plain JSON Schema for Ajv and the OpenAPI document: without the engine's hints,
  * `[type, "null"]` when it may hold null (an enum then lists null too, or null would fail it).
  */
+const INT4_MIN = -2147483648;
+const INT4_MAX = 2147483647;
+
 function jsonSchemaOf(field: FieldSchema, nullable: boolean, withDefault = true): Record<string, unknown> {
   const clean: Record<string, unknown> = Object.fromEntries(
     Object.entries(field).filter(
@@ -81,6 +84,12 @@ function jsonSchemaOf(field: FieldSchema, nullable: boolean, withDefault = true)
     ),
   );
   const type = baseType(field);
+  // An `integer` column is PostgreSQL's int4: a bigger number would pass the schema and
+  // then fail in the database without naming its field.
+  if (type === "integer") {
+    clean.minimum = Math.max((clean.minimum as number | undefined) ?? INT4_MIN, INT4_MIN);
+    clean.maximum = Math.min((clean.maximum as number | undefined) ?? INT4_MAX, INT4_MAX);
+  }
   if (!nullable) return { ...clean, type };
   const out: Record<string, unknown> = { ...clean, type: [type, "null"] };
   if (field.enum && !field.enum.includes(null as never)) out.enum = [...field.enum, null];

@@ -205,6 +205,8 @@ describe.each(DRIVERS)("field types and formats on %s", (driver) => {
       ["starts_at", "0001-01-01T00:30:00+01:00"],
       ["opens_at", "24:00"],
       ["opens_at", "9:30"],
+      // Past int4: named on its field by the schema, not left for the database to refuse.
+      ["weight", 3_000_000_000],
     ] as const) {
       const answer = await create({ title: "Edge", note: null, [field]: value });
       expect(answer.status, `${field} = ${value}`).toBe(400);
