@@ -1,6 +1,6 @@
 /**
  * PDF library (issue: catalogue upload and processing, hotspots, public viewer, analytics).
- * `pdfs` is generated from schemas/pdfs.ts (scripts/generate-migration.ts, reviewed); the
+ * `pdfs` is generated from schemas/pdfs.ts (by the generator that is now `npm run migration:new`, reviewed); the
  * module's own tables follow: pages (text for search, word boxes, rendered images), links
  * (hotspots, kept across a file replace), public events (analytics) and resumable uploads.
  */
