@@ -1,9 +1,10 @@
-/** Registers resources (all of resources/index.ts by default) with their rules. */
+/** Registers resources (all of resources/index.ts by default) with their rules and CSV routes. */
 import type { FastifyInstance } from "fastify";
 import type { ResourceDefinition } from "../../resources/contract";
 import { RESOURCES } from "../../resources/index";
 import type { AppContext } from "../context";
 import { pdfRules } from "../modules/pdf/pdf.rules";
+import { registerCsvParser, registerCsvRoutes } from "./csv/routes";
 import { registerResource } from "./engine";
 import type { RulesRegistry } from "./rules";
 import type { ResourceService } from "./service";
@@ -24,6 +25,11 @@ export function registerResources(
 ): ResourceServices {
   const byName = (name: string) => defs.find((d) => d.name === name);
   const services = new Map<string, ResourceService>();
-  for (const def of defs) services.set(def.name, registerResource(app, ctx, def, byName, rules[def.name]));
+  registerCsvParser(app);
+  for (const def of defs) {
+    const service = registerResource(app, ctx, def, byName, rules[def.name]);
+    registerCsvRoutes(app, ctx, def, { service, resolve: byName, rules: rules[def.name] ?? {} });
+    services.set(def.name, service);
+  }
   return services;
 }

@@ -2,17 +2,13 @@
  * Action registries: a resource names extra list actions by key (`actions.toolbar`,
  * `actions.row` in resources/<entity>.ts, which is pure data), and the SPA maps each key
  * to its component here. Adding an action = one component and one entry, keys sorted.
+ * (Export CSV and Import CSV are on every generated list without an entry: list-page.tsx.)
  */
 import type { ComponentType } from "react";
-import { CsvExportButton } from "./csv/csv-export-button";
-import { CsvImportButton } from "./csv/csv-import-button";
 import type { RowActionProps, ToolbarActionProps } from "./types";
 
 /** Buttons above a list, next to Create. */
-export const TOOLBAR_ACTIONS: Readonly<Record<string, ComponentType<ToolbarActionProps>>> = {
-  "products.export": CsvExportButton,
-  "products.import": CsvImportButton,
-};
+export const TOOLBAR_ACTIONS: Readonly<Record<string, ComponentType<ToolbarActionProps>>> = {};
 
 /** Buttons in a list row, after Show/Edit/Delete. */
 export const ROW_ACTIONS: Readonly<Record<string, ComponentType<RowActionProps>>> = {};

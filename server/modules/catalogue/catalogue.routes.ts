@@ -1,13 +1,11 @@
-/** Catalogue routes beyond generic CRUD: master metadata, the product picker, CSV in and out. */
+/** Catalogue routes beyond generic CRUD: master metadata and the product picker. */
 import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
-import { moduleAccess, principalOf } from "../../auth/access";
+import { moduleAccess } from "../../auth/access";
 import type { AppContext } from "../../context";
-import { type ListQuery, listQuerySchema } from "../../http/list-query";
 import type { ResourceServices } from "../../resources/index";
 import type { AnyDb } from "../../resources/rules";
-import { exportProducts, importProducts } from "./products-csv";
 
 const tags = ["products"];
 const security = [{ bearer: [] }];
@@ -76,51 +74,6 @@ export async function catalogueRoutes(app: FastifyInstance, ctx: AppContext, ser
         })),
         total,
       };
-    },
-  );
-
-  app.get<{ Querystring: ListQuery }>(
-    "/api/products/export.csv",
-    { config, schema: { tags, security, summary: "Export products as CSV", querystring: listQuerySchema } },
-    async (request, reply) => {
-      const csv = await exportProducts(ctx, products, request.query);
-      return reply
-        .type("text/csv; charset=utf-8")
-        .header("content-disposition", 'attachment; filename="products.csv"')
-        .send(csv);
-    },
-  );
-
-  app.addContentTypeParser(
-    "text/csv",
-    { parseAs: "string", bodyLimit: 20 * 1024 * 1024 },
-    (_req, body, done) => done(null, body),
-  );
-  app.post<{ Body: string }>(
-    "/api/products/import",
-    {
-      config,
-      bodyLimit: 20 * 1024 * 1024,
-      schema: {
-        tags,
-        security,
-        summary: "Import products from CSV (all rows or none)",
-        consumes: ["text/csv"],
-      },
-    },
-    async (request) => {
-      const actor = principalOf(request).userId;
-      const result = await importProducts(ctx, typeof request.body === "string" ? request.body : "", actor);
-      if (result.ids.length) {
-        ctx.events.publish({
-          resource: "products",
-          moduleID: MODULE_IDS.products,
-          type: "created",
-          ids: result.ids,
-          actorId: actor,
-        });
-      }
-      return { imported: result.imported };
     },
   );
 }

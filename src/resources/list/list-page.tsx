@@ -6,6 +6,8 @@ import { canCreate } from "../../../resources/contract";
 import { DEFAULT_PAGE_SIZE } from "../../lib/constants";
 import { TOOLBAR_ACTIONS } from "../actions";
 import { defaultSorters } from "../columns";
+import { CsvExportButton } from "../csv/csv-export-button";
+import { CsvImportButton } from "../csv/csv-import-button";
 import type { ResourceRecord, ScreenProps } from "../types";
 import { BulkDeleteBar } from "./bulk-delete-bar";
 import { hasActiveFilters } from "./filter-values";
@@ -15,8 +17,8 @@ import { totalLabel } from "./total-label";
 
 /**
  * `/<module>/<name>`: the generated list of a resource. Columns, sorters and filters come
- * from its schema; 10 a page; row selection with bulk delete; the resource's toolbar
- * actions beside Create.
+ * from its schema; 10 a page; row selection with bulk delete; Export CSV (the list's current
+ * search, filters and sort) and Import CSV, and the resource's own toolbar actions, beside Create.
  */
 export default function ResourceListPage({ def }: ScreenProps) {
   const [selected, setSelected] = useState<string[]>([]);
@@ -43,6 +45,8 @@ export default function ResourceListPage({ def }: ScreenProps) {
       title={def.label}
       headerButtons={({ defaultButtons }) => (
         <>
+          <CsvExportButton def={def} filters={filters} sorters={sorters} />
+          <CsvImportButton def={def} />
           {toolbar.map((key) => {
             const Action = TOOLBAR_ACTIONS[key];
             return Action ? <Action key={key} def={def} filters={filters} sorters={sorters} /> : null;

@@ -1,0 +1,123 @@
+/**
+ * One CSV cell: a record's value written as text (export) and text read back as a value
+ * (import), by the field's schema. Pure, so the rules below are tested on their own
+ * (cells.test.ts) and the two directions stay each other's inverse.
+ *
+ * - Dates as ISO 8601: `date` as `YYYY-MM-DD`, `date-time` in UTC (`2024-03-05T14:30:00.000Z`).
+ * - Numbers plain (`-5`, `1234.5`); money (`multipleOf: 0.01`) with its 2 decimals.
+ * - Booleans `true` / `false` (an import also reads yes/no and 1/0).
+ * - Lists (media URLs) joined by ` | `; an import splits on `|` and trims.
+ * - Text that a spreadsheet would run as a formula (starting with = + - @, a tab or a carriage
+ *   return) gets an apostrophe in front, which spreadsheets show as "this is text"; an import
+ *   takes one such apostrophe off again. Numbers are never prefixed.
+ */
+import { baseType, type FieldSchema } from "../../../schemas/contract";
+import { decimalPlacesOf } from "../../../schemas/decimal";
+
+/** Cells starting like this are formulas to a spreadsheet (after any apostrophes we added). */
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+/** An apostrophe we put in front of such a cell. */
+const ESCAPED_FORMULA = /^'+[=+\-@\t\r]/;
+/** A plain number written as text: a spreadsheet reads it as a number, never as a formula. */
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)$/;
+/** What a number cell may hold (exponents included); anything else is left for the validator. */
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+/** Separator of list values in a cell. */
+export const LIST_SEPARATOR = " | ";
+
+/**
+ * Text as a spreadsheet will show it and never run it: an apostrophe before a formula start.
+ *
+ * @example
+ * escapeFormula("=HYPERLINK(\"x\")"); // "'=HYPERLINK(\"x\")"
+ * escapeFormula("-5");                 // "-5" (a number, not a formula)
+ * escapeFormula("'=a");                // "''=a" (so the import gives back "'=a")
+ */
+export function escapeFormula(text: string): string {
+  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+}
+
+/**
+ * The text of a cell without the apostrophe that `escapeFormula` (or a person) put before a
+ * formula start.
+ *
+ * @example
+ * unescapeFormula("'=SUM(A1)"); // "=SUM(A1)"
+ * unescapeFormula("'quoted");   // "'quoted"
+ */
+export function unescapeFormula(text: string): string {
+  return ESCAPED_FORMULA.test(text) ? text.slice(1) : text;
+}
+
+/**
+ * A value of a record (as the API answers it) as cell text. A relation's cell is its label,
+ * looked up by the caller and passed as a string.
+ *
+ * @example
+ * formatCell({ type: "number", multipleOf: 0.01 }, 49.9); // "49.90"
+ * formatCell({ type: "array" }, ["a.jpg", "b.jpg"]);      // "a.jpg | b.jpg"
+ */
+export function formatCell(field: FieldSchema, value: unknown): string {
+  if (value === null || value === undefined) return "";
+  const type = baseType(field);
+  if (type === "boolean") return value ? "true" : "false";
+  if ((type === "number" || type === "integer") && typeof value === "number") {
+    const places = field.multipleOf ? decimalPlacesOf(field.multipleOf) : null;
+    return places === null ? String(value) : value.toFixed(places);
+  }
+  if (Array.isArray(value)) return escapeFormula(value.map(String).join(LIST_SEPARATOR));
+  return escapeFormula(String(value));
+}
+
+/**
+ * A `date-time` as the validator wants it: a space instead of the `T`, and no zone (as a
+ * spreadsheet tends to write it), read as UTC, the zone exports are written in.
+ */
+function normaliseInstant(text: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/i.exec(text);
+  if (!match) return text;
+  const [, day, minutes, seconds = ":00", , zone = "Z"] = match;
+  return `${day}T${minutes}${seconds}${zone}`;
+}
+
+/**
+ * Cell text (trimmed, not empty) as the value a body holds, by the field's type. Text that
+ * is not a value of that type is returned as it is, so the one validator says what is wrong
+ * with it in its usual words ("must be a number"). Relations are resolved by the caller.
+ *
+ * @example
+ * parseCell({ type: "number" }, "12.5");                                     // 12.5
+ * parseCell({ type: "boolean" }, "Yes");                                     // true
+ * parseCell({ type: "string", enum: ["draft"], "x-enumLabels": ["Draft"] }, "DRAFT"); // "draft"
+ */
+export function parseCell(field: FieldSchema, cell: string): unknown {
+  const text = unescapeFormula(cell);
+  const type = baseType(field);
+  if (type === "boolean") {
+    if (/^(true|yes|1)$/i.test(text)) return true;
+    if (/^(false|no|0)$/i.test(text)) return false;
+    return text;
+  }
+  if (type === "number" || type === "integer") return NUMBER.test(text) ? Number(text) : text;
+  if (type === "array") {
+    return text
+      .split("|")
+      .map((v) => v.trim())
+      .filter(Boolean);
+  }
+  if (field.enum) return enumValueOf(field, text);
+  if (field.format === "date-time") return normaliseInstant(text);
+  return text;
+}
+
+/** An enum cell: the value itself, or (any case) a value or its label from `x-enumLabels`. */
+function enumValueOf(field: FieldSchema, text: string): unknown {
+  const values = field.enum ?? [];
+  if (values.some((v) => String(v) === text)) return values.find((v) => String(v) === text);
+  const lower = text.toLowerCase();
+  const labels = field["x-enumLabels"] ?? [];
+  const at = values.findIndex(
+    (v, i) => String(v).toLowerCase() === lower || labels[i]?.toLowerCase() === lower,
+  );
+  return at >= 0 ? values[at] : text;
+}

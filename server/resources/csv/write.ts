@@ -1,0 +1,110 @@
+/**
+ * Writing one chunk of checked import rows inside the import's transaction, as the engine's
+ * write path does: the resource's rules first (before each write, with the stored record),
+ * then the write with the audit fields. New records go in one insert; updates one by one
+ * (each row sets its own fields).
+ *
+ * A constraint only the database knows (a second unique key, a scoped relation) fails the
+ * chunk's statement without saying which row broke it: the chunk is rolled back to its
+ * savepoint and written again row by row, each under a savepoint of its own, so the good rows
+ * stay written (the transaction goes on to find further errors) and each bad row gets the
+ * engine's own words for its error.
+ */
+import { sql } from "kysely";
+import type { ResourceDefinition } from "../../../resources/contract";
+import { type Row, toColumns } from "../records";
+import type { AnyDb, ResourceRules } from "../rules";
+import { type RowError, rowErrorsOf } from "./row-errors";
+
+/** A checked row, ready to write. */
+export interface Write {
+  row: number;
+  /** The stored record it updates; null for a new record. */
+  existing: Row | null;
+  body: Row;
+}
+
+export interface WriteOptions {
+  def: ResourceDefinition;
+  rules: ResourceRules;
+  translate: (error: unknown) => unknown;
+  actorId: string;
+}
+
+export interface Written {
+  createdIds: string[];
+  updatedIds: string[];
+  errors: RowError[];
+}
+
+/** Inserts new records in one statement, updates the others; returns the ids by kind. */
+async function writeAll(trx: AnyDb, writes: Write[], options: WriteOptions) {
+  const { def, actorId } = options;
+  const table = def.schema["x-table"];
+  const creates = writes.filter((w) => !w.existing);
+  const createdIds: string[] = [];
+  const updatedIds: string[] = [];
+  if (creates.length) {
+    const rows = await trx
+      .insertInto(table)
+      .values(
+        creates.map((w) => ({ ...toColumns(def.schema, w.body), created_by: actorId, updated_by: actorId })),
+      )
+      .returning("id")
+      .execute();
+    createdIds.push(...rows.map((r) => String(r.id)));
+  }
+  for (const w of writes) {
+    if (!w.existing) continue;
+    const id = String(w.existing.id);
+    await trx
+      .updateTable(table)
+      .set({ ...toColumns(def.schema, w.body), updated_at: new Date(), updated_by: actorId })
+      .where("id", "=", id)
+      .execute();
+    updatedIds.push(id);
+  }
+  return { createdIds, updatedIds };
+}
+
+/** Runs the rules and writes a chunk; rows the rules or the database refuse become errors. */
+export async function writeChunk(trx: AnyDb, writes: Write[], options: WriteOptions): Promise<Written> {
+  const { def, rules, translate } = options;
+  const errors: RowError[] = [];
+  const ready: Write[] = [];
+  for (const w of writes) {
+    try {
+      await rules.beforeWrite?.({ db: trx, existing: w.existing, values: w.body });
+      ready.push(w);
+    } catch (error) {
+      errors.push(...rowErrorsOf(w.row, error, def.schema));
+    }
+  }
+  if (!ready.length) return { createdIds: [], updatedIds: [], errors };
+
+  await sql`savepoint csv_chunk`.execute(trx);
+  try {
+    const ids = await writeAll(trx, ready, options);
+    await sql`release savepoint csv_chunk`.execute(trx);
+    return { ...ids, errors };
+  } catch (error) {
+    rowErrorsOf(0, translate(error), def.schema); // rethrows what no row caused
+    await sql`rollback to savepoint csv_chunk`.execute(trx);
+  }
+
+  const out: Written = { createdIds: [], updatedIds: [], errors };
+  for (const w of ready) {
+    await sql`savepoint csv_row`.execute(trx);
+    try {
+      const ids = await writeAll(trx, [w], options);
+      await sql`release savepoint csv_row`.execute(trx);
+      out.createdIds.push(...ids.createdIds);
+      out.updatedIds.push(...ids.updatedIds);
+    } catch (error) {
+      const found = rowErrorsOf(w.row, translate(error), def.schema);
+      await sql`rollback to savepoint csv_row`.execute(trx);
+      errors.push(...found);
+    }
+  }
+  return out;
+}
