@@ -7,14 +7,15 @@ const money: FieldSchema = { type: "number", multipleOf: 0.01 };
 
 describe("formula escaping", () => {
   it("prefixes what a spreadsheet would run, not numbers or plain text", () => {
-    for (const cell of ["=1+1", "+A1", "-A1", "@SUM(A1)", "\tx", "\rx"]) {
+    for (const cell of ["=1+1", "+A1", "-A1", "@SUM(A1)", "\tx", "\rx", "  =1+1", " @x"]) {
       expect(escapeFormula(cell)).toBe(`'${cell}`);
     }
-    for (const cell of ["-5", "+12.5", "plain", "a=b", "'quoted", ""]) expect(escapeFormula(cell)).toBe(cell);
+    for (const cell of ["-5", "+12.5", " -5 ", "plain", "a=b", "'quoted", ""])
+      expect(escapeFormula(cell)).toBe(cell);
   });
 
   it("is undone by the import, whatever the text held", () => {
-    for (const value of ["=1+1", "'=1+1", "''@x", "-5", "'-5", "'quoted", "-A1", "x", "\t"]) {
+    for (const value of ["=1+1", "'=1+1", "''@x", "-5", "'-5", "'quoted", "-A1", "x", "\t", "  =1", "' =1"]) {
       expect(unescapeFormula(escapeFormula(value))).toBe(value);
     }
   });
@@ -35,6 +36,7 @@ describe("cells", () => {
     expect(parseCell(money, "49.90")).toBe(49.9);
     expect(parseCell(money, "1e3")).toBe(1000);
     expect(parseCell(money, "12 EUR")).toBe("12 EUR");
+    expect(parseCell(money, "1e400")).toBe("1e400");
     expect(parseCell({ type: "boolean" }, "Yes")).toBe(true);
     expect(parseCell({ type: "boolean" }, "0")).toBe(false);
     expect(parseCell({ type: "boolean" }, "maybe")).toBe("maybe");
@@ -51,5 +53,12 @@ describe("cells", () => {
     expect(parseCell(instant, "2024-05-01 08:00")).toBe("2024-05-01T08:00:00Z");
     expect(parseCell(instant, "2024-05-01T08:00:00+02:00")).toBe("2024-05-01T08:00:00+02:00");
     expect(parseCell(text, "'=1+1")).toBe("=1+1");
+    // Day first, as spec §5 reads dates and spreadsheets often write them back.
+    const day: FieldSchema = { type: "string", format: "date" };
+    expect(parseCell(day, "5-3-2024")).toBe("2024-03-05");
+    expect(parseCell(day, "2024-03-05")).toBe("2024-03-05");
+    expect(parseCell(day, "3/5/2024")).toBe("3/5/2024");
+    expect(parseCell(instant, "05-03-2024 9:30")).toBe("2024-03-05T09:30:00Z");
+    expect(parseCell({ type: "string", format: "time" }, "9:30")).toBe("09:30");
   });
 });

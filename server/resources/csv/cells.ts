@@ -8,16 +8,19 @@
  * - Booleans `true` / `false` (an import also reads yes/no and 1/0).
  * - Lists (media URLs) joined by ` | `; an import splits on `|` and trims.
  * - Text that a spreadsheet would run as a formula (starting with = + - @, a tab or a carriage
- *   return) gets an apostrophe in front, which spreadsheets show as "this is text"; an import
- *   takes one such apostrophe off again. Numbers are never prefixed.
+ *   return, also after leading spaces: LibreOffice's "trim spaces" and Google Sheets drop them
+ *   before deciding) gets an apostrophe in front, which spreadsheets show as "this is text"; an
+ *   import takes one such apostrophe off again. Numbers are never prefixed.
+ * - Dates as a spreadsheet writes them back are read too: `D-M-YYYY` (spec §5: day, month,
+ *   year, split on dashes), `D-M-YYYY HH:MM[:SS]` as UTC, and a time with a one-digit hour.
  */
 import { baseType, type FieldSchema } from "../../../schemas/contract";
 import { decimalPlacesOf } from "../../../schemas/decimal";
 
 /** Cells starting like this are formulas to a spreadsheet (after any apostrophes we added). */
-const FORMULA_START = /^'*[=+\-@\t\r]/;
+const FORMULA_START = /^'*\s*[=+\-@\t\r]/;
 /** An apostrophe we put in front of such a cell. */
-const ESCAPED_FORMULA = /^'+[=+\-@\t\r]/;
+const ESCAPED_FORMULA = /^'+\s*[=+\-@\t\r]/;
 /** A plain number written as text: a spreadsheet reads it as a number, never as a formula. */
 const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)$/;
 /** What a number cell may hold (exponents included); anything else is left for the validator. */
@@ -34,7 +37,7 @@ export const LIST_SEPARATOR = " | ";
  * escapeFormula("'=a");                // "''=a" (so the import gives back "'=a")
  */
 export function escapeFormula(text: string): string {
-  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
+  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text.trim()) ? `'${text}` : text;
 }
 
 /**
@@ -74,10 +77,24 @@ export function formatCell(field: FieldSchema, value: unknown): string {
  * spreadsheet tends to write it), read as UTC, the zone exports are written in.
  */
 function normaliseInstant(text: string): string {
-  const match = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/i.exec(text);
+  const dayFirst = /^(\d{1,2}-\d{1,2}-\d{4})[T ](.*)$/i.exec(text);
+  const iso = dayFirst ? `${normaliseDay(dayFirst[1])}T${dayFirst[2]}` : text;
+  const match = /^(\d{4}-\d{2}-\d{2})[T ](\d{1,2}:\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/i.exec(iso);
   if (!match) return text;
   const [, day, minutes, seconds = ":00", , zone = "Z"] = match;
-  return `${day}T${minutes}${seconds}${zone}`;
+  return `${day}T${minutes.padStart(5, "0")}${seconds}${zone}`;
+}
+
+/**
+ * A day written day-month-year (`5-3-2024`, `05-03-2024`: spec §5, what a spreadsheet set to
+ * that display writes back) as `YYYY-MM-DD`; anything else as it is, for the validator. Only
+ * the order with the 4-digit year last is read: a month-first `3/5/2024` stays refused.
+ */
+function normaliseDay(text: string): string {
+  const match = /^(\d{1,2})-(\d{1,2})-(\d{4})$/.exec(text);
+  if (!match) return text;
+  const [, day, month, year] = match;
+  return `${year}-${month.padStart(2, "0")}-${day.padStart(2, "0")}`;
 }
 
 /**
@@ -98,7 +115,11 @@ export function parseCell(field: FieldSchema, cell: string): unknown {
     if (/^(false|no|0)$/i.test(text)) return false;
     return text;
   }
-  if (type === "number" || type === "integer") return NUMBER.test(text) ? Number(text) : text;
+  if (type === "number" || type === "integer") {
+    // `1e400` is Infinity, which the validator takes for a number and no column should hold.
+    const n = NUMBER.test(text) ? Number(text) : Number.NaN;
+    return Number.isFinite(n) ? n : text;
+  }
   if (type === "array") {
     return text
       .split("|")
@@ -107,6 +128,9 @@ export function parseCell(field: FieldSchema, cell: string): unknown {
   }
   if (field.enum) return enumValueOf(field, text);
   if (field.format === "date-time") return normaliseInstant(text);
+  if (field.format === "date") return normaliseDay(text);
+  // A one-digit hour (`9:30`, as spreadsheets show times): the validator wants two.
+  if (field.format === "time" && /^\d:\d{2}(:\d{2})?$/.test(text)) return `0${text}`;
   return text;
 }
 

@@ -10,7 +10,7 @@ import { compileBody } from "../../http/validation";
 import { columnAllowsNull } from "../columns";
 import { bodySchemaOf, type Row } from "../records";
 import type { AnyDb } from "../rules";
-import { parseCell } from "./cells";
+import { parseCell, unescapeFormula } from "./cells";
 import { type CsvColumn, keyFieldOf } from "./header";
 import type { CsvRow } from "./parse";
 import {
@@ -57,6 +57,11 @@ export class RowChecker {
   private readonly relations: Array<RelationField & { at: number }>;
   /** Keys seen so far in the file, with the row that held each first. */
   private readonly seen = new Map<string, number>();
+  /**
+   * The key field's own schema check: a key cell is looked up before its row is validated, and
+   * a value its column cannot hold (`abc` for a number) would fail the lookup in the database.
+   */
+  private readonly validKey: Validate;
 
   constructor(
     private readonly options: CheckOptions,
@@ -66,6 +71,10 @@ export class RowChecker {
     this.key = keyFieldOf(schema);
     this.keyAt = columns.findIndex((c) => c.field === this.key);
     this.keyTitle = columnTitle(schema, this.key);
+    this.validKey = compileBody({
+      type: "object",
+      properties: { [this.key]: schema.properties[this.key] ?? {} },
+    });
     this.relations = relationFieldsOf(schema, options.resolve)
       .map((r) => ({ ...r, at: columns.findIndex((c) => c.field === r.field) }))
       .filter((r) => r.at >= 0)
@@ -78,6 +87,9 @@ export class RowChecker {
     if (!cell) return null;
     if (this.key === "id") return isUuid(cell) ? { key: cell.toLowerCase() } : { error: "must be a UUID" };
     const value = parseCell(this.columns[this.keyAt].schema, cell);
+    if (!this.validKey({ [this.key]: value })) {
+      return { error: fieldErrors(this.validKey.errors ?? [])[0]?.message ?? "is not a valid value" };
+    }
     return typeof value === "string" || typeof value === "number" ? { key: value } : null;
   }
 
@@ -103,7 +115,8 @@ export class RowChecker {
     const stored = await this.recordsOf(trx, keys);
     const candidates = new Map<string, Candidates>();
     for (const r of this.relations) {
-      const cells = rows.map((row) => row.cells[r.at] ?? "").filter(Boolean);
+      // A label the export escaped ('=…) names the record without the apostrophe.
+      const cells = rows.map((row) => unescapeFormula(row.cells[r.at] ?? "")).filter(Boolean);
       candidates.set(r.field, await candidatesOf(trx, r, cells));
     }
 
@@ -172,7 +185,7 @@ export class RowChecker {
       else fail(field, "is required");
     }
     for (const r of this.relations) {
-      const cell = row.cells[r.at] ?? "";
+      const cell = unescapeFormula(row.cells[r.at] ?? "");
       if (!cell) continue;
       const within = r.within ? (r.within in body ? body[r.within] : record?.[r.within]) : undefined;
       const found = resolveCell(r, candidates.get(r.field) as Candidates, cell, within);

@@ -134,15 +134,17 @@ export function resolveCell(
 ): { id: string } | { error: string } {
   const byId = isUuid(cell) ? candidates.byId.get(cell.toLowerCase()) : undefined;
   if (byId) return { id: byId.id };
+  // Quoted back in the message, but never a whole pasted paragraph.
+  const shown = cell.length > 60 ? `${cell.slice(0, 57)}…` : cell;
   const all = candidates.byLabel.get(cell.toLowerCase()) ?? [];
   const scoped = r.within && typeof within === "string" ? all.filter((c) => c.within === within) : all;
   if (scoped.length === 1) return { id: scoped[0].id };
   if (scoped.length > 1) {
     return {
-      error: `'${cell}' names ${scoped.length} ${r.singular} records; write the ID of the one you mean`,
+      error: `'${shown}' names ${scoped.length} ${r.singular} records; write the ID of the one you mean`,
     };
   }
   if (all.length && scoped !== all)
-    return { error: `no ${r.singular} named '${cell}' in the chosen ${r.withinTitle}` };
-  return { error: `no ${r.singular} has the name or ID '${cell}'` };
+    return { error: `no ${r.singular} named '${shown}' in the chosen ${r.withinTitle}` };
+  return { error: `no ${r.singular} has the name or ID '${shown}'` };
 }
