@@ -326,6 +326,9 @@ test("products go out and back in as CSV: the export follows the search, the imp
     `${tag}-C,,3,No such category`,
   ]);
   await expect(dialog.getByRole("alert")).toContainText("The file has 3 errors");
+  // The next step has the focus, so the keyboard never falls out of the dialog.
+  const again = dialog.getByRole("button", { name: "Choose another file" });
+  await expect(again).toBeFocused();
   const errors = dialog.getByRole("region", { name: "Import errors" });
   const bodyRows = errors.locator(".ant-table-tbody tr.ant-table-row");
   await expect(bodyRows).toHaveText([
@@ -335,6 +338,8 @@ test("products go out and back in as CSV: the export follows the search, the imp
   ]);
   await errors.getByRole("columnheader", { name: /^Message/ }).click();
   await expect(bodyRows.first()).toHaveText(/^3Nameis required$/);
+  await again.press("Enter");
+  await expect(dialog.getByRole("button", { name: /^Choose a CSV file/ })).toBeFocused();
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
   const none = await admin.expect<{ total: number }>("GET", `/api/products?q=${tag}-B`, 200);

@@ -1,7 +1,7 @@
 import { InboxOutlined } from "@ant-design/icons";
 import { useApiUrl, useInvalidate } from "@refinedev/core";
 import { Alert, App, Button, Flex, Modal, Progress, Spin, Typography, Upload } from "antd";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { http } from "../../../providers/http";
 import { getErrorMessage } from "../../lib/errors";
 import type { ScreenProps } from "../types";
@@ -22,6 +22,16 @@ interface Props extends ScreenProps {
 /** The body of a failed call, if the server answered. */
 const answerOf = (error: unknown) => (error as { response?: { data?: unknown } } | null)?.response?.data;
 
+/** Focuses the drop zone (antd's Upload renders it as a `role="button"` box) inside `box`. */
+const focusDropZone = (box: HTMLElement | null) =>
+  box?.querySelector<HTMLElement>('[role="button"]')?.focus();
+
+/** Under the problems: which file, that nothing was written, and what to do next. */
+function problemsHint(file: File | undefined, listed: boolean): string {
+  const nothing = file ? `Nothing was imported from ${file.name}.` : "Nothing was imported.";
+  return listed ? `${nothing} Correct these rows in the file and choose it again.` : nothing;
+}
+
 /**
  * Import CSV, in two steps: the chosen file is sent as a dry run first (nothing written), which
  * answers "N to create, M to update" or the rows at fault (Row, Column, Message); "Import" then
@@ -36,6 +46,16 @@ export function CsvImportDialog({ def, open, onClose }: Props) {
   const singular = def.singular.toLowerCase();
   const plural = def.label.toLowerCase();
   const busy = step.kind === "busy";
+  const chooser = useRef<HTMLDivElement>(null);
+
+  // The drop zone is the one thing to do on the first step, so it has the focus: once the dialog
+  // has opened (the dialog takes the focus for itself until then), and when "Choose another file"
+  // brings the step back (that button is gone by then, and a focus left on the page would also
+  // leave Escape and Tab outside the dialog).
+  const stepKind = step.kind;
+  useEffect(() => {
+    if (stepKind === "choose") focusDropZone(chooser.current);
+  }, [stepKind]);
 
   const close = () => {
     setStep({ kind: "choose" });
@@ -103,11 +123,12 @@ export function CsvImportDialog({ def, open, onClose }: Props) {
         ]
       : step.kind === "problems"
         ? [
-            <Button key="again" type="primary" onClick={again}>
-              Choose another file
-            </Button>,
             <Button key="close" onClick={close}>
               Close
+            </Button>,
+            // Last, like Import: the dialog's next step sits on the right, and has the focus.
+            <Button key="again" type="primary" autoFocus onClick={again}>
+              Choose another file
             </Button>,
           ]
         : [
@@ -127,9 +148,10 @@ export function CsvImportDialog({ def, open, onClose }: Props) {
       footer={footer}
       width={720}
       destroyOnHidden
+      afterOpenChange={(opened) => opened && focusDropZone(chooser.current)}
     >
       {step.kind === "choose" && (
-        <Flex vertical gap={12}>
+        <Flex vertical gap={12} ref={chooser}>
           <Typography.Paragraph style={{ margin: 0 }}>
             The first row names the columns, as in an export (Export CSV gives a file to start from). A row
             that matches an existing {singular} updates it; the others become new {plural}. The file is
@@ -145,7 +167,8 @@ export function CsvImportDialog({ def, open, onClose }: Props) {
             }}
           >
             <p className="ant-upload-drag-icon">
-              <InboxOutlined />
+              {/* Hidden, or "inbox" would open the drop zone's name for a screen reader. */}
+              <InboxOutlined aria-hidden />
             </p>
             <p className="ant-upload-text">Choose a CSV file, or drop it here</p>
             <p className="ant-upload-hint">UTF-8 text ("CSV UTF-8" in a spreadsheet), up to 50,000 rows</p>
@@ -185,11 +208,7 @@ export function CsvImportDialog({ def, open, onClose }: Props) {
             showIcon
             role="alert"
             message={step.message}
-            description={
-              step.problems.length
-                ? "Nothing was imported. Correct these rows in the file and choose it again."
-                : "Nothing was imported."
-            }
+            description={problemsHint(step.file, step.problems.length > 0)}
           />
           {step.problems.length > 0 && <CsvProblemsTable problems={step.problems} />}
         </Flex>

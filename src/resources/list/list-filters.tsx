@@ -133,7 +133,9 @@ export function ListFilters({ def, filters, onChange, onClear }: ListFiltersProp
           onSearch={(value) =>
             onChange([{ field: "q", operator: "contains", value: value.trim() || undefined }])
           }
-          style={{ width: 340 }}
+          // Wide enough for the whole placeholder ("Search by SKU code, name or description"):
+          // about 0.55em a character, plus the clear icon and the search button.
+          style={{ width: `max(340px, calc(${searchPlaceholder(def).length} * 0.55em + 80px))` }}
         />
       )}
       {controls.map(control)}
