@@ -1,56 +1,22 @@
 /**
  * The catalogue through the generated resource screens (Products module): create, edit,
- * filter, sort and bulk-delete products, categories and sub-categories; CSV export and import
- * (a dry run first); the form's own validation in the server's words; and the module grant
+ * filter, sort and bulk-delete products, categories and sub-categories (CSV: csv.spec.ts);
+ * the form's own validation in the server's words; and the module grant
  * that keeps other users out.
  * Names carry Date.now(), so the tests neither clash nor depend on each other's data.
  */
-import { readFile } from "node:fs/promises";
-import { expect, type Locator, type Page, test } from "@playwright/test";
-import { type ApiSession, apiSession, choose, combobox, signIn } from "./helpers";
-
-interface Row {
-  id: string;
-  name: string;
-}
-
-/** A word unique to one test, put in every name it creates (search finds exactly them). */
-const uniqueTag = () => `T${Date.now()}${Math.floor(Math.random() * 1000)}`;
-
-/** The left menu. */
-const menu = (page: Page) => page.getByRole("menu").first();
-
-/** Opens a screen of the Products menu group ("Products", "Categories", "Sub-categories"). */
-async function openFromMenu(page: Page, item: "Products" | "Categories" | "Sub-categories") {
-  const entry = menu(page).locator(".ant-menu-sub").getByRole("link", { name: item, exact: true });
-  if (!(await entry.isVisible())) await menu(page).getByText("Products", { exact: true }).first().click();
-  await entry.click();
-}
-
-/** The list's Create button (its accessible name also holds its icon's). */
-const createButton = (page: Page) => page.getByRole("button", { name: /^(plus-square )?Create$/ });
-
-/** The names in the product list, top to bottom (the label column links to each record). */
-const productNames = (page: Page): Locator =>
-  page.locator('.ant-table-tbody a[href*="/products/products/show/"]');
-
-/** Searches the products list and waits until it shows `names`, in that order. */
-async function search(page: Page, text: string, names: string[]) {
-  const box = page.getByRole("searchbox", { name: "Search products" });
-  await box.fill(text);
-  await box.press("Enter");
-  await expect(productNames(page)).toHaveText(names);
-}
-
-/** A category with one sub-category, through the API. */
-async function seedCategory(admin: ApiSession, tag: string) {
-  const category = await admin.expect<Row>("POST", "/api/categories", 201, { name: `${tag} category` });
-  const sub = await admin.expect<Row>("POST", "/api/sub-categories", 201, {
-    name: `${tag} sub-category`,
-    category_id: category.id,
-  });
-  return { category, sub };
-}
+import { expect, test } from "@playwright/test";
+import {
+  createButton,
+  menu,
+  openFromMenu,
+  productNames,
+  type Row,
+  search,
+  seedCategory,
+  uniqueTag,
+} from "./catalogue-helpers";
+import { apiSession, choose, combobox, signIn } from "./helpers";
 
 test("admin creates a category, a sub-category and a product, then edits the product", async ({
   page,
@@ -262,101 +228,6 @@ test("selected products are deleted together", async ({ page, request }) => {
   await admin.expect("GET", `/api/products/${ids["Drop one"]}`, 404);
   await admin.expect("GET", `/api/products/${ids["Drop two"]}`, 404);
   await admin.expect("GET", `/api/products/${ids.Keep}`, 200);
-});
-
-test("products go out and back in as CSV: the export follows the search, the import checks first", async ({
-  page,
-  request,
-}) => {
-  // An export, two dialogs and two searches: longer than one screen's test.
-  test.setTimeout(60_000);
-  const tag = uniqueTag();
-  const admin = await apiSession(request);
-  const { category, sub } = await seedCategory(admin, tag);
-  await admin.expect("POST", "/api/products", 201, {
-    sku_code: `${tag}-A`,
-    name: `${tag} Alpha`,
-    price: 12.5,
-    category_id: category.id,
-    sub_category_id: sub.id,
-  });
-  // Another product the search leaves out of the export.
-  await admin.expect("POST", "/api/products", 201, {
-    sku_code: `OUT-${Date.now()}`,
-    name: "Outside the search",
-    price: 1,
-    category_id: category.id,
-  });
-
-  await signIn(page);
-  await page.goto("products/products");
-  await search(page, tag, [`${tag} Alpha`]);
-
-  // Export: the list's search, the fields' titles, the category by its name.
-  const downloading = page.waitForEvent("download");
-  await page.getByRole("button", { name: /Export CSV/ }).click();
-  const download = await downloading;
-  expect(download.suggestedFilename()).toBe("products.csv");
-  const exported = await readFile((await download.path()) as string, "utf8");
-  expect(
-    exported
-      .replace(/^\ufeff/, "")
-      .trim()
-      .split("\n"),
-  ).toEqual([
-    "SKU code,Name,Description,Price,Currency,Category,Sub-category,Status,Images",
-    `${tag}-A,${tag} Alpha,,12.50,INR,${category.name},${sub.name},draft,`,
-  ]);
-
-  const dialog = page.getByRole("dialog", { name: "Import products from CSV" });
-  const choose = async (name: string, lines: string[]) => {
-    await page.getByRole("button", { name: /Import CSV/ }).click();
-    await expect(dialog).toBeVisible();
-    await dialog.locator('input[type="file"]').setInputFiles({
-      name,
-      mimeType: "text/csv",
-      buffer: Buffer.from(lines.join("\n")),
-    });
-  };
-
-  // A file with mistakes: the dry run lists them by row and column, and nothing is written.
-  await choose("bad.csv", [
-    "SKU code,Name,Price,Category",
-    `${tag}-B,${tag} Bravo,ten,${category.name}`,
-    `${tag}-C,,3,No such category`,
-  ]);
-  await expect(dialog.getByRole("alert")).toContainText("The file has 3 errors");
-  // The next step has the focus, so the keyboard never falls out of the dialog.
-  const again = dialog.getByRole("button", { name: "Choose another file" });
-  await expect(again).toBeFocused();
-  const errors = dialog.getByRole("region", { name: "Import errors" });
-  const bodyRows = errors.locator(".ant-table-tbody tr.ant-table-row");
-  await expect(bodyRows).toHaveText([
-    /^2Pricemust be a number$/,
-    /^3Categoryno category has the name or ID 'No such category'$/,
-    /^3Nameis required$/,
-  ]);
-  await errors.getByRole("columnheader", { name: /^Message/ }).click();
-  await expect(bodyRows.first()).toHaveText(/^3Nameis required$/);
-  await again.press("Enter");
-  await expect(dialog.getByRole("button", { name: /^Choose a CSV file/ })).toBeFocused();
-  await page.keyboard.press("Escape");
-  await expect(dialog).toBeHidden();
-  const none = await admin.expect<{ total: number }>("GET", `/api/products?q=${tag}-B`, 200);
-  expect(none.total).toBe(0);
-
-  // A good file: the dry run counts, then Import writes every row.
-  await choose("good.csv", [
-    "SKU code,Name,Price,Category,Sub-category",
-    `${tag}-A,${tag} Alpha v2,13,${category.name},${sub.name}`,
-    `${tag}-B,${tag} Bravo,10,${category.name},`,
-  ]);
-  await expect(dialog.getByRole("status")).toContainText("1 product to create, 1 to update");
-  await dialog.getByRole("button", { name: "Import", exact: true }).click();
-  await expect(page.getByText("Imported: 1 product created, 1 updated")).toBeVisible();
-  await expect(dialog).toBeHidden();
-  await search(page, `${tag}-A`, [`${tag} Alpha v2`]);
-  await search(page, `${tag}-B`, [`${tag} Bravo`]);
 });
 
 test("the product form rejects bad fields in the server's words, before sending anything", async ({
