@@ -347,7 +347,9 @@ export async function listPage<DB, TB extends keyof DB, O>(
 /** `count(*)` over at most EXACT_COUNT_CAP + 1 matching rows. */
 // biome-ignore lint/suspicious/noExplicitAny: see listPage.
 function cappedCount(db: Kysely<any>, matching: SelectQueryBuilder<any, any, any>) {
-  return db.selectFrom(matching.limit(EXACT_COUNT_CAP + 1).as("m")).select(sql<number>`count(*)::int`.as("n"));
+  return db
+    .selectFrom(matching.limit(EXACT_COUNT_CAP + 1).as("m"))
+    .select(sql<number>`count(*)::int`.as("n"));
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: see listPage.
