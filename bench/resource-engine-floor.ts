@@ -1,28 +1,42 @@
-/** The engine bench's data and its floor: seeding, and bare Fastify sending the engine's SQL by hand. */
+/**
+ * The engine bench's data and its floor.
+ *
+ * The floor is a bare Fastify 5 server in a process of its own (this file, forked with
+ * `--floor-child`) that sends ONE SQL statement per route by hand: no auth, no validation, no
+ * response schema, no hooks. On PostgreSQL it has its own `pg` Pool (max 10, as the engine's)
+ * on the same database, so it reads the same rows; on PGlite it owns a PGlite of its own,
+ * migrated and seeded with the same rows by the same `seed` (PGlite is one backend in one
+ * process: it cannot be shared with another process, and sharing the engine's in-process
+ * instance would put the floor on the engine's thread).
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import type net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
 import Fastify, { type FastifyInstance } from "fastify";
-import { CompiledQuery, type Kysely, type KyselyPlugin, PostgresQueryCompiler, sql } from "kysely";
-import { resourceByName } from "../resources/index";
-import { products as productsDef } from "../resources/products";
-import type { App } from "../server/app";
-import type { Database } from "../server/db";
-import { EXACT_COUNT_CAP } from "../server/http/list-query";
-import { ResourceService } from "../server/resources/service";
+import { Kysely, sql } from "kysely";
+import pg from "pg";
+import { type Database, migrate } from "../server/db";
+import { PGliteDialect } from "../server/db/pglite-dialect";
 import { PAGE_SIZE, PRODUCTS } from "./resource-engine-settings";
 
 // ---------------------------------------------------------------------------------------------
-// Seeding
+// Seeding (the engine's database, and the floor's own PGlite)
 // ---------------------------------------------------------------------------------------------
 
 export async function seed(db: Kysely<Database>, adminId: string) {
   await sql`
     insert into categories (name, products_cat_id, created_by, updated_by)
-    select 'Category ' || lpad(g::text, 2, '0'), g, ${adminId}::uuid, ${adminId}::uuid
+    select 'Category ' || lpad(g::text, 2, '0'), g + 1, ${adminId}::uuid, ${adminId}::uuid
     from generate_series(0, 19) g`.execute(db);
   // Sub-category s (0..99) belongs to category s % 20.
   await sql`
     insert into sub_categories (name, category_id, created_by, updated_by)
     select 'Sub-category ' || lpad(g::text, 3, '0'), c.id, ${adminId}::uuid, ${adminId}::uuid
-    from generate_series(0, 99) g join categories c on c.products_cat_id = g % 20`.execute(db);
+    from generate_series(0, 99) g join categories c on c.products_cat_id = g % 20 + 1`.execute(db);
   // Product g: sub-category g % 100 (so category g % 20), status draft/active/archived by g % 3.
   const batch = 20_000;
   for (let from = 0; from < PRODUCTS; from += batch) {
@@ -50,127 +64,20 @@ export async function seed(db: Kysely<Database>, adminId: string) {
   await sql`vacuum analyze products`.execute(db);
 }
 
-// ---------------------------------------------------------------------------------------------
-// The floor: bare Fastify, same database handle, the engine's SQL sent by hand
-// ---------------------------------------------------------------------------------------------
+/** One statement, as the floor sends it (pg.Pool#query, PGlite#query). */
+export type Query = (text: string, params: unknown[]) => Promise<{ rows: Record<string, unknown>[] }>;
 
-export const FLOOR_SQL = {
-  page: `select "t".* from "products" as "t" where "t"."status" = $1 order by "t"."price" desc, "t"."id" asc limit $2 offset $3`,
-  cappedCount: `select count(*)::int as "n" from (select 1 as "one" from "products" as "t" where "t"."status" = $1 limit $2) as "m"`,
-  matching: `select 1 as "one" from "products" as "t" where "t"."status" = $1`,
-  plainCount: `select count(*)::int as "n" from "products" where "status" = $1`,
-  get: `select * from "products" where "id" = $1`,
-  insert: `insert into "products" ("name", "description", "price", "currency", "category_id", "status", "sku_code", "created_by", "updated_by") values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *`,
-};
-
-export function buildFloor(db: Kysely<Database>, adminId: string): FastifyInstance {
-  const floor = Fastify({ logger: false });
-  const run = <R>(text: string, params: unknown[]) => db.executeQuery<R>(CompiledQuery.raw(text, params));
-
-  floor.get<{ Querystring: { status: string; page?: string; pageSize?: string; count?: string } }>(
-    "/floor/products",
-    async (request) => {
-      const { status, count } = request.query;
-      const page = Number(request.query.page ?? 1);
-      const pageSize = Number(request.query.pageSize ?? 10);
-      const pageQuery = run(FLOOR_SQL.page, [status, pageSize, (page - 1) * pageSize]);
-      if (count === "plain") {
-        const [rows, counted] = await Promise.all([
-          pageQuery,
-          run<{ n: number }>(FLOOR_SQL.plainCount, [status]),
-        ]);
-        return { data: rows.rows, total: counted.rows[0].n, totalExact: true };
-      }
-      const [rows, capped] = await Promise.all([
-        pageQuery,
-        run<{ n: number }>(FLOOR_SQL.cappedCount, [status, EXACT_COUNT_CAP + 1]),
-      ]);
-      const n = capped.rows[0].n;
-      if (n <= EXACT_COUNT_CAP) return { data: rows.rows, total: n, totalExact: true };
-      const plan = await run<{ "QUERY PLAN": unknown }>(`explain (format json) ${FLOOR_SQL.matching}`, [
-        status,
-      ]);
-      const raw = plan.rows[0]["QUERY PLAN"];
-      const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{
-        Plan: { "Plan Rows": number };
-      }>;
-      return {
-        data: rows.rows,
-        total: Math.max(Math.round(parsed[0].Plan["Plan Rows"]), n),
-        totalExact: false,
-      };
-    },
-  );
-
-  floor.get<{ Params: { id: string } }>("/floor/products/:id", async (request, reply) => {
-    const { rows } = await run(FLOOR_SQL.get, [request.params.id]);
-    if (!rows.length) return reply.status(404).send({ message: "not found" });
-    return rows[0];
-  });
-
-  const insertParams = (b: Record<string, unknown>) => [
-    b.name,
-    b.description,
-    b.price,
-    b.currency,
-    b.category_id,
-    b.status,
-    b.sku_code,
-    adminId,
-    adminId,
-  ];
-  floor.post<{ Body: Record<string, unknown> }>("/floor/products", async (request, reply) => {
-    const { rows } = await run(FLOOR_SQL.insert, insertParams(request.body));
-    return reply.status(201).send(rows[0]);
-  });
-  // Extra: the same insert wrapped in begin/commit, as the engine writes.
-  floor.post<{ Body: Record<string, unknown> }>("/floor/products-tx", async (request, reply) => {
-    const row = await db
-      .transaction()
-      .execute(
-        async (trx) =>
-          (await trx.executeQuery(CompiledQuery.raw(FLOOR_SQL.insert, insertParams(request.body)))).rows[0],
-      );
-    return reply.status(201).send(row);
-  });
-  return floor;
+/** What the get and update cases rotate over, and what a create refers to. */
+export interface BenchData {
+  /** 100 product ids (the same sku range on either database). */
+  ids: string[];
+  categoryId: string;
 }
 
-/** Runs the engine's service once with a query-capturing plugin and compares its SQL with the floor's. */
-export async function checkSql(
-  built: App,
-  adminId: string,
-  categoryId: string,
-  overCap: boolean,
-): Promise<string[]> {
-  const captured: string[] = [];
-  const compiler = new PostgresQueryCompiler();
-  const plugin: KyselyPlugin = {
-    transformQuery(args) {
-      captured.push(compiler.compileQuery(args.node, args.queryId).sql);
-      return args.node;
-    },
-    async transformResult(args) {
-      return args.result;
-    },
-  };
-  const db = built.ctx.db.withPlugin(plugin);
-  const service = new ResourceService({ ...built.ctx, db }, productsDef, resourceByName, {});
-  const filters = JSON.stringify([{ field: "status", operator: "eq", value: "active" }]);
-  await service.list({ page: 1, pageSize: PAGE_SIZE, sort: "-price", filters });
-  const afterList = captured.length;
-  await service.get((await service.list({ pageSize: 1 })).data[0].id as string);
-  const afterGet = captured.length;
-  const created = await service.create({ ...createBody(categoryId), sku_code: "BENCH-SQL-CHECK" }, adminId);
-  await service.remove([created.id as string], adminId, true);
-  const has = (text: string, from: number, to: number) => captured.slice(from, to).includes(text);
-  return [
-    `list page query     ${has(FLOOR_SQL.page, 0, afterList) ? "same" : "DIFFERENT"}`,
-    `list capped count   ${has(FLOOR_SQL.cappedCount, 0, afterList) ? "same" : "DIFFERENT"}`,
-    `list explain (>cap) ${overCap ? (has(FLOOR_SQL.matching, 0, afterList) ? "same" : "DIFFERENT") : "not sent (matches under the cap)"}`,
-    `get one             ${has(FLOOR_SQL.get, afterList, afterGet) ? "same" : "DIFFERENT"}`,
-    `create insert       ${has(FLOOR_SQL.insert, afterGet, captured.length) ? "same" : "DIFFERENT"} (one statement: no rule needs a read first)`,
-  ];
+export async function benchData(query: Query): Promise<BenchData> {
+  const category = await query("select id from categories order by name limit 1", []);
+  const ids = await query("select id from products order by sku_code limit 100 offset 1000", []);
+  return { ids: ids.rows.map((r) => String(r.id)), categoryId: String(category.rows[0].id) };
 }
 
 export const createBody = (categoryId: string) => ({
@@ -182,3 +89,185 @@ export const createBody = (categoryId: string) => ({
   status: "draft",
   sku_code: "placeholder",
 });
+
+/** An update's body; `name` is replaced by a new one per request. */
+export const updateBody = { name: "placeholder", price: 19.99 };
+
+// ---------------------------------------------------------------------------------------------
+// The floor server: one statement per route
+// ---------------------------------------------------------------------------------------------
+
+export const FLOOR_SQL = {
+  // The total as a scalar subquery: computed once (an InitPlan) beside the top-N sort of the page.
+  list: `select "t".*, (select count(*)::int from "products" where "status" = $1) as "total" from "products" as "t" where "t"."status" = $1 order by "t"."price" desc, "t"."id" asc limit $2 offset $3`,
+  get: `select * from "products" where "id" = $1`,
+  insert: `insert into "products" ("name", "description", "price", "currency", "category_id", "status", "sku_code", "created_by", "updated_by") values ($1, $2, $3, $4, $5, $6, $7, $8, $9) returning *`,
+  update: `update "products" set "name" = $1, "price" = $2, "updated_at" = now(), "updated_by" = $3 where "id" = $4 returning *`,
+};
+
+function floorServer(query: Query, adminId: string): FastifyInstance {
+  const floor = Fastify({ logger: false });
+
+  floor.get<{ Querystring: { status: string; page?: string; pageSize?: string } }>(
+    "/floor/products",
+    async (request) => {
+      const page = Number(request.query.page ?? 1);
+      const pageSize = Number(request.query.pageSize ?? PAGE_SIZE);
+      const { rows } = await query(FLOOR_SQL.list, [request.query.status, pageSize, (page - 1) * pageSize]);
+      const total = rows.length ? Number(rows[0].total) : 0;
+      const data = rows.map(({ total: _, ...row }) => row);
+      return { data, total, totalExact: true };
+    },
+  );
+
+  floor.get<{ Params: { id: string } }>("/floor/products/:id", async (request, reply) => {
+    const { rows } = await query(FLOOR_SQL.get, [request.params.id]);
+    if (!rows.length) return reply.status(404).send({ message: "not found" });
+    return rows[0];
+  });
+
+  floor.post<{ Body: Record<string, unknown> }>("/floor/products", async (request, reply) => {
+    const b = request.body;
+    const { rows } = await query(FLOOR_SQL.insert, [
+      b.name,
+      b.description,
+      b.price,
+      b.currency,
+      b.category_id,
+      b.status,
+      b.sku_code,
+      adminId,
+      adminId,
+    ]);
+    return reply.status(201).send(rows[0]);
+  });
+
+  floor.patch<{ Params: { id: string }; Body: Record<string, unknown> }>(
+    "/floor/products/:id",
+    async (request, reply) => {
+      const b = request.body;
+      const { rows } = await query(FLOOR_SQL.update, [b.name, b.price, adminId, request.params.id]);
+      if (!rows.length) return reply.status(404).send({ message: "not found" });
+      return rows[0];
+    },
+  );
+  return floor;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The floor's process
+// ---------------------------------------------------------------------------------------------
+
+export interface FloorStart {
+  /** postgres:// URL of the engine's database; null: a PGlite of the floor's own. */
+  databaseUrl: string | null;
+  /** PGlite only: keep it in memory rather than in a temp data dir. */
+  inMemory: boolean;
+  /** PostgreSQL only: the admin the engine's database was seeded with. */
+  adminId?: string;
+}
+
+export interface FloorReady extends BenchData {
+  url: string;
+  where: string;
+}
+
+async function startFloor(start: FloorStart): Promise<{ ready: FloorReady; close: () => Promise<void> }> {
+  let query: Query;
+  let adminId: string;
+  let where: string;
+  const closers: Array<() => Promise<void> | void> = [];
+  if (start.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: start.databaseUrl, max: 10 });
+    pool.on("error", () => {});
+    closers.push(() => pool.end());
+    query = (text, params) => pool.query(text, params);
+    adminId = start.adminId ?? "";
+    where = "own pg.Pool (max 10) on the same database";
+  } else {
+    const dir = start.inMemory ? null : mkdtempSync(path.join(os.tmpdir(), "atelier-bench-floor-"));
+    if (dir) closers.push(() => rmSync(dir, { recursive: true, force: true }));
+    const pglite = await PGlite.create(dir ? path.join(dir, "pglite") : "memory://");
+    closers.unshift(() => pglite.close());
+    // Kysely builds the schema and the rows only; requests go straight to PGlite.
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    await migrate(db);
+    const admin = await sql<{ id: string }>`
+      insert into users (email, first_name, last_name, password_hash, role)
+      values ('floor@example.com', 'Floor', 'Bench', 'x', 2) returning id`.execute(db);
+    adminId = admin.rows[0].id;
+    await seed(db, adminId);
+    query = (text, params) => pglite.query<Record<string, unknown>>(text, params);
+    where = `own PGlite (${dir ? `data dir ${dir}` : "in memory"}), seeded the same way`;
+  }
+  const data = await benchData(query);
+  const server = floorServer(query, adminId);
+  closers.unshift(() => server.close());
+  await server.listen({ port: 0, host: "127.0.0.1" });
+  const url = `http://127.0.0.1:${(server.server.address() as net.AddressInfo).port}`;
+  return {
+    ready: { url, where, ...data },
+    close: async () => {
+      for (const c of closers) await c();
+    },
+  };
+}
+
+function floorChild() {
+  let close: (() => Promise<void>) | null = null;
+  process.once("message", async (start: FloorStart) => {
+    try {
+      const floor = await startFloor(start);
+      close = floor.close;
+      process.send?.({ ready: floor.ready });
+    } catch (error) {
+      process.send?.({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    }
+  });
+  process.on("disconnect", async () => {
+    await close?.().catch(() => {});
+    process.exit(0);
+  });
+}
+
+/** The floor's process, as the parent drives it. */
+export class FloorProcess {
+  private readonly child: ChildProcess;
+
+  private constructor(
+    child: ChildProcess,
+    readonly ready: FloorReady,
+  ) {
+    this.child = child;
+  }
+
+  get pid(): number {
+    return this.child.pid ?? 0;
+  }
+
+  static start(start: FloorStart): Promise<FloorProcess> {
+    const child = fork(fileURLToPath(import.meta.url), ["--floor-child"], {
+      execArgv: process.execArgv,
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    return new Promise((resolve, reject) => {
+      child.once("message", (m: { ready?: FloorReady; error?: string }) => {
+        if (m.ready) resolve(new FloorProcess(child, m.ready));
+        else reject(new Error(`floor failed to start: ${m.error}`));
+      });
+      child.once("exit", (code) => reject(new Error(`floor process exited (${code})`)));
+      child.send(start);
+    });
+  }
+
+  /** Closes the floor's server and database, then waits for its process to end. */
+  stop(): Promise<void> {
+    if (this.child.exitCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.child.once("exit", () => resolve());
+      this.child.disconnect();
+    });
+  }
+}
+
+if (process.argv[2] === "--floor-child") floorChild();

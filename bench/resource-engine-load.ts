@@ -13,14 +13,18 @@ import type { Autocannon, AutocannonRequest } from "./bench-run";
 
 export interface LoadSpec {
   url: string;
-  kind: "fixed" | "get" | "create";
+  kind: "fixed" | "get" | "create" | "update";
   /** Path of a fixed request (lists) or of `create`. */
   path?: string;
-  /** Path prefix of `get` (id appended, rotating over `ids`). */
+  /** Path prefix of `get` and `update` (id appended, rotating over `ids`). */
   prefix?: string;
   ids?: string[];
-  /** Body of `create`; `sku_code` is replaced by a unique one per request. */
+  /**
+   * Body of `create` (`sku_code` replaced by a unique one per request) or of `update`
+   * (`name` replaced by a new one per request).
+   */
   body?: Record<string, unknown>;
+  /** Start of the unique `sku_code` / `name` of each request. */
   skuPrefix?: string;
   token?: string;
   connections: number;
@@ -52,6 +56,18 @@ export async function runLoad(spec: LoadSpec, seconds: number, salt: string): Pr
       method: "GET",
       headers,
       setupRequest: (req) => ({ ...req, path: `${spec.prefix}/${ids[i++ % ids.length]}` }),
+    };
+  } else if (spec.kind === "update") {
+    const ids = spec.ids ?? [];
+    let n = 0;
+    request = {
+      method: "PATCH",
+      headers: { ...headers, "content-type": "application/json" },
+      setupRequest: (req) => ({
+        ...req,
+        path: `${spec.prefix}/${ids[n % ids.length]}`,
+        body: JSON.stringify({ ...spec.body, name: `${spec.skuPrefix}-${salt}-${n++}` }),
+      }),
     };
   } else {
     let n = 0;

@@ -31,7 +31,7 @@ function toDecimal(value: number): Decimal {
 export function isMultipleOf(value: number, step: number): boolean {
   if (!Number.isFinite(value) || !Number.isFinite(step) || step <= 0) return false;
   // Fast path for the common steps (0.01, 0.1…): count the decimals the value is written with.
-  const places = step < 1 ? decimalPlacesOf(step) : null;
+  const places = step < 1 ? placesOfStep(step) : null;
   if (places !== null) {
     const text = String(value);
     if (!text.includes("e")) return (text.split(".")[1]?.length ?? 0) <= places;
@@ -42,6 +42,18 @@ export function isMultipleOf(value: number, step: number): boolean {
   const scaledValue = v.digits * 10n ** BigInt(v.exponent - exponent);
   const scaledStep = s.digits * 10n ** BigInt(s.exponent - exponent);
   return scaledValue % scaledStep === 0n;
+}
+
+/** Steps come from schemas, so there are few: each worked out once (validation runs per request). */
+const stepPlaces = new Map<number, number | null>();
+
+function placesOfStep(step: number): number | null {
+  let places = stepPlaces.get(step);
+  if (places === undefined) {
+    places = decimalPlacesOf(step);
+    if (stepPlaces.size < 1000) stepPlaces.set(step, places);
+  }
+  return places;
 }
 
 /**

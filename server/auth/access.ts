@@ -3,10 +3,10 @@
  * it before the handler runs, and a route without a rule is refused (fail closed).
  * A test walks the route table so a new route without a rule fails CI.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { AppContext } from "../context";
 import { forbidden, HttpError } from "../http/errors";
-import { bearerToken, type Principal, resolvePrincipal } from "./principal";
+import { bearerToken, cachedPrincipal, type Principal, resolvePrincipal } from "./principal";
 
 export type Access =
   | { kind: "public" }
@@ -38,22 +38,30 @@ export function principalOf(request: { principal: Principal | null }): Principal
 
 export function registerAccessGuard(app: FastifyInstance, ctx: AppContext) {
   app.decorateRequest("principal", null);
-  app.addHook("onRequest", async (request) => {
-    if (request.is404) return;
+  // A callback hook: a session checked a moment ago (ctx.principals) is allowed or refused
+  // without a promise; anything else waits for resolvePrincipal.
+  app.addHook("onRequest", (request, _reply, done) => {
+    if (request.is404) return done();
     const access = request.routeOptions.config.access;
-    if (!access) throw forbidden("This route has no access rule");
-    if (access.kind === "public") return;
-    const principal = await resolvePrincipal(
-      ctx,
-      bearerToken(request.headers.authorization),
-      access.kind === "signedIn" && access.allowExpired,
+    if (!access) return done(forbidden("This route has no access rule"));
+    if (access.kind === "public") return done();
+    const token = bearerToken(request.headers.authorization);
+    const cached = cachedPrincipal(ctx, token);
+    if (cached) return done(admit(request, access, cached));
+    resolvePrincipal(ctx, token, access.kind === "signedIn" && access.allowExpired).then(
+      (principal) => done(admit(request, access, principal)),
+      done,
     );
-    request.principal = principal;
-    if (access.kind === "module") {
-      if (!principal.modules.has(access.moduleID)) throw forbidden("You do not have access to this module");
-      if (access.adminOnly && !principal.isAdmin) throw forbidden("Administrators only");
-    }
   });
+}
+
+/** Sets the request's principal; the refusal when the route's rule does not let it in. */
+function admit(request: FastifyRequest, access: Access, principal: Principal): HttpError | undefined {
+  request.principal = principal;
+  if (access.kind !== "module") return undefined;
+  if (!principal.modules.has(access.moduleID)) return forbidden("You do not have access to this module");
+  if (access.adminOnly && !principal.isAdmin) return forbidden("Administrators only");
+  return undefined;
 }
 
 /** Marks every route registered in this plugin scope public (static files, API docs). */

@@ -32,6 +32,20 @@ export function bearerToken(header: string | undefined): string | null {
 }
 
 /**
+ * The principal of a bearer token when its session was checked a moment ago (the common case),
+ * without a promise; undefined when `resolvePrincipal` must decide (no token, a bad or expired
+ * one, a session not in the cache).
+ */
+export function cachedPrincipal(ctx: AppContext, token: string | null): Principal | undefined {
+  if (!token) return undefined;
+  const verdict = ctx.tokens.verifyAccess(token);
+  if (!verdict.ok) return undefined;
+  const { sub, sid } = verdict.claims;
+  const cached = ctx.principals.get(sid);
+  return cached && cached.userId === sub ? principalOf(sid, cached) : undefined;
+}
+
+/**
  * Resolves the principal of a bearer token.
  * @param allowExpired accept a genuine but expired token (used by logout, so a device
  *   can always be signed out).

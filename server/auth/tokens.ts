@@ -32,10 +32,41 @@ function isClaims(value: unknown): value is AccessClaims {
   return !!v && v.typ === "access" && typeof v.sub === "string" && typeof v.sid === "string";
 }
 
+/**
+ * Access tokens already verified, until they expire: the same token comes with every request of
+ * a session, and its HMAC check costs more than a lookup. Keyed by the token itself (a different
+ * token is a different key, never a collision); fast-jwt's own cache would key it by a SHA-2
+ * hash, which costs about what it saves. The oldest entries go first past MAX_VERIFIED.
+ */
+class VerifiedTokens {
+  private readonly entries = new Map<string, { claims: AccessClaims; expiresAt: number }>();
+
+  get(token: string): AccessClaims | undefined {
+    const entry = this.entries.get(token);
+    if (!entry) return undefined;
+    if (entry.expiresAt > Date.now()) return entry.claims;
+    this.entries.delete(token);
+    return undefined;
+  }
+
+  add(token: string, claims: AccessClaims & { exp?: unknown }): void {
+    // A token without an expiry is never cached: fast-jwt decides about it every time.
+    if (typeof claims.exp !== "number") return;
+    if (this.entries.size >= MAX_VERIFIED) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(token, { claims, expiresAt: claims.exp * 1000 });
+  }
+}
+
+const MAX_VERIFIED = 10_000;
+
 export function createTokenService(secret: string, accessTtlSeconds: number): TokenService {
   const signer = createSigner({ key: secret, algorithm: "HS256", expiresIn: accessTtlSeconds * 1000 });
-  const verifier = createVerifier({ key: secret, algorithms: ["HS256"], cache: 1000 });
+  const verifier = createVerifier({ key: secret, algorithms: ["HS256"] });
   const lenient = createVerifier({ key: secret, algorithms: ["HS256"], ignoreExpiration: true });
+  const verified = new VerifiedTokens();
 
   return {
     signAccess(claims) {
@@ -43,9 +74,13 @@ export function createTokenService(secret: string, accessTtlSeconds: number): To
       return { token, expiresAt: Date.now() + accessTtlSeconds * 1000 };
     },
     verifyAccess(token) {
+      const known = verified.get(token);
+      if (known) return { ok: true, claims: known };
       try {
         const payload: unknown = verifier(token);
-        return isClaims(payload) ? { ok: true, claims: payload } : { ok: false, reason: "invalid" };
+        if (!isClaims(payload)) return { ok: false, reason: "invalid" };
+        verified.add(token, payload);
+        return { ok: true, claims: payload };
       } catch (error) {
         if (!(error instanceof TokenError) || error.code !== TokenError.codes.expired) {
           return { ok: false, reason: "invalid" };

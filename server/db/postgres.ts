@@ -15,6 +15,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { postgresBroadcast } from "./broadcast";
 import type { DatabaseHandle } from "./index";
+import { PreparingClient } from "./prepared";
 import type { Database } from "./types";
 
 export interface PostgresTimeouts {
@@ -61,6 +62,8 @@ export function openPostgres(url: string, timeouts: PostgresTimeouts = DEFAULT_T
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     types: typeParsers,
+    // The statements of every request run prepared, once parsed per connection (./prepared.ts).
+    Client: PreparingClient,
   });
   // pg-pool re-emits an idle client's error on the pool; the client listener below has
   // reported it already, and the pool has dropped the client.

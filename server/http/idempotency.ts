@@ -134,8 +134,8 @@ export function registerIdempotency(app: FastifyInstance, ctx: Pick<AppContext, 
     };
   });
 
-  app.addHook("preValidation", async (request, reply) => {
-    if (!request.routeOptions.config.idempotent) return;
+  /** Claims the request's key, or answers for it (replay, 409, 422). */
+  const claim = async (request: FastifyRequest, reply: FastifyReply) => {
     const key = idempotencyKeyOf(request);
     if (key === null) return;
     const ref = { scope: scopeOf(request), route: `${request.method} ${request.routeOptions.url}`, key };
@@ -157,12 +157,10 @@ export function registerIdempotency(app: FastifyInstance, ctx: Pick<AppContext, 
       case "done":
         return replay(reply, outcome.answer);
     }
-  });
+  };
 
-  app.addHook("onSend", async (request, reply, payload) => {
-    const claim = request.idempotencyClaim;
-    if (!claim) return payload;
-    request.idempotencyClaim = null;
+  /** Stores the answer of a claimed key (or lets the key go when the answer is not final). */
+  const record = async (request: FastifyRequest, reply: FastifyReply, payload: unknown, claim: Claim) => {
     const status = reply.statusCode;
     const body = storableBody(payload);
     const final = status >= 200 && status < 500 && !(status >= 300 && status < 400) && !TRY_LATER.has(status);
@@ -181,18 +179,36 @@ export function registerIdempotency(app: FastifyInstance, ctx: Pick<AppContext, 
       // The answer still goes out; the claim's lease lets a retry through later.
       request.log.warn({ err }, "could not record the idempotency key's answer");
     }
-    return payload;
+  };
+
+  // The hooks below run on every request and nearly every one carries no key: those pass
+  // through as callback hooks, without a promise; the rest goes to the async steps.
+  app.addHook("preValidation", (request, reply, done) => {
+    // The header first: `routeOptions` builds an object on every read.
+    if (request.headers[IDEMPOTENCY_HEADER] === undefined || !request.routeOptions.config.idempotent)
+      return done();
+    claim(request, reply).then(() => done(), done);
+  });
+
+  app.addHook("onSend", (request, reply, payload, done) => {
+    const claimed = request.idempotencyClaim;
+    if (!claimed) return done(null, payload);
+    request.idempotencyClaim = null;
+    record(request, reply, payload, claimed).then(() => done(null, payload), done);
   });
 
   // Opportunistic cleanup: no scheduler needed, and idle instances have nothing to clean.
-  app.addHook("onResponse", async (request) => {
-    if (!request.routeOptions.config?.idempotent || request.headers[IDEMPOTENCY_HEADER] === undefined) return;
-    if (Date.now() - lastSweep < SWEEP_EVERY_MS) return;
+  app.addHook("onResponse", (request, _reply, done) => {
+    if (request.headers[IDEMPOTENCY_HEADER] === undefined || !request.routeOptions.config?.idempotent)
+      return done();
+    if (Date.now() - lastSweep < SWEEP_EVERY_MS) return done();
     lastSweep = Date.now();
-    try {
-      await store.sweep();
-    } catch (err) {
-      request.log.warn({ err }, "could not delete expired idempotency keys");
-    }
+    store.sweep().then(
+      () => done(),
+      (err: unknown) => {
+        request.log.warn({ err }, "could not delete expired idempotency keys");
+        done();
+      },
+    );
   });
 }

@@ -42,6 +42,8 @@ export const MAX_INPUT_DEPTH = 64;
  * nulFields({ name: "a\u0000b", tags: ["ok"] }); // ["name"]
  */
 export function nulFields(value: unknown, prefix = "", where = "input"): string[] {
+  // Nearly every input is clean: answer that without building paths (this runs on every request).
+  if (!mayHoldNul(value, 0)) return [];
   const found: string[] = [];
   const stack: Array<{ item: unknown; path: string; depth: number }> = [
     { item: value, path: prefix, depth: 0 },
@@ -74,6 +76,27 @@ export function nulFields(value: unknown, prefix = "", where = "input"): string[
   return found;
 }
 
+/**
+ * False when no string or key of `item` holds a NUL and no list or object sits MAX_INPUT_DEPTH
+ * deep: `nulFields` would then find nothing. Recursion is bounded by that depth.
+ */
+function mayHoldNul(item: unknown, depth: number): boolean {
+  if (typeof item === "string") return item.includes("\u0000");
+  if (item === null || typeof item !== "object") return false;
+  if (Array.isArray(item)) {
+    if (depth >= MAX_INPUT_DEPTH) return true;
+    for (let i = 0; i < item.length; i++) if (mayHoldNul(item[i], depth + 1)) return true;
+    return false;
+  }
+  if (!isPlainObject(item)) return false;
+  if (depth >= MAX_INPUT_DEPTH) return true;
+  const keys = Object.keys(item);
+  for (const key of keys) {
+    if (key.includes("\u0000") || mayHoldNul(item[key], depth + 1)) return true;
+  }
+  return false;
+}
+
 /** Throws a 400 naming each field of `value` that holds a NUL character (or nests too deep). */
 export function refuseNul(value: unknown, where: string, prefix = ""): void {
   const fields = nulFields(value, prefix, where);
@@ -91,6 +114,13 @@ export function refuseNul(value: unknown, where: string, prefix = ""): void {
 export function badlyEncodedQuery(url: string): string[] {
   const at = url.indexOf("?");
   if (at < 0) return [];
+  // Escapes never span a literal `&` or `=`: when the whole query decodes, every part does.
+  try {
+    decodeURIComponent(url.slice(at + 1));
+    return [];
+  } catch {
+    // some part does not: name each below
+  }
   const bad: string[] = [];
   for (const pair of url.slice(at + 1).split("&")) {
     if (!pair) continue;
@@ -137,20 +167,27 @@ export function registerInputGuards(app: FastifyInstance): void {
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, strictJsonParser(app));
 
-  app.addHook("onRequest", async (request) => {
+  // Callback hooks, not async ones: they run on every request and never wait.
+  app.addHook("onRequest", (request, _reply, done) => {
     const bad = badlyEncodedQuery(request.url);
-    if (bad.length) {
-      throw badRequest(
+    if (!bad.length) return done();
+    done(
+      badRequest(
         "Invalid query: the query string is not valid percent-encoded UTF-8",
         bad.slice(0, MAX_DETAILS).map((field) => ({ field, message: "is not valid UTF-8" })),
-      );
-    }
+      ),
+    );
   });
 
-  app.addHook("preValidation", async (request) => {
-    refuseNul(request.params, "path");
-    refuseNul(request.query, "query");
-    refuseNul(request.body, "body");
+  app.addHook("preValidation", (request, _reply, done) => {
+    try {
+      refuseNul(request.params, "path");
+      refuseNul(request.query, "query");
+      refuseNul(request.body, "body");
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
   });
 }
 

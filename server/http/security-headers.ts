@@ -112,7 +112,8 @@ function pathOf(request: FastifyRequest): string {
  */
 export function registerSecurityHeaders(app: FastifyInstance, config: Config): void {
   const hsts = config.publicUrl.startsWith("https:");
-  app.addHook("onSend", async (request, reply, payload) => {
+  // A callback hook, not an async one: it runs on every answer and never waits for anything.
+  app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-content-type-options", "nosniff");
     if (!reply.hasHeader("referrer-policy"))
       reply.header("referrer-policy", "strict-origin-when-cross-origin");
@@ -122,6 +123,6 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Config): v
     if (type.startsWith("text/html") && !reply.hasHeader("content-security-policy")) {
       reply.header("content-security-policy", contentSecurityPolicy(config, "admin"));
     }
-    return payload;
+    done(null, payload);
   });
 }

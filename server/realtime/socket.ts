@@ -182,10 +182,16 @@ export function attachRealtime(
   const dam = io.of(DAM_NAMESPACE);
   dam.use(authenticate(MODULE_IDS.dam));
 
+  // socket.io's in-memory adapter (PGlite: one process) encodes a packet even for an empty
+  // room: with nobody here watching that resource there is nobody to tell. A cluster adapter
+  // is always told, for the sockets of the other instances.
+  const localOnly = !options.adapter;
   const stopResourceFanOut = ctx.events.subscribe((change) => {
     if (!byName.has(change.resource)) return;
+    const room = resourceRoom(change.resource);
+    if (localOnly && !root.adapter.rooms.has(room)) return;
     const message: ResourceChangeMessage = { resource: change.resource, type: change.type, ids: change.ids };
-    root.to(resourceRoom(change.resource)).emit("change", message);
+    root.to(room).emit("change", message);
   });
   // Every socket of /dam has the DAM module (checked at the handshake).
   const stopDamFanOut = ctx.damEvents.subscribe((change) => dam.emit(DAM_CHANGE_EVENT, change));

@@ -3,6 +3,7 @@
  * Database errors become answers a person can act on: a unique violation is a 409 naming
  * its fields, a missing related record a 400 on its field, a record still in use a 409.
  */
+import { sql } from "kysely";
 import type { ResourceDefinition } from "../../resources/contract";
 import type { AppContext } from "../context";
 import { badRequest, conflict, HttpError, notFound } from "../http/errors";
@@ -10,6 +11,12 @@ import { type FieldType, type ListQuery, type ListResult, listPage } from "../ht
 import { filterTypeOf, type ScopedRelation, scopedRelationsOf, uniqueName } from "./columns";
 import { type Row, toColumns, toRecord } from "./records";
 import type { AnyDb, ResourceRules } from "./rules";
+import { StatementCache } from "./statements";
+
+/** The page's total, as listPage adds it to each row (a name no schema field takes). */
+const TOTAL_COLUMN = "__atelier_total";
+
+const listBaseOf = (db: AnyDb, table: string) => db.selectFrom(`${table} as t`).selectAll("t");
 
 interface PgError {
   code?: string;
@@ -23,6 +30,8 @@ export class ResourceService {
   private readonly filterFields: Record<string, FieldType>;
   private readonly sortFields: string[];
   private readonly scoped: ScopedRelation[];
+  private readonly statements = new StatementCache();
+  private base: ReturnType<typeof listBaseOf> | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -46,73 +55,94 @@ export class ResourceService {
     return this.ctx.db as unknown as AnyDb;
   }
 
+  /** `select t.* from <table> as t`, built once: Kysely's builders are immutable. */
+  private get listBase() {
+    this.base ??= listBaseOf(this.db, this.table);
+    return this.base;
+  }
+
   async list(
     query: ListQuery,
     unpaged = false,
   ): Promise<{ data: Row[]; total: number; totalExact: boolean }> {
-    const { rows, total, totalExact }: ListResult<Row> = await listPage(
-      this.db,
-      this.db.selectFrom(`${this.table} as t`).selectAll("t"),
-      query,
-      {
-        table: "t",
-        defaultSort: this.def.schema["x-defaultSort"],
-        sortFields: this.sortFields,
-        filterFields: this.filterFields,
-        search: this.def.schema["x-searchable"],
-        unpaged,
-      },
-    );
+    const { rows, total, totalExact }: ListResult<Row> = await listPage(this.db, this.listBase, query, {
+      table: "t",
+      defaultSort: this.def.schema["x-defaultSort"],
+      sortFields: this.sortFields,
+      filterFields: this.filterFields,
+      search: this.def.schema["x-searchable"],
+      unpaged,
+      // One statement for the page and its total; toRecord leaves the extra column out.
+      totalColumn: TOTAL_COLUMN,
+    });
     return { data: rows.map((r) => this.toRecord(r)), total, totalExact };
   }
 
   async get(id: string): Promise<Row> {
-    const row = await this.db.selectFrom(this.table).selectAll().where("id", "=", id).executeTakeFirst();
+    const query = this.statements.query("get", [id], () =>
+      this.db.selectFrom(this.table).selectAll().where("id", "=", id),
+    );
+    const [row] = (await this.db.executeQuery<Row>(query)).rows;
     if (!row) throw notFound(`${this.def.singular} not found`);
     return this.toRecord(row);
   }
 
+  // The writes below pass their steps as inline functions and methods, not as named local
+  // functions: tsx (esbuild keepNames) gives each named closure a defineProperty call, on
+  // every request.
+
   async create(body: Row, actorId: string): Promise<Row> {
-    const values = toColumns(this.def.schema, body);
-    const insert = (db: AnyDb) =>
-      db
-        .insertInto(this.table)
-        .values({ ...values, created_by: actorId, updated_by: actorId })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-    const row = await this.write(async (trx) => {
-      await this.rules.beforeWrite?.({ db: trx, existing: null, values: body });
-      return insert(trx);
-    }, insert);
+    const values = { ...toColumns(this.def.schema, body), created_by: actorId, updated_by: actorId };
+    const row = await this.write(
+      async (trx) => {
+        await this.rules.beforeWrite?.({ db: trx, existing: null, values: body });
+        return this.insertRow(trx, values);
+      },
+      (db) => this.insertRow(db, values),
+    );
     this.publish("created", [row.id as string], actorId);
     return this.toRecord(row);
   }
 
   async update(id: string, body: Row, actorId: string): Promise<Row> {
-    const values = toColumns(this.def.schema, body);
-    const change = async (db: AnyDb) => {
-      const row = await db
-        .updateTable(this.table)
-        .set({ ...values, updated_at: new Date(), updated_by: actorId })
-        .where("id", "=", id)
-        .returningAll()
-        .executeTakeFirst();
-      if (!row) throw notFound(`${this.def.singular} not found`);
-      return row;
-    };
-    const row = await this.write(async (trx) => {
-      const existing = await trx
-        .selectFrom(this.table)
-        .selectAll()
-        .where("id", "=", id)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!existing) throw notFound(`${this.def.singular} not found`);
-      await this.rules.beforeWrite?.({ db: trx, existing, values: body });
-      return change(trx);
-    }, change);
+    const values = { ...toColumns(this.def.schema, body), updated_by: actorId };
+    const row = await this.write(
+      async (trx) => {
+        const existing = await trx
+          .selectFrom(this.table)
+          .selectAll()
+          .where("id", "=", id)
+          .forUpdate()
+          .executeTakeFirst();
+        if (!existing) throw notFound(`${this.def.singular} not found`);
+        await this.rules.beforeWrite?.({ db: trx, existing, values: body });
+        return this.updateRow(trx, id, values);
+      },
+      (db) => this.updateRow(db, id, values),
+    );
     this.publish("updated", [id], actorId);
     return this.toRecord(row);
+  }
+
+  private async insertRow(db: AnyDb, values: Row): Promise<Row> {
+    const query = this.statements.query(`insert:${Object.keys(values)}`, Object.values(values), () =>
+      db.insertInto(this.table).values(values).returningAll(),
+    );
+    return (await db.executeQuery<Row>(query)).rows[0];
+  }
+
+  /** Sets `values` and `updated_at` (the database's clock, as for `created_at`). */
+  private async updateRow(db: AnyDb, id: string, values: Row): Promise<Row> {
+    const query = this.statements.query(`update:${Object.keys(values)}`, [...Object.values(values), id], () =>
+      db
+        .updateTable(this.table)
+        .set({ ...values, updated_at: sql`now()` })
+        .where("id", "=", id)
+        .returningAll(),
+    );
+    const [row] = (await db.executeQuery<Row>(query)).rows;
+    if (!row) throw notFound(`${this.def.singular} not found`);
+    return row;
   }
 
   /** Deletes records; with `mustExist`, a missing one is a 404. Returns how many went. */
@@ -157,7 +187,8 @@ export class ResourceService {
     }
   }
 
-  private translate(error: unknown): unknown {
+  /** A database error in words (also for writes outside this service: CSV imports). */
+  translate(error: unknown): unknown {
     if (error instanceof HttpError) return error;
     const e = error as PgError;
     const { schema } = this.def;

@@ -1,0 +1,81 @@
+/**
+ * Named prepared statements on PostgreSQL for the statements the app sends on every request
+ * (a resource's get, create and update, server/resources/statements.ts). Each pooled
+ * connection parses and plans such a statement once; after that a request only binds and
+ * executes it. Unnamed statements, which everything else sends, are parsed and planned every
+ * time: for a one-row insert or a primary-key read that is a large part of the database's work.
+ *
+ * A prepared `select *` or `returning *` is refused by PostgreSQL ("cached plan must not change
+ * result type") once its table gained or lost a column: another instance migrated during a
+ * rolling restart. That connection then sends the statement unnamed again, as before, and
+ * the answer simply carries the new column. The same happens behind a pooler that hands one
+ * client's statements to several server connections (PgBouncer in transaction mode): a name
+ * the server does not know, or knows already, sends that statement unnamed from then on.
+ */
+import pg from "pg";
+
+/** Statement text → its name; a name is the same on every connection and never reused. */
+const names = new Map<string, string>();
+/** Far more than the app's statements (a few per resource): a bound on a mistake, not a limit. */
+const MAX_PREPARED = 5000;
+
+/** Marks a statement text to run as a named prepared statement on PostgreSQL. */
+export function prepareStatement(text: string): void {
+  if (names.has(text) || names.size >= MAX_PREPARED) return;
+  names.set(text, `atelier_${names.size + 1}`);
+}
+
+/**
+ * A named statement the connection cannot run as such: "cached plan must not change result
+ * type" (0A000), "prepared statement … does not exist" (26000) or "… already exists" (42P05).
+ * Each is raised before the statement runs, so sending it again unnamed is safe.
+ */
+function isStalePlan(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  if (code === "26000" || code === "42P05") return true;
+  // 0A000 is "feature not supported" at large: only this one of them.
+  return code === "0A000" && /cached plan/.test(message ?? "");
+}
+
+type QueryArgs = Parameters<pg.Client["query"]>;
+type Callback = (error: Error | null, result?: pg.QueryResult) => void;
+
+/** The pool's client: a marked statement sent as text and values runs under its name. */
+export class PreparingClient extends pg.Client {
+  /** Names whose prepared form went stale on this connection: sent unnamed from then on. */
+  private readonly stale = new Set<string>();
+
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this passes them through.
+  override query(...args: any[]): any {
+    const [text, values, callback] = args as [unknown, unknown[], unknown];
+    const plain = args.length === 2 || (args.length === 3 && typeof callback === "function");
+    const name = plain && typeof text === "string" && Array.isArray(values) ? names.get(text) : undefined;
+    if (!name || this.stale.has(name)) return super.query(...(args as QueryArgs));
+    if (typeof callback === "function") {
+      // pg.Pool#query passes a callback.
+      this.submitNamed(name, text as string, values, callback as Callback);
+      return undefined;
+    }
+    // Kysely asks for a promise.
+    return new Promise<pg.QueryResult>((resolve, reject) =>
+      this.submitNamed(name, text as string, values, (error, result) =>
+        error ? reject(error) : resolve(result as pg.QueryResult),
+      ),
+    );
+  }
+
+  /**
+   * Sends a statement under its name. Built as a Query object, not a `{ name, text, values }`
+   * config, which pg would copy property by property on every call.
+   */
+  private submitNamed(name: string, text: string, values: unknown[], done: Callback): void {
+    const query = new pg.Query(text, values) as pg.Query & { name?: string; callback?: Callback };
+    query.name = name;
+    query.callback = (error, result) => {
+      if (!error || !isStalePlan(error)) return done(error, result);
+      this.stale.add(name);
+      super.query(text, values, done as never);
+    };
+    super.query(query);
+  }
+}
