@@ -27,11 +27,10 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
-import { findPgBin, startPgCluster } from "../scripts/pg-cluster";
+import { findPgBin, freePort, startPgCluster } from "../scripts/pg-cluster";
 import { openDatabase } from "../server/db";
 import { type Cleanup, reportFailure, runCleanups } from "./bench-run";
 
@@ -47,18 +46,6 @@ const HEAP_CAP_MB = 128;
 const ROOT = path.resolve(import.meta.dirname, "..");
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-
-/** A loopback port that was free a moment ago. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** The process's resident set, bytes (Linux /proc). */
 function rssOf(pid: number): number {

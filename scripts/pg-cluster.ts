@@ -41,8 +41,8 @@ export function findPgBin(): string | null {
   );
 }
 
-/** A port that was free a moment ago on 127.0.0.1. */
-function freePort(): Promise<number> {
+/** A port that was free a moment ago on 127.0.0.1 (tests and benches take theirs here too). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();

@@ -10,7 +10,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { ADMIN, CHROME_UA, sleep } from "./harness";
@@ -40,17 +39,7 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-/** A loopback port that was free a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "../../scripts/pg-cluster";
 
 /** Thrown by a probe to stop waiting at once (e.g. the process it waits on has died). */
 export class GiveUp extends Error {}
