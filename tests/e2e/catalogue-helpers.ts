@@ -13,11 +13,28 @@ export const uniqueTag = () => `T${Date.now()}${Math.floor(Math.random() * 1000)
 /** The left menu. */
 export const menu = (page: Page) => page.getByRole("menu").first();
 
-/** Opens a screen of the Products menu group ("Products", "Categories", "Sub-categories"). */
-export async function openFromMenu(page: Page, item: "Products" | "Categories" | "Sub-categories") {
+/** Where each entry of the Products menu group leads. */
+const productsMenu = {
+  Products: /\/manage\/products\/products(\?|$)/,
+  Categories: /\/manage\/products\/categories(\?|$)/,
+  "Sub-categories": /\/manage\/products\/sub-categories(\?|$)/,
+} as const;
+
+/**
+ * Opens a screen of the Products menu group and waits for its URL. The group is expanded only
+ * when its title says it is collapsed (`aria-expanded`), so a group still animating open is never
+ * toggled shut; a click lost to a re-render or an animation is tried again.
+ */
+export async function openFromMenu(page: Page, item: keyof typeof productsMenu) {
+  const group = menu(page)
+    .locator(".ant-menu-submenu-title")
+    .filter({ hasText: /^Products$/ });
   const entry = menu(page).locator(".ant-menu-sub").getByRole("link", { name: item, exact: true });
-  if (!(await entry.isVisible())) await menu(page).getByText("Products", { exact: true }).first().click();
-  await entry.click();
+  await expect(async () => {
+    if ((await group.getAttribute("aria-expanded", { timeout: 2_000 })) !== "true") await group.click();
+    await entry.click({ timeout: 2_000 });
+    await expect(page).toHaveURL(productsMenu[item], { timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /** The list's Create button (its accessible name also holds its icon's). */
