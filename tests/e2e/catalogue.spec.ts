@@ -256,7 +256,8 @@ test("the product form rejects bad fields in the server's words, before sending 
     name: (await fieldError("name").innerText()).trim(),
     sku_code: (await fieldError("sku_code").innerText()).trim(),
   };
-  expect(shown.name).toBe("is required");
+  expect(shown.name).toBe("Name is required");
+  expect(shown.sku_code).toBe("SKU code may only contain letters, digits, dots, dashes and underscores");
   await expect(page).toHaveURL(/\/products\/products\/create$/);
   expect(posts).toEqual([]);
 
