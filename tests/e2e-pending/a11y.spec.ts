@@ -11,8 +11,8 @@ import { canCreate, type ResourceDefinition } from "../../resources/contract";
 import { RESOURCES } from "../../resources/index";
 import { baseType, type FieldSchema } from "../../schemas/contract";
 import { recordPath, resourceRoutes } from "../../src/resources/routes";
-import { makeCataloguePdf } from "../fixtures/make-pdf";
 import { type ApiSession, api, apiSession, apiSignIn, E2E_ORIGIN, signIn } from "../e2e/helpers";
+import { makeCataloguePdf } from "../fixtures/make-pdf";
 
 // A cap for a stuck run: axe takes seconds a screen on a busy machine, and the catalogue is processed first.
 test.describe.configure({ timeout: 600_000 });
