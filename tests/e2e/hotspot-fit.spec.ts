@@ -49,7 +49,10 @@ async function openEditor(page: Page, id: string) {
   await page.goto(`pdf/pdfs/show/${id}`);
   const image = page.getByTestId("page-canvas").locator("img");
   await expect
-    .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    // The first load of the SPA, the catalogue and its page image: slow on a busy machine.
+    .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), {
+      timeout: 30_000,
+    })
     .toBeTruthy();
   return image;
 }
@@ -104,6 +107,7 @@ for (const size of [
       page,
       request,
     }) => {
+      test.setTimeout(150_000);
       const id = await processedPdf(request, `Fit ${size.width}.pdf`);
       await signIn(page);
       const image = await openEditor(page, id);
@@ -241,6 +245,7 @@ test.describe("hotspots at every zoom", () => {
     page,
     request,
   }) => {
+    test.setTimeout(150_000);
     const id = await processedPdf(request, "Zoomed hotspots.pdf");
     await signIn(page);
     const image = await openEditor(page, id);
