@@ -1,4 +1,5 @@
 import { ArrowLeftOutlined } from "@ant-design/icons";
+import { Show } from "@refinedev/antd";
 import { Button, Result } from "antd";
 import { useNavigate } from "react-router";
 import type { ResourceDefinition } from "../../resources/contract";
@@ -82,5 +83,27 @@ export function RecordUnavailable({
       onRetry={onRetry}
       extra={<BackToList place={place} />}
     />
+  );
+}
+
+/**
+ * A whole record screen for a record that is not on screen: the page frame (breadcrumb, back
+ * arrow, `title`) with no buttons in it (nothing to edit, delete or save), around
+ * {@link RecordUnavailable}. The edit screens use it too: Edit's frame would keep an empty
+ * footer bar where Save was.
+ *
+ * @example
+ * if (state === "not-found" || state === "failed")
+ *   return <RecordUnavailablePage title="Edit product" resource="products" place={place} state={state} error={query.error} onRetry={() => query.refetch()} />;
+ */
+export function RecordUnavailablePage({
+  title,
+  resource,
+  ...body
+}: Parameters<typeof RecordUnavailable>[0] & { title: string; resource?: string }) {
+  return (
+    <Show resource={resource} title={title} headerButtons={() => null}>
+      <RecordUnavailable {...body} />
+    </Show>
   );
 }

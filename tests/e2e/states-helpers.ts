@@ -38,8 +38,15 @@ export type Failure = "500" | "abort" | "hang";
 export async function failApi(page: Page, pathname: string, failure: Failure) {
   let failing = true;
   let failed = 0;
+  let sent = 0;
   const hung: Route[] = [];
-  await page.route(new RegExp(`^[a-z]+://[^/]+${pathname}(\\?.*)?$`), async (route) => {
+  const url = new RegExp(`^[a-z]+://[^/]+${pathname}(\\?.*)?$`);
+  // Counted as the browser sends them: on a loaded machine a request can time out in the
+  // page before the route handler below has even seen it.
+  page.on("request", (request) => {
+    if (failing && request.method() === "GET" && url.test(request.url())) sent += 1;
+  });
+  await page.route(url, async (route) => {
     if (!failing || route.request().method() !== "GET") return route.fallback();
     failed += 1;
     if (failure === "500")
@@ -53,6 +60,8 @@ export async function failApi(page: Page, pathname: string, failure: Failure) {
   return {
     /** How many requests were failed so far. */
     failed: () => failed,
+    /** How many requests the page sent while failing. */
+    sent: () => sent,
     heal() {
       failing = false;
       for (const route of hung.splice(0)) void route.abort("timedout").catch(() => undefined);
@@ -86,6 +95,9 @@ export const errorToasts = (page: Page) => page.locator(".ant-message-notice .an
  */
 export async function signInTo(page: Page, to?: string): Promise<void> {
   await signIn(page);
-  await expect(page.getByRole("menu").first()).toBeVisible({ timeout: 60_000 });
+  // An entry shown after an access check: the identity is known (the offline checks use it).
+  await expect(page.getByRole("menu").first().getByRole("link", { name: "Mail outbox" })).toBeVisible({
+    timeout: 60_000,
+  });
   if (to) await navigateInApp(page, to);
 }

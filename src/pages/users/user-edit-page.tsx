@@ -2,7 +2,7 @@ import { Edit, useForm } from "@refinedev/antd";
 import { type HttpError, useOne } from "@refinedev/core";
 import { useParams } from "react-router";
 import type { UserRecord } from "../../../schemas/auth";
-import { type RecordPlace, RecordUnavailable } from "../../resources/record-not-found";
+import { type RecordPlace, RecordUnavailablePage } from "../../resources/record-not-found";
 import { recordState } from "../../resources/show/record-state";
 import { UserForm, type UserFormValues } from "./user-form";
 
@@ -26,14 +26,13 @@ export default function UserEditPage() {
 
   if (state === "not-found" || state === "failed") {
     return (
-      <Edit title="Edit user" headerButtons={() => null} footerButtons={() => null}>
-        <RecordUnavailable
-          place={USERS_PLACE}
-          state={state}
-          error={query.error}
-          onRetry={() => query.refetch()}
-        />
-      </Edit>
+      <RecordUnavailablePage
+        title="Edit user"
+        place={USERS_PLACE}
+        state={state}
+        error={query.error}
+        onRetry={() => query.refetch()}
+      />
     );
   }
   return (

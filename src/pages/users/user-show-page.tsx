@@ -5,7 +5,7 @@ import { MODULES } from "../../../resources/modules";
 import { ROLE_LABELS, type UserRecord } from "../../../schemas/auth";
 import { DateText } from "../../components/date-text";
 import { DeviceTable } from "../../components/device-table";
-import { RecordUnavailable } from "../../resources/record-not-found";
+import { RecordUnavailablePage } from "../../resources/record-not-found";
 import { recordState } from "../../resources/show/record-state";
 import { ResendInviteButton } from "./resend-invite-button";
 
@@ -19,14 +19,13 @@ export default function UserShowPage() {
 
   if (state === "not-found" || state === "failed") {
     return (
-      <Show title="User" headerButtons={() => null}>
-        <RecordUnavailable
-          place={{ singular: "User", listLabel: "Users", listPath: "/users" }}
-          state={state}
-          error={query.error}
-          onRetry={() => query.refetch()}
-        />
-      </Show>
+      <RecordUnavailablePage
+        title="User"
+        place={{ singular: "User", listLabel: "Users", listPath: "/users" }}
+        state={state}
+        error={query.error}
+        onRetry={() => query.refetch()}
+      />
     );
   }
 

@@ -3,7 +3,7 @@ import { type HttpError, useForm, useNotification, useOne } from "@refinedev/cor
 import { useRef, useState } from "react";
 import { useParams } from "react-router";
 import { type FormData, toFormData, toUpdateBody } from "../form-schema";
-import { placeOfResource, RecordUnavailable } from "../record-not-found";
+import { placeOfResource, RecordUnavailablePage } from "../record-not-found";
 import { recordState } from "../show/record-state";
 import type { ResourceRecord, ScreenProps } from "../types";
 import { ResourceForm, type ResourceFormHandle } from "./resource-form";
@@ -48,19 +48,14 @@ export default function ResourceEditPage({ def }: ScreenProps) {
 
   if (state === "not-found" || state === "failed") {
     return (
-      <Edit
+      <RecordUnavailablePage
         resource={def.name}
         title={`Edit ${def.singular.toLowerCase()}`}
-        headerButtons={() => null}
-        footerButtons={() => null}
-      >
-        <RecordUnavailable
-          place={placeOfResource(def)}
-          state={state}
-          error={query.error}
-          onRetry={() => query.refetch()}
-        />
-      </Edit>
+        place={placeOfResource(def)}
+        state={state}
+        error={query.error}
+        onRetry={() => query.refetch()}
+      />
     );
   }
 

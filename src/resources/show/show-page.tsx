@@ -5,7 +5,7 @@ import { useParams } from "react-router";
 import { detailFields } from "../columns";
 import { FieldValue } from "../field-value";
 import { fieldKind, fieldTitle } from "../fields";
-import { placeOfResource, RecordUnavailable } from "../record-not-found";
+import { placeOfResource, RecordUnavailablePage } from "../record-not-found";
 import type { ResourceRecord, ScreenProps } from "../types";
 import { recordState } from "./record-state";
 
@@ -28,14 +28,14 @@ export default function ResourceShowPage({ def }: ScreenProps) {
 
   if (state === "not-found" || state === "failed") {
     return (
-      <Show resource={def.name} title={def.singular} headerButtons={() => null}>
-        <RecordUnavailable
-          place={placeOfResource(def)}
-          state={state}
-          error={query.error}
-          onRetry={() => query.refetch()}
-        />
-      </Show>
+      <RecordUnavailablePage
+        resource={def.name}
+        title={def.singular}
+        place={placeOfResource(def)}
+        state={state}
+        error={query.error}
+        onRetry={() => query.refetch()}
+      />
     );
   }
 
