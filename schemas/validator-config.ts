@@ -15,8 +15,6 @@ import { ENGINE_FORMATS } from "./formats";
 export function ajvOptions({ coerce }: { coerce: boolean }): Options {
   return {
     allErrors: true,
-    // Errors carry the schema that failed, whose title and hints the messages say (error-messages.ts).
-    verbose: true,
     removeAdditional: false,
     useDefaults: true,
     coerceTypes: coerce ? "array" : false,

@@ -1,13 +1,8 @@
 /**
- * In-process events that the realtime layer (socket.io) fans out to browsers:
- * - resource changes, published by the engine after each committed write, to sockets that
- *   may see that resource;
- * - account changes, published by the users and sessions services, to the sockets of that
- *   user (or of some of their sessions), so a grant, a role change or a sign-out reaches
- *   the open app at once.
+ * Resource change events. The engine publishes here after each committed write; the
+ * realtime layer (socket.io) fans them out to browsers that may see that resource.
  */
 import { EventEmitter } from "node:events";
-import type { SessionEndReason } from "../../schemas/realtime";
 
 export interface ResourceChange {
   /** Resource name (`products`). */
@@ -20,24 +15,12 @@ export interface ResourceChange {
   actorId: string | null;
 }
 
-export type AccountChange =
-  /** The user's role or module grants changed; `modules` is what they hold now. */
-  | { type: "access-changed"; userId: string; modules: readonly number[] }
-  /**
-   * Sessions ended: these ones (a device signed out), or every session of the user when
-   * `sessionIds` is absent (disabled, deleted).
-   */
-  | { type: "session-ended"; userId: string; reason: SessionEndReason; sessionIds?: readonly string[] };
-
-export interface Events<T> {
-  publish(change: T): void;
-  subscribe(listener: (change: T) => void): () => void;
+export interface ResourceEvents {
+  publish(change: ResourceChange): void;
+  subscribe(listener: (change: ResourceChange) => void): () => void;
 }
 
-export type ResourceEvents = Events<ResourceChange>;
-export type AccountEvents = Events<AccountChange>;
-
-function createEvents<T>(): Events<T> {
+export function createResourceEvents(): ResourceEvents {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   return {
@@ -50,6 +33,3 @@ function createEvents<T>(): Events<T> {
     },
   };
 }
-
-export const createResourceEvents = (): ResourceEvents => createEvents<ResourceChange>();
-export const createAccountEvents = (): AccountEvents => createEvents<AccountChange>();

@@ -68,8 +68,7 @@ export function toColumns(schema: EntitySchema, body: Row): Row {
   return out;
 }
 
-/** Hints for the engine only; the message hints stay, since validation errors say them. */
-const ENGINE_KEYS = /^x-(?!enumLabels$|patternMessage$)/;
+const ENGINE_KEYS = /^x-/;
 
 /**
  * A field as plain JSON Schema for Ajv and the OpenAPI document: without the engine's hints,

@@ -10,11 +10,7 @@
 import type { ComponentType, CSSProperties } from "react";
 
 /** An antd icon component, as the app uses it. */
-export type IconComponent = ComponentType<{
-  style?: CSSProperties;
-  className?: string;
-  "aria-hidden"?: boolean;
-}>;
+export type IconComponent = ComponentType<{ style?: CSSProperties; className?: string }>;
 
 export type IconLoader = () => Promise<{ default: IconComponent }>;
 

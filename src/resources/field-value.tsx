@@ -7,7 +7,6 @@ import { DEFAULT_CURRENCY } from "../lib/constants";
 import { formatDmyTime, formatIsoDay, formatTimeOfDay } from "../lib/dates";
 import { enumLabel, type FieldKind, fieldKind, relationOf } from "./fields";
 import { IMAGE_PLACEHOLDER } from "./image-placeholder";
-import { TruncatedText } from "./list/truncated-text";
 import { RelationValue } from "./relation-value";
 
 /** Tag colours of labelled enums (statuses), by the value's position. */
@@ -46,7 +45,7 @@ export function FieldValue({ schema, field, record, variant = "cell", relationId
 
   const relation = relationOf(definition);
   if (relation && typeof value === "string")
-    return <RelationValue {...relation} id={value} ids={relationIds} truncate={variant === "cell"} />;
+    return <RelationValue {...relation} id={value} ids={relationIds} />;
 
   switch (kind) {
     case "enum": {
@@ -110,7 +109,7 @@ function InstantText({ value }: { value: string }) {
   );
 }
 
-/** An email address or web address as a link; cut to fit a cell, whole on hover. */
+/** An email address or web address as a link; cut with an ellipsis in a cell. */
 function LinkText({
   href,
   text,
@@ -122,16 +121,16 @@ function LinkText({
   variant: "cell" | "detail";
   external?: boolean;
 }) {
-  const link = (shown: string, cut = false) => (
+  return (
     <Typography.Link
       href={href}
       {...(external ? { target: "_blank", rel: "noopener noreferrer" } : {})}
-      aria-label={cut ? text : undefined}
+      ellipsis={variant === "cell"}
+      style={variant === "cell" ? { maxWidth: 320 } : undefined}
     >
-      {shown}
+      {text}
     </Typography.Link>
   );
-  return variant === "cell" ? <TruncatedText text={text} render={link} /> : link(text);
 }
 
 function TextValue({
@@ -147,8 +146,11 @@ function TextValue({
   if (variant === "detail") {
     return <span style={{ whiteSpace: kind === "multiline" ? "pre-wrap" : undefined }}>{text}</span>;
   }
-  // One line in a cell, however long or multiline the text: cut to fit, whole on hover.
-  return <TruncatedText text={text.replace(/\s+/g, " ")} />;
+  return (
+    <Typography.Text ellipsis={{ tooltip: text.length > 60 ? text : undefined }} style={{ maxWidth: 320 }}>
+      {text}
+    </Typography.Text>
+  );
 }
 
 /** Audit fields holding the id of the user who wrote the record. */

@@ -2,7 +2,6 @@ import { useMany } from "@refinedev/core";
 import { Skeleton, Tooltip, Typography } from "antd";
 import { Link } from "react-router";
 import { resourceByName } from "../../resources";
-import { TruncatedText } from "./list/truncated-text";
 import { recordPath } from "./routes";
 
 interface RelationValueProps {
@@ -15,12 +14,10 @@ interface RelationValueProps {
    * Query makes one request per page, not one per row.
    */
   ids?: readonly string[];
-  /** In a table cell: one line, cut to fit with "...", whole on hover. */
-  truncate?: boolean;
 }
 
 /** A foreign key as the related record's label, linked to its show page. */
-export function RelationValue({ resource, labelField, id, ids, truncate = false }: RelationValueProps) {
+export function RelationValue({ resource, labelField, id, ids }: RelationValueProps) {
   const wanted = ids?.length ? [...ids] : [id];
   const { result, query } = useMany({ resource, ids: wanted });
   const related = resourceByName(resource);
@@ -35,15 +32,7 @@ export function RelationValue({ resource, labelField, id, ids, truncate = false 
     );
   }
   const label = String(record[labelField] ?? id);
-  const draw = (shown: string, cut = false) =>
-    related ? (
-      <Link to={recordPath(related, "show", id)} aria-label={cut ? label : undefined}>
-        {shown}
-      </Link>
-    ) : (
-      <span>{shown}</span>
-    );
-  return truncate ? <TruncatedText text={label} render={draw} /> : draw(label);
+  return related ? <Link to={recordPath(related, "show", id)}>{label}</Link> : <span>{label}</span>;
 }
 
 /** The sorted, distinct non-empty values of `field` over `records`: the ids one page references. */

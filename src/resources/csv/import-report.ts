@@ -1,4 +1,3 @@
-import { plural as count } from "../../lib/text";
 /**
  * What `POST /<name>/import` answers (docs/resource-api.md, "CSV"), and how the import dialog
  * puts it into words. Pure: no React, no DOM.
@@ -73,7 +72,8 @@ export function plannedChanges(
 ): string {
   const { created, updated } = report;
   if (!created && !updated) return `Nothing to change: every row matches its ${singular} already`;
-  return `${count(created, singular, plural)} to create, ${updated.toLocaleString("en-US")} to update`;
+  const n = (count: number) => count.toLocaleString("en");
+  return `${n(created)} ${created === 1 ? singular : plural} to create, ${n(updated)} to update`;
 }
 
 /** The column shown for a problem: the header's title, or "Whole row". */

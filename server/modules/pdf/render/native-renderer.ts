@@ -1,23 +1,21 @@
 /**
  * The poppler renderer: `pdfinfo` for sizes, `pdftoppm` for pixels, `pdftotext -bbox-layout`
  * for words. The pages are split into one contiguous range per core, one pdftoppm each,
- * writing into a temp folder at the largest width: JPEG when that is the largest spec's
- * format (kept as pdftoppm wrote it), else PPM (no compression to undo) for sharp to encode.
- * `-progress` announces each finished file, whose smaller sizes sharp makes while pdftoppm
- * goes on with the next page.
+ * rendering PPM files (no compression to undo) into a temp folder at the largest width;
+ * `-progress` announces each finished file, which sharp scales and encodes to WebP while
+ * pdftoppm goes on with the next page.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, unlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { derivePage, encodePage, normaliseSpecs, parsePpm } from "./encode-page";
+import { encodePage, normaliseWidths, parsePpm } from "./encode-page";
 import { normalisePages, planRanges } from "./pages";
 import { createLimiter, eachLimit } from "./parallel";
 import { PdfError } from "./pdf-error";
 import { parseBboxLayout, parsePdfInfo } from "./poppler-output";
 import { runTool } from "./run-tool";
-import type { PageImageSpec, PageImages, PageText, PdfInfo, PdfRenderer } from "./types";
-import { JPEG_QUALITY } from "./widths";
+import type { PageImages, PageText, PdfInfo, PdfRenderer } from "./types";
 
 export interface NativeRendererOptions {
   /** Folder of the poppler tools; default: found on PATH. */
@@ -60,12 +58,11 @@ export function createNativeRenderer(options: NativeRendererOptions = {}): PdfRe
   async function renderPages(
     file: string,
     pages: number[],
-    specs: readonly PageImageSpec[],
+    widths: readonly number[],
     onPage: (page: number, images: PageImages) => Promise<void>,
     signal?: AbortSignal,
   ): Promise<void> {
-    const largestFirst = normaliseSpecs(specs);
-    const jpeg = largestFirst[0].format === "jpeg";
+    const largestFirst = normaliseWidths(widths);
     const ranges = planRanges(pages, slots);
     if (ranges.length === 0) return;
     signal?.throwIfAborted();
@@ -78,14 +75,12 @@ export function createNativeRenderer(options: NativeRendererOptions = {}): PdfRe
     const limit = createLimiter(slots);
     const jobs: Promise<void>[] = [];
     const done = new Set<number>();
-    const finish = (page: number, output: string) => {
+    const finish = (page: number, ppm: string) => {
       const job = limit(async () => {
         stopped.throwIfAborted();
-        const bytes = await readFile(output);
-        await unlink(output);
-        const images = jpeg
-          ? await derivePage(bytes, largestFirst)
-          : await encodePage(parsePpm(bytes), largestFirst);
+        const raw = parsePpm(await readFile(ppm));
+        await unlink(ppm);
+        const images = await encodePage(raw, largestFirst);
         stopped.throwIfAborted();
         await onPage(page, images);
         done.add(page);
@@ -96,15 +91,7 @@ export function createNativeRenderer(options: NativeRendererOptions = {}): PdfRe
     };
     try {
       await eachLimit(ranges, slots, async ({ first, last }) => {
-        const args = [
-          "-cropbox",
-          "-progress",
-          "-scale-to-x",
-          String(largestFirst[0].width),
-          "-scale-to-y",
-          "-1",
-        ];
-        if (jpeg) args.push("-jpeg", "-jpegopt", `quality=${JPEG_QUALITY}`);
+        const args = ["-cropbox", "-progress", "-scale-to-x", String(largestFirst[0]), "-scale-to-y", "-1"];
         args.push("-f", String(first), "-l", String(last), file, path.join(dir, `r${first}`));
         await runTool(bin("pdftoppm"), args, {
           idleMs,
