@@ -1,6 +1,6 @@
 /** Sign-in, sign-out, the forgot/reset password flow and the 404 screen, in Chromium. */
 import { expect, test } from "@playwright/test";
-import { ADMIN_EMAIL, api, apiSignIn, signIn, signOut, waitForMail } from "./helpers";
+import { ADMIN_EMAIL, apiSession, signIn, signOut, waitForMail } from "./helpers";
 
 test("a wrong password shows the server's message and stays on the sign-in screen", async ({ page }) => {
   await page.goto("login");
@@ -26,13 +26,17 @@ test("the admin signs in, sees every module in the menu, and signing out returns
 });
 
 test("forgot and reset password through the mailed link", async ({ page, request }) => {
-  const admin = await apiSignIn(request);
+  // The e2e server's access tokens live 5 s; the session refreshes its token across the browser steps.
+  const admin = await apiSession(request);
   const email = `reset-${Date.now()}@example.com`;
-  const created = await request.post(api("/api/users"), {
-    headers: { Authorization: `Bearer ${admin.accessToken}` },
-    data: { first_name: "Rosa", last_name: "Reset", email, password: "Old-passw0rd", role: 3, modules: [6] },
+  await admin.expect("POST", "/api/users", 201, {
+    first_name: "Rosa",
+    last_name: "Reset",
+    email,
+    password: "Old-passw0rd",
+    role: 3,
+    modules: [6],
   });
-  expect(created.status()).toBe(201);
 
   await page.goto("login");
   await page.getByRole("link", { name: "Forgot password?" }).click();
@@ -43,7 +47,7 @@ test("forgot and reset password through the mailed link", async ({ page, request
     page.getByText("If an account exists for that email, a password reset link has been sent."),
   ).toBeVisible();
 
-  const mail = await waitForMail(request, admin.accessToken, email, /reset/i);
+  const mail = await waitForMail(admin, email, /reset/i);
   const link = mail.text.match(/https?:\/\/\S+\/manage\/resetpassword\/\S+/)?.[0];
   expect(link).toBeTruthy();
   await page.goto(link as string);

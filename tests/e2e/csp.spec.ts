@@ -5,9 +5,8 @@
  * reported by a `securitypolicyviolation` event or a console message, fails the test.
  */
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
-import type { SignInResponse } from "../../schemas/auth";
 import { makeCataloguePdf } from "../fixtures/make-pdf";
-import { api, apiSession, apiSignIn, E2E_ORIGIN, signIn } from "./helpers";
+import { apiSession, E2E_ORIGIN, signIn } from "./helpers";
 
 interface Violation {
   directive: string;
@@ -86,11 +85,7 @@ test("the catalogue viewer frames YouTube and its iframe hotspots without a viol
   test.setTimeout(120_000);
   const admin = await apiSession(request);
   const buffer = await makeCataloguePdf({ pages: 1, photos: false });
-  // A token of its own for the multipart upload and the PUT (apiSession sends JSON only); the
-  // e2e server's access tokens live 5 s, so it is refreshed before the PUT.
-  let tokens: Pick<SignInResponse, "accessToken" | "refreshToken"> = await apiSignIn(request);
-  const uploaded = await request.post(api("/api/pdfs"), {
-    headers: { Authorization: `Bearer ${tokens.accessToken}` },
+  const uploaded = await admin.send("POST", "/api/pdfs", {
     multipart: { file: { name: `csp-${Date.now()}.pdf`, mimeType: "application/pdf", buffer } },
   });
   expect(uploaded.status(), await uploaded.text()).toBe(201);
@@ -107,13 +102,7 @@ test("the catalogue viewer frames YouTube and its iframe hotspots without a viol
     )
     .toBe("ready");
   await admin.expect("PATCH", `/api/pdfs/${pdf.id}`, 200, { pdfstatus: true });
-  const refreshed = await request.post(api("/api/auth/refreshtokenapp"), {
-    data: { refreshToken: tokens.refreshToken },
-  });
-  expect(refreshed.status()).toBe(200);
-  tokens = (await refreshed.json()) as SignInResponse;
-  const saved = await request.put(api(`/api/pdfs/${pdf.id}/pages/1/links`), {
-    headers: { Authorization: `Bearer ${tokens.accessToken}` },
+  const saved = await admin.send("PUT", `/api/pdfs/${pdf.id}/pages/1/links`, {
     data: {
       revision: 0,
       links: [

@@ -2,7 +2,7 @@
  * Shared e2e helpers: sign in through the page or through the API, read the mail outbox.
  * The server behind them is started by playwright.config.ts (fresh DATA_DIR per run).
  */
-import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, type APIResponse, expect, type Page } from "@playwright/test";
 import type { ListResponse, OutboxMail, SignInResponse } from "../../schemas/auth";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_ORIGIN } from "./env";
 
@@ -40,21 +40,21 @@ export async function apiSignIn(
 }
 
 /** The mail outbox (newest first), read as an admin through `GET /api/outbox`. */
-export async function readOutbox(request: APIRequestContext, token: string): Promise<OutboxMail[]> {
-  const response = await request.get(api("/api/outbox"), {
-    params: { page: 1, pageSize: 100, sort: "-created_at" },
-    headers: { Authorization: `Bearer ${token}` },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  return ((await response.json()) as ListResponse<OutboxMail>).data;
+export async function readOutbox(admin: ApiSession): Promise<OutboxMail[]> {
+  const page = await admin.expect<ListResponse<OutboxMail>>(
+    "GET",
+    "/api/outbox?page=1&pageSize=100&sort=-created_at",
+    200,
+  );
+  return page.data;
 }
 
 /**
- * Waits for a mail to `to` whose subject matches, polling the outbox (mail can go through the job queue).
+ * Waits for a mail to `to` whose subject matches, polling the outbox (mail can go through the job
+ * queue). Reads through an {@link ApiSession}, whose token is refreshed when the 5 s one runs out.
  */
 export async function waitForMail(
-  request: APIRequestContext,
-  token: string,
+  admin: ApiSession,
   to: string,
   subject: RegExp = /.*/,
 ): Promise<OutboxMail> {
@@ -62,7 +62,7 @@ export async function waitForMail(
   await expect
     .poll(
       async () => {
-        found = (await readOutbox(request, token)).find(
+        found = (await readOutbox(admin)).find(
           (mail) => mail.to.toLowerCase().includes(to.toLowerCase()) && subject.test(mail.subject),
         );
         return found !== undefined;
@@ -97,20 +97,19 @@ export interface ApiAnswer<T = unknown> {
  * server's access tokens live 5 seconds, so a call answered 417 rotates the refresh token
  * (not rate limited, unlike sign-in) and is sent again.
  */
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** A request body: JSON, or a multipart form (an upload). */
+export type ApiBody = { data: unknown } | { multipart: Record<string, MultipartValue> };
+type MultipartValue = string | { name: string; mimeType: string; buffer: Buffer };
+
 export interface ApiSession {
   readonly user: SignInResponse["user"];
-  call<T = unknown>(
-    method: "GET" | "POST" | "PATCH" | "DELETE",
-    pathname: string,
-    data?: unknown,
-  ): Promise<ApiAnswer<T>>;
+  /** The raw response of a call with any body, for uploads and for reading headers. */
+  send(method: Method, pathname: string, body?: ApiBody): Promise<APIResponse>;
+  call<T = unknown>(method: Method, pathname: string, data?: unknown): Promise<ApiAnswer<T>>;
   /** A call that must answer `status`; returns the body. */
-  expect<T = unknown>(
-    method: "GET" | "POST" | "PATCH" | "DELETE",
-    pathname: string,
-    status: number,
-    data?: unknown,
-  ): Promise<T>;
+  expect<T = unknown>(method: Method, pathname: string, status: number, data?: unknown): Promise<T>;
 }
 
 /**
@@ -134,26 +133,29 @@ export async function apiSession(
     ({ accessToken, refreshToken } = (await response.json()) as SignInResponse);
   };
 
-  const call = async <T>(method: string, pathname: string, data?: unknown): Promise<ApiAnswer<T>> => {
+  const send = async (method: Method, pathname: string, body?: ApiBody): Promise<APIResponse> => {
     for (let attempt = 0; ; attempt++) {
       const response = await request.fetch(api(pathname), {
         method,
         headers: { Authorization: `Bearer ${accessToken}` },
-        ...(data === undefined ? {} : { data }),
+        ...body,
       });
-      if (response.status() === 417 && attempt === 0) {
-        await refresh();
-        continue;
-      }
-      const text = await response.text();
-      return { status: response.status(), body: (text ? JSON.parse(text) : undefined) as T };
+      if (response.status() !== 417 || attempt > 0) return response;
+      await refresh();
     }
+  };
+
+  const call = async <T>(method: Method, pathname: string, data?: unknown): Promise<ApiAnswer<T>> => {
+    const response = await send(method, pathname, data === undefined ? undefined : { data });
+    const text = await response.text();
+    return { status: response.status(), body: (text ? JSON.parse(text) : undefined) as T };
   };
 
   return {
     user: signedIn.user,
+    send,
     call,
-    async expect<T>(method: string, pathname: string, status: number, data?: unknown): Promise<T> {
+    async expect<T>(method: Method, pathname: string, status: number, data?: unknown): Promise<T> {
       const answer = await call<T>(method, pathname, data);
       expect(answer.status, `${method} ${pathname}: ${JSON.stringify(answer.body)}`).toBe(status);
       return answer.body;

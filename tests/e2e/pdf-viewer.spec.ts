@@ -5,11 +5,10 @@
  * hotspot, search, the cart and its totals — and the views, visitors and searched words
  * counted for the back-office analytics. An unpublished catalogue says it is not available.
  */
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import type { SignInResponse } from "../../schemas/auth";
+import { expect, type Page, test } from "@playwright/test";
 import type { PdfLink } from "../../schemas/pdf-library";
 import { catalogueHeading, makeCataloguePdf } from "../fixtures/make-pdf";
-import { api, apiSession, apiSignIn, E2E_ORIGIN } from "./helpers";
+import { type ApiSession, apiSession, E2E_ORIGIN } from "./helpers";
 
 // Prices are checked as the visitor's browser formats them.
 const LOCALE = "en-IN";
@@ -33,39 +32,10 @@ interface PublicEvent {
 const money = (amount: number) =>
   new Intl.NumberFormat(LOCALE, { style: "currency", currency: "INR" }).format(amount);
 
-/**
- * Calls the API helpers.ts's session cannot make (a multipart upload, a PUT), with a token
- * of their own: the e2e server's access tokens live 5 s, so a 417 rotates it and retries.
- */
-async function bearerSession(request: APIRequestContext) {
-  let tokens: Pick<SignInResponse, "accessToken" | "refreshToken"> = await apiSignIn(request);
-  return async (
-    method: "POST" | "PUT",
-    pathname: string,
-    body:
-      | { data: unknown }
-      | { multipart: Record<string, { name: string; mimeType: string; buffer: Buffer }> },
-  ) => {
-    for (let attempt = 0; ; attempt++) {
-      const response = await request.fetch(api(pathname), {
-        method,
-        headers: { Authorization: `Bearer ${tokens.accessToken}` },
-        ...body,
-      });
-      if (response.status() !== 417 || attempt > 0) return response;
-      const refreshed = await request.post(api("/api/auth/refreshtokenapp"), {
-        data: { refreshToken: tokens.refreshToken },
-      });
-      expect(refreshed.status()).toBe(200);
-      tokens = (await refreshed.json()) as SignInResponse;
-    }
-  };
-}
-
 /** Uploads a catalogue PDF made offline; answers the new catalogue (queued for processing). */
-async function upload(bearer: Awaited<ReturnType<typeof bearerSession>>, fileName: string, pages: number) {
+async function upload(admin: ApiSession, fileName: string, pages: number) {
   const buffer = await makeCataloguePdf({ pages, photos: false });
-  const response = await bearer("POST", "/api/pdfs", {
+  const response = await admin.send("POST", "/api/pdfs", {
     multipart: { file: { name: fileName, mimeType: "application/pdf", buffer } },
   });
   expect(response.status(), await response.text()).toBe(201);
@@ -90,7 +60,6 @@ test("a visitor reads a published catalogue: pages, every hotspot, search, the c
   test.setTimeout(120_000);
   const tag = `V${Date.now()}`;
   const admin = await apiSession(request);
-  const bearer = await bearerSession(request);
 
   // A category and two products, one for each Add Product kind.
   const category = await admin.expect<{ id: string }>("POST", "/api/categories", 201, {
@@ -124,7 +93,7 @@ test("a visitor reads a published catalogue: pages, every hotspot, search, the c
   );
 
   // A 3-page catalogue, processed, published.
-  const created = await upload(bearer, `${tag}-spring.pdf`, 3);
+  const created = await upload(admin, `${tag}-spring.pdf`, 3);
   let pdf = created;
   await expect
     .poll(
@@ -187,7 +156,9 @@ test("a visitor reads a published catalogue: pages, every hotspot, search, the c
       button: { icon: "Add-3", size: "md", colour: "Primary", label: "Details" },
     },
   ];
-  const saved = await bearer("PUT", `/api/pdfs/${pdf.id}/pages/1/links`, { data: { revision: 0, links } });
+  const saved = await admin.send("PUT", `/api/pdfs/${pdf.id}/pages/1/links`, {
+    data: { revision: 0, links },
+  });
   expect(saved.status(), await saved.text()).toBe(200);
   const linkIds = ((await saved.json()) as { links: { id: string }[] }).links.map((l) => l.id);
   expect(linkIds).toHaveLength(7);
@@ -397,8 +368,8 @@ test("a visitor reads a published catalogue: pages, every hotspot, search, the c
 });
 
 test("an unpublished or unknown catalogue is not available", async ({ page, request }) => {
-  const bearer = await bearerSession(request);
-  const draft = await upload(bearer, `U${Date.now()}-draft.pdf`, 1);
+  const admin = await apiSession(request);
+  const draft = await upload(admin, `U${Date.now()}-draft.pdf`, 1);
   await page.goto(`${E2E_ORIGIN}/view/${draft.slug}`);
   await expect(page.getByRole("heading", { name: "This catalogue is not available" })).toBeVisible();
   await expect(page.getByRole("img")).toHaveCount(0);
