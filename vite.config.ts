@@ -7,6 +7,7 @@ import { defineConfig, type Plugin } from "vite";
 import { resolveServiceBases, type ServiceBase } from "./providers/service-bases";
 import { antdIconsByName } from "./scripts/vite/antd-icons";
 import { browserFinders } from "./scripts/vite/browser-finders";
+import { routeChunks } from "./scripts/vite/route-chunks";
 
 /** Where the admin app is served; the server redirects `/` here. */
 const BASE = "/manage/";
@@ -114,18 +115,53 @@ function cspSources(): Plugin {
   };
 }
 
+/**
+ * Packages with no side effects on import that do not say so in their package.json, so an
+ * unused import of them is dropped: @refinedev/antd imports react-markdown (and its remark and
+ * micromark tree) for a MarkdownField the app never shows.
+ */
+const PURE_PACKAGES = [
+  {
+    test: /[\\/]node_modules[\\/](react-markdown|remark-[\w-]+|micromark[\w-]*|mdast-[\w-]+|hast-[\w-]+|unist-[\w-]+|unified|vfile[\w-]*|property-information|papaparse|sunflower-antd)[\\/]/,
+    sideEffects: false,
+  },
+];
+
+/**
+ * `@ant-design/icons/ArrowLeftOutlined` (how @ant-design/pro-layout imports icons) is the
+ * CommonJS build, a second copy of the icon runtime beside the ES one antd uses: point it at
+ * the ES module.
+ */
+const ESM_ICONS = [
+  {
+    find: /^@ant-design\/icons\/([A-Z]\w*(?:Outlined|Filled|TwoTone))(\.js)?$/,
+    replacement: "@ant-design/icons/es/icons/$1.js",
+  },
+];
+
 export default defineConfig({
   base: BASE,
   // browserFinders: the definitions of resources/ come from import.meta.glob, not the disk.
   // antdIconsByName: icons named by definitions, checked, in one lazy chunk.
-  plugins: [react(), browserFinders(), antdIconsByName(), buildMeta(), cspSources(), precompressAssets()],
+  // routeChunks: the first routes' code in a few large chunks (see scripts/vite/route-chunks.ts).
+  plugins: [
+    react(),
+    browserFinders(),
+    antdIconsByName(),
+    routeChunks(),
+    buildMeta(),
+    cspSources(),
+    precompressAssets(),
+  ],
+  resolve: { alias: ESM_ICONS },
   build: {
     outDir: "dist/client",
     emptyOutDir: true,
-    // bench/bundle-size.mjs reads the manifest to find what the login route loads.
-    manifest: true,
     chunkSizeWarningLimit: 1200,
-    rollupOptions: { input: { main: "index.html", viewer: "viewer.html" } },
+    rolldownOptions: {
+      input: { main: "index.html", viewer: "viewer.html" },
+      treeshake: { moduleSideEffects: PURE_PACKAGES },
+    },
   },
   server: {
     port: 5173,

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { MeResponse } from "../schemas/auth";
-import { allows, createAccessControlProvider, findResource, NO_MODULE_ACCESS } from "./access-control";
+import {
+  allows,
+  createAccessControlProvider,
+  findResource,
+  knownIdentity,
+  NO_MODULE_ACCESS,
+} from "./access-control";
 
 function user(moduleIDs: number[], isadmin = false): MeResponse {
   return {
@@ -78,3 +84,81 @@ describe("findResource", () => {
     expect(findResource(shared, undefined)).toBeUndefined();
   });
 });
+
+describe("knownIdentity", () => {
+  it("loads the identity while online", async () => {
+    let online = true;
+    let calls = 0;
+    const identity = knownIdentity(
+      async () => {
+        calls += 1;
+        return user([calls]);
+      },
+      () => online,
+    );
+    expect(modulesOfFirst(await identity())).toEqual([1]);
+    expect(modulesOfFirst(await identity())).toEqual([2]);
+    online = false;
+    expect(modulesOfFirst(await identity())).toEqual([2]);
+    expect(calls).toBe(2);
+  });
+
+  it("keeps the known identity when a load gets no answer or a 5xx", async () => {
+    const answers: unknown[] = [user([5]), { statusCode: 0 }, { statusCode: 503 }];
+    const identity = knownIdentity(
+      async () => {
+        const next = answers.shift();
+        if (next && "userID" in (next as object)) return next as MeResponse;
+        throw next;
+      },
+      () => true,
+    );
+    expect(modulesOfFirst(await identity())).toEqual([5]);
+    expect(modulesOfFirst(await identity())).toEqual([5]);
+    expect(modulesOfFirst(await identity())).toEqual([5]);
+  });
+
+  it("passes on a refusal, and any failure before an identity is known", async () => {
+    const failing = knownIdentity(
+      async () => {
+        throw { statusCode: 0 };
+      },
+      () => true,
+    );
+    await expect(failing()).rejects.toEqual({ statusCode: 0 });
+
+    let first = true;
+    const refused = knownIdentity(
+      async () => {
+        if (first) {
+          first = false;
+          return user([5]);
+        }
+        throw { response: { status: 401 } };
+      },
+      () => true,
+    );
+    await refused();
+    await expect(refused()).rejects.toEqual({ response: { status: 401 } });
+  });
+
+  it("never says 'no access' offline for a module the user had (provider)", async () => {
+    let online = true;
+    let calls = 0;
+    const provider = createAccessControlProvider({
+      loadMe: async () => {
+        calls += 1;
+        if (!online) throw new Error("offline load must not be tried");
+        return user([5]);
+      },
+      resources,
+      isOnline: () => online,
+    });
+    await expect(provider.can({ resource: "crm", action: "list" })).resolves.toEqual({ can: true });
+    online = false;
+    await expect(provider.can({ resource: "crm", action: "list" })).resolves.toEqual({ can: true });
+    expect(calls).toBe(1);
+  });
+});
+
+const modulesOfFirst = (me: MeResponse) => me.modules_submodules[0].modules.map((m) => m.moduleID);

@@ -3,8 +3,12 @@
  * signed-in user's modules contain that id (spec §6, the same check as the server's);
  * `meta.adminOnly` additionally requires an admin (the server's users routes do).
  * Resources without a moduleID (home, account) are always allowed.
+ *
+ * Offline, or with the server out of reach, the check uses the identity last loaded: a lost
+ * connection is not a lost grant, and must never read "You do not have access to this module".
  */
 import type { AccessControlProvider, ResourceProps } from "@refinedev/core";
+import { onlineManager } from "@tanstack/react-query";
 import type { MeResponse } from "../schemas/auth";
 import { hasModuleAccess, modulesOf } from "../src/lib/permissions";
 
@@ -51,6 +55,43 @@ export function findResource(
   return resources.find((r) => r.identifier === key) ?? resources.find((r) => r.name === key);
 }
 
+/** Whether the browser can reach the network, as react-query (which pauses queries offline) sees it. */
+const browserOnline = (): boolean =>
+  onlineManager.isOnline() && (typeof navigator === "undefined" || navigator.onLine);
+
+/** A failure in which the server said nothing about the user (no answer, or its own fault). */
+function isUnanswered(error: unknown): boolean {
+  const e = error as { statusCode?: unknown; response?: { status?: unknown } } | null;
+  const status = e?.response?.status ?? e?.statusCode;
+  return typeof status !== "number" || status === 0 || status >= 500;
+}
+
+/**
+ * Wraps the identity loader for access checks: the last identity loaded is used while
+ * offline (where a load would wait for the network) and when a load gets no answer. A
+ * refusal (401, 403) is passed on: that is the server speaking about the user.
+ *
+ * @example
+ * const identity = knownIdentity(me.load);
+ * await identity(); // the fresh identity online, the last known one offline
+ */
+export function knownIdentity(
+  loadMe: () => Promise<MeResponse>,
+  isOnline: () => boolean = browserOnline,
+): () => Promise<MeResponse> {
+  let known: MeResponse | undefined;
+  return async () => {
+    if (known && !isOnline()) return known;
+    try {
+      known = await loadMe();
+      return known;
+    } catch (error) {
+      if (known && isUnanswered(error)) return known;
+      throw error;
+    }
+  };
+}
+
 /**
  * Creates the provider. `resources` resolves a name when Refine passes only the name
  * (`useCan({ resource: "users" })`) instead of the resource item.
@@ -61,16 +102,22 @@ export function findResource(
 export function createAccessControlProvider(deps: {
   loadMe: () => Promise<MeResponse>;
   resources: readonly ResourceProps[];
+  /** Whether the network is there; the browser's view by default (tests pass their own). */
+  isOnline?: () => boolean;
 }): AccessControlProvider {
+  const identity = knownIdentity(deps.loadMe, deps.isOnline);
   return {
     async can({ resource, params }) {
       const meta = accessMetaFrom(params?.resource?.meta ?? findResource(deps.resources, resource)?.meta);
       if (meta.moduleID === undefined) return { can: true };
-      return allows(await deps.loadMe(), meta) ? { can: true } : { can: false, reason: NO_MODULE_ACCESS };
+      return allows(await identity(), meta) ? { can: true } : { can: false, reason: NO_MODULE_ACCESS };
     },
     options: {
       buttons: { enableAccessControl: true, hideIfUnauthorized: true },
-      queryOptions: { staleTime: 30_000 },
+      // "always": a check is worked out from the known identity, so it runs offline too. With
+      // react-query's default, an offline check is paused with no answer, which the screens
+      // read as "no access".
+      queryOptions: { staleTime: 30_000, networkMode: "always" },
     },
   };
 }

@@ -5,7 +5,7 @@
  * it and must stay in the small first chunk.
  */
 import type { SignInRequest, SignInResponse } from "../schemas/auth";
-import { getDeviceInfo } from "../src/lib/device";
+import { getDeviceInfo } from "../src/browser/device-info";
 import { http } from "./http";
 import { saveTokens } from "./token-store";
 

@@ -4,7 +4,7 @@
  */
 import type { AuthProvider } from "@refinedev/core";
 import type { MeResponse, ModuleEntry } from "../schemas/auth";
-import { getDeviceInfo } from "../src/lib/device";
+import { getDeviceInfo } from "../src/browser/device-info";
 import { getErrorMessage } from "../src/lib/errors";
 import { modulesOf } from "../src/lib/permissions";
 import { signIn } from "./auth-api";
@@ -41,13 +41,12 @@ export function createAuthProvider(me: MeLoader): AuthProvider {
     },
 
     async logout() {
-      try {
-        await logoutRequest(getDeviceInfo());
-      } finally {
-        me.clear();
-        disconnectLive();
-        forceLogout();
-      }
+      // Sent (with the token read now) before the session is cleared, as a keepalive
+      // request the browser delivers even as the page navigates away: no wait for it.
+      void logoutRequest(getDeviceInfo());
+      me.clear();
+      disconnectLive();
+      forceLogout();
       return { success: true, redirectTo: LOGIN_ROUTE };
     },
 

@@ -1,9 +1,11 @@
 import axios, { type AxiosAdapter, type InternalAxiosRequestConfig } from "axios";
 import { describe, expect, it } from "vitest";
+import { READ_TIMEOUT_MS } from "../src/lib/load-failure";
 import {
   createDataProvider,
   createDataProviders,
   MAX_PAGE_SIZE,
+  readTimeoutMs,
   toHttpError,
   toListParams,
   toManyParams,
@@ -192,5 +194,27 @@ describe("createDataProviders", () => {
 describe("toHttpError", () => {
   it("falls back to 'Something Went Wrong' without a server message", () => {
     expect(toHttpError(undefined)).toEqual({ message: "Something Went Wrong", statusCode: 0 });
+  });
+
+  it("makes a read the client gave up on a 408 (not retried), and no answer a 0", () => {
+    const timedOut = { isAxiosError: true, code: "ECONNABORTED", message: "timeout of 1500ms exceeded" };
+    expect(toHttpError(timedOut).statusCode).toBe(408);
+    expect(toHttpError({ isAxiosError: true, code: "ERR_NETWORK" }).statusCode).toBe(0);
+    expect(
+      toHttpError({ isAxiosError: true, code: "ECONNABORTED", response: { status: 502 } }).statusCode,
+    ).toBe(502);
+  });
+});
+
+describe("readTimeoutMs", () => {
+  it("is READ_TIMEOUT_MS unless a test set a shorter one on the window", () => {
+    const global = globalThis as { __ATELIER_READ_TIMEOUT_MS?: unknown };
+    expect(readTimeoutMs()).toBe(READ_TIMEOUT_MS);
+    global.__ATELIER_READ_TIMEOUT_MS = 1500;
+    try {
+      expect(readTimeoutMs()).toBe(1500);
+    } finally {
+      delete global.__ATELIER_READ_TIMEOUT_MS;
+    }
   });
 });

@@ -21,6 +21,7 @@ import type {
 import type { AxiosInstance } from "axios";
 import type { ListResponse } from "../schemas/auth";
 import { getErrorMessage, getFieldErrors } from "../src/lib/errors";
+import { READ_TIMEOUT_MS } from "../src/lib/load-failure";
 
 /** The filter field that is sent as the `q` (full-text search) parameter instead of a filter. */
 export const SEARCH_FIELD = "q";
@@ -93,11 +94,32 @@ export function toManyParams(ids: readonly BaseKey[]): QueryParams[] {
   return pages;
 }
 
-/** Any failure → Refine's HttpError, with the server's message and per-field errors. */
+/** axios's codes for a request given up on after its `timeout`. */
+const TIMED_OUT = new Set(["ECONNABORTED", "ETIMEDOUT"]);
+
+/**
+ * How long a read waits for its answer: {@link READ_TIMEOUT_MS}, or what an e2e test put in
+ * `window.__ATELIER_READ_TIMEOUT_MS`, so a hung request shows its error without a 30 s wait.
+ */
+export function readTimeoutMs(): number {
+  const override = (globalThis as { __ATELIER_READ_TIMEOUT_MS?: unknown }).__ATELIER_READ_TIMEOUT_MS;
+  return typeof override === "number" && override > 0 ? override : READ_TIMEOUT_MS;
+}
+
+/**
+ * Any failure → Refine's HttpError, with the server's message and per-field errors. A read
+ * the client gave up on is a 408, so it is not retried on top of a long wait (only no
+ * answer and 5xx are) and the screen can say it timed out.
+ */
 export function toHttpError(error: unknown): HttpError {
-  const status = (error as { response?: { status?: number } } | null)?.response?.status;
+  const failure = error as { response?: { status?: number }; code?: unknown } | null;
+  const status = failure?.response?.status;
+  const timedOut = status === undefined && typeof failure?.code === "string" && TIMED_OUT.has(failure.code);
   const fields = getFieldErrors(error);
-  const httpError: HttpError = { message: getErrorMessage(error), statusCode: status ?? 0 };
+  const httpError: HttpError = {
+    message: getErrorMessage(error),
+    statusCode: status ?? (timedOut ? 408 : 0),
+  };
   if (fields.length) httpError.errors = Object.fromEntries(fields.map((f) => [f.field, f.message]));
   return httpError;
 }
@@ -138,12 +160,14 @@ export function createDataProvider(client: AxiosInstance, base: string): DataPro
       filters,
     }: Parameters<DataProvider["getList"]>[0]) {
       const params = toListParams(pagination, sorters, filters);
-      const body = await call(() => client.get<ListResponse<TData>>(url(resource), { params }));
+      const body = await call(() =>
+        client.get<ListResponse<TData>>(url(resource), { params, timeout: readTimeoutMs() }),
+      );
       return { data: body.data, total: body.total, totalExact: body.totalExact !== false };
     },
 
     async getOne<TData extends BaseRecord>({ resource, id }: Parameters<DataProvider["getOne"]>[0]) {
-      return { data: await call(() => client.get<TData>(url(resource, id))) };
+      return { data: await call(() => client.get<TData>(url(resource, id), { timeout: readTimeoutMs() })) };
     },
 
     async create<TData extends BaseRecord, TVariables>({
@@ -170,7 +194,9 @@ export function createDataProvider(client: AxiosInstance, base: string): DataPro
     }: Parameters<NonNullable<DataProvider["getMany"]>>[0]) {
       const data: TData[] = [];
       for (const params of toManyParams(ids)) {
-        const body = await call(() => client.get<ListResponse<TData>>(url(resource), { params }));
+        const body = await call(() =>
+          client.get<ListResponse<TData>>(url(resource), { params, timeout: readTimeoutMs() }),
+        );
         data.push(...body.data);
       }
       return { data };

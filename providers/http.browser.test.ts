@@ -12,6 +12,7 @@ import { CookieDocument, type TestServer, withTestServer } from "./test-support"
 let server: TestServer;
 let doc: CookieDocument;
 let storage: MemoryStorage;
+let session: MemoryStorage;
 let assign: ReturnType<typeof vi.fn>;
 
 const pair = (accessToken: string, expiry = Date.now() + 900_000): TokenPair => ({
@@ -26,9 +27,11 @@ const pair = (accessToken: string, expiry = Date.now() + 900_000): TokenPair => 
 async function load(pathname = "/manage/pdf") {
   doc = new CookieDocument();
   storage = new MemoryStorage();
+  session = new MemoryStorage();
   assign = vi.fn();
   vi.stubGlobal("document", doc);
   vi.stubGlobal("localStorage", storage);
+  vi.stubGlobal("sessionStorage", session);
   vi.stubGlobal("window", { location: { pathname, assign } });
   vi.stubEnv("VITE_API_BASE", server.url);
   vi.resetModules();
@@ -99,6 +102,42 @@ describe("http (browser instance)", () => {
 
     await expect(http.get("/api/users/me")).rejects.toThrow("Unable to refresh token");
     expect(assign).toHaveBeenCalledWith("/manage/login");
+    expect(session.getItem("atelier.sessionEnd")).toBe("refresh-failed");
+  });
+
+  it("tells the sign-in screen why: a 406 of a disabled account, or of a device signed out", async () => {
+    for (const [message, reason] of [
+      ["This account is disabled", "disabled"],
+      ["You were signed out on this device", "device-signed-out"],
+    ]) {
+      const { http, saveTokens } = await load();
+      saveTokens(pair("tok"));
+      server.handle(() => ({ status: 406, body: { statusCode: 406, error: "Not Acceptable", message } }));
+      await expect(http.get("/api/users/me")).rejects.toThrow();
+      expect(assign).toHaveBeenCalledWith("/manage/login");
+      expect(session.getItem("atelier.sessionEnd")).toBe(reason);
+    }
+  });
+
+  it("a refresh refused with 406 carries the server's reason, not 'Unable to refresh token'", async () => {
+    const { http, saveTokens } = await load();
+    saveTokens(pair("old"));
+    server.handle((request) =>
+      request.path === "/api/auth/refreshtokenapp"
+        ? { status: 406, body: { statusCode: 406, message: "This account is disabled" } }
+        : { status: 417 },
+    );
+    await expect(http.get("/api/users/me")).rejects.toThrow("Unable to refresh token");
+    expect(session.getItem("atelier.sessionEnd")).toBe("disabled");
+  });
+
+  it("a plain 401 signs out without a reason to show", async () => {
+    const { http, saveTokens } = await load();
+    saveTokens(pair("tok"));
+    server.handle(() => ({ status: 401 }));
+    await expect(http.get("/api/users/me")).rejects.toThrow();
+    expect(assign).toHaveBeenCalledWith("/manage/login");
+    expect(session.getItem("atelier.sessionEnd")).toBeNull();
   });
 });
 
@@ -127,6 +166,21 @@ describe("logoutRequest", () => {
     saveTokens(pair("tok"));
     server.handle(() => ({ status: 204 }));
     await logoutRequest(deviceInfo);
+    expect(server.requests).toEqual([
+      { method: "POST", path: "/clients/logout", authorization: "Bearer tok", body: { deviceInfo } },
+    ]);
+  });
+
+  it("is a keepalive fetch, sent with the token of the moment, so clearing the session right after is safe", async () => {
+    const { logoutRequest, saveTokens, clearSession } = await load();
+    saveTokens(pair("tok"));
+    server.handle(() => ({ status: 204 }));
+    const send = vi.fn<typeof fetch>((...args) => fetch(...args));
+    const sent = logoutRequest(deviceInfo, server.url, send);
+    clearSession();
+    await sent;
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(send.mock.calls[0][1]).toMatchObject({ method: "POST", keepalive: true });
     expect(server.requests).toEqual([
       { method: "POST", path: "/clients/logout", authorization: "Bearer tok", body: { deviceInfo } },
     ]);

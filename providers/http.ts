@@ -12,7 +12,14 @@ import type { DeviceInfo } from "../schemas/auth";
 import { UNABLE_TO_REFRESH } from "../src/lib/constants";
 import { createRetryDelayMs, IDEMPOTENCY_HEADER, newIdempotencyKey } from "./idempotency";
 import { SERVICE_BASES, type ServiceBase } from "./service-bases";
-import { createRefresher, createRefreshLoop, describeFailure, SingleFlight } from "./token-refresh";
+import { type LogoutReason, logoutReasonOf, refreshFailureReason, rememberLogoutReason } from "./session-end";
+import {
+  createRefresher,
+  createRefreshLoop,
+  describeFailure,
+  SingleFlight,
+  TokenRefreshError,
+} from "./token-refresh";
 import { clearSession, getAccessToken, tokenStore } from "./token-store";
 
 declare module "axios" {
@@ -35,7 +42,7 @@ declare module "axios" {
   }
 }
 
-export type LogoutReason = "unauthorized" | "refresh-failed";
+export type { LogoutReason };
 
 export interface HttpClientOptions {
   baseURL?: string;
@@ -50,6 +57,15 @@ export interface HttpClientOptions {
 }
 
 const BEARER = /^Bearer (.+)$/;
+
+/** The `message` of an error body (`{ statusCode, error, message }`), if any. */
+const messageOf = (data: unknown): unknown => (data as { message?: unknown } | null)?.message;
+
+/** Why a refresh failed: the server's 406 words when it gave them, else 'Unable to refresh token'. */
+const refreshFailure = (cause: unknown): LogoutReason =>
+  cause instanceof TokenRefreshError
+    ? refreshFailureReason(cause.status, cause.serverMessage)
+    : "refresh-failed";
 
 function sentToken(config: InternalAxiosRequestConfig): string | undefined {
   const header = config.headers.get("Authorization");
@@ -83,7 +99,7 @@ export function createHttpClient(options: HttpClientOptions): AxiosInstance {
       return await options.refresh();
     } catch (cause) {
       // Inside the shared flight, so N queued requests log out once, not N times.
-      options.onLogout("refresh-failed");
+      options.onLogout(refreshFailure(cause));
       throw new Error(UNABLE_TO_REFRESH, { cause });
     }
   });
@@ -116,7 +132,7 @@ export function createHttpClient(options: HttpClientOptions): AxiosInstance {
 
     const status = error.response.status;
     if (status === 401 || status === 406) {
-      options.onLogout("unauthorized");
+      options.onLogout(logoutReasonOf(status, messageOf(error.response.data)));
       throw error;
     }
     if (status === 409) return resend(config, error);
@@ -154,11 +170,14 @@ let loggingOut = false;
  * Ends the session: tokens and local storage cleared (device id and build date kept), then
  * a full navigation to the sign-in screen, which also resets all application state. Runs
  * once however many failing requests call it; on the sign-in screen it only clears, so a
- * 401 there cannot reload the page in a loop.
+ * 401 there cannot reload the page in a loop. A `reason` with words (disabled, device
+ * signed out, refresh failed) is shown by the sign-in screen; none for a sign-out the user
+ * asked for.
  */
-export function forceLogout(): void {
+export function forceLogout(reason?: LogoutReason): void {
   if (loggingOut) return;
   clearSession();
+  if (reason) rememberLogoutReason(reason);
   if (typeof window === "undefined" || window.location.pathname === LOGIN_PATH) return;
   loggingOut = true;
   window.location.assign(LOGIN_PATH);
@@ -198,29 +217,39 @@ export function startTokenRefresh(): () => void {
   return createRefreshLoop({ store: tokenStore, refresh: performRefresh, onSessionEnded: forceLogout });
 }
 
-const bareClient = axios.create();
-
 /**
- * Tells the server this device signed out (POST `{api}/clients/logout`). Never rejects:
- * failures are only logged (spec §7), so local logout always completes. A bare axios is
- * used so that a 401 here cannot start a second logout.
+ * Tells the server this device signed out (POST `{api}/clients/logout`), as a `keepalive`
+ * fetch: the browser delivers it even when the page navigates away or closes right after,
+ * so the caller need not wait for it before clearing the session and leaving. Never
+ * rejects: failures are only logged (spec §7). Not through `http`, so a 401 here cannot
+ * start a second logout.
  *
  * @example
- * await logoutRequest(getDeviceInfo());
- * clearSession();
+ * void logoutRequest(getDeviceInfo()); // the token is read now
+ * forceLogout();
  */
-export async function logoutRequest(
+export function logoutRequest(
   deviceInfo: DeviceInfo,
   baseURL: string = SERVICE_BASES.api,
+  send: typeof fetch = (...args) => fetch(...args),
 ): Promise<void> {
   const token = getAccessToken();
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
   try {
-    await bareClient.post(
-      `${baseURL}/clients/logout`,
-      { deviceInfo },
-      { headers: token ? { Authorization: `Bearer ${token}` } : {} },
+    return send(`${baseURL}/clients/logout`, {
+      method: "POST",
+      keepalive: true,
+      headers,
+      body: JSON.stringify({ deviceInfo }),
+    }).then(
+      (response) => {
+        if (!response.ok) console.error(`Logout request answered ${response.status}`);
+      },
+      (error: unknown) => console.error(`Logout request failed (${describeFailure(error)})`),
     );
   } catch (error) {
     console.error(`Logout request failed (${describeFailure(error)})`);
+    return Promise.resolve();
   }
 }

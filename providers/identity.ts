@@ -17,7 +17,16 @@ export interface MeLoader {
   load(): Promise<MeResponse>;
   /** Drops the cached identity (sign-in, sign-out, own account edited). */
   clear(): void;
+  /**
+   * Loads the identity again and re-runs every Refine question that depends on it (identity,
+   * permissions, access checks), so the menu, home cards and open screens follow a grant or
+   * role change. Until the new answer arrives the old identity stays in use (offline, too).
+   */
+  reload(): Promise<void>;
 }
+
+/** Refine's react-query keys of `useGetIdentity`/`usePermissions` and of `useCan`. */
+const REFINE_AUTH_KEYS = [["auth"], ["access"]] as const;
 
 /**
  * Creates the identity loader over Refine's query client.
@@ -27,13 +36,14 @@ export interface MeLoader {
  * const { first_name } = await me.load();
  */
 export function createMeLoader(queryClient: QueryClient, client: AxiosInstance, base = "/api"): MeLoader {
+  const queryFn = async () => (await client.get<MeResponse>(`${base}/users/me`)).data;
   return {
-    load: () =>
-      queryClient.fetchQuery({
-        queryKey: ME_QUERY_KEY,
-        queryFn: async () => (await client.get<MeResponse>(`${base}/users/me`)).data,
-        staleTime: ME_STALE_MS,
-      }),
+    load: () => queryClient.fetchQuery({ queryKey: ME_QUERY_KEY, queryFn, staleTime: ME_STALE_MS }),
     clear: () => queryClient.removeQueries({ queryKey: ME_QUERY_KEY }),
+    async reload() {
+      // Fetched first, so the Refine queries below read the new identity, not the cached one.
+      await queryClient.fetchQuery({ queryKey: ME_QUERY_KEY, queryFn, staleTime: 0 });
+      await Promise.all(REFINE_AUTH_KEYS.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+    },
   };
 }

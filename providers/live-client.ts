@@ -7,17 +7,25 @@
  * access token at every (re)connection; a 417 handshake refreshes the token and reconnects;
  * 401/406 sign out. After every (re)connection the subscribed rooms are joined again.
  *
+ * The server's `account` event (issue 13) carries changes to the user themself: a
+ * `session-ended` signs out at once with its reason; an `access-changed` (and every
+ * reconnection, which may have missed one) is passed to the `watchAccount` listeners, which
+ * reload the identity so the menu and open screens follow without a page reload.
+ *
  * `createLiveClient` is the testable factory; `providers/live-provider.ts` holds the
  * browser instance.
  */
 import type { BaseKey, LiveEvent, LiveProvider } from "@refinedev/core";
 import type { Socket } from "socket.io-client";
 import type {
+  AccountMessage,
   ClientToServerEvents,
   ResourceChangeMessage,
   ServerToClientEvents,
   SubscribeAck,
 } from "../schemas/realtime";
+import { type LogoutReason, logoutReasonOf, refreshFailureReason } from "./session-end";
+import { TokenRefreshError } from "./token-refresh";
 
 export type LiveSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -33,7 +41,8 @@ export interface LiveClientOptions {
   getAccessToken: () => string | undefined;
   /** Gets a new access token (and stores it). */
   refresh: () => Promise<string>;
-  onLogout: () => void;
+  /** Ends the session; `reason` says why (the sign-in screen repeats it). */
+  onLogout: (reason: LogoutReason) => void;
   /** Where failures are logged; console.error by default. */
   logError?: (message: string) => void;
   /** Delay before retrying after a server error or a server-side disconnect. */
@@ -44,8 +53,13 @@ export interface LiveClientOptions {
 
 export interface LiveClient {
   provider: LiveProvider;
-  /** Closes the socket and forgets every subscription (logout). */
+  /** Closes the socket and forgets every subscription and account listener (logout). */
   disconnect(): void;
+  /**
+   * Opens the socket (if no list did yet) and calls `listener` whenever the user's access
+   * may have changed: an `access-changed` event, or a reconnection. Returns the unsubscribe.
+   */
+  watchAccount(listener: () => void): () => void;
   /** The socket, once the first subscription opened it (for tests and diagnostics). */
   readonly socket: LiveSocket | null;
 }
@@ -134,6 +148,9 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
   const logError = options.logError ?? ((message: string) => console.error(message));
   const retryDelayMs = options.retryDelayMs ?? 5000;
   const subscriptions = new Map<string, Set<LiveSubscription>>();
+  const accountListeners = new Set<() => void>();
+  /** Whether this socket connected before: a reconnection may have missed account events. */
+  let connectedBefore = false;
   let socket: LiveSocket | null = null;
   /** The token of the latest handshake: a 417 with an older one needs no refresh. */
   let sentToken: string | undefined;
@@ -181,6 +198,8 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     const s = socket;
     socket = null;
     subscriptions.clear();
+    accountListeners.clear();
+    connectedBefore = false;
     clearJoined();
     refreshesInARow = 0;
     if (s) {
@@ -195,7 +214,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     if (status === null || s !== socket) return; // transport failure: socket.io retries by itself
     if (status === 401 || status === 406) {
       disconnect();
-      options.onLogout();
+      options.onLogout(logoutReasonOf(status, error.message));
       return;
     }
     if (status === 417 && refreshesInARow < MAX_REFRESHES_IN_A_ROW) {
@@ -206,9 +225,13 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
       if (!current || current === sentToken) {
         try {
           await options.refresh();
-        } catch {
+        } catch (cause) {
           disconnect();
-          options.onLogout();
+          options.onLogout(
+            cause instanceof TokenRefreshError
+              ? refreshFailureReason(cause.status, cause.serverMessage)
+              : "refresh-failed",
+          );
           return;
         }
       }
@@ -217,6 +240,17 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     }
     logError(`Live updates unavailable: ${error.message}`);
     if (status >= 500 || status === 417) retryLater(s);
+  };
+
+  const notifyAccount = () => {
+    for (const listener of [...accountListeners]) listener();
+  };
+
+  const onAccount = (message: AccountMessage) => {
+    if (message.type === "session-ended") {
+      disconnect();
+      options.onLogout(message.reason);
+    } else notifyAccount();
   };
 
   const open = (): LiveSocket => {
@@ -229,6 +263,8 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     s.on("connect", () => {
       refreshesInARow = 0;
       for (const resource of subscriptions.keys()) join(s, resource);
+      if (connectedBefore) notifyAccount();
+      connectedBefore = true;
     });
     s.on("connect_error", (error) => {
       void onConnectError(s, error);
@@ -240,6 +276,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
       if (reason === "io server disconnect") retryLater(s);
     });
     s.on("change", dispatch);
+    s.on("account", onAccount);
     s.connect();
     return s;
   };
@@ -272,9 +309,18 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     },
   };
 
+  const watchAccount = (listener: () => void) => {
+    accountListeners.add(listener);
+    open();
+    return () => {
+      accountListeners.delete(listener);
+    };
+  };
+
   return {
     provider,
     disconnect,
+    watchAccount,
     get socket() {
       return socket;
     },

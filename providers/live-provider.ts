@@ -39,3 +39,16 @@ export const liveProvider: LiveProvider = live.provider;
 export function disconnectLive(): void {
   live.disconnect();
 }
+
+/**
+ * Calls `listener` when the signed-in user's role or grants may have changed (a live
+ * `account` event, or a reconnection that may have missed one); opens the socket if no live
+ * list did. A session ended by the server (disabled, device signed out) signs out by itself.
+ * Returns the unsubscribe function.
+ *
+ * @example
+ * useEffect(() => watchAccount(() => me.reload()), []);
+ */
+export function watchAccount(listener: () => void): () => void {
+  return live.watchAccount(listener);
+}

@@ -7,6 +7,7 @@
 import axios from "axios";
 import type { TokenPair } from "../schemas/auth";
 import { type ScheduleOptions, scheduleRefresh } from "./refresh-schedule";
+import { type LogoutReason, refreshFailureReason } from "./session-end";
 import type { TokenStore } from "./token-store";
 
 /**
@@ -42,11 +43,14 @@ export class SingleFlight<T> {
  */
 export class TokenRefreshError extends Error {
   readonly status: number | undefined;
+  /** The `message` of the server's answer (a 406 says why: disabled, device signed out). */
+  readonly serverMessage: string | undefined;
 
-  constructor(message: string, status?: number) {
+  constructor(message: string, status?: number, serverMessage?: string) {
     super(message);
     this.name = "TokenRefreshError";
     this.status = status;
+    this.serverMessage = serverMessage;
   }
 }
 
@@ -77,7 +81,12 @@ export function createRefresher(deps: {
     if (!refreshToken) throw new TokenRefreshError("No refresh token");
     const response = await bare.post<unknown>(deps.url, { refreshToken }, { validateStatus: () => true });
     if (response.status !== 200 || !hasAccessToken(response.data)) {
-      throw new TokenRefreshError(`Token refresh answered ${response.status}`, response.status);
+      const said = (response.data as { message?: unknown } | null)?.message;
+      throw new TokenRefreshError(
+        `Token refresh answered ${response.status}`,
+        response.status,
+        typeof said === "string" ? said : undefined,
+      );
     }
     deps.store.saveTokens(response.data);
     return response.data.accessToken;
@@ -101,12 +110,14 @@ export function createRefreshLoop(deps: {
     "getAccessTokenExpiry" | "getAccessTokenLifetimeMs" | "hasSession" | "onTokensSaved"
   >;
   refresh: () => Promise<unknown>;
-  onSessionEnded: () => void;
+  /** Told why: the server's 406 reason, else 'refresh-failed'. */
+  onSessionEnded: (reason: LogoutReason) => void;
   schedule?: Pick<ScheduleOptions, "now">;
 }): () => void {
   let cancel: (() => void) | undefined;
   const onError = (error: unknown) => {
-    if (error instanceof TokenRefreshError) deps.onSessionEnded();
+    if (error instanceof TokenRefreshError)
+      deps.onSessionEnded(refreshFailureReason(error.status, error.serverMessage));
     else
       console.warn("Scheduled token refresh failed; will retry on the next request", describeFailure(error));
   };

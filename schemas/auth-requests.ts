@@ -85,7 +85,12 @@ const userProperties = {
   last_name: { type: "string", minLength: 1, maxLength: 100, title: "Last name" },
   email,
   password,
-  role: { type: "integer", enum: [ROLES.admin, ROLES.user], title: "Role" },
+  role: {
+    type: "integer",
+    enum: [ROLES.admin, ROLES.user],
+    "x-enumLabels": ["Admin", "User"],
+    title: "Role",
+  },
   plan_type: { type: "string", minLength: 1, maxLength: 50, title: "Plan type" },
   active: { type: "boolean", title: "Active" },
   modules: {

@@ -150,3 +150,10 @@ export interface ListResponse<T> {
 
 /** Minimum password length, checked on both sides. */
 export const PASSWORD_MIN_LENGTH = 8;
+
+/**
+ * Why a session ended, in the words of the 406 answers (ARCHITECTURE.md §4). The sign-in
+ * screen repeats them to a user the system signed out.
+ */
+export const ACCOUNT_DISABLED_MESSAGE = "This account is disabled";
+export const DEVICE_SIGNED_OUT_MESSAGE = "You were signed out on this device";

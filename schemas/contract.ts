@@ -23,6 +23,11 @@ export interface FieldSchema {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  /**
+   * What a `pattern` allows, in words said after the title ("may only contain letters…"):
+   * the message of a value that does not match, instead of the expression.
+   */
+  "x-patternMessage"?: string;
   minimum?: number;
   maximum?: number;
   exclusiveMinimum?: number;
@@ -30,7 +35,7 @@ export interface FieldSchema {
   multipleOf?: number;
   enum?: ReadonlyArray<string | number>;
   default?: string | number | boolean | ReadonlyArray<string>;
-  items?: { type: "string"; format?: "uri"; maxLength?: number };
+  items?: { type: "string"; title?: string; format?: "uri"; maxLength?: number };
   maxItems?: number;
   /** Set by the server, never by a client (id, audit fields): rejected on write. */
   readOnly?: boolean;

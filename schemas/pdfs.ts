@@ -42,6 +42,8 @@ export const pdfSchema = {
       minLength: 3,
       maxLength: 80,
       pattern: "^[a-z0-9]+(-[a-z0-9]+)*$",
+      "x-patternMessage":
+        "may only contain lower-case letters and digits, in words joined by single dashes (autumn-2024)",
     },
     pdfstatus: { type: "boolean", title: "Published", default: false },
     pdflist_status: {
@@ -54,6 +56,8 @@ export const pdfSchema = {
     processing_text: { type: "string", title: "Progress", maxLength: 200, readOnly: true },
     progress: { type: "integer", title: "Progress %", minimum: 0, maximum: 100, readOnly: true },
     error_message: { type: "string", title: "Error", maxLength: 1000, readOnly: true },
+    /** What the PDF tool itself said when processing failed (shown collapsed under the message). */
+    error_detail: { type: "string", title: "Error detail", maxLength: 4000, readOnly: true },
     page_count: { type: "integer", title: "Pages", minimum: 0, maximum: 100000, readOnly: true },
     file_size: { type: "integer", title: "Size (bytes)", minimum: 0, maximum: 2147483647, readOnly: true },
     original_name: { type: "string", title: "File name", maxLength: 255, readOnly: true },

@@ -44,7 +44,8 @@ export const productSchema = {
       minLength: 1,
       maxLength: 64,
       pattern: "^[A-Za-z0-9][A-Za-z0-9._-]*$",
-      description: "Letters, digits, dots, dashes and underscores",
+      description: "Letters, digits, dots, dashes and underscores; starts with a letter or digit",
+      "x-patternMessage": "may only contain letters, digits, dots, dashes and underscores",
     },
     name: { type: "string", title: "Name", minLength: 1, maxLength: 200 },
     description: { type: "string", title: "Description", maxLength: 5000, "x-multiline": true },
@@ -72,7 +73,7 @@ export const productSchema = {
     images: {
       type: "array",
       title: "Images",
-      items: { type: "string", format: "uri", maxLength: 2000 },
+      items: { type: "string", title: "Image", format: "uri", maxLength: 2000 },
       maxItems: 20,
       "x-media": true,
     },

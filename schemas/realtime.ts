@@ -24,9 +24,19 @@ export interface ResourceChangeMessage {
 /** Answer to `subscribe`. */
 export type SubscribeAck = { ok: true } | { ok: false; message: string };
 
+/** Why the server ended a session live (the sign-in screen says why). */
+export type SessionEndReason = "disabled" | "device-signed-out" | "deleted";
+
+/**
+ * `account`, to the sockets of one user (or of some of their sessions): their role or module
+ * grants changed (reload the identity and the access checks), or the session is over.
+ */
+export type AccountMessage = { type: "access-changed" } | { type: "session-ended"; reason: SessionEndReason };
+
 /** Events the server emits. */
 export interface ServerToClientEvents {
   change: (message: ResourceChangeMessage) => void;
+  account: (message: AccountMessage) => void;
   /** On `/dam` only: a committed asset manager change (docs/dam-api.md). */
   "dam:change": (message: DamChange) => void;
 }

@@ -15,6 +15,8 @@ import { ENGINE_FORMATS } from "./formats";
 export function ajvOptions({ coerce }: { coerce: boolean }): Options {
   return {
     allErrors: true,
+    // Errors carry the schema that failed, whose title and hints the messages say (error-messages.ts).
+    verbose: true,
     removeAdditional: false,
     useDefaults: true,
     coerceTypes: coerce ? "array" : false,

@@ -30,9 +30,10 @@ import { damRoutes } from "./modules/dam/dam.routes";
 import { createDamEvents } from "./modules/dam/events";
 import { modulesRoutes } from "./modules/modules/modules.routes";
 import { pdfModule } from "./modules/pdf";
+import { preferencesRoutes } from "./modules/preferences/preferences.routes";
 import { usersRoutes } from "./modules/users/users.routes";
 import { broadcastAdapter } from "./realtime/cluster-adapter";
-import { createResourceEvents } from "./realtime/events";
+import { createAccountEvents, createResourceEvents } from "./realtime/events";
 import { attachRealtime } from "./realtime/socket";
 import { type ResourceServices, registerResources } from "./resources/index";
 import type { RulesRegistry } from "./resources/rules";
@@ -116,6 +117,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     mailer,
     log: app.log,
     events: createResourceEvents(),
+    accountEvents: createAccountEvents(),
     principals: new PrincipalCache(config.sessionCacheMs),
     broadcast: database.broadcast,
     storage: await createStorage(config),
@@ -136,6 +138,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   await app.register(authRoutes, ctx);
   await app.register(usersRoutes, ctx);
   await app.register(modulesRoutes, ctx);
+  await app.register(preferencesRoutes, ctx);
   await app.register(outboxRoutes, ctx);
   await app.register(securityEventRoutes, ctx);
   let services: ResourceServices = new Map();

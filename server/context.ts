@@ -10,7 +10,7 @@ import type { Broadcast } from "./db/broadcast";
 import type { JobQueue } from "./jobs";
 import type { Mailer } from "./mail/mailer";
 import type { DamEvents } from "./modules/dam/events";
-import type { ResourceEvents } from "./realtime/events";
+import type { AccountEvents, ResourceEvents } from "./realtime/events";
 import type { StorageDriver } from "./storage";
 
 export interface AppContext {
@@ -21,6 +21,8 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** Resource changes, published after each committed write (live updates). */
   events: ResourceEvents;
+  /** Grant, role and session changes of a user, pushed live to that user's sockets. */
+  accountEvents: AccountEvents;
   /** Recently checked sessions; forget a user's or session's entry on any change to them. */
   principals: PrincipalCache;
   /** Messages to every instance on the database (cache invalidation). */

@@ -16,7 +16,10 @@ void checkBuildVersion({
 });
 
 // A lazy chunk of an older build is gone after a deploy: load the new build instead.
+// Offline, the chunk is not gone, only out of reach, and a reload would show the browser's
+// error page: the error boundary waits for the connection instead.
 window.addEventListener("vite:preloadError", (event) => {
+  if (!navigator.onLine) return;
   if (reloadForNewBuild(window.sessionStorage, () => window.location.reload())) event.preventDefault();
 });
 

@@ -1,6 +1,6 @@
 /** Sign-in and password reset: the account-level rules around sessions. */
 import { sql } from "kysely";
-import type { SignInRequest, SignInResponse } from "../../schemas/auth";
+import { ACCOUNT_DISABLED_MESSAGE, type SignInRequest, type SignInResponse } from "../../schemas/auth";
 import type { AppContext } from "../context";
 import { badRequest, HttpError, tooManyRequests, unauthorized } from "../http/errors";
 import { scrubDeadLinks } from "../mail/outbox-secrets";
@@ -84,7 +84,7 @@ export async function signIn(
       ...client,
       details: { reason: "disabled" },
     });
-    throw new HttpError(406, "This account is disabled");
+    throw new HttpError(406, ACCOUNT_DISABLED_MESSAGE);
   }
   const tokens = await openSession(ctx, user.id, input.deviceInfo, meta);
   await recordSecurityEvent(ctx, {

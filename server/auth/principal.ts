@@ -4,6 +4,7 @@
  * revoked 401; disabled user or logged-out device 406.
  */
 import { sql } from "kysely";
+import { ACCOUNT_DISABLED_MESSAGE, DEVICE_SIGNED_OUT_MESSAGE } from "../../schemas/auth";
 import type { AppContext } from "../context";
 import { HttpError, unauthorized } from "../http/errors";
 import type { CachedSession } from "./principal-cache";
@@ -25,6 +26,12 @@ export interface Principal {
 }
 
 export const ROLE_ADMIN = 2;
+
+/**
+ * `sessions.revoked_reason` of a session signed out from another session (My devices, or an
+ * admin): its access and refresh tokens answer 406 DEVICE_SIGNED_OUT_MESSAGE.
+ */
+export const SIGNED_OUT_ELSEWHERE = "signed_out";
 
 export function bearerToken(header: string | undefined): string | null {
   const match = /^Bearer\s+(\S+)$/i.exec(header ?? "");
@@ -85,9 +92,10 @@ export async function resolvePrincipal(
     .executeTakeFirst();
 
   if (!row) throw unauthorized("Session not found");
-  if (!row.active) throw new HttpError(406, "This account is disabled");
+  if (!row.active) throw new HttpError(406, ACCOUNT_DISABLED_MESSAGE);
   if (row.revoked_at) {
-    if (row.revoked_reason === "logout") throw new HttpError(406, "This device has been signed out");
+    if (row.revoked_reason === "logout" || row.revoked_reason === SIGNED_OUT_ELSEWHERE)
+      throw new HttpError(406, DEVICE_SIGNED_OUT_MESSAGE);
     throw unauthorized("Session revoked");
   }
   const now = Date.now();

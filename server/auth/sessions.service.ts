@@ -2,12 +2,17 @@
  * Sessions: one chain of refresh tokens per device. Sign-in opens a chain (closing that
  * device's previous one), refresh rotates it, logout closes it.
  */
-import type { DeviceInfo, TokenPair } from "../../schemas/auth";
+import {
+  ACCOUNT_DISABLED_MESSAGE,
+  DEVICE_SIGNED_OUT_MESSAGE,
+  type DeviceInfo,
+  type TokenPair,
+} from "../../schemas/auth";
 import { detectBrowser, detectDevice } from "../../src/lib/device";
 import type { AppContext } from "../context";
 import { HttpError, unauthorized } from "../http/errors";
 import { recordSecurityEvent } from "../security/events";
-import { sessionsChanged } from "./principal";
+import { SIGNED_OUT_ELSEWHERE, sessionsChanged } from "./principal";
 import { refreshExpiry, SESSION_END_MESSAGES, sessionLimitReached } from "./session-lifetime";
 import { hashToken, newOpaqueToken } from "./tokens";
 
@@ -120,6 +125,7 @@ export async function rotateRefreshToken(
       "rt.expires_at",
       "rt.rotated_at",
       "s.revoked_at",
+      "s.revoked_reason",
       "s.user_id",
       "s.device_pk",
       "s.created_at",
@@ -129,7 +135,12 @@ export async function rotateRefreshToken(
     .where("rt.token_hash", "=", hash)
     .executeTakeFirst();
   const now = Date.now();
-  if (!row || row.revoked_at) throw unauthorized("Invalid refresh token");
+  if (!row) throw unauthorized("Invalid refresh token");
+  // Said as such (not as a bad token), so the app can tell the user why they were signed out.
+  if (!row.active) throw new HttpError(406, ACCOUNT_DISABLED_MESSAGE);
+  if (row.revoked_at && row.revoked_reason === SIGNED_OUT_ELSEWHERE)
+    throw new HttpError(406, DEVICE_SIGNED_OUT_MESSAGE);
+  if (row.revoked_at) throw unauthorized("Invalid refresh token");
   // Before the token's own expiry, which is capped at the absolute deadline and would
   // otherwise answer first without revoking.
   const ended = sessionLimitReached(
@@ -142,7 +153,6 @@ export async function rotateRefreshToken(
     throw unauthorized(SESSION_END_MESSAGES[ended]);
   }
   if (row.expires_at.getTime() <= now) throw unauthorized("Invalid refresh token");
-  if (!row.active) throw new HttpError(406, "This account is disabled");
 
   const next = ctx.tokens.nextRefreshToken(presented);
   const nextHash = hashToken(next);
@@ -193,7 +203,10 @@ export async function rotateRefreshToken(
   return pair(ctx, row.user_id, row.session_id, next, expiresAt);
 }
 
-/** Closes a session. Reason 'logout' makes its access tokens answer 406, any other 401. */
+/**
+ * Closes a session. Reason 'logout' (the device itself) and SIGNED_OUT_ELSEWHERE make its
+ * access tokens answer 406, any other 401.
+ */
 export async function revokeSession(ctx: AppContext, sessionId: string, reason: string) {
   const revoked = await ctx.db
     .updateTable("sessions")
@@ -206,14 +219,20 @@ export async function revokeSession(ctx: AppContext, sessionId: string, reason: 
 }
 
 /**
- * Signs a device of a user out (all of its live sessions). Returns false when unknown.
- * `by` is who asked (the user or an admin), for the security log.
+ * Signs a device of a user out (all of its live sessions) and tells those sessions' open
+ * pages at once. Returns false when unknown. `by` is who asked (the user or an admin), for
+ * the security log; the asking session itself (signing out the device it runs on) is not
+ * told, since it ends its session by itself.
  */
 export async function signOutDevice(
   ctx: AppContext,
   userId: string,
   deviceId: string,
-  by: ClientMeta & { actorId: string | null } = { actorId: null, ip: null, userAgent: null },
+  by: ClientMeta & { actorId: string | null; actorSessionId?: string } = {
+    actorId: null,
+    ip: null,
+    userAgent: null,
+  },
 ): Promise<boolean> {
   const device = await ctx.db
     .selectFrom("devices")
@@ -224,16 +243,26 @@ export async function signOutDevice(
   if (!device) return false;
   const revoked = await ctx.db
     .updateTable("sessions")
-    .set({ revoked_at: new Date(), revoked_reason: "logout" })
+    .set({ revoked_at: new Date(), revoked_reason: SIGNED_OUT_ELSEWHERE })
     .where("device_pk", "=", device.id)
     .where("revoked_at", "is", null)
-    .executeTakeFirst();
+    .returning("id")
+    .execute();
   await sessionsChanged(ctx, userId);
+  const told = revoked.map((r) => r.id).filter((id) => id !== by.actorSessionId);
+  if (told.length)
+    ctx.accountEvents.publish({
+      type: "session-ended",
+      userId,
+      reason: "device-signed-out",
+      sessionIds: told,
+    });
+  const { actorSessionId: _, ...actor } = by;
   await recordSecurityEvent(ctx, {
     type: "device_revoked",
     userId,
-    ...by,
-    details: { deviceId, deviceName: device.device_name, sessionsClosed: Number(revoked.numUpdatedRows) },
+    ...actor,
+    details: { deviceId, deviceName: device.device_name, sessionsClosed: revoked.length },
   });
   return true;
 }

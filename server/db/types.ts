@@ -170,6 +170,7 @@ export interface PdfsTable {
   processing_text: string | null;
   progress: number | null;
   error_message: string | null;
+  error_detail: string | null;
   page_count: number | null;
   file_size: number | null;
   original_name: string | null;
@@ -178,6 +179,13 @@ export interface PdfsTable {
   thumbnail_url: string | null;
   version: number | null;
   processed_at: NullableTimestamp;
+}
+
+/** An object being made on demand by one instance (server/storage/on-demand.ts). */
+export interface OnDemandClaimsTable {
+  key: string;
+  owner: string;
+  expires_at: Timestamp;
 }
 
 /** jsonb written as JSON text (cast in SQL) and read back parsed. */
@@ -276,6 +284,15 @@ export interface IdempotencyKeysTable {
   expires_at: Timestamp;
 }
 
+/** Per-user preferences (server/modules/preferences). */
+export interface UserPreferencesTable {
+  user_id: string;
+  key: string;
+  /** jsonb: written as JSON text, read back parsed. */
+  value: ColumnType<unknown, string, string>;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   modules: ModulesTable;
   users: UsersTable;
@@ -297,4 +314,6 @@ export interface Database {
   pdf_uploads: PdfUploadsTable;
   security_events: SecurityEventsTable;
   idempotency_keys: IdempotencyKeysTable;
+  on_demand_claims: OnDemandClaimsTable;
+  user_preferences: UserPreferencesTable;
 }

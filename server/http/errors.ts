@@ -4,7 +4,13 @@
  */
 import { STATUS_CODES } from "node:http";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { type AjvErrorLike, type FieldError, fieldErrors } from "../../schemas/error-messages";
+import {
+  type AjvErrorLike,
+  asSentence,
+  type FieldError,
+  fieldErrors,
+  invalidInputMessage,
+} from "../../schemas/error-messages";
 import {
   DATABASE_RETRY_AFTER_S,
   DATABASE_UNAVAILABLE_MESSAGE,
@@ -34,7 +40,7 @@ export function errorBody(statusCode: number, message: string, details?: FieldEr
     statusCode,
     error: STATUS_CODES[statusCode] ?? "Error",
     message,
-    ...(details?.length ? { details } : {}),
+    ...(details?.length ? { details: details.map((d) => ({ ...d, message: asSentence(d) })) } : {}),
   };
 }
 
@@ -71,11 +77,7 @@ const DATA_EXCEPTIONS: Readonly<Record<string, string>> = {
 export function handleError(error: FastifyError & PgError, request: FastifyRequest, reply: FastifyReply) {
   if (error.validation) {
     const details = fieldErrors(error.validation as AjvErrorLike[]);
-    const where =
-      error.validationContext === "querystring" ? "query" : (error.validationContext ?? "request");
-    return reply
-      .status(400)
-      .send(errorBody(400, `Invalid ${where}: please correct the highlighted fields`, details));
+    return reply.status(400).send(errorBody(400, invalidInputMessage(details), details));
   }
   if (error instanceof HttpError) {
     return reply.status(error.statusCode).send(errorBody(error.statusCode, error.message, error.details));

@@ -1,8 +1,13 @@
 /**
- * Resource change events. The engine publishes here after each committed write; the
- * realtime layer (socket.io) fans them out to browsers that may see that resource.
+ * In-process events that the realtime layer (socket.io) fans out to browsers:
+ * - resource changes, published by the engine after each committed write, to sockets that
+ *   may see that resource;
+ * - account changes, published by the users and sessions services, to the sockets of that
+ *   user (or of some of their sessions), so a grant, a role change or a sign-out reaches
+ *   the open app at once.
  */
 import { EventEmitter } from "node:events";
+import type { SessionEndReason } from "../../schemas/realtime";
 
 export interface ResourceChange {
   /** Resource name (`products`). */
@@ -15,12 +20,24 @@ export interface ResourceChange {
   actorId: string | null;
 }
 
-export interface ResourceEvents {
-  publish(change: ResourceChange): void;
-  subscribe(listener: (change: ResourceChange) => void): () => void;
+export type AccountChange =
+  /** The user's role or module grants changed; `modules` is what they hold now. */
+  | { type: "access-changed"; userId: string; modules: readonly number[] }
+  /**
+   * Sessions ended: these ones (a device signed out), or every session of the user when
+   * `sessionIds` is absent (disabled, deleted).
+   */
+  | { type: "session-ended"; userId: string; reason: SessionEndReason; sessionIds?: readonly string[] };
+
+export interface Events<T> {
+  publish(change: T): void;
+  subscribe(listener: (change: T) => void): () => void;
 }
 
-export function createResourceEvents(): ResourceEvents {
+export type ResourceEvents = Events<ResourceChange>;
+export type AccountEvents = Events<AccountChange>;
+
+function createEvents<T>(): Events<T> {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   return {
@@ -33,3 +50,6 @@ export function createResourceEvents(): ResourceEvents {
     },
   };
 }
+
+export const createResourceEvents = (): ResourceEvents => createEvents<ResourceChange>();
+export const createAccountEvents = (): AccountEvents => createEvents<AccountChange>();

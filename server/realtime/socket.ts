@@ -5,14 +5,20 @@
  * - `/` carries app events. A client emits `subscribe` with a resource name; when the user
  *   has the resource's module the socket joins room `resource:<name>` and then receives a
  *   `change` `{ resource, type, ids }` after every committed write on it (from
- *   `ctx.events`). `unsubscribe` leaves. Each socket is also in `user:<id>`, for events
- *   meant for one user (upload and processing progress).
+ *   `ctx.events`). `unsubscribe` leaves. Each socket is also in `user:<id>` and
+ *   `session:<id>`, for events meant for one user (upload and processing progress) or one
+ *   session.
+ * - `account` (from `ctx.accountEvents`) tells a user's sockets that their role or grants
+ *   changed (the socket leaves the rooms of modules no longer granted; the page reloads its
+ *   identity), or that their session ended (disabled, deleted, device signed out), after
+ *   which the server disconnects those sockets.
  * - `/dam` is the asset manager's namespace: same handshake, plus the DAM module grant.
  *
  * Handshake failures follow the HTTP status rules, sent as `connect_error` with
  * `err.data = { statusCode }`: 417 (expired token: the client refreshes and reconnects,
  * its `auth` callback reading the fresh token), 401/406 (sign out), 403 (no module).
- * A connected socket is not re-checked: a client reconnects with its current token.
+ * A connected socket keeps its handshake's session; its grants are read again at each
+ * `subscribe`, so a module revoked since the handshake is refused.
  *
  * Scale-out: every event goes out with `nsp.to(room).emit` / `nsp.emit`, through the
  * socket.io adapter, never by walking this process's sockets. The default in-memory adapter
@@ -76,6 +82,7 @@ export interface Realtime {
 
 export const resourceRoom = (resource: string) => `resource:${resource}`;
 export const userRoom = (userId: string) => `user:${userId}`;
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
 const NO_MODULE = "You do not have access to this module";
 
@@ -95,6 +102,23 @@ function tokenOf(socket: AppSocket): string | null {
   const token: unknown = socket.handshake.auth?.token;
   if (typeof token === "string" && token !== "") return token;
   return bearerToken(socket.handshake.headers.authorization);
+}
+
+const personalRooms = (p: Principal) => [userRoom(p.userId), sessionRoom(p.sessionId)];
+
+/**
+ * The modules a socket's user holds now: the session cache when it has the session (it is
+ * forgotten on every grant change), else the database.
+ */
+async function grantedModules(ctx: AppContext, principal: Principal): Promise<ReadonlySet<number>> {
+  const cached = ctx.principals.get(principal.sessionId);
+  if (cached) return cached.modules;
+  const rows = await ctx.db
+    .selectFrom("user_modules")
+    .select("module_id")
+    .where("user_id", "=", principal.userId)
+    .execute();
+  return new Set(rows.map((r) => Number(r.module_id)));
 }
 
 /**
@@ -169,18 +193,28 @@ export function attachRealtime(
       };
       const def = typeof name === "string" ? byName.get(name) : undefined;
       if (!def) return reply({ ok: false, message: "Unknown resource" });
-      if (!principal.modules.has(def.moduleID)) return reply({ ok: false, message: NO_MODULE });
+      let granted: ReadonlySet<number>;
+      try {
+        granted = await grantedModules(ctx, principal);
+      } catch (error) {
+        log.warn({ err: error }, "socket subscribe: grants not read");
+        return reply({ ok: false, message: "Live updates are unavailable right now" });
+      }
+      if (!granted.has(def.moduleID)) return reply({ ok: false, message: NO_MODULE });
       await socket.join(resourceRoom(def.name));
       reply({ ok: true });
     });
     socket.on("unsubscribe", async (name) => {
       if (typeof name === "string" && byName.has(name)) await socket.leave(resourceRoom(name));
     });
-    await socket.join(userRoom(principal.userId));
+    await socket.join(personalRooms(principal));
   });
 
   const dam = io.of(DAM_NAMESPACE);
   dam.use(authenticate(MODULE_IDS.dam));
+  dam.on("connection", async (socket) => {
+    await socket.join(personalRooms(socket.data.principal));
+  });
 
   // socket.io's in-memory adapter (PGlite: one process) encodes a packet even for an empty
   // room: with nobody here watching that resource there is nobody to tell. A cluster adapter
@@ -195,9 +229,27 @@ export function attachRealtime(
   });
   // Every socket of /dam has the DAM module (checked at the handshake).
   const stopDamFanOut = ctx.damEvents.subscribe((change) => dam.emit(DAM_CHANGE_EVENT, change));
+  const stopAccountFanOut = ctx.accountEvents.subscribe((change) => {
+    if (change.type === "access-changed") {
+      const room = userRoom(change.userId);
+      root.to(room).emit("account", { type: "access-changed" });
+      const granted = new Set(change.modules);
+      const revoked = resources.filter((r) => !granted.has(r.moduleID)).map((r) => resourceRoom(r.name));
+      if (revoked.length) root.in(room).socketsLeave(revoked);
+      if (!granted.has(MODULE_IDS.dam)) dam.in(room).disconnectSockets();
+      return;
+    }
+    const rooms = change.sessionIds ? change.sessionIds.map(sessionRoom) : [userRoom(change.userId)];
+    if (!rooms.length) return;
+    // Same connection, same order: the page reads why before it is disconnected.
+    root.to(rooms).emit("account", { type: "session-ended", reason: change.reason });
+    root.in(rooms).disconnectSockets();
+    dam.in(rooms).disconnectSockets();
+  });
   const stopFanOut = () => {
     stopResourceFanOut();
     stopDamFanOut();
+    stopAccountFanOut();
   };
 
   let closing: Promise<void> | null = null;

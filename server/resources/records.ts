@@ -68,7 +68,8 @@ export function toColumns(schema: EntitySchema, body: Row): Row {
   return out;
 }
 
-const ENGINE_KEYS = /^x-/;
+/** Hints for the engine only; the message hints stay, since validation errors say them. */
+const ENGINE_KEYS = /^x-(?!enumLabels$|patternMessage$)/;
 
 /**
  * A field as plain JSON Schema for Ajv and the OpenAPI document: without the engine's hints,

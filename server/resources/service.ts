@@ -5,6 +5,7 @@
  */
 import { sql } from "kysely";
 import type { ResourceDefinition } from "../../resources/contract";
+import { fieldTitle as titleOf } from "../../schemas/error-messages";
 import type { AppContext } from "../context";
 import { badRequest, conflict, HttpError, notFound } from "../http/errors";
 import { type FieldType, type ListQuery, type ListResult, listPage } from "../http/list-query";
@@ -194,28 +195,26 @@ export class ResourceService {
     const { schema } = this.def;
     if (e.code === "23505") {
       const fields = (schema["x-unique"] ?? []).find((f) => uniqueName(this.table, f) === e.constraint) ?? [];
-      const label = fields.map((f) => schema.properties[f]?.title ?? f).join(" and ");
+      const label = fields.map((f) => titleOf(schema, f)).join(" and ");
       return conflict(
         `A ${this.def.singular.toLowerCase()} with this ${label || "value"} already exists`,
-        fields.map((field) => ({ field, message: "is already in use" })),
+        fields.map((field) => ({ field, message: `${titleOf(schema, field)} is already in use` })),
       );
     }
     // 23001: ON DELETE RESTRICT as PostgreSQL 16+ reports it (PGlite); 23503 elsewhere.
     if (e.code === "23503" || e.code === "23001") {
       const scoped = this.scoped.find((r) => r.constraint === e.constraint);
       if (scoped) {
-        const title = (f: string) => (schema.properties[f]?.title ?? f).toLowerCase();
-        return badRequest(`The ${title(scoped.field)} does not belong to the ${title(scoped.within)}`, [
-          { field: scoped.field, message: `must belong to the chosen ${title(scoped.within)}` },
-        ]);
+        const title = (f: string) => titleOf(schema, f).toLowerCase();
+        const message = `The ${title(scoped.field)} does not belong to the chosen ${title(scoped.within)}`;
+        return badRequest(message, [{ field: scoped.field, message }]);
       }
       // Our table's foreign key: the related record is missing. Another table's: we are still used.
       const field = Object.keys(schema.properties).find((f) => e.constraint === `${this.table}_${f}_fkey`);
       if (field) {
         const target = this.resolve(schema.properties[field]["x-relation"]?.resource ?? "");
-        return badRequest(`The ${(target?.singular ?? field).toLowerCase()} does not exist`, [
-          { field, message: "does not exist" },
-        ]);
+        const message = `The chosen ${(target?.singular ?? titleOf(schema, field)).toLowerCase()} does not exist`;
+        return badRequest(message, [{ field, message }]);
       }
       const user = resourceOfTable(this.resolve, e.table);
       return conflict(

@@ -1,20 +1,22 @@
 /**
  * The assets service (`/assets/<key>`): stored files, public by unguessable, never reused
- * keys, with ETag/304, single byte ranges (206/416) and year-long immutable caching; and
- * image renditions (`?w=320&format=webp`) made with sharp on first request, kept in storage
- * beside the original and served the same way.
+ * keys, with ETag/304, single byte ranges (206/416) and year-long immutable caching; and files
+ * made on first request (on-demand.ts): image renditions (`?w=320&format=webp`, renditions.ts)
+ * and whatever keys a module's source makes (a catalogue page's zoom size), served the same way.
  *
  * Types a browser could run (SVG, anything not a raster image, PDF or media) are served only
  * as attachments, under a CSP sandbox.
  */
-import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import sharp from "sharp";
 import { RENDITION_FORMATS, RENDITION_WIDTHS, THUMBNAIL_WIDTH } from "../../schemas/dam";
 import { PUBLIC } from "../auth/access";
 import type { AppContext } from "../context";
-import { badRequest, HttpError, notFound } from "../http/errors";
-import { assertKey, type ByteRange, type StorageDriver, type StoredObject } from "./storage";
+import { badRequest, notFound } from "../http/errors";
+import { type Caller, onDemandOf } from "./on-demand";
+import { RENDERABLE, type RenditionFormat, renditionKey, renditionSource } from "./renditions";
+import { assertKey, type ByteRange, type StorageDriver } from "./storage";
+
+export { RENDERABLE, renditionKey, renditionKeys } from "./renditions";
 
 export const ASSETS_PREFIX = "/assets";
 
@@ -29,26 +31,11 @@ const INLINE = new Set([
   "video/webm",
   "audio/mpeg",
 ]);
-const RASTER = new Set(["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"]);
-/** Types sharp turns into renditions (SVG is rasterised). */
-export const RENDERABLE = new Set([...RASTER, "image/svg+xml"]);
-
-type Format = (typeof RENDITION_FORMATS)[number];
-const MIME_OF: Record<Format, string> = { webp: "image/webp", avif: "image/avif", jpeg: "image/jpeg" };
 
 /** The URLs of a stored file: the original and, for images, a thumbnail rendition. */
 export function assetUrls(key: string, mime: string): { url: string; thumbnailUrl: string | null } {
   const url = `${ASSETS_PREFIX}/${key}`;
   return { url, thumbnailUrl: RENDERABLE.has(mime) ? `${url}?w=${THUMBNAIL_WIDTH}&format=webp` : null };
-}
-
-/** Where a rendition of `key` is kept. */
-export const renditionKey = (key: string, width: number, format: Format) =>
-  `renditions/${key}/w${width}.${format === "jpeg" ? "jpg" : format}`;
-
-/** Every rendition key a stored file may have (to delete them with it). */
-export function renditionKeys(key: string): string[] {
-  return RENDITION_WIDTHS.flatMap((w) => RENDITION_FORMATS.map((f) => renditionKey(key, w, f)));
 }
 
 /** Parses a single `bytes=` range against a size: a range, "unsatisfiable", or null (serve all). */
@@ -73,23 +60,18 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
 
 interface RenditionQuery {
   w?: number;
-  format?: Format;
+  format?: RenditionFormat;
 }
 
-export async function assetRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const inFlight = new Map<string, Promise<void>>();
+/** Requests to the assets service carry no session: every caller counts as anonymous, by address. */
+const callerOf = (request: FastifyRequest): Caller => ({
+  anonymous: !request.principal,
+  address: request.ip,
+});
 
-  /** Makes a rendition once, however many requests ask for it at the same time. */
-  const makeRendition = (original: StoredObject, key: string, width: number, format: Format) => {
-    let pending = inFlight.get(key);
-    if (!pending) {
-      pending = render(ctx.storage, original, key, width, format, ctx.config.imageMaxPixels).finally(() =>
-        inFlight.delete(key),
-      );
-      inFlight.set(key, pending);
-    }
-    return pending;
-  };
+export async function assetRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const onDemand = onDemandOf(ctx);
+  onDemand.register(renditionSource(ctx));
 
   app.get<{ Params: { "*": string }; Querystring: RenditionQuery }>(
     `${ASSETS_PREFIX}/*`,
@@ -99,7 +81,7 @@ export async function assetRoutes(app: FastifyInstance, ctx: AppContext): Promis
       compress: false,
       schema: {
         tags: ["assets"],
-        summary: "A stored file, or an image rendition of it (?w=&format=)",
+        summary: "A stored file, a file made on first request, or an image rendition (?w=&format=)",
         querystring: {
           type: "object",
           additionalProperties: false,
@@ -114,8 +96,12 @@ export async function assetRoutes(app: FastifyInstance, ctx: AppContext): Promis
       const key = validKey(request.params["*"]);
       if (!key || key.startsWith("renditions/")) throw notFound("File not found");
       const { w, format } = request.query;
-      if (w === undefined && format === undefined) return send(ctx.storage, key, request, reply);
-
+      if (w === undefined && format === undefined) {
+        // A key a source makes (a page's zoom size) exists once someone asked for it.
+        if (onDemand.sourceFor(key) && !(await ctx.storage.head(key)))
+          await onDemand.ensure(key, callerOf(request));
+        return send(ctx.storage, key, request, reply);
+      }
       const original = await ctx.storage.head(key);
       if (!original) throw notFound("File not found");
       if (!RENDERABLE.has(original.contentType)) {
@@ -123,10 +109,8 @@ export async function assetRoutes(app: FastifyInstance, ctx: AppContext): Promis
           { field: "w", message: "is for images only" },
         ]);
       }
-      const width = w ?? THUMBNAIL_WIDTH;
-      const fmt = format ?? "webp";
-      const target = renditionKey(key, width, fmt);
-      if (!(await ctx.storage.head(target))) await makeRendition(original, target, width, fmt);
+      const target = renditionKey(key, w ?? THUMBNAIL_WIDTH, format ?? "webp");
+      await onDemand.ensure(target, callerOf(request));
       return send(ctx.storage, target, request, reply);
     },
   );
@@ -138,42 +122,6 @@ function validKey(raw: string): string | null {
   } catch {
     return null;
   }
-}
-
-async function render(
-  storage: StorageDriver,
-  original: StoredObject,
-  target: string,
-  width: number,
-  format: Format,
-  /** IMAGE_MAX_PIXELS: uploads past it are refused; this guards files stored before the limit. */
-  maxPixels: number,
-) {
-  const source = await storage.get(original.key);
-  if (!source) throw notFound("File not found");
-  const transformer = sharp({ animated: false, limitInputPixels: maxPixels })
-    .rotate() // honour EXIF orientation
-    .resize({ width, withoutEnlargement: true })
-    .toFormat(format, format === "avif" ? { quality: 55, effort: 2 } : { quality: 80 });
-  let sourceFailed = false;
-  source.body.on("error", (error) => {
-    sourceFailed = true;
-    transformer.destroy(error);
-  });
-  source.body.pipe(transformer);
-  // A rendition is small (at most RENDITION_WIDTHS' largest): made in memory first, so a
-  // failure to decode is told apart from a failure to store.
-  let output: Buffer;
-  try {
-    output = await transformer.toBuffer();
-  } catch (error) {
-    if (sourceFailed) throw error;
-    // A damaged file, or one past the pixel limit, is the upload's fault: say so, not a 500.
-    throw new HttpError(422, "This image cannot be read (it is damaged or larger than the pixel limit)", [
-      { field: "w", message: "no rendition can be made of this file" },
-    ]);
-  }
-  await storage.put(target, Readable.from([output]), MIME_OF[format]);
 }
 
 async function send(storage: StorageDriver, key: string, request: FastifyRequest, reply: FastifyReply) {

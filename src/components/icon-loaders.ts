@@ -10,7 +10,11 @@
 import type { ComponentType, CSSProperties } from "react";
 
 /** An antd icon component, as the app uses it. */
-export type IconComponent = ComponentType<{ style?: CSSProperties; className?: string }>;
+export type IconComponent = ComponentType<{
+  style?: CSSProperties;
+  className?: string;
+  "aria-hidden"?: boolean;
+}>;
 
 export type IconLoader = () => Promise<{ default: IconComponent }>;
 

@@ -42,13 +42,57 @@ function IconPlaceholder({ style, className }: IconProps) {
 /** Whether `name` is an antd icon this build can show (else ModuleIcon shows FALLBACK_ICON). */
 export const isKnownIcon = (name: string) => Object.hasOwn(ICON_LOADERS, name);
 
-/** The antd icon called `name` (`ShoppingOutlined`), loaded on first use. */
+/**
+ * The antd icon called `name` (`ShoppingOutlined`), loaded on first use. Decoration beside its
+ * label (menu, breadcrumb, cards): hidden from assistive technology, so "PDF library" is not
+ * read as "file-pdf PDF library".
+ */
 export function ModuleIcon({ name, ...props }: IconProps & { name: string }) {
-  if (!isKnownIcon(name)) return <FALLBACK_ICON {...props} />;
+  if (!isKnownIcon(name)) return <FALLBACK_ICON aria-hidden {...props} />;
   const Icon = lazyIcon(name, ICON_LOADERS[name]);
   return (
     <Suspense fallback={<IconPlaceholder {...props} />}>
-      <Icon {...props} />
+      <Icon aria-hidden {...props} />
     </Suspense>
   );
+}
+
+/** Controls whose icon sits beside words: antd and Refine draw these without a way to pass props. */
+const LABELLED_CONTROLS = "button, a, [role='menuitem'], [role='tab'], .ant-breadcrumb-link";
+
+/**
+ * Hides an antd icon (`role="img"` with the icon's name as its label) when the control it sits in
+ * has words of its own, so the control is named by them ("Create", not "plus-square Create").
+ * An icon-only control keeps its icon's name.
+ */
+function hideIconsBesideWords(root: ParentNode): void {
+  for (const icon of root.querySelectorAll<HTMLElement>(".anticon[role='img']:not([aria-hidden])")) {
+    const control = icon.closest(LABELLED_CONTROLS);
+    if (!control) continue;
+    const words = [...control.childNodes]
+      .filter((n) => !(n instanceof HTMLElement && n.classList.contains("anticon")))
+      .map((n) => n.textContent ?? "")
+      .join("")
+      .trim();
+    if (words) icon.setAttribute("aria-hidden", "true");
+  }
+}
+
+/**
+ * Keeps {@link hideIconsBesideWords} true for everything drawn into `root` from now on (Refine's
+ * Create, Save, Edit, Delete and Refresh buttons carry antd icons). Returns the stop function.
+ */
+export function watchIconsBesideWords(root: HTMLElement = document.body): () => void {
+  hideIconsBesideWords(root);
+  // Only what was added is looked at (from its control up, for words added beside an icon).
+  const observer = new MutationObserver((changes) => {
+    for (const change of changes) {
+      for (const node of change.addedNodes) {
+        const at = node instanceof Element ? node : node.parentElement;
+        if (at) hideIconsBesideWords(at.closest(LABELLED_CONTROLS) ?? at);
+      }
+    }
+  });
+  observer.observe(root, { childList: true, subtree: true });
+  return () => observer.disconnect();
 }

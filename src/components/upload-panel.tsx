@@ -1,5 +1,6 @@
 import { CheckCircleFilled, CloseCircleFilled, CloseOutlined, LoadingOutlined } from "@ant-design/icons";
 import { Button, Card, Flex, List, Progress, Typography, theme } from "antd";
+import { plural } from "../lib/text";
 import { formatBytes, type UploadProgress, uploadSummary } from "../lib/uploads";
 
 const STATE_LABELS: Record<UploadProgress["state"], string> = {
@@ -15,7 +16,7 @@ export function UploadPanel({ uploads, onClear }: { uploads: UploadProgress[]; o
   if (!uploads.length) return null;
   const summary = uploadSummary(uploads);
   const title = summary.active
-    ? `Uploading ${summary.active} file${summary.active === 1 ? "" : "s"} · ${summary.percentage}%`
+    ? `Uploading ${plural(summary.active, "file")} · ${summary.percentage}%`
     : `${summary.done} uploaded${summary.failed ? `, ${summary.failed} failed` : ""}`;
 
   return (

@@ -1,15 +1,16 @@
 /**
  * Routes behind sign-in. Every module route goes through ModuleGuard (403 when not granted);
- * each screen is its own lazy chunk. Entity resources are routed under their module
+ * each screen is its own lazy chunk, given up on after the script load timeout (spec §9). Entity resources are routed under their module
  * (`/products/categories/...`) or at the root, from resources/index.ts.
  */
 import { ThemedLayout } from "@refinedev/antd";
 import { Authenticated } from "@refinedev/core";
 import { CatchAllNavigate } from "@refinedev/react-router";
-import { lazy, type ReactNode, Suspense } from "react";
+import { type ReactNode, Suspense } from "react";
 import { Navigate, Outlet, Route, Routes, useLocation } from "react-router";
 import { MODULES } from "../../resources/modules";
 import { ErrorBoundary } from "../components/error-boundary";
+import { lazyScreen } from "../components/lazy-screen";
 import { PageLoader } from "../components/page-loader";
 import { resourceRoute } from "../resources/resource-routes";
 import { moduleGroupId } from "../resources/routes";
@@ -18,19 +19,19 @@ import { AppSider } from "./app-sider";
 import { ModuleGuard } from "./module-guard";
 import { BUILT_MODULES, resourcesOfModule, TOP_LEVEL_RESOURCES } from "./resources";
 
-const HomePage = lazy(() => import("../pages/home/home-page"));
-const ModuleLandingPage = lazy(() => import("../pages/modules/module-landing-page"));
-const ModuleResourcesPage = lazy(() => import("../pages/modules/module-resources-page"));
-const UserListPage = lazy(() => import("../pages/users/user-list-page"));
-const UserCreatePage = lazy(() => import("../pages/users/user-create-page"));
-const UserEditPage = lazy(() => import("../pages/users/user-edit-page"));
-const UserShowPage = lazy(() => import("../pages/users/user-show-page"));
-const OutboxPage = lazy(() => import("../pages/outbox/outbox-page"));
-const SecurityEventsPage = lazy(() => import("../pages/security-events/security-events-page"));
-const AccountPage = lazy(() => import("../pages/account/account-page"));
-const MyDevicesPage = lazy(() => import("../pages/account/my-devices-page"));
-const DamPage = lazy(() => import("../pages/dam/dam-page"));
-const AnalyticsPage = lazy(() => import("../pages/analytics/analytics-page"));
+const HomePage = lazyScreen(() => import("../pages/home/home-page"));
+const ModuleLandingPage = lazyScreen(() => import("../pages/modules/module-landing-page"));
+const ModuleResourcesPage = lazyScreen(() => import("../pages/modules/module-resources-page"));
+const UserListPage = lazyScreen(() => import("../pages/users/user-list-page"));
+const UserCreatePage = lazyScreen(() => import("../pages/users/user-create-page"));
+const UserEditPage = lazyScreen(() => import("../pages/users/user-edit-page"));
+const UserShowPage = lazyScreen(() => import("../pages/users/user-show-page"));
+const OutboxPage = lazyScreen(() => import("../pages/outbox/outbox-page"));
+const SecurityEventsPage = lazyScreen(() => import("../pages/security-events/security-events-page"));
+const AccountPage = lazyScreen(() => import("../pages/account/account-page"));
+const MyDevicesPage = lazyScreen(() => import("../pages/account/my-devices-page"));
+const DamPage = lazyScreen(() => import("../pages/dam/dam-page"));
+const AnalyticsPage = lazyScreen(() => import("../pages/analytics/analytics-page"));
 
 const guarded = (resource: string, page: ReactNode) => <ModuleGuard resource={resource}>{page}</ModuleGuard>;
 

@@ -1,7 +1,10 @@
 import type { RefineThemedLayoutSiderProps } from "@refinedev/antd";
-import { ThemedSider } from "@refinedev/antd";
+import { ThemedSider, useThemedLayoutContext } from "@refinedev/antd";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import { Link } from "react-router";
+import { PREFERENCE_KEYS } from "../../schemas/preferences";
 import { Brand } from "../components/brand";
+import { usePreference } from "./use-preference";
 
 /** Logo linking home; compact when the sider is collapsed. */
 export function AppTitle({ collapsed }: { collapsed: boolean }) {
@@ -12,10 +15,70 @@ export function AppTitle({ collapsed }: { collapsed: boolean }) {
   );
 }
 
+/** This device's copy of the choice, read before the first paint (cleared on sign-out, spec §8). */
+const LOCAL_KEY = PREFERENCE_KEYS.menuClose;
+
+function readLocal(): boolean | null {
+  const stored = localStorage.getItem(LOCAL_KEY);
+  return stored === "true" ? true : stored === "false" ? false : null;
+}
+
+/**
+ * Keeps the sider folded or open as the user left it (spec §3 `ui.menuClose`): at once from
+ * this device's copy, then from the server's, which follows the user to other devices and
+ * outlives a sign-out. A toggle made before the server answers is the one kept.
+ */
+function CollapseMemory() {
+  const { siderCollapsed, setSiderCollapsed } = useThemedLayoutContext();
+  const { value: saved, ready, save } = usePreference<boolean>(PREFERENCE_KEYS.menuClose);
+  /** The state last read or written: a change to anything else is the user's toggle. */
+  const known = useRef<boolean | null>(null);
+  const toggled = useRef(false);
+  const mounted = useRef(false);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, before the first paint.
+  useLayoutEffect(() => {
+    const local = readLocal();
+    if (local === null) return;
+    known.current = local;
+    if (local !== siderCollapsed) setSiderCollapsed(local);
+  }, []);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the saved value only.
+  useEffect(() => {
+    if (!ready || typeof saved !== "boolean" || toggled.current || saved === known.current) return;
+    known.current = saved;
+    localStorage.setItem(LOCAL_KEY, String(saved));
+    setSiderCollapsed(saved);
+  }, [ready, saved]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to the sider's state only.
+  useEffect(() => {
+    // The first run sees the state from before the device's copy was applied.
+    if (!mounted.current) {
+      mounted.current = true;
+      return;
+    }
+    if (siderCollapsed === (known.current ?? false)) return;
+    known.current = siderCollapsed;
+    toggled.current = true;
+    localStorage.setItem(LOCAL_KEY, String(siderCollapsed));
+    save(siderCollapsed);
+  }, [siderCollapsed]);
+  return null;
+}
+
 /**
  * Refine's sider: menu items come from the resources and each is wrapped in access control,
  * so ungranted modules are not listed. Sign-out lives in the header's user menu instead.
+ * No hooks here: ThemedLayout calls this function outside React's render to learn whether
+ * there is a sider, so the memory of its state is a component of its own.
  */
 export function AppSider(props: RefineThemedLayoutSiderProps) {
-  return <ThemedSider {...props} Title={AppTitle} fixed render={({ items }) => items} />;
+  return (
+    <>
+      <CollapseMemory />
+      <ThemedSider {...props} Title={AppTitle} fixed render={({ items }) => items} />
+    </>
+  );
 }

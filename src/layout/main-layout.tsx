@@ -12,12 +12,15 @@ import { createAuthProvider } from "../../providers/auth-provider";
 import { createDataProviders } from "../../providers/data-provider";
 import { http, startTokenRefresh } from "../../providers/http";
 import { createMeLoader } from "../../providers/identity";
-import { liveProvider } from "../../providers/live-provider";
+import { liveProvider, watchAccount } from "../../providers/live-provider";
 import { useMessageNotificationProvider } from "../../providers/notification-provider";
 import { SERVICE_BASES } from "../../providers/service-bases";
+import { hasSession } from "../../providers/token-store";
 import type { ServiceBaseName } from "../../resources/contract";
 import { Brand } from "../components/brand";
+import { watchIconsBesideWords } from "../components/module-icons";
 import { APP_NAME } from "../theme";
+import { AppBreadcrumb } from "./app-breadcrumb";
 import { AppRoutes } from "./app-routes";
 import { RESOURCES } from "./resources";
 
@@ -53,6 +56,7 @@ function createProviders() {
   const me = createMeLoader(queryClient, http);
   return {
     queryClient,
+    me,
     dataProvider: createDataProviders(http, RESOURCE_BASE_PATHS),
     authProvider: createAuthProvider(me),
     accessControlProvider: createAccessControlProvider({ loadMe: me.load, resources: RESOURCES }),
@@ -72,6 +76,18 @@ export default function MainLayout() {
   // re-armed whenever new tokens are saved.
   useEffect(() => startTokenRefresh(), []);
 
+  // A grant or role change made by an admin reaches this page over the socket: the identity
+  // is reloaded and Refine re-asks its access questions, so the menu, the home cards and an
+  // open screen follow without a reload. A failed reload (offline) keeps the known identity.
+  const { me } = providers;
+  // Signed out, there is nothing to watch (a refused handshake would end a session that is not there).
+  useEffect(
+    () => (hasSession() ? watchAccount(() => void me.reload().catch(() => undefined)) : undefined),
+    [me],
+  );
+  // Buttons and menu items are named by their words, not their icons' names (issue 13).
+  useEffect(() => watchIconsBesideWords(), []);
+
   return (
     <Refine
       routerProvider={routerProvider}
@@ -89,6 +105,7 @@ export default function MainLayout() {
         disableTelemetry: true,
         reactQuery: { clientConfig: providers.queryClient },
         title: { text: APP_NAME, icon: <Brand compact size={28} /> },
+        breadcrumb: <AppBreadcrumb />,
       }}
     >
       <AppRoutes />

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { RESOURCES as ENTITIES } from "../../resources/index";
 import { MODULE_IDS, MODULES } from "../../resources/modules";
 import { moduleGroupId } from "../resources/routes";
-import { accessMetaOf, BUILT_MODULES, byMenuOrder, RESOURCES, resourcesOfModule } from "./resources";
+import {
+  accessMetaOf,
+  BUILT_MODULES,
+  byMenuOrder,
+  isSoleNamesake,
+  RESOURCES,
+  resourcesOfModule,
+} from "./resources";
 
 const keyOf = (r: { identifier?: string; name: string }) => r.identifier ?? r.name;
 
@@ -26,7 +33,8 @@ describe("Refine resources", () => {
         name: def.name,
         meta: { label: def.label, moduleID: def.moduleID, dataProviderName: def.base },
       });
-      expect(resource?.meta?.parent).toBe(def.parent ? moduleGroupId(def.parent) : undefined);
+      const sole = MODULES.some((m) => m.key === def.parent && isSoleNamesake(m));
+      expect(resource?.meta?.parent).toBe(def.parent && !sole ? moduleGroupId(def.parent) : undefined);
       expect(resource?.list).toBe(def.parent ? `/${def.parent}/${def.name}` : `/${def.name}`);
     }
   });
@@ -35,6 +43,8 @@ describe("Refine resources", () => {
     const group = RESOURCES.find((r) => r.identifier === moduleGroupId(key));
     expect(group).toMatchObject({ name: key, meta: { moduleID: module.moduleID, label: module.name } });
     expect(group?.list).toBeUndefined();
+    // A group of one entity bearing the module's name is no menu level of its own.
+    expect(Boolean(group?.meta?.hide)).toBe(isSoleNamesake(module));
     expect(BUILT_MODULES.has(key)).toBe(true);
     // Right after the group come its entities, in the order of their definitions.
     const own = ENTITIES.filter((e) => e.parent === key);
@@ -56,6 +66,21 @@ describe("Refine resources", () => {
     for (const m of GROUPS) expect(accessMetaOf(moduleGroupId(m.key)).moduleID).toBe(m.moduleID);
     expect(accessMetaOf("users")).toEqual({ moduleID: MODULE_IDS.users, adminOnly: true });
     expect(accessMetaOf("home")).toEqual({ moduleID: undefined, adminOnly: false });
+  });
+});
+
+describe("menu levels", () => {
+  it("show the PDF library once: its one entity stands in its group's place", () => {
+    const pdf = MODULES.find((m) => m.key === "pdf");
+    expect(pdf && isSoleNamesake(pdf)).toBe(true);
+    expect(RESOURCES.find((r) => r.identifier === "pdfs")?.meta?.parent).toBeUndefined();
+    expect(RESOURCES.find((r) => r.identifier === moduleGroupId("pdf"))?.meta?.hide).toBe(true);
+  });
+
+  it("keep a group of several entities, even when one bears the module's name", () => {
+    const products = MODULES.find((m) => m.key === "products");
+    expect(products && isSoleNamesake(products)).toBe(false);
+    expect(RESOURCES.find((r) => r.identifier === "products")?.meta?.parent).toBe(moduleGroupId("products"));
   });
 });
 

@@ -2,7 +2,7 @@
  * Refine resources: one per module (`resources/*.module.ts`; its moduleID drives access
  * control, its icon is an antd icon by name), home, the mail outbox, the security log, and one
  * per entity (`resources/index.ts`), nested in the menu under its module. A module with
- * entities is a menu group of them. Order here is the menu order: modules as MODULES lists
+ * entities is a menu group of them, unless its one entity bears its name (isSoleNamesake). Order here is the menu order: modules as MODULES lists
  * them, a module's entities by their definitions' `order`.
  */
 import { HomeOutlined, MailOutlined, SafetyOutlined } from "@ant-design/icons";
@@ -10,7 +10,7 @@ import type { ResourceProps } from "@refinedev/core";
 import { type AccessMeta, accessMetaFrom, findResource } from "../../providers/access-control";
 import { canCreate, type ResourceDefinition } from "../../resources/contract";
 import { RESOURCES as ENTITY_RESOURCES } from "../../resources/index";
-import { MODULE_IDS, MODULES, type ModuleDefinition } from "../../resources/modules";
+import { MODULE_IDS, MODULES, type ModuleDefinition, moduleByKey } from "../../resources/modules";
 import { ModuleIcon } from "../components/module-icons";
 import { moduleGroupId, resourceRoutes } from "../resources/routes";
 
@@ -27,6 +27,16 @@ export function byMenuOrder(
 /** The entity resources of a module, in menu order. */
 export function resourcesOfModule(moduleKey: string): ResourceDefinition[] {
   return ENTITY_RESOURCES.filter((r) => r.parent === moduleKey).sort(byMenuOrder);
+}
+
+/**
+ * A module whose one entity bears the module's own name ("PDF library" in PDF library): a
+ * group of one would read "PDF library › PDF library", so the entity stands in the menu in
+ * the group's place, and the group stays only for access checks and routes.
+ */
+export function isSoleNamesake(module: Pick<ModuleDefinition, "key" | "name">): boolean {
+  const own = resourcesOfModule(module.key);
+  return own.length === 1 && own[0].label.toLowerCase() === module.name.toLowerCase();
 }
 
 /** Entity resources outside any module: routed at `/<name>`. */
@@ -61,6 +71,7 @@ function moduleResource(module: ModuleDefinition): ResourceProps {
   // A module with entities is their menu group: no page of its own in the menu, and an
   // identifier of its own, since an entity may share its name (the "products" resource).
   if (resourcesOfModule(module.key).length > 0) {
+    if (isSoleNamesake(module)) meta.hide = true;
     return { name: module.key, identifier: moduleGroupId(module.key), meta };
   }
   return { name: module.key, list: `/${module.key}`, ...CRUD_ROUTES[module.key], meta };
@@ -80,25 +91,37 @@ function entityResource(def: ResourceDefinition): ResourceProps {
       moduleID: def.moduleID,
       dataProviderName: def.base,
       canDelete: true,
-      ...(def.parent ? { parent: moduleGroupId(def.parent) } : {}),
+      ...(def.parent && !isSoleNamesake(moduleByKey(def.parent) ?? { key: def.parent, name: "" })
+        ? { parent: moduleGroupId(def.parent) }
+        : {}),
     },
   };
 }
 
 export const RESOURCES: readonly ResourceProps[] = [
-  { name: "home", list: "/", meta: { label: "Home", icon: <HomeOutlined /> } },
+  { name: "home", list: "/", meta: { label: "Home", icon: <HomeOutlined aria-hidden /> } },
   ...MODULES.flatMap((m) => [moduleResource(m), ...resourcesOfModule(m.key).map(entityResource)]),
   ...TOP_LEVEL_RESOURCES.map(entityResource),
   {
     name: "outbox",
     list: "/outbox",
-    meta: { label: "Mail outbox", icon: <MailOutlined />, moduleID: MODULE_IDS.users, adminOnly: true },
+    meta: {
+      label: "Mail outbox",
+      icon: <MailOutlined aria-hidden />,
+      moduleID: MODULE_IDS.users,
+      adminOnly: true,
+    },
   },
   {
     // The users area's audit trail: routed under /users, served by GET /api/security-events.
     name: "security-events",
     list: "/users/security-log",
-    meta: { label: "Security log", icon: <SafetyOutlined />, moduleID: MODULE_IDS.users, adminOnly: true },
+    meta: {
+      label: "Security log",
+      icon: <SafetyOutlined aria-hidden />,
+      moduleID: MODULE_IDS.users,
+      adminOnly: true,
+    },
   },
 ];
 

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   BROWSERS,
   buildCombinedDeviceId,
@@ -7,7 +7,6 @@ import {
   DEVICES,
   detectBrowser,
   detectDevice,
-  getDeviceInfo,
   getStoredDeviceId,
 } from "./device";
 import { MemoryStorage } from "./memory-storage";
@@ -299,27 +298,5 @@ describe("buildCombinedDeviceId", () => {
   it("keeps the part order (height before width)", () => {
     const id = buildCombinedDeviceId({ ...parts, userAgent: "", screenHeight: 1, screenWidth: 2 }, "x");
     expect(id).toBe("251224/x");
-  });
-});
-
-describe("getDeviceInfo", () => {
-  afterEach(() => {
-    vi.unstubAllGlobals();
-  });
-
-  it("reads navigator, screen and localStorage", () => {
-    const storage = new MemoryStorage();
-    storage.setItem(DEVICE_ID_KEY, "stored");
-    vi.stubGlobal("navigator", {
-      userAgent: UA.chromeLinux,
-      mimeTypes: { length: 2 },
-      plugins: { length: 5 },
-    });
-    vi.stubGlobal("screen", { height: 1080, width: 1920, pixelDepth: 24 });
-    vi.stubGlobal("localStorage", storage);
-    expect(getDeviceInfo()).toEqual({
-      deviceId: "2501186645373612400053736" + "51080192024/stored",
-      deviceName: "Linux Chrome",
-    });
   });
 });

@@ -4,9 +4,9 @@
  * The recognisers are registries checked in the spec's order, first match wins. The order
  * is a requirement, not an accident: a Chromium-based Opera says "Chrome" and is therefore
  * recognised as Chrome, and an Android phone says "Linux" but is recognised as Android.
+ *
+ * Pure (the server imports it too): reading `navigator` and `screen` is src/browser/device-info.ts.
  */
-import type { DeviceInfo } from "../../schemas/auth";
-
 interface Recogniser {
   name: string;
   test: RegExp;
@@ -135,27 +135,4 @@ export interface DeviceFingerprintParts {
 export function buildCombinedDeviceId(parts: DeviceFingerprintParts, storedId: string): string {
   const uaDigits = parts.userAgent.replace(/\D/g, "");
   return `${parts.mimeTypesCount}${uaDigits}${parts.pluginsCount}${parts.screenHeight}${parts.screenWidth}${parts.pixelDepth}/${storedId}`;
-}
-
-/**
- * Browser only: the device info payload for sign-in and logout, read from `navigator`,
- * `screen` and `localStorage`.
- *
- * @example
- * getDeviceInfo(); // { deviceId: "2…24/3f0c…", deviceName: "Linux Chrome" }
- */
-export function getDeviceInfo(): DeviceInfo {
-  const ua = navigator.userAgent;
-  const parts: DeviceFingerprintParts = {
-    mimeTypesCount: navigator.mimeTypes?.length ?? 0,
-    userAgent: ua,
-    pluginsCount: navigator.plugins?.length ?? 0,
-    screenHeight: screen.height,
-    screenWidth: screen.width,
-    pixelDepth: screen.pixelDepth,
-  };
-  return {
-    deviceId: buildCombinedDeviceId(parts, getStoredDeviceId(localStorage)),
-    deviceName: buildDeviceName(detectDevice(ua), detectBrowser(ua)),
-  };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ELLIPSIS, randomId, truncate } from "./text";
+import { ELLIPSIS, plural, randomId, truncate, truncateToWidth } from "./text";
 
 describe("truncate", () => {
   it("uses a 3-character ellipsis", () => {
@@ -36,6 +36,49 @@ describe("truncate", () => {
   });
 });
 
+describe("truncateToWidth", () => {
+  /** A monospace font of 8 px a character. */
+  const mono = (s: string) => s.length * 8;
+
+  it("leaves text that fits unchanged", () => {
+    expect(truncateToWidth("Short", 40, mono)).toBe("Short");
+    expect(truncateToWidth("", 0, mono)).toBe("");
+  });
+
+  it("ends a cut text with the 3-character ellipsis, within the width", () => {
+    const out = truncateToWidth("The quick brown fox jumps", 96, mono);
+    expect(out).toBe("The quick...");
+    expect(out.endsWith("...")).toBe(true);
+    expect(mono(out)).toBeLessThanOrEqual(96);
+  });
+
+  it("keeps the longest prefix that fits", () => {
+    const text = "abcdefghijklmnopqrstuvwxyz";
+    for (let width = 24; width < mono(text); width += 3) {
+      const out = truncateToWidth(text, width, mono);
+      expect(mono(out)).toBeLessThanOrEqual(width);
+      // One more character would not fit.
+      expect(mono(`${text.slice(0, out.length - 2)}...`)).toBeGreaterThan(width);
+    }
+  });
+
+  it("drops spaces before the ellipsis", () => {
+    expect(truncateToWidth("Autumn catalogue", 80, mono)).toBe("Autumn...");
+  });
+
+  it("answers an empty string when not even the ellipsis fits", () => {
+    expect(truncateToWidth("abcdef", 16, mono)).toBe("");
+  });
+
+  it("works with a proportional font and never splits an emoji", () => {
+    const proportional = (s: string) =>
+      [...s].reduce((w, ch) => w + (ch === "i" ? 3 : ch === "😀" ? 14 : 7), 0);
+    const out = truncateToWidth("iiii😀wwwwwwww", 40, proportional);
+    expect(proportional(out)).toBeLessThanOrEqual(40);
+    expect(out).toBe("iiii...");
+  });
+});
+
 describe("randomId", () => {
   it("has length 8 by default", () => {
     expect(randomId()).toHaveLength(8);
@@ -54,5 +97,19 @@ describe("randomId", () => {
   it("uses the whole alphabet", () => {
     const seen = new Set(randomId(5000));
     expect(seen.size).toBe(62);
+  });
+});
+
+describe("plural", () => {
+  it("says one thing in the singular and any other count in the plural", () => {
+    expect(plural(1, "catalogue")).toBe("1 catalogue");
+    expect(plural(0, "catalogue")).toBe("0 catalogues");
+    expect(plural(2, "row")).toBe("2 rows");
+    expect(plural(-1, "file")).toBe("-1 files");
+  });
+
+  it("takes an irregular plural and separates thousands", () => {
+    expect(plural(1, "entry", "entries")).toBe("1 entry");
+    expect(plural(1200, "entry", "entries")).toBe("1,200 entries");
   });
 });

@@ -30,6 +30,31 @@ export function truncate(text: string, max: number): string {
   return cut(text, limit - ELLIPSIS.length) + ELLIPSIS;
 }
 
+/**
+ * Shortens text to fit `maxWidth` (in whatever unit `measure` answers, pixels in a table
+ * cell), ending with the 3-character ellipsis when it had to cut. The longest prefix that
+ * fits with the ellipsis is found by bisection, so a long text costs a few measurements.
+ * Trailing spaces before the ellipsis are dropped ("Autumn..." not "Autumn ...").
+ *
+ * @example
+ * const measure = (s: string) => s.length * 8;       // a monospace font, 8 px a character
+ * truncateToWidth("Autumn catalogue", 80, measure);   // "Autumn..."
+ * truncateToWidth("Short", 80, measure);              // "Short"
+ */
+export function truncateToWidth(text: string, maxWidth: number, measure: (text: string) => number): string {
+  if (measure(text) <= maxWidth) return text;
+  if (measure(ELLIPSIS) > maxWidth) return "";
+  // Invariant: a prefix of `low` characters fits, one of `high` does not.
+  let low = 0;
+  let high = text.length;
+  while (high - low > 1) {
+    const mid = (low + high) >> 1;
+    if (measure(cut(text, mid).trimEnd() + ELLIPSIS) <= maxWidth) low = mid;
+    else high = mid;
+  }
+  return cut(text, low).trimEnd() + ELLIPSIS;
+}
+
 /** Cuts at `length` UTF-16 units without leaving half of an emoji behind. */
 function cut(text: string, length: number): string {
   const end = length > 0 && isHighSurrogate(text.charCodeAt(length - 1)) ? length - 1 : length;
@@ -51,4 +76,17 @@ export function randomId(length: number = RANDOM_ID_LENGTH): string {
     }
   }
   return id;
+}
+
+/**
+ * A count with its noun in the right number: `many` defaults to `one` + "s". The count is
+ * written with thousands separators, as lists and reports show it.
+ *
+ * @example
+ * plural(1, "catalogue");          // "1 catalogue"
+ * plural(2, "catalogue");          // "2 catalogues"
+ * plural(1200, "entry", "entries"); // "1,200 entries"
+ */
+export function plural(n: number, one: string, many: string = `${one}s`): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 }

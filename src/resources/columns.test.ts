@@ -1,18 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { categories } from "../../resources/categories";
 import { RESOURCES } from "../../resources/index";
+import { pdfs } from "../../resources/pdfs";
 import { products } from "../../resources/products";
 import { subCategories } from "../../resources/sub-categories";
-import { defaultSorters, detailFields, filterControls, listColumns, searchPlaceholder } from "./columns";
+import {
+  arrangeColumns,
+  defaultSorters,
+  detailFields,
+  filterControls,
+  listColumns,
+  searchPlaceholder,
+  titleWidth,
+} from "./columns";
 import { fieldKind } from "./fields";
 import { moduleGroupId, recordPath, resourceRoutes } from "./routes";
 
 describe("listColumns", () => {
-  it("follows x-list with the fields' titles, kinds, widths and sorters", () => {
+  it("puts the label column first, then follows x-list with the fields' titles, kinds, widths and sorters", () => {
     const columns = listColumns(products);
     expect(columns.map((c) => c.title)).toEqual([
-      "SKU code",
       "Name",
+      "SKU code",
       "Price",
       "Currency",
       "Category",
@@ -25,18 +34,68 @@ describe("listColumns", () => {
     expect(byField.category_id).toMatchObject({ kind: "relation", sortable: true });
     expect(byField.status).toMatchObject({ kind: "enum", width: 110 });
     expect(byField.updated_at).toMatchObject({ kind: "datetime", width: 160 });
-    expect(byField.name.isLabel).toBe(true);
+    expect(byField.name).toMatchObject({ isLabel: true, flexible: true, width: 220 });
     expect(listColumns(categories).find((c) => c.field === "description")).toMatchObject({
       kind: "multiline",
       sortable: false,
+      flexible: true,
     });
   });
 
-  it("has a column for every x-list field of every resource", () => {
+  it("has a column for every x-list field of every resource, never narrower than its title", () => {
     for (const def of RESOURCES) {
-      expect(listColumns(def).map((c) => c.field)).toEqual(def.schema["x-list"]);
+      const columns = listColumns(def);
+      expect(columns.map((c) => c.field).sort()).toEqual([...def.schema["x-list"]].sort());
+      expect(columns[0].isLabel || !def.schema["x-list"].includes(def.schema["x-label"])).toBe(true);
       for (const field of def.schema["x-list"]) expect(field in def.schema.properties).toBe(true);
+      for (const c of columns)
+        expect(c.width, `${def.name}.${c.field}`).toBeGreaterThanOrEqual(titleWidth(c.title, c.sortable));
     }
+  });
+
+  it("sizes columns by kind: amounts, dates and tags whole, overrides never below the title", () => {
+    const byField = Object.fromEntries(listColumns(products).map((c) => [c.field, c]));
+    // "Currency" with its sort arrows needs more than the resource's 100 px.
+    expect(byField.currency.width).toBe(titleWidth("Currency", true));
+    expect(byField.currency.width).toBeGreaterThan(100);
+    expect(byField.category_id).toMatchObject({ kind: "relation", width: 180, flexible: false });
+    // An enum is as wide as its longest label as a tag.
+    const status = listColumns(pdfs).find((c) => c.field === "pdfstatus");
+    expect(status?.width).toBeGreaterThanOrEqual(110);
+  });
+});
+
+describe("arrangeColumns", () => {
+  const columns = listColumns(products);
+  const fields = (preference: Parameters<typeof arrangeColumns>[1]) =>
+    arrangeColumns(columns, preference).map((c) => c.field);
+
+  it("shows every column in the default order without a preference", () => {
+    expect(fields(null)).toEqual(columns.map((c) => c.field));
+  });
+
+  it("hides the chosen columns, never the label column", () => {
+    expect(fields({ hidden: ["currency", "status", "name"] })).toEqual([
+      "name",
+      "sku_code",
+      "price",
+      "category_id",
+      "sub_category_id",
+      "updated_at",
+    ]);
+  });
+
+  it("follows the saved order, keeps the label first and puts columns added since last", () => {
+    expect(fields({ hidden: [], order: ["status", "name", "price", "gone_field"] })).toEqual([
+      "name",
+      "status",
+      "price",
+      "sku_code",
+      "currency",
+      "category_id",
+      "sub_category_id",
+      "updated_at",
+    ]);
   });
 });
 

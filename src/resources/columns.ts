@@ -3,7 +3,9 @@
  * `x-filterable`, `x-searchable`) and hints (`columnWidths`). Pure.
  */
 import type { ResourceDefinition } from "../../resources/contract";
+import type { ListColumnsPreference } from "../../schemas/preferences";
 import {
+  enumOptions,
   type FieldKind,
   fieldKind,
   fieldTitle,
@@ -17,7 +19,12 @@ export interface ListColumn {
   field: string;
   title: string;
   kind: FieldKind;
-  width?: number;
+  /**
+   * Width in pixels. A flexible column (the label, long text) has no width of its own: it
+   * takes a share of the room the others leave, and this is the least it gets.
+   */
+  width: number;
+  flexible: boolean;
   /** Sortable when the API may sort by it (`x-filterable`). */
   sortable: boolean;
   align?: "right";
@@ -25,38 +32,114 @@ export interface ListColumn {
   isLabel: boolean;
 }
 
-/** Default widths by kind, so dates and tags do not wrap; `columnWidths` overrides. */
-const KIND_WIDTHS: Partial<Record<FieldKind, number>> = {
-  datetime: 160,
-  date: 120,
-  time: 90,
-  boolean: 100,
+/**
+ * Widths by kind, wide enough for a typical value in the table's 14 px font plus the cell's
+ * padding: dates, amounts and tags are never cut. `columnWidths` of a resource overrides.
+ */
+const KIND_WIDTHS: Readonly<Record<FieldKind, number>> = {
+  text: 200,
+  multiline: 240,
+  list: 200,
+  enum: 110,
+  boolean: 90,
+  integer: 110,
+  number: 120,
   money: 140,
-  integer: 120,
+  date: 120,
+  datetime: 160,
+  time: 90,
+  email: 220,
+  url: 220,
+  relation: 180,
   media: 140,
+  urls: 140,
+  id: 110,
 };
 
+/** Kinds of free text: their columns share the spare room, and their values are cut to fit. */
+const FLEXIBLE: ReadonlySet<FieldKind> = new Set(["text", "multiline", "list"]);
+
+/** The label column's least width: most names fit whole. */
+const LABEL_MIN_WIDTH = 220;
+
+/** Average width of a character of the 14 px UI font, and the cell's left and right padding. */
+const CHAR_PX = 7.5;
+const CELL_PADDING = 32;
+/** The sort arrows beside a sortable column's title. */
+const SORTER_PX = 28;
+/** A tag's own padding and border. */
+const TAG_PX = 18;
+
+const roundUp = (px: number) => Math.ceil(px / 10) * 10;
+
+/** Least width that shows a column's title on one line, with its sort arrows. */
+export const titleWidth = (title: string, sortable: boolean): number =>
+  roundUp(title.length * CHAR_PX + CELL_PADDING + (sortable ? SORTER_PX : 0));
+
+/** An enum's width: its longest label as a tag. */
+function enumWidth(def: ResourceDefinition, field: string): number {
+  const labels = enumOptions(def.schema.properties[field]).map((o) => o.label);
+  const longest = Math.max(0, ...labels.map((l) => l.length));
+  return roundUp(longest * CHAR_PX + TAG_PX + CELL_PADDING);
+}
+
 /**
- * Columns of the list screen, in `x-list` order.
+ * Columns of the list screen: the label column first (the link to each record), then the
+ * other `x-list` fields in order. Widths come from the field's kind, never narrower than
+ * the title.
  *
  * @example
  * listColumns(products).map((c) => c.title);
- * // ["SKU code", "Name", "Price", "Currency", "Category", "Sub-category", "Status", "Updated"]
+ * // ["Name", "SKU code", "Price", "Currency", "Category", "Sub-category", "Status", "Updated"]
  */
 export function listColumns(def: ResourceDefinition): ListColumn[] {
   const { schema } = def;
-  return schema["x-list"].map((field) => {
+  const label = schema["x-label"];
+  const fields = schema["x-list"].includes(label)
+    ? [label, ...schema["x-list"].filter((f) => f !== label)]
+    : schema["x-list"];
+  return fields.map((field) => {
     const kind = fieldKind(schema, field);
+    const title = fieldTitle(schema, field);
+    const sortable = schema["x-filterable"].includes(field);
+    const isLabel = field === label;
+    const byKind = isLabel ? LABEL_MIN_WIDTH : kind === "enum" ? enumWidth(def, field) : KIND_WIDTHS[kind];
     return {
       field,
-      title: fieldTitle(schema, field),
+      title,
       kind,
-      width: def.columnWidths?.[field] ?? KIND_WIDTHS[kind],
-      sortable: schema["x-filterable"].includes(field),
+      width: Math.max(def.columnWidths?.[field] ?? byKind, titleWidth(title, sortable)),
+      flexible: isLabel || FLEXIBLE.has(kind),
+      sortable,
       align: isNumeric(kind) ? "right" : undefined,
-      isLabel: field === schema["x-label"],
+      isLabel,
     };
   });
+}
+
+/**
+ * The columns as the user arranged them with the column chooser: in their saved order (a
+ * column added since comes last), without the hidden ones. The label column stays first and
+ * is never hidden: it is the way to each record.
+ *
+ * @example
+ * arrangeColumns(listColumns(products), { hidden: ["currency"], order: ["status"] }).map((c) => c.field);
+ * // ["name", "status", "sku_code", "price", "category_id", "sub_category_id", "updated_at"]
+ */
+export function arrangeColumns(
+  columns: readonly ListColumn[],
+  preference: ListColumnsPreference | null | undefined,
+): ListColumn[] {
+  const label = columns.filter((c) => c.isLabel);
+  const others = columns.filter((c) => !c.isLabel);
+  const order = preference?.order ?? [];
+  const rank = (c: ListColumn) => {
+    const i = order.indexOf(c.field);
+    return i === -1 ? order.length + others.indexOf(c) : i;
+  };
+  const hidden = new Set(preference?.hidden ?? []);
+  const sorted = [...others].sort((a, b) => rank(a) - rank(b));
+  return [...label, ...sorted.filter((c) => !hidden.has(c.field))];
 }
 
 /** The initial sort of the list, from `x-defaultSort` (`-updated_at`). */

@@ -5,12 +5,13 @@
  * Keys sorted.
  *
  * @example
- * "products.board": lazy(() => import("../pages/products/product-board-page")),
+ * "products.board": lazyScreen(() => import("../pages/products/product-board-page")),
  */
-import { type ComponentType, type LazyExoticComponent, lazy } from "react";
+import type { ComponentType } from "react";
+import { lazyScreen } from "../components/lazy-screen";
 import type { ScreenProps } from "./types";
 
-export const CUSTOM_PAGES: Readonly<Record<string, LazyExoticComponent<ComponentType<ScreenProps>>>> = {
-  "pdfs.library": lazy(() => import("../pages/pdfs/pdf-library-page")),
-  "pdfs.viewer": lazy(() => import("../pages/pdfs/pdf-viewer-page")),
+export const CUSTOM_PAGES: Readonly<Record<string, ComponentType<ScreenProps>>> = {
+  "pdfs.library": lazyScreen(() => import("../pages/pdfs/pdf-library-page")),
+  "pdfs.viewer": lazyScreen(() => import("../pages/pdfs/pdf-viewer-page")),
 };

@@ -7,6 +7,7 @@ import { DEFAULT_CURRENCY } from "../lib/constants";
 import { formatDmyTime, formatIsoDay, formatTimeOfDay } from "../lib/dates";
 import { enumLabel, type FieldKind, fieldKind, relationOf } from "./fields";
 import { IMAGE_PLACEHOLDER } from "./image-placeholder";
+import { TruncatedText } from "./list/truncated-text";
 import { RelationValue } from "./relation-value";
 
 /** Tag colours of labelled enums (statuses), by the value's position. */
@@ -45,7 +46,7 @@ export function FieldValue({ schema, field, record, variant = "cell", relationId
 
   const relation = relationOf(definition);
   if (relation && typeof value === "string")
-    return <RelationValue {...relation} id={value} ids={relationIds} />;
+    return <RelationValue {...relation} id={value} ids={relationIds} truncate={variant === "cell"} />;
 
   switch (kind) {
     case "enum": {
@@ -109,7 +110,7 @@ function InstantText({ value }: { value: string }) {
   );
 }
 
-/** An email address or web address as a link; cut with an ellipsis in a cell. */
+/** An email address or web address as a link; cut to fit a cell, whole on hover. */
 function LinkText({
   href,
   text,
@@ -121,16 +122,16 @@ function LinkText({
   variant: "cell" | "detail";
   external?: boolean;
 }) {
-  return (
+  const link = (shown: string, cut = false) => (
     <Typography.Link
       href={href}
       {...(external ? { target: "_blank", rel: "noopener noreferrer" } : {})}
-      ellipsis={variant === "cell"}
-      style={variant === "cell" ? { maxWidth: 320 } : undefined}
+      aria-label={cut ? text : undefined}
     >
-      {text}
+      {shown}
     </Typography.Link>
   );
+  return variant === "cell" ? <TruncatedText text={text} render={link} /> : link(text);
 }
 
 function TextValue({
@@ -146,11 +147,8 @@ function TextValue({
   if (variant === "detail") {
     return <span style={{ whiteSpace: kind === "multiline" ? "pre-wrap" : undefined }}>{text}</span>;
   }
-  return (
-    <Typography.Text ellipsis={{ tooltip: text.length > 60 ? text : undefined }} style={{ maxWidth: 320 }}>
-      {text}
-    </Typography.Text>
-  );
+  // One line in a cell, however long or multiline the text: cut to fit, whole on hover.
+  return <TruncatedText text={text.replace(/\s+/g, " ")} />;
 }
 
 /** Audit fields holding the id of the user who wrote the record. */

@@ -6,15 +6,18 @@ import { deriveUiSchema } from "./form-schema";
 
 describe("server errors on the fields", () => {
   it("nests dotted paths and keeps every message", () => {
-    const errors = toErrorSchema({ sku_code: "already exists", "images.1": ["must be a valid uri"] });
+    const errors = toErrorSchema({
+      sku_code: "SKU code is already in use",
+      "images.1": ["Image 2 must be a full web address"],
+    });
     expect(errors).toEqual({
-      sku_code: { __errors: ["already exists"] },
-      images: { 1: { __errors: ["must be a valid uri"] } },
+      sku_code: { __errors: ["SKU code is already in use"] },
+      images: { 1: { __errors: ["Image 2 must be a full web address"] } },
     });
     expect(withoutFieldErrors(errors, ["sku_code"])).toEqual({ images: errors.images });
     expect(toErrorSchema(undefined)).toEqual({});
-    expect(toErrorSchema({ name: { key: "x", message: "is required" }, flag: true })).toEqual({
-      name: { __errors: ["is required"] },
+    expect(toErrorSchema({ name: { key: "x", message: "Name is required" }, flag: true })).toEqual({
+      name: { __errors: ["Name is required"] },
     });
   });
 });
@@ -22,25 +25,34 @@ describe("server errors on the fields", () => {
 describe("item errors of a list drawn by one widget", () => {
   const lifted = liftedArrayFields(products.schema, deriveUiSchema(products, resourceByName));
 
-  it("are lifted onto the field, naming the item", () => {
+  it("are lifted onto the field, their message naming the item", () => {
     expect(lifted).toEqual(["images"]);
     const [moved, kept] = liftItemErrors(
       [
-        { property: ".images.1", message: "must be a valid uri", stack: "", name: "format", params: {} },
-        { property: ".name", message: "is required", stack: "", name: "required", params: {} },
+        {
+          property: ".images.1",
+          message: "Image 2 must be a full web address",
+          stack: "",
+          name: "format",
+          params: {},
+        },
+        { property: ".name", message: "Name is required", stack: "", name: "required", params: {} },
       ],
       lifted,
     );
-    expect(moved).toMatchObject({ property: ".images", message: "URL 2 must be a valid uri" });
-    expect(kept).toMatchObject({ property: ".name", message: "is required" });
+    expect(moved).toMatchObject({ property: ".images", message: "Image 2 must be a full web address" });
+    expect(kept).toMatchObject({ property: ".name", message: "Name is required" });
   });
 
   it("are lifted in the server's answer too", () => {
     expect(
-      toErrorSchema({ "images.0": "must be a valid uri", sku_code: "is already in use" }, lifted),
+      toErrorSchema(
+        { "images.0": "Image 1 must be a full web address", sku_code: "SKU code is already in use" },
+        lifted,
+      ),
     ).toEqual({
-      images: { __errors: ["URL 1 must be a valid uri"] },
-      sku_code: { __errors: ["is already in use"] },
+      images: { __errors: ["Image 1 must be a full web address"] },
+      sku_code: { __errors: ["SKU code is already in use"] },
     });
   });
 });

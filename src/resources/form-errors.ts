@@ -33,32 +33,29 @@ export function liftedArrayFields(schema: EntitySchema, uiSchema: UiSchema): str
 }
 
 /**
- * An item's path lifted onto its array field: `images.1` → `["images", "URL 2 "]`;
- * undefined when the path is not inside a lifted field.
+ * The array field an item's path is lifted onto: `images.1` → "images"; undefined when the
+ * path is not inside a lifted field. The message already names the item ("Image 2 must…").
  */
-function liftedPath(path: string, lifted: readonly string[]): [string, string] | undefined {
-  const match = /^\.?([^.]+)\.(\d+)/.exec(path);
-  if (!match || !lifted.includes(match[1])) return undefined;
-  return [match[1], `URL ${Number(match[2]) + 1} `];
+function liftedField(path: string, lifted: readonly string[]): string | undefined {
+  const match = /^\.?([^.]+)\.\d+/.exec(path);
+  return match && lifted.includes(match[1]) ? match[1] : undefined;
 }
 
-/** rjsf's `transformErrors`: item errors of lifted fields move onto the field ("URL 2 must be a full web address…"). */
+/** rjsf's `transformErrors`: item errors of lifted fields move onto the field. */
 export function liftItemErrors(
   errors: RJSFValidationError[],
   lifted: readonly string[],
 ): RJSFValidationError[] {
   return errors.map((e) => {
-    const to = liftedPath(e.property ?? "", lifted);
-    if (!to) return e;
-    const message = `${to[1]}${e.message ?? ""}`;
-    return { ...e, property: `.${to[0]}`, message, stack: message };
+    const field = liftedField(e.property ?? "", lifted);
+    return field ? { ...e, property: `.${field}` } : e;
   });
 }
 
 /**
- * The server's per-field messages (`{ "sku_code": "is already in use" }`) as an rjsf error
- * schema, to show on the fields as `extraErrors`; dotted paths nest, items of lifted fields
- * land on the field.
+ * The server's per-field messages (`{ "sku_code": "SKU code is already in use" }`) as an rjsf
+ * error schema, to show on the fields as `extraErrors`; dotted paths nest, items of lifted
+ * fields land on the field.
  */
 export function toErrorSchema(
   errors: ServerFieldErrors | undefined,
@@ -66,9 +63,8 @@ export function toErrorSchema(
 ): ErrorSchema {
   const schema: Record<string, unknown> = {};
   for (const [rawPath, raw] of Object.entries(errors ?? {})) {
-    const to = liftedPath(rawPath, lifted);
-    const path = to ? to[0] : rawPath;
-    const messages = messagesOf(raw).map((m) => (to ? `${to[1]}${m}` : m));
+    const path = liftedField(rawPath, lifted) ?? rawPath;
+    const messages = messagesOf(raw);
     if (messages.length === 0) continue;
     let node = schema;
     for (const key of path.split(".")) {

@@ -1,22 +1,109 @@
+import { ArrowLeftOutlined } from "@ant-design/icons";
+import { Show } from "@refinedev/antd";
 import { Button, Result } from "antd";
 import { useNavigate } from "react-router";
 import type { ResourceDefinition } from "../../resources/contract";
+import { LoadError } from "../components/load-error";
 import { resourceRoutes } from "./routes";
+import type { RecordState } from "./show/record-state";
 
-/** A record page whose record could not be read: gone (404) or another failure. */
-export function RecordNotFound({ def, status }: { def: ResourceDefinition; status?: number }) {
+/** Where a record belongs: what one is called and the list to go back to. */
+export interface RecordPlace {
+  /** "Product". */
+  singular: string;
+  /** The list's label: "Products". */
+  listLabel: string;
+  /** The list's route: "/products/products". */
+  listPath: string;
+}
+
+/** The place of a generated resource's records. */
+export const placeOfResource = (def: ResourceDefinition): RecordPlace => ({
+  singular: def.singular,
+  listLabel: def.label,
+  listPath: resourceRoutes(def).list,
+});
+
+function BackToList({ place, primary }: { place: RecordPlace; primary?: boolean }) {
   const navigate = useNavigate();
-  const singular = def.singular.toLowerCase();
   return (
-    <Result
-      status={status === 404 ? "404" : "warning"}
-      title={status === 404 ? `This ${singular} does not exist` : `Could not load this ${singular}`}
-      subTitle={status === 404 ? "It may have been deleted." : "Check your connection and try again."}
-      extra={
-        <Button type="primary" onClick={() => navigate(resourceRoutes(def).list)}>
-          Back to {def.label.toLowerCase()}
-        </Button>
-      }
+    <Button
+      type={primary ? "primary" : "default"}
+      icon={<ArrowLeftOutlined />}
+      onClick={() => navigate(place.listPath)}
+    >
+      Back to {place.listLabel.toLowerCase()}
+    </Button>
+  );
+}
+
+/**
+ * A record that is not there (deleted, or a wrong or malformed id in the URL): says so and
+ * offers the way back to the list, with nothing to edit or delete.
+ */
+export function RecordNotFound({ place }: { place: RecordPlace }) {
+  const singular = place.singular.toLowerCase();
+  return (
+    <div role="alert" data-record-state="not-found">
+      <Result
+        status="404"
+        title={`This ${singular} was not found`}
+        subTitle={`It may have been deleted, or the link to it is wrong.`}
+        extra={<BackToList place={place} primary />}
+      />
+    </div>
+  );
+}
+
+/**
+ * The body of a record screen whose record is not on screen: not found, or a load that
+ * failed (with Retry, and a retry by itself when an offline browser comes back online).
+ *
+ * @example
+ * const state = recordState(id, query);
+ * if (state === "not-found" || state === "failed")
+ *   return <RecordUnavailable place={place} state={state} error={query.error} onRetry={() => query.refetch()} />;
+ */
+export function RecordUnavailable({
+  place,
+  state,
+  error,
+  onRetry,
+}: {
+  place: RecordPlace;
+  state: Extract<RecordState, "not-found" | "failed">;
+  error: unknown;
+  onRetry: () => unknown;
+}) {
+  if (state === "not-found") return <RecordNotFound place={place} />;
+  return (
+    <LoadError
+      what={place.singular.toLowerCase()}
+      error={error}
+      onRetry={onRetry}
+      extra={<BackToList place={place} />}
     />
+  );
+}
+
+/**
+ * A whole record screen for a record that is not on screen: the page frame (breadcrumb, back
+ * arrow, `title`) with no buttons in it (nothing to edit, delete or save), around
+ * {@link RecordUnavailable}. The edit screens use it too: Edit's frame would keep an empty
+ * footer bar where Save was.
+ *
+ * @example
+ * if (state === "not-found" || state === "failed")
+ *   return <RecordUnavailablePage title="Edit product" resource="products" place={place} state={state} error={query.error} onRetry={() => query.refetch()} />;
+ */
+export function RecordUnavailablePage({
+  title,
+  resource,
+  ...body
+}: Parameters<typeof RecordUnavailable>[0] & { title: string; resource?: string }) {
+  return (
+    <Show resource={resource} title={title} headerButtons={() => null}>
+      <RecordUnavailable {...body} />
+    </Show>
   );
 }

@@ -2,6 +2,7 @@ import { useMany } from "@refinedev/core";
 import { Skeleton, Tooltip, Typography } from "antd";
 import { Link } from "react-router";
 import { resourceByName } from "../../resources";
+import { TruncatedText } from "./list/truncated-text";
 import { recordPath } from "./routes";
 
 interface RelationValueProps {
@@ -14,10 +15,12 @@ interface RelationValueProps {
    * Query makes one request per page, not one per row.
    */
   ids?: readonly string[];
+  /** In a table cell: one line, cut to fit with "...", whole on hover. */
+  truncate?: boolean;
 }
 
 /** A foreign key as the related record's label, linked to its show page. */
-export function RelationValue({ resource, labelField, id, ids }: RelationValueProps) {
+export function RelationValue({ resource, labelField, id, ids, truncate = false }: RelationValueProps) {
   const wanted = ids?.length ? [...ids] : [id];
   const { result, query } = useMany({ resource, ids: wanted });
   const related = resourceByName(resource);
@@ -32,7 +35,15 @@ export function RelationValue({ resource, labelField, id, ids }: RelationValuePr
     );
   }
   const label = String(record[labelField] ?? id);
-  return related ? <Link to={recordPath(related, "show", id)}>{label}</Link> : <span>{label}</span>;
+  const draw = (shown: string, cut = false) =>
+    related ? (
+      <Link to={recordPath(related, "show", id)} aria-label={cut ? label : undefined}>
+        {shown}
+      </Link>
+    ) : (
+      <span>{shown}</span>
+    );
+  return truncate ? <TruncatedText text={label} render={draw} /> : draw(label);
 }
 
 /** The sorted, distinct non-empty values of `field` over `records`: the ids one page references. */

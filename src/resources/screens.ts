@@ -1,20 +1,21 @@
 /**
  * Which component shows a resource's screen: its custom page when `pages` names one, else
  * the generated page. Every page is a lazy chunk, so the tables, forms and rjsf load only
- * when a resource screen is opened.
+ * when a resource screen is opened (and give up after the script load timeout, with Retry).
  */
-import { type ComponentType, type LazyExoticComponent, lazy } from "react";
+import type { ComponentType } from "react";
 import type { ResourceDefinition, ScreenName } from "../../resources/contract";
+import { lazyScreen } from "../components/lazy-screen";
 import { CUSTOM_PAGES } from "./custom-pages";
 import type { ScreenProps } from "./types";
 
-type Screen = LazyExoticComponent<ComponentType<ScreenProps>>;
+type Screen = ComponentType<ScreenProps>;
 
 const GENERATED: Readonly<Record<ScreenName, Screen>> = {
-  create: lazy(() => import("./form/create-page")),
-  edit: lazy(() => import("./form/edit-page")),
-  list: lazy(() => import("./list/list-page")),
-  show: lazy(() => import("./show/show-page")),
+  create: lazyScreen(() => import("./form/create-page")),
+  edit: lazyScreen(() => import("./form/edit-page")),
+  list: lazyScreen(() => import("./list/list-page")),
+  show: lazyScreen(() => import("./show/show-page")),
 };
 
 /** The page of `screen` for `def`; an unknown custom key is a configuration error, so it throws. */

@@ -95,11 +95,12 @@ describe("form validation matches the server's", () => {
     });
     expect(messages).toEqual(
       expect.arrayContaining([
-        "category_id: is required",
-        "name: is required",
-        "price: is required",
-        "sku_code: must not be empty",
-        expect.stringMatching(/^currency: must be one of INR, USD, .*JPY$/),
+        "category_id: Category is required",
+        "name: Name is required",
+        "price: Price is required",
+        "sku_code: SKU code must not be empty",
+        "sku_code: SKU code may only contain letters, digits, dots, dashes and underscores",
+        expect.stringMatching(/^currency: Currency must be one of INR, USD, .*JPY$/),
       ]),
     );
   });

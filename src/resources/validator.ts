@@ -6,12 +6,12 @@
  */
 import { customizeValidator } from "@rjsf/validator-ajv8";
 import type { ErrorObject } from "ajv";
-import { friendlyMessage } from "../../schemas/error-messages";
+import { validationMessage } from "../../schemas/error-messages";
 import { ajvOptions, FormatsAjv } from "../../schemas/validator-config";
 
 /** Rewrites Ajv's messages in place with the server's wording (rjsf's localizer hook). */
 export function localizeErrors(errors?: null | ErrorObject[]): void {
-  for (const error of errors ?? []) error.message = friendlyMessage(error);
+  for (const error of errors ?? []) error.message = validationMessage(error);
 }
 
 export const formValidator = customizeValidator(

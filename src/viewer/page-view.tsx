@@ -1,8 +1,8 @@
 /**
- * One catalogue page drawn at a given scale: its image (screen or zoom size) with its
- * hotspots over it, each a button named by what it does.
+ * One catalogue page drawn at a given scale: its image (screen or zoom size, the zoom size's
+ * URL making it on first request) with its hotspots over it, each a button named by what it does.
  */
-import type { CSSProperties } from "react";
+import { type CSSProperties, useState } from "react";
 import type { PageImageSize } from "../../schemas/pdf-library";
 import type { PublicLink, PublicPage, PublicProduct } from "./api";
 import { hotspotName } from "./hotspots";
@@ -61,11 +61,23 @@ export interface PageViewProps {
 export function PageView({ page, scale, imageSize, links, products, onUse }: PageViewProps) {
   const width = Math.round(page.width * scale);
   const height = Math.round(page.height * scale);
+  // The zoom size is made on its first request; when it cannot be had (too many first zooms
+  // from this address, a server problem) the screen size stays, scaled up, rather than nothing.
+  const [zoomFailed, setZoomFailed] = useState(false);
+  const wanted = imageSize === "zoom" && zoomFailed ? "screen" : imageSize;
   return (
     <div className="vw-page" style={{ width, height }} data-page={page.page}>
       <img
         className="vw-page-image"
-        src={page.images[imageSize] || page.images.screen}
+        src={page.images[wanted] || page.images.screen}
+        onError={wanted === "zoom" ? () => setZoomFailed(true) : undefined}
+        // While a zoom image loads (or is made, on its first request) the screen image shows
+        // through, scaled, instead of a blank page.
+        style={
+          wanted === "zoom" && page.images.screen
+            ? { backgroundImage: `url("${page.images.screen}")`, backgroundSize: "100% 100%" }
+            : undefined
+        }
         alt={`Page ${page.page}`}
         width={width}
         height={height}

@@ -44,12 +44,26 @@ export const createButton = (page: Page) => page.getByRole("button", { name: /^(
 export const productNames = (page: Page): Locator =>
   page.locator('.ant-table-tbody a[href*="/products/products/show/"]');
 
+/**
+ * Waits until the product list shows `names`, top to bottom. A name cut to fit its cell ("...")
+ * carries the whole name as the link's accessible name, so that is what is compared.
+ */
+export async function expectProductNames(page: Page, names: string[]) {
+  await expect
+    .poll(() =>
+      productNames(page).evaluateAll((links) =>
+        links.map((a) => a.getAttribute("aria-label") ?? a.textContent),
+      ),
+    )
+    .toEqual(names);
+}
+
 /** Searches the products list and waits until it shows `names`, in that order. */
 export async function search(page: Page, text: string, names: string[]) {
   const box = page.getByRole("searchbox", { name: "Search products" });
   await box.fill(text);
   await box.press("Enter");
-  await expect(productNames(page)).toHaveText(names);
+  await expectProductNames(page, names);
 }
 
 /** A category with one sub-category, through the API. */

@@ -8,9 +8,9 @@
 import { expect, test } from "@playwright/test";
 import {
   createButton,
+  expectProductNames,
   menu,
   openFromMenu,
-  productNames,
   type Row,
   search,
   seedCategory,
@@ -160,21 +160,21 @@ test("the products list filters by status, searches and sorts by a clicked colum
   // Sort by name: ascending, then descending.
   const nameHeader = page.getByRole("columnheader", { name: /^Name/ });
   await nameHeader.click();
-  await expect(productNames(page)).toHaveText([alpha, bravo, charlie]);
+  await expectProductNames(page, [alpha, bravo, charlie]);
   await expect(page).toHaveURL(/sorters/);
   await nameHeader.click();
-  await expect(productNames(page)).toHaveText([charlie, bravo, alpha]);
+  await expectProductNames(page, [charlie, bravo, alpha]);
 
   // Sort by price, ascending.
   await page.getByRole("columnheader", { name: /^Price/ }).click();
-  await expect(productNames(page)).toHaveText([charlie, alpha, bravo]);
+  await expectProductNames(page, [charlie, alpha, bravo]);
 
   // Filter by status: only the active ones, still by price.
   await choose(page, "Filter by Status", "Active");
-  await expect(productNames(page)).toHaveText([alpha, bravo]);
+  await expectProductNames(page, [alpha, bravo]);
   await expect(page.getByText("2 products", { exact: true })).toBeVisible();
   await choose(page, "Filter by Status", "Draft");
-  await expect(productNames(page)).toHaveText([charlie]);
+  await expectProductNames(page, [charlie]);
   await expect(page.getByText("1 product", { exact: true })).toBeVisible();
 
   // A search that matches one of them narrows further; one that matches none says so.
@@ -222,7 +222,7 @@ test("selected products are deleted together", async ({ page, request }) => {
   await expect(page.getByText("Delete 2 selected?")).toBeVisible();
   await page.getByRole("button", { name: "Yes, delete" }).click();
   await expect(page.getByText("2 products deleted")).toBeVisible();
-  await expect(productNames(page)).toHaveText([`${tag} Keep`]);
+  await expectProductNames(page, [`${tag} Keep`]);
   await expect(selection).toHaveCount(0);
 
   await admin.expect("GET", `/api/products/${ids["Drop one"]}`, 404);
@@ -256,7 +256,8 @@ test("the product form rejects bad fields in the server's words, before sending 
     name: (await fieldError("name").innerText()).trim(),
     sku_code: (await fieldError("sku_code").innerText()).trim(),
   };
-  expect(shown.name).toBe("is required");
+  expect(shown.name).toBe("Name is required");
+  expect(shown.sku_code).toBe("SKU code may only contain letters, digits, dots, dashes and underscores");
   await expect(page).toHaveURL(/\/products\/products\/create$/);
   expect(posts).toEqual([]);
 

@@ -75,12 +75,12 @@ test("products go out and back in as CSV: the export follows the search, the imp
   const errors = dialog.getByRole("region", { name: "Import errors" });
   const bodyRows = errors.locator(".ant-table-tbody tr.ant-table-row");
   await expect(bodyRows).toHaveText([
-    /^2Pricemust be a number$/,
-    /^3Categoryno category has the name or ID 'No such category'$/,
-    /^3Nameis required$/,
+    /^2PricePrice must be a number$/,
+    /^3CategoryNo category has the name or ID 'No such category'$/,
+    /^3NameName is required$/,
   ]);
   await errors.getByRole("columnheader", { name: /^Message/ }).click();
-  await expect(bodyRows.first()).toHaveText(/^3Nameis required$/);
+  await expect(bodyRows.first()).toHaveText(/^3NameName is required$/);
   await again.press("Enter");
   await expect(dialog.getByRole("button", { name: /^Choose a CSV file/ })).toBeFocused();
   await page.keyboard.press("Escape");

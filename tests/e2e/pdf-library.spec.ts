@@ -32,7 +32,7 @@ async function pickProduct(page: Page, search: string, label: string) {
 test.use({ viewport: { width: 1440, height: 1000 } });
 
 test("upload, process, publish, and draw a hotspot of every kind", async ({ page, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const tag = `P${Date.now()}`;
   const sku = `${tag}-LAMP`;
   const admin = await apiSession(request);

@@ -113,12 +113,12 @@ describe.each(DRIVERS)("bad input on %s", (driver) => {
     const before = await count("categories");
     const q = await get("/api/products?q=a%00b");
     expect(q.status).toBe(400);
-    expect(q.body.details).toEqual([{ field: "q", message: "must not contain NUL characters" }]);
+    expect(q.body.details).toEqual([{ field: "q", message: "Search text must not contain NUL characters" }]);
     expect((await get("/dam/assets?q=%00")).status).toBe(400);
 
     const slug = await get("/public/pdfs/a%00b");
     expect(slug.status).toBe(400);
-    expect(slug.body.details).toEqual([{ field: "ref", message: "must not contain NUL characters" }]);
+    expect(slug.body.details).toEqual([{ field: "ref", message: "Ref must not contain NUL characters" }]);
     expect((await get("/assets/dam/a%00.png")).status).toBe(400);
 
     const created = await s.api("POST", "/api/categories", {
@@ -129,7 +129,7 @@ describe.each(DRIVERS)("bad input on %s", (driver) => {
     expect(created.body).toMatchObject({
       statusCode: 400,
       error: "Bad Request",
-      details: [{ field: "name", message: "must not contain NUL characters" }],
+      details: [{ field: "name", message: "Name must not contain NUL characters" }],
     });
     const patched = await s.api("PATCH", `/api/categories/${categoryId}`, {
       token,
@@ -137,7 +137,7 @@ describe.each(DRIVERS)("bad input on %s", (driver) => {
     });
     expect(patched.status).toBe(400);
     expect(patched.body.details).toEqual([
-      { field: "description", message: "must not contain NUL characters" },
+      { field: "description", message: "Description must not contain NUL characters" },
     ]);
     expect(await count("categories")).toBe(before);
     const row = await s.api<{ name: string; description: string | null }>(
@@ -158,7 +158,7 @@ describe.each(DRIVERS)("bad input on %s", (driver) => {
     });
     expect(nested.status).toBe(400);
     expect(nested.body.details).toEqual([
-      { field: "assetIds.0", message: "must not contain NUL characters" },
+      { field: "assetIds.0", message: "Asset IDs must not contain NUL characters" },
     ]);
   });
 
@@ -166,7 +166,9 @@ describe.each(DRIVERS)("bad input on %s", (driver) => {
     const filters = encodeURIComponent(JSON.stringify([{ field: "name", operator: "eq", value: "a\u0000" }]));
     const res = await get(`/api/products?filters=${filters}`);
     expect(res.status).toBe(400);
-    expect(res.body.details).toEqual([{ field: "filters.name", message: "must not contain NUL characters" }]);
+    expect(res.body.details).toEqual([
+      { field: "filters.name", message: "Name must not contain NUL characters" },
+    ]);
   });
 
   it("answers 400 for paths and query strings that are not valid UTF-8", async () => {
@@ -179,7 +181,7 @@ describe.each(DRIVERS)("bad input on %s", (driver) => {
     });
     const badQuery = await get("/api/products?q=%FF");
     expect(badQuery.status).toBe(400);
-    expect(badQuery.body.details).toEqual([{ field: "q", message: "is not valid UTF-8" }]);
+    expect(badQuery.body.details).toEqual([{ field: "q", message: "Search text is not valid UTF-8" }]);
     expect((await get("/dam/assets?q=%E2%82")).status).toBe(400);
   });
 
@@ -258,7 +260,7 @@ describe.each(DRIVERS)("bad input on %s", (driver) => {
       body: { sku_code: "NUL-1", name: "Boot", price: 10, category_id: categoryId, status: null },
     });
     expect(res.status).toBe(400);
-    expect(res.body.details).toContainEqual({ field: "status", message: "must be a string" });
+    expect(res.body.details).toContainEqual({ field: "status", message: "Status must be text" });
     expect(await count("products")).toBe(before);
   });
 
@@ -332,7 +334,7 @@ describe.each(DRIVERS)("bad input on %s", (driver) => {
     ]);
     const res = await raw("POST", "/api/pdfs", "multipart/form-data; boundary=XX", body);
     expect(res.status).toBe(400);
-    expect(res.body.details).toEqual([{ field: "name", message: "must not contain NUL characters" }]);
+    expect(res.body.details).toEqual([{ field: "name", message: "Name must not contain NUL characters" }]);
     expect(await count("pdfs")).toBe(pdfs);
     expect(storedFiles().length).toBe(files);
   });

@@ -80,7 +80,7 @@ describe.each(DRIVERS)("CSV on the catalogue on %s", (driver) => {
     ]);
     expect(scoped.status).toBe(400);
     expect(scoped.body.errors).toEqual([
-      { row: 3, field: "Sub-category", message: "must belong to the chosen category" },
+      { row: 3, field: "Sub-category", message: "The sub-category does not belong to the chosen category" },
     ]);
     const ok = await importFile(s, admin, "/api/products", ["SKU code,Sub-category", "P-2,Sneakers"]);
     expect(ok.body.updated).toBe(1);
@@ -94,11 +94,11 @@ describe.each(DRIVERS)("CSV on the catalogue on %s", (driver) => {
       "P-3,X,1,sneakers",
     ]);
     expect(ambiguous.body.errors.sort(byRowAndField)).toEqual([
-      { row: 2, field: "Category", message: "is required" },
+      { row: 2, field: "Category", message: "Category is required" },
       {
         row: 2,
         field: "Sub-category",
-        message: "'sneakers' names 2 sub-category records; write the ID of the one you mean",
+        message: "2 sub-category records are named 'sneakers'; write the ID of the one you mean",
       },
     ]);
   });
@@ -111,7 +111,7 @@ describe.each(DRIVERS)("CSV on the catalogue on %s", (driver) => {
     ]);
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([
-      { row: 3, field: "Catalogue category ID", message: "is already in use" },
+      { row: 3, field: "Catalogue category ID", message: "Catalogue category ID is already in use" },
     ]);
     const names = (await s.api<List>("GET", "/api/categories?pageSize=50", { token: admin })).body.data.map(
       (c) => c.name,
@@ -132,8 +132,8 @@ describe.each(DRIVERS)("CSV on the catalogue on %s", (driver) => {
       "not-an-id,Boots,Shoes",
     ]);
     expect(bad.body.errors).toEqual([
-      { row: 3, field: "ID", message: "no sub-category has this ID" },
-      { row: 4, field: "ID", message: "must be a UUID" },
+      { row: 3, field: "ID", message: "No sub-category has this ID" },
+      { row: 4, field: "ID", message: "ID must be a UUID, such as 0b7c5a3e-9d1f-4c2a-8e6b-1f2d3c4b5a69" },
     ]);
     const good = await importFile(s, admin, "/api/sub-categories", [
       "ID,Name,Category",
@@ -151,7 +151,11 @@ describe.each(DRIVERS)("CSV on the catalogue on %s", (driver) => {
       .execute();
     const stamps = await importFile(s, admin, "/api/stamps", ["Code,Label", "S-1,First", "S-2,Second"]);
     expect(stamps.body.errors).toEqual([
-      { row: 3, field: "Code", message: "matches no stamp; stamps are not created by import, only updated" },
+      {
+        row: 3,
+        field: "Code",
+        message: "No stamp has this Code; stamps are not created by import, only updated",
+      },
     ]);
     const updated = await importFile(s, admin, "/api/stamps", ["Code,Label", "S-1,First"]);
     expect(updated.body).toMatchObject({ created: 0, updated: 1 });

@@ -154,16 +154,16 @@ describe.each(DRIVERS)("CSV for every resource on %s", (driver) => {
       "Iris,1,1,a,,,,extra",
     ];
     const expected: Err[] = [
-      { row: 2, field: "Price", message: "must have at most 2 decimal places" },
-      { row: 2, field: "Made on", message: "must be a real date written YYYY-MM-DD" },
-      { row: 2, field: "In stock", message: "must be a boolean" },
-      { row: 3, field: "Weight", message: "must be a whole number" },
-      { row: 3, field: "Kind", message: "must be one of a, b" },
-      { row: 3, field: "Category", message: "no category has the name or ID 'Nowhere'" },
-      { row: 4, field: "Weight", message: "must be at least 10 for kind b" },
-      { row: 5, field: "Title", message: "repeats row 2: a file may hold each gadget once" },
-      { row: 6, field: "Title", message: "is required" },
-      { row: 9, field: "(row)", message: "has 8 cells, but the header has 7 columns" },
+      { row: 2, field: "Price", message: "Price must have at most 2 decimal places" },
+      { row: 2, field: "Made on", message: "Made on must be a real date written YYYY-MM-DD" },
+      { row: 2, field: "In stock", message: "In stock must be true or false" },
+      { row: 3, field: "Weight", message: "Weight must be a whole number" },
+      { row: 3, field: "Kind", message: "Kind must be one of Alpha (a), Beta (b)" },
+      { row: 3, field: "Category", message: "No category has the name or ID 'Nowhere'" },
+      { row: 4, field: "Weight", message: "Weight must be at least 10 for kind b" },
+      { row: 5, field: "Title", message: "Title repeats row 2: a file may hold each gadget once" },
+      { row: 6, field: "Title", message: "Title is required" },
+      { row: 9, field: "(row)", message: "This row has 8 cells, but the header has 7 columns" },
     ].sort(byRowAndField);
 
     const dry = await importFile(s, admin, "/api/gadgets", lines, true);
@@ -194,9 +194,9 @@ describe.each(DRIVERS)("CSV for every resource on %s", (driver) => {
     expect(header.status).toBe(400);
     expect(header.body.message).toMatch(/^These columns cannot be imported: Created, Colour, WEIGHT\./);
     expect(header.body.details).toEqual([
-      { field: "Created", message: "is read-only and cannot be imported" },
-      { field: "Colour", message: "is not a field of gadgets" },
-      { field: "WEIGHT", message: "names the same field as column 4" },
+      { field: "Created", message: "Column 'Created' is read-only and cannot be imported" },
+      { field: "Colour", message: "Column 'Colour' is not a field of gadgets" },
+      { field: "WEIGHT", message: "Column 'WEIGHT' names the same field as column 4" },
     ]);
     const refused = async (body: string | Blob, type = "text/csv") => {
       const res = await fetch(`${s.baseUrl}/api/gadgets/import`, {

@@ -110,7 +110,7 @@ describe.each(COMBOS)("asset manager on %s with %s storage", (driver, storage) =
       const res = await call("PATCH", `/dam/folders/${a.id}`, { parentId: target });
       expect(res.status).toBe(400);
       expect(res.body.details).toEqual([
-        { field: "parentId", message: "cannot move a folder into itself or its own sub-folder" },
+        { field: "parentId", message: "Cannot move a folder into itself or its own sub-folder" },
       ]);
     }
     const bulk = await call("POST", "/dam/move", { folderIds: [a.id], assetIds: [], targetFolderId: b.id });

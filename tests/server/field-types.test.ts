@@ -126,7 +126,7 @@ describe.each(DRIVERS)("field types and formats on %s", (driver) => {
   it("takes null for a nullable field, even a required one, and keeps required meaning 'sent'", async () => {
     const missing = await create({ title: "No note" });
     expect(missing.status).toBe(400);
-    expect(missing.body.details).toEqual([{ field: "note", message: "is required" }]);
+    expect(missing.body.details).toEqual([{ field: "note", message: "Note is required" }]);
 
     const nulls = await create({ title: "Nulls", note: null, grade: null, weight: null, sealed: null });
     expect(nulls.status).toBe(201);
@@ -157,7 +157,7 @@ describe.each(DRIVERS)("field types and formats on %s", (driver) => {
 
     const notNullable = await s.api("PATCH", `/api/specimens/${id}`, { token: admin, body: { title: null } });
     expect(notNullable.status).toBe(400);
-    expect(notNullable.body.details).toEqual([{ field: "title", message: "must be a string" }]);
+    expect(notNullable.body.details).toEqual([{ field: "title", message: "Title must be text" }]);
   });
 
   it("refuses bad values with one message per field, in words", async () => {
@@ -176,22 +176,26 @@ describe.each(DRIVERS)("field types and formats on %s", (driver) => {
     expect(bad.status).toBe(400);
     expect(bad.body.details).toEqual(
       expect.arrayContaining([
-        { field: "note", message: "must be a string" },
-        { field: "grade", message: "must be one of a, b" },
-        { field: "contact", message: "must be a valid email address" },
-        { field: "homepage", message: "must be a full web address, such as https://example.com/page" },
+        { field: "note", message: "Note must be text" },
+        { field: "grade", message: "Grade must be one of Grade A (a), Grade B (b)" },
+        { field: "contact", message: "Contact must be a valid email address" },
+        {
+          field: "homepage",
+          message: "Homepage must be a full web address, such as https://example.com/page",
+        },
         {
           field: "tracking_id",
-          message: "must be a valid ID (a UUID such as 0b7c5a3e-9d1f-4c2a-8e6b-1f2d3c4b5a69)",
+          message: "Tracking ID must be a valid ID (a UUID such as 0b7c5a3e-9d1f-4c2a-8e6b-1f2d3c4b5a69)",
         },
-        { field: "born_on", message: "must be a real date written YYYY-MM-DD" },
+        { field: "born_on", message: "Born on must be a real date written YYYY-MM-DD" },
         {
           field: "starts_at",
-          message: "must be a date and time with its time zone, such as 2024-03-05T14:30:00Z",
+          message: "Starts at must be a date and time with its time zone, such as 2024-03-05T14:30:00Z",
         },
         {
           field: "opens_at",
-          message: "must be a time of day written HH:MM or HH:MM:SS (00:00 to 23:59), without a time zone",
+          message:
+            "Opens at must be a time of day written HH:MM or HH:MM:SS (00:00 to 23:59), without a time zone",
         },
       ]),
     );
@@ -300,11 +304,11 @@ describe.each(DRIVERS)("field types and formats on %s", (driver) => {
       const badTime = await filtered([{ field: "opens_at", operator: "gte", value: "25:00" }]);
       expect(badTime.status).toBe(400);
       expect(badTime.body.details).toEqual([
-        { field: "filters.opens_at", message: "must be a time of day written HH:MM or HH:MM:SS" },
+        { field: "filters.opens_at", message: "Opens at must be a time of day written HH:MM or HH:MM:SS" },
       ]);
       const badDay = await filtered([{ field: "born_on", operator: "gte", value: "soon" }]);
       expect(badDay.status).toBe(400);
-      expect(badDay.body.details).toEqual([{ field: "filters.born_on", message: "must be a date" }]);
+      expect(badDay.body.details).toEqual([{ field: "filters.born_on", message: "Born on must be a date" }]);
     });
   });
 });

@@ -384,7 +384,12 @@ describe.each(DRIVERS)("idempotent creates on %s", (driver) => {
       expect(res.status, JSON.stringify(key)).toBe(400);
       expect(res.body).toMatchObject({
         message: "Invalid Idempotency-Key header",
-        details: [{ field: "Idempotency-Key", message: "must be 1 to 255 printable ASCII characters" }],
+        details: [
+          {
+            field: "Idempotency-Key",
+            message: "Idempotency key must be 1 to 255 printable ASCII characters",
+          },
+        ],
       });
     }
     expect((await create({ title: "Good key" }, "x".repeat(255))).status).toBe(201);

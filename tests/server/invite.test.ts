@@ -188,7 +188,7 @@ describe.each(DRIVERS)("invitations on %s", (driver) => {
       body: body(email, {}),
     });
     expect(neither.status).toBe(400);
-    expect(neither.body.details).toEqual([{ field: "password", message: "is required" }]);
+    expect(neither.body.details).toEqual([{ field: "password", message: "Password is required" }]);
     const both = await s.api("POST", "/api/users", {
       token: admin.accessToken,
       body: body(email, { invite: true, password: "Vivid-Lantern-42" }),

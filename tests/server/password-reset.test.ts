@@ -68,7 +68,9 @@ describe.each(DRIVERS)("password reset on %s", (driver) => {
 
     const short = await s.api("POST", "/api/auth/reset-password", { body: { id, password: "short" } });
     expect(short.status).toBe(400);
-    expect(short.body.details).toEqual([{ field: "password", message: "must be at least 8 characters" }]);
+    expect(short.body.details).toEqual([
+      { field: "password", message: "Password must be at least 8 characters" },
+    ]);
 
     const done = await s.api("POST", "/api/auth/reset-password", { body: { id, password: "New-passw0rd" } });
     expect(done.status).toBe(200);

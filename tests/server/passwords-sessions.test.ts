@@ -198,7 +198,7 @@ describe.each(DRIVERS)("passwords on %s", (driver) => {
       });
       expect(short.status).toBe(400);
       expect(short.body.details).toEqual([
-        { field: "newPassword", message: "must be at least 8 characters" },
+        { field: "newPassword", message: "New password must be at least 8 characters" },
       ]);
       await expect(s.signIn(u.email, "Old-passw0rd", device(1))).resolves.toHaveProperty("accessToken");
     });

@@ -1,8 +1,9 @@
 /**
  * The PDF renderers on real files with the real tools: poppler's command line tools and
  * pdf.js on @napi-rs/canvas. Same checks for both: page sizes (a page turned a quarter
- * included), WebP images at the requested widths, words with boxes where they were written,
- * and password-protected or damaged files ending in a PdfError.
+ * included), images at the requested widths and formats (the largest rasterised, the others
+ * derived from it), words with boxes where they were written, and password-protected or
+ * damaged files ending in a PdfError with the tool's own words as its detail.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -15,6 +16,7 @@ import {
   createNativeRenderer,
   createPdfjsRenderer,
   PAGE_WIDTHS,
+  type PageImageSpec,
   type PageImages,
   PdfError,
   type PdfRenderer,
@@ -37,7 +39,13 @@ const SKUS: SkuPlacement[] = [
   { page: 4, code: "ZX-77-B", x: 0.1, y: 0.85 },
 ];
 const ROTATED_PAGE = 3;
-const WIDTHS = [PAGE_WIDTHS.thumbnail, PAGE_WIDTHS.screen, PAGE_WIDTHS.zoom];
+/** Processing's sizes (screen JPEG, thumbnail WebP from it) and the zoom size's WebP. */
+const SPECS: PageImageSpec[] = [
+  { width: PAGE_WIDTHS.thumbnail, format: "webp" },
+  { width: PAGE_WIDTHS.screen, format: "jpeg" },
+];
+const ZOOM: PageImageSpec[] = [{ width: PAGE_WIDTHS.zoom, format: "webp" }];
+const SMALL: PageImageSpec[] = [{ width: 320, format: "webp" }];
 
 let dir: string;
 const files = { catalogue: "", encrypted: "", corrupt: "" };
@@ -93,18 +101,18 @@ describe.each(RENDERERS)("%s renderer", (name, create) => {
     expect(info.sizes).toEqual([portrait, portrait, landscape, portrait]);
   });
 
-  it("renders every page to WebP at each width, one call per page", async () => {
+  it("renders every page once at screen width (JPEG) with a WebP thumbnail from it, one call per page", async () => {
     const seen = new Map<number, PageImages>();
-    await renderer.renderPages(files.catalogue, [4, 1, 2, 3], WIDTHS, async (page, images) => {
+    await renderer.renderPages(files.catalogue, [4, 1, 2, 3], SPECS, async (page, images) => {
       expect(seen.has(page)).toBe(false);
       seen.set(page, images);
     });
     expect([...seen.keys()].sort()).toEqual([1, 2, 3, 4]);
     for (const [page, images] of seen) {
-      expect([...images.keys()].sort((a, b) => a - b)).toEqual(WIDTHS);
-      for (const [width, webp] of images) {
-        const meta = await sharp(webp).metadata();
-        expect(meta.format).toBe("webp");
+      expect([...images.keys()].sort((a, b) => a - b)).toEqual([PAGE_WIDTHS.thumbnail, PAGE_WIDTHS.screen]);
+      for (const { width, format } of SPECS) {
+        const meta = await sharp(images.get(width)!).metadata();
+        expect(meta.format).toBe(format);
         expect(meta.width).toBe(width);
         const ratio = page === ROTATED_PAGE ? A4.width / A4.height : A4.height / A4.width;
         expect(meta.height).toBeCloseTo(width * ratio, -1);
@@ -114,6 +122,16 @@ describe.each(RENDERERS)("%s renderer", (name, create) => {
     const { channels } = await sharp(seen.get(1)!.get(PAGE_WIDTHS.thumbnail)!).stats();
     expect(Math.min(...channels.map((c) => c.min))).toBeLessThan(60);
     expect(Math.max(...channels.map((c) => c.max))).toBeGreaterThan(240);
+  });
+
+  it("renders one page at zoom width to WebP", async () => {
+    const seen: number[] = [];
+    await renderer.renderPages(files.catalogue, [2], ZOOM, async (page, images) => {
+      seen.push(page);
+      const meta = await sharp(images.get(PAGE_WIDTHS.zoom)!).metadata();
+      expect(meta).toMatchObject({ format: "webp", width: PAGE_WIDTHS.zoom });
+    });
+    expect(seen).toEqual([2]);
   });
 
   it("extracts each page's text and words with boxes where they were written", async () => {
@@ -149,21 +167,28 @@ describe.each(RENDERERS)("%s renderer", (name, create) => {
   it("rejects a password-protected PDF as encrypted", async () => {
     const encrypted = { name: "PdfError", code: "encrypted" };
     await expect(renderer.info(files.encrypted)).rejects.toMatchObject(encrypted);
-    await expect(renderer.renderPages(files.encrypted, [1], [320], async () => {})).rejects.toMatchObject(
+    await expect(renderer.renderPages(files.encrypted, [1], SMALL, async () => {})).rejects.toMatchObject(
       encrypted,
     );
     await expect(renderer.text(files.encrypted, [1])).rejects.toMatchObject(encrypted);
-    await expect(renderer.info(files.encrypted)).rejects.toThrow(/password/);
+    await expect(renderer.info(files.encrypted)).rejects.toThrow(
+      "This PDF is protected by a password; upload a copy without one",
+    );
   });
 
   it("rejects a damaged file as corrupt", async () => {
     const corrupt = { name: "PdfError", code: "corrupt" };
     await expect(renderer.info(files.corrupt)).rejects.toBeInstanceOf(PdfError);
     await expect(renderer.info(files.corrupt)).rejects.toMatchObject(corrupt);
-    await expect(renderer.renderPages(files.corrupt, [1], [320], async () => {})).rejects.toMatchObject(
+    await expect(renderer.renderPages(files.corrupt, [1], SMALL, async () => {})).rejects.toMatchObject(
       corrupt,
     );
     await expect(renderer.text(files.corrupt, [1])).rejects.toMatchObject(corrupt);
+    // The message in plain words; what the tool said is kept apart, as the detail.
+    const error = (await renderer.info(files.corrupt).catch((e: unknown) => e)) as PdfError;
+    expect(error.message).toBe("This PDF is damaged and could not be read");
+    expect(error.detail).toMatch(name === "native" ? /^pdfinfo: .*\S/ : /^pdf\.js: .*\S/);
+    expect(error.message).not.toContain(error.detail!);
   });
 
   it("stops on an abort or a failing onPage, with that reason", async () => {
@@ -172,7 +197,7 @@ describe.each(RENDERERS)("%s renderer", (name, create) => {
     const aborted = renderer.renderPages(
       files.catalogue,
       [1, 2, 3, 4],
-      [320],
+      SMALL,
       async (page) => {
         pages.push(page);
         controller.abort();
@@ -181,7 +206,7 @@ describe.each(RENDERERS)("%s renderer", (name, create) => {
     );
     await expect(aborted).rejects.toMatchObject({ name: "AbortError" });
     expect(pages.length).toBeLessThan(4);
-    const failing = renderer.renderPages(files.catalogue, [1, 2], [320], async () => {
+    const failing = renderer.renderPages(files.catalogue, [1, 2], SMALL, async () => {
       throw new Error("storage is down");
     });
     await expect(failing).rejects.toThrow("storage is down");
@@ -189,7 +214,7 @@ describe.each(RENDERERS)("%s renderer", (name, create) => {
 
   it("refuses pages the PDF does not have", async () => {
     await expect(renderer.text(files.catalogue, [5])).rejects.toBeInstanceOf(RangeError);
-    await expect(renderer.renderPages(files.catalogue, [0], [320], async () => {})).rejects.toBeInstanceOf(
+    await expect(renderer.renderPages(files.catalogue, [0], SMALL, async () => {})).rejects.toBeInstanceOf(
       RangeError,
     );
   });

@@ -86,7 +86,7 @@ const heavyKindB: ResourceRules = {
     const weight = ("weight" in values ? values.weight : existing?.weight) as number | null | undefined;
     if (kind === "b" && (weight ?? 0) < 10) {
       throw badRequest("A gadget of kind b is heavy", [
-        { field: "weight", message: "must be at least 10 for kind b" },
+        { field: "weight", message: "Weight must be at least 10 for kind b" },
       ]);
     }
   },
@@ -160,7 +160,9 @@ describe("a throwaway entity, registered only here", () => {
       body: { title: "Feather", kind: "b" },
     });
     expect(light.status).toBe(400);
-    expect(light.body.details).toEqual([{ field: "weight", message: "must be at least 10 for kind b" }]);
+    expect(light.body.details).toEqual([
+      { field: "weight", message: "Weight must be at least 10 for kind b" },
+    ]);
     const heavy = await s.api<{ id: string }>("POST", "/api/gadgets", {
       token: admin,
       body: { title: "Anvil", kind: "b", weight: 12 },

@@ -358,7 +358,9 @@ describe.each(DRIVERS)("security event log on %s", (driver) => {
       filters: [{ field: "created_at", operator: "gte", value: "yesterday-ish" }],
     });
     expect(badDate.status).toBe(400);
-    expect(badDate.body.details).toEqual([{ field: "filters.created_at", message: "must be a date" }]);
+    expect(badDate.body.details).toEqual([
+      { field: "filters.created_at", message: "Created at must be a date" },
+    ]);
     const badUser = await list({ filters: [{ field: "user_id", operator: "eq", value: "42" }] });
     expect(badUser.status).toBe(400);
     const badSort = await list({ sort: "-user_agent" });

@@ -103,12 +103,12 @@ describe.each(DRIVERS)("users and modules on %s", (driver) => {
       (res.body.details as Array<{ field: string; message: string }>).map((d) => [d.field, d.message]),
     );
     expect(byField).toMatchObject({
-      first_name: "must not be empty",
-      last_name: "is required",
-      email: "must be a valid email address",
-      password: "must be at least 8 characters",
-      role: "must be one of 2, 3",
-      created_by: "is not allowed",
+      first_name: "First name must not be empty",
+      last_name: "Last name is required",
+      email: "Email must be a valid email address",
+      password: "Password must be at least 8 characters",
+      role: "Role must be one of Admin (2), User (3)",
+      created_by: "Created by is not a field that can be set here",
     });
     expect(byField["modules.0"]).toMatch(/must be one of/);
     const count = await s.database.db
@@ -124,7 +124,7 @@ describe.each(DRIVERS)("users and modules on %s", (driver) => {
       body: { ...newUser, email: "UNA@example.com" },
     });
     expect(res.status).toBe(409);
-    expect(res.body.details).toEqual([{ field: "email", message: "is already in use" }]);
+    expect(res.body.details).toEqual([{ field: "email", message: "Email is already in use" }]);
   });
 
   it("lists with search, sort, filters and paging", async () => {

@@ -65,7 +65,7 @@ function registerFolderRoutes(app: FastifyInstance, dam: DamService) {
         },
       },
     },
-    (request) => dam.listFolders(request.query),
+    (request) => dam.folders.list(request.query),
   );
 
   app.post<{ Body: { name: string; parentId?: string | null } }>(
@@ -85,7 +85,7 @@ function registerFolderRoutes(app: FastifyInstance, dam: DamService) {
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await dam.createFolder(request.body, principalOf(request).userId)),
+      reply.status(201).send(await dam.folders.create(request.body, principalOf(request).userId)),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -94,7 +94,7 @@ function registerFolderRoutes(app: FastifyInstance, dam: DamService) {
       config,
       schema: { tags, security, summary: "A folder with its path, counts and size", params: idParams },
     },
-    (request) => dam.folderDetails(request.params.id),
+    (request) => dam.folders.details(request.params.id),
   );
 
   app.patch<{ Params: { id: string }; Body: { name?: string; parentId?: string | null } }>(
@@ -114,14 +114,14 @@ function registerFolderRoutes(app: FastifyInstance, dam: DamService) {
         },
       },
     },
-    (request) => dam.updateFolder(request.params.id, request.body, principalOf(request).userId),
+    (request) => dam.folders.update(request.params.id, request.body, principalOf(request).userId),
   );
 
   app.delete<{ Params: { id: string } }>(
     `${DAM_BASE}/folders/:id`,
     { config, schema: { tags, security, summary: "Delete a folder with its contents", params: idParams } },
     async (request, reply) => {
-      const { folders } = await dam.remove(
+      const { folders } = await dam.selection.remove(
         { folderIds: [request.params.id], assetIds: [] },
         principalOf(request).userId,
       );
@@ -185,7 +185,7 @@ function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamServ
         },
       },
     },
-    (request) => dam.listAssets(request.query),
+    (request) => dam.assets.list(request.query),
   );
 
   app.post(
@@ -205,7 +205,7 @@ function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamServ
       let checkedFolder: string | null = null;
       const receiving = receiveFiles(request, async (file, folderId) => {
         if (folderId && folderId !== checkedFolder) {
-          if (!(await dam.folderExists(folderId))) {
+          if (!(await dam.folders.exists(folderId))) {
             file.file.resume();
             throw badRequest("The folder does not exist", [{ field: "folderId", message: "does not exist" }]);
           }
@@ -213,7 +213,7 @@ function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamServ
         }
         try {
           const stored = await storeUpload(ctx.storage, file, uploadLimits(ctx));
-          answer.data.push(await dam.createAsset(stored, folderId, actorId));
+          answer.data.push(await dam.assets.create(stored, folderId, actorId));
         } catch (error) {
           // A refused type is that file's problem; the others still go in.
           if (error instanceof HttpError && error.statusCode === 400) {
@@ -229,7 +229,7 @@ function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamServ
         // A body broken after some files went in (truncated, a bad folder later on) is refused
         // as a whole: the files it stored go again, so a refused upload changes nothing.
         if (answer.data.length) {
-          await dam.remove({ folderIds: [], assetIds: answer.data.map((a) => a.id) }, actorId);
+          await dam.selection.remove({ folderIds: [], assetIds: answer.data.map((a) => a.id) }, actorId);
         }
         throw error;
       }
@@ -246,7 +246,7 @@ function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamServ
   app.get<{ Params: { id: string } }>(
     `${DAM_BASE}/assets/:id`,
     { config, schema: { tags, security, summary: "An asset", params: idParams } },
-    (request) => dam.getAsset(request.params.id),
+    (request) => dam.assets.get(request.params.id),
   );
 
   app.patch<{
@@ -278,7 +278,7 @@ function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamServ
         },
       },
     },
-    (request) => dam.updateAsset(request.params.id, request.body, principalOf(request).userId),
+    (request) => dam.assets.update(request.params.id, request.body, principalOf(request).userId),
   );
 
   app.put<{ Params: { id: string } }>(
@@ -295,7 +295,7 @@ function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamServ
     },
     async (request) => {
       const actorId = principalOf(request).userId;
-      const current = await dam.getAsset(request.params.id);
+      const current = await dam.assets.get(request.params.id);
       // The asset changes only once the whole body has been read: a second file or a
       // truncated body after the first one is refused with nothing replaced.
       let stored: StoredUpload | null = null;
@@ -314,7 +314,7 @@ function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamServ
         throw error;
       }
       if (!stored) throw badRequest("No file was sent", [{ field: "file", message: "is required" }]);
-      return dam.replaceFile(current.id, stored, actorId);
+      return dam.assets.replaceFile(current.id, stored, actorId);
     },
   );
 
@@ -322,7 +322,7 @@ function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamServ
     `${DAM_BASE}/assets/:id`,
     { config, schema: { tags, security, summary: "Delete an asset and its file", params: idParams } },
     async (request, reply) => {
-      const { assets } = await dam.remove(
+      const { assets } = await dam.selection.remove(
         { folderIds: [], assetIds: [request.params.id] },
         principalOf(request).userId,
       );

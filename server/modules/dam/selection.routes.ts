@@ -27,7 +27,7 @@ export function registerSelectionRoutes(app: FastifyInstance, ctx: AppContext, d
         },
       },
     },
-    async (request) => ({ moved: await dam.move(request.body, principalOf(request).userId) }),
+    async (request) => ({ moved: await dam.selection.move(request.body, principalOf(request).userId) }),
   );
 
   app.post<{ Body: { folderIds: string[]; assetIds: string[] } }>(
@@ -41,7 +41,7 @@ export function registerSelectionRoutes(app: FastifyInstance, ctx: AppContext, d
         body: { type: "object", additionalProperties: false, properties: selection },
       },
     },
-    async (request) => ({ deleted: await dam.remove(request.body, principalOf(request).userId) }),
+    async (request) => ({ deleted: await dam.selection.remove(request.body, principalOf(request).userId) }),
   );
 
   app.post<{ Body: { folderIds: string[]; assetIds: string[] } }>(
@@ -56,7 +56,7 @@ export function registerSelectionRoutes(app: FastifyInstance, ctx: AppContext, d
       },
     },
     async (request, reply) => {
-      const entries = await dam.zipEntries(request.body);
+      const entries = await dam.selection.zipEntries(request.body);
       if (!entries.length) {
         throw badRequest("There is nothing to download in this selection", [
           { field: "assetIds", message: "select at least one file" },

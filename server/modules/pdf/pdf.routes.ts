@@ -243,8 +243,11 @@ export async function pdfRoutes(app: FastifyInstance, ctx: AppContext, services:
     async (request) => ({ data: await pdfs.suggestions(request.params.id, request.params.page) }),
   );
 
-  // Spec §7: 202 with an etag header and the image's path, which the client joins to the assets host.
-  app.get<{ Querystring: { id: string; count: number; imagesize?: string } }>(
+  // Spec §7: 202 with an etag header and the image's path, which the client joins to the assets
+  // host. The pdf-generate variant (`generate=true`) is for sizes made on demand (zoom): it
+  // answers at once, `{ success: false }` while the image is being made and
+  // `{ success: true, data }` with the etag header once it is there.
+  app.get<{ Querystring: { id: string; count: number; imagesize?: string; generate?: boolean } }>(
     "/clients/view-image.dll",
     {
       config,
@@ -252,6 +255,8 @@ export async function pdfRoutes(app: FastifyInstance, ctx: AppContext, services:
         tags,
         security,
         summary: "A page image of a PDF: 202, etag header, data = path under the assets host",
+        description:
+          "With generate=true (the pdf-generate variant) the answer is `{ success, data? }`: success is false while the image is being made (ask again), true with the path once it exists.",
         querystring: {
           type: "object",
           required: ["id", "count"],
@@ -260,14 +265,17 @@ export async function pdfRoutes(app: FastifyInstance, ctx: AppContext, services:
             id: uuid,
             count: { type: "integer", minimum: 1, maximum: 100000 },
             imagesize: { type: "string", maxLength: 20 },
+            generate: { type: "boolean" },
           },
         },
       },
     },
     async (request, reply) => {
-      const { id, count, imagesize } = request.query;
-      const image = await pdfs.pageImage(id, count, imagesize);
-      return reply.status(202).header("etag", image.etag).send({ data: image.data });
+      const { id, count, imagesize, generate } = request.query;
+      const image = await pdfs.pageImage(id, count, imagesize, generate === true);
+      if (!image.ready) return reply.status(202).header("retry-after", "1").send({ success: false });
+      reply.status(202).header("etag", image.etag);
+      return generate ? { success: true, data: image.data } : { data: image.data };
     },
   );
 

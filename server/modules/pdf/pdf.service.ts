@@ -1,7 +1,8 @@
 /**
  * The PDF library's operations beyond the generic resource routes: a catalogue from an
  * uploaded file (and a replaced file), its pages, hotspot links with an optimistic lock
- * per page, full-text search, SKU suggestions and the spec's `view-image.dll` answer.
+ * per page, full-text search, SKU suggestions and the spec's `view-image.dll` answer (with
+ * its pdf-generate variant for the zoom size, made on demand).
  * Every change is published as a `pdfs` resource change, so open lists and editors refresh.
  */
 import { randomBytes } from "node:crypto";
@@ -12,14 +13,15 @@ import {
   PAGE_IMAGE_SIZES,
   type PageImageSize,
   type PageLinks,
-  type PdfLink,
   type PdfPage,
 } from "../../../schemas/pdf-library";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db";
 import { badRequest, conflict, HttpError, notFound } from "../../http/errors";
+import { onDemandOf } from "../../storage/on-demand";
 import type { StoredUpload } from "../../storage/upload";
-import { assetUrl } from "./pdf.keys";
+import { assetUrl, imageKeyOf, pageImageUrls } from "./pdf.keys";
+import { checkLink, toLink } from "./pdf-links";
 
 export const PROCESS_JOB = "pdf.process";
 
@@ -154,7 +156,7 @@ export class PdfService {
     if (!(await this.exists(id))) throw notFound("PDF not found");
     const rows = await this.db
       .selectFrom("pdf_pages")
-      .select(["page", "width", "height", "text", "images", "links_revision"])
+      .select(["page", "version", "width", "height", "text", "images", "links_revision"])
       .where("pdf_id", "=", id)
       .orderBy("page")
       .execute();
@@ -163,20 +165,23 @@ export class PdfService {
       width: r.width,
       height: r.height,
       text: r.text,
-      images: imagesOf(r.images),
+      images: pageImageUrls(id, r),
       linksRevision: r.links_revision,
     }));
   }
 
   /**
    * Spec §7 `view-image.dll`: the storage key of a page image (the client joins it to the
-   * assets host) and its ETag. `imagesize` is a size name or one of the rendered widths.
+   * assets host) and its ETag. `imagesize` is a size name or one of the rendered widths. The
+   * zoom size is made on first request: this waits for it, unless `generate` (the spec's
+   * pdf-generate variant) asks to start it and answer `ready: false` until it is made.
    */
   async pageImage(
     id: string,
     page: number,
     imagesize: string | undefined,
-  ): Promise<{ data: string; etag: string }> {
+    generate = false,
+  ): Promise<{ ready: true; data: string; etag: string } | { ready: false }> {
     const size = sizeOf(imagesize);
     const pdf = await this.db
       .selectFrom("pdfs")
@@ -186,19 +191,24 @@ export class PdfService {
     if (!pdf) throw notFound("PDF not found");
     const row = await this.db
       .selectFrom("pdf_pages")
-      .select("images")
+      .select(["images", "version"])
       .where("pdf_id", "=", id)
       .where("page", "=", page)
       .executeTakeFirst();
-    const key = row?.images[String(PAGE_IMAGE_SIZES[size])];
+    const key = row ? imageKeyOf(id, page, row, size) : undefined;
     if (!key) {
-      if (pdf.pdflist_status !== "ready" && pdf.pdflist_status !== "error")
+      if (pdf.pdflist_status !== "ready" && pdf.pdflist_status !== "error") {
+        if (generate) return { ready: false };
         throw new HttpError(409, "The PDF is still being processed");
+      }
       throw notFound(`Page ${page} does not exist`);
     }
-    const object = await this.ctx.storage.head(key);
-    if (!object) throw notFound(`Page ${page} has no image`);
-    return { data: key, etag: object.etag };
+    // The caller has a session (the route needs the PDF library module): no rate limit.
+    const caller = { anonymous: false, address: "" };
+    const onDemand = onDemandOf(this.ctx);
+    const object = generate ? await onDemand.start(key, caller) : await onDemand.ensure(key, caller);
+    if (!object) return { ready: false };
+    return { ready: true, data: key, etag: object.etag };
   }
 
   async links(id: string, page: number): Promise<PageLinks> {
@@ -345,61 +355,4 @@ function sizeOf(imagesize: string | undefined): PageImageSize {
       message: `must be one of ${Object.keys(PAGE_IMAGE_SIZES).join(", ")} or their widths`,
     },
   ]);
-}
-
-/** A page's image URLs by size name, from the stored keys by width. */
-function imagesOf(keys: Record<string, string>): PdfPage["images"] {
-  const images: PdfPage["images"] = {};
-  for (const [size, width] of Object.entries(PAGE_IMAGE_SIZES) as [PageImageSize, number][]) {
-    const key = keys[String(width)];
-    if (key) images[size] = assetUrl(key);
-  }
-  return images;
-}
-
-function toLink(row: {
-  id: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  kind: string;
-  target: Record<string, unknown>;
-  button: Record<string, unknown> | null;
-}): PdfLink {
-  return {
-    id: row.id,
-    x: row.x,
-    y: row.y,
-    w: row.w,
-    h: row.h,
-    kind: row.kind as PdfLink["kind"],
-    target: row.target as PdfLink["target"],
-    button: row.button as PdfLink["button"],
-  };
-}
-
-/** The target field each link kind needs, and the message when it is missing. */
-const TARGET_OF: Record<PdfLink["kind"], [keyof PdfLink["target"], string]> = {
-  pageLink: ["page", "A page link needs the page to go to"],
-  link: ["url", "This hotspot needs a URL"],
-  video: ["youtubeId", "A video hotspot needs a YouTube video"],
-  iframe: ["url", "This hotspot needs a URL"],
-  text: ["text", "A text hotspot needs its text"],
-  addProduct: ["productId", "An Add Product hotspot needs a product"],
-  addProductDetails: ["productId", "An Add Product hotspot needs a product"],
-};
-
-/** What JSON Schema cannot say about a link: it fits on the page, and its target suits its kind. */
-function checkLink(link: PdfLink, i: number) {
-  const field = (name: string) => `links.${i}.${name}`;
-  if (link.x + link.w > 1.000001 || link.y + link.h > 1.000001) {
-    throw badRequest("A hotspot must lie within the page", [
-      { field: field("w"), message: "goes past the page" },
-    ]);
-  }
-  const [key, message] = TARGET_OF[link.kind];
-  const value = link.target?.[key];
-  if (value === undefined || value === "")
-    throw badRequest(message, [{ field: field(`target.${key}`), message: "is required" }]);
 }

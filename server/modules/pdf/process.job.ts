@@ -1,13 +1,15 @@
 /**
  * `pdf.process`: a catalogue's file → page count, each page's text and word boxes, and each
- * page rendered to WebP at every size (PAGE_IMAGE_SIZES), in parallel up to the cores.
- * Progress (`processing`, `processingtext` such as "Rendering page 12 of 48", percentage) is
- * written on the row and published, so open lists show it live.
+ * page's thumbnail and screen images (zoom-pages.ts makes the zoom size on first request).
+ * Text is read while the pages render; the pages render once, at screen width, one pdftoppm
+ * per core, and the thumbnail is scaled from the screen image. Progress (`processing`,
+ * `processingtext` such as "Rendering page 12 of 48", percentage) is written on the row and
+ * published, so open lists show it live.
  *
  * Durable and idempotent: the job queue runs it again after a crash or restart, and it
  * picks up where it stopped (pages already rendered for this version are skipped). A broken
- * or encrypted PDF ends in the error state with the renderer's reason, never a spinner; so
- * does the last failed attempt of any other error.
+ * or encrypted PDF ends in the error state with a plain message and the tool's own words as
+ * its detail, never a spinner; so does the last failed attempt of any other error.
  */
 import { createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -15,17 +17,21 @@ import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { PAGE_IMAGE_SIZES, PAGE_IMAGE_WIDTHS } from "../../../schemas/pdf-library";
+import { sql } from "kysely";
 import type { AppContext } from "../../context";
 import type { JobHandler } from "../../jobs";
-import { assetUrl, pageImageKey, pageImageKeys } from "./pdf.keys";
+import { assetUrl, CONTENT_TYPE, pageImageKey, pageImageKeys } from "./pdf.keys";
 import type { PdfService, ProcessPayload } from "./pdf.service";
-import { PdfError, type PdfRenderer } from "./render";
+import { MAX_PDF_PAGES, PdfError, type PdfRenderer, PROCESSED_SIZES, specOf } from "./render";
+import { PAGE_WIDTHS } from "./render/widths";
 
 /** Attempts before a failing catalogue is marked as an error. */
 export const PROCESS_ATTEMPTS = 3;
 /** At most this often a progress write (and its live update) per catalogue. */
 const PROGRESS_MS = 400;
+
+/** The message and detail stored for a failure that is not the PDF's own (storage, database…). */
+export const UNEXPECTED_FAILURE = "This PDF could not be processed because of a problem on the server";
 
 export function processJob(
   ctx: AppContext,
@@ -65,6 +71,7 @@ export function processJob(
       await pipeline(source.body, createWriteStream(file));
 
       const info = await renderer.info(file);
+      if (info.pages > MAX_PDF_PAGES) throw new PdfError("too-many-pages", `${info.pages} pages`);
       const pages = Array.from({ length: info.pages }, (_, i) => i + 1);
       await ctx.db.updateTable("pdfs").set({ page_count: info.pages }).where("id", "=", pdfId).execute();
 
@@ -76,34 +83,21 @@ export function processJob(
         .execute();
       const done = new Set(
         existing
-          .filter((p) => p.version === version && PAGE_IMAGE_WIDTHS.every((w) => p.images[String(w)]))
+          .filter(
+            (p) => p.version === version && PROCESSED_SIZES.every((s) => p.images[String(PAGE_WIDTHS[s])]),
+          )
           .map((p) => p.page),
       );
       const previousImages = existing
         .filter((p) => p.version !== version)
         .flatMap((p) => Object.values(p.images));
-
-      await progress("Reading the text", 3, true);
       const todo = pages.filter((p) => !done.has(p));
-      const texts = await renderer.text(file, todo);
-      for (const page of todo) {
-        const size = info.sizes[page - 1] ?? info.sizes[0];
-        const text = texts.get(page) ?? { text: "", words: [] };
-        const values = {
-          version,
-          width: size.width,
-          height: size.height,
-          text: text.text,
-          words: JSON.stringify(text.words),
-          images: "{}",
-        };
-        await ctx.db
-          .insertInto("pdf_pages")
-          .values({ pdf_id: pdfId, page, ...values })
-          .onConflict((oc) => oc.columns(["pdf_id", "page"]).doUpdateSet(values))
-          .execute();
-      }
-      // A shorter new file: its former last pages go, with their links.
+
+      // Text while the pages render: a page's images are recorded once its row exists.
+      const rowsWritten = writePageRows(ctx, pdfId, version, info, todo, () =>
+        renderer.text(file, todo, job.signal),
+      );
+      rowsWritten.catch(() => {}); // awaited below and by every page; never "unhandled"
       await ctx.db
         .deleteFrom("pdf_pages")
         .where("pdf_id", "=", pdfId)
@@ -117,38 +111,47 @@ export function processJob(
 
       let rendered = done.size;
       const total = info.pages;
-      await progress(
-        `Rendering page ${Math.min(rendered + 1, total)} of ${total}`,
-        5 + (rendered / total) * 95,
-        true,
-      );
+      const say = () => `Rendering page ${Math.min(rendered + 1, total)} of ${total}`;
+      // Page rows learn their images in batches, with each progress write: a page stored but not
+      // yet recorded is rendered again after a crash, which is all a batch can cost.
+      const unrecorded = new Map<number, Record<string, string>>();
+      let recording = Promise.resolve();
+      const record = (force: boolean) => {
+        recording = recording.then(async () => {
+          const now = Date.now();
+          if (!unrecorded.size || (!force && now - lastWrite < PROGRESS_MS)) return;
+          const batch = [...unrecorded];
+          unrecorded.clear();
+          await rowsWritten;
+          await recordImages(ctx, pdfId, batch);
+          await progress(say(), 5 + (rendered / total) * 95, true);
+        });
+        return recording;
+      };
+      await progress(say(), 5 + (rendered / total) * 95, true);
       await renderer.renderPages(
         file,
         todo,
-        [...PAGE_IMAGE_WIDTHS],
+        PROCESSED_SIZES.map(specOf),
         async (page, images) => {
           const keys: Record<string, string> = {};
-          for (const [width, webp] of images) {
-            const key = pageImageKey(pdfId, version, page, width);
-            await ctx.storage.put(key, Readable.from([webp]), "image/webp");
-            keys[String(width)] = key;
-          }
-          await ctx.db
-            .updateTable("pdf_pages")
-            .set({ images: JSON.stringify(keys) })
-            .where("pdf_id", "=", pdfId)
-            .where("page", "=", page)
-            .execute();
-          rendered++;
-          await progress(
-            `Rendering page ${Math.min(rendered + 1, total)} of ${total}`,
-            5 + (rendered / total) * 95,
+          await Promise.all(
+            PROCESSED_SIZES.map(async (size) => {
+              const key = pageImageKey(pdfId, version, page, size);
+              const image = images.get(PAGE_WIDTHS[size]) as Buffer;
+              await ctx.storage.put(key, Readable.from([image]), CONTENT_TYPE[specOf(size).format]);
+              keys[String(PAGE_WIDTHS[size])] = key;
+            }),
           );
+          unrecorded.set(page, keys);
+          rendered++;
+          await record(false);
         },
         job.signal,
       );
+      await rowsWritten;
+      await record(true);
 
-      const cover = pageImageKey(pdfId, version, 1, PAGE_IMAGE_SIZES.thumbnail);
       const finished = await ctx.db
         .updateTable("pdfs")
         .set({
@@ -156,7 +159,8 @@ export function processJob(
           processing_text: `${total} page${total === 1 ? "" : "s"} ready`,
           progress: 100,
           error_message: null,
-          thumbnail_url: assetUrl(cover),
+          error_detail: null,
+          thumbnail_url: assetUrl(pageImageKey(pdfId, version, 1, "thumbnail")),
           processed_at: new Date(),
         })
         .where("id", "=", pdfId)
@@ -174,16 +178,14 @@ export function processJob(
     } catch (error) {
       const final = error instanceof PdfError || job.attempt >= PROCESS_ATTEMPTS;
       if (final) {
-        const message =
-          error instanceof PdfError
-            ? error.message
-            : `Processing failed: ${error instanceof Error ? error.message : String(error)}`;
+        const { message, detail } = describeFailure(error);
         await ctx.db
           .updateTable("pdfs")
           .set({
             pdflist_status: "error",
             processing_text: "Processing failed",
-            error_message: message.slice(0, 1000),
+            error_message: message,
+            error_detail: detail,
           })
           .where("id", "=", pdfId)
           .where("version", "=", version)
@@ -198,4 +200,63 @@ export function processJob(
       await rm(dir, { recursive: true, force: true });
     }
   };
+}
+
+/** Upserts the rows of `todo` with their size and text (one statement), once the text is read. */
+async function writePageRows(
+  ctx: AppContext,
+  pdfId: string,
+  version: number,
+  info: { sizes: { width: number; height: number }[] },
+  todo: number[],
+  readText: () => Promise<Map<number, { text: string; words: unknown[] }>>,
+): Promise<void> {
+  if (!todo.length) return;
+  const texts = await readText();
+  const rows = todo.map((page) => {
+    const size = info.sizes[page - 1] ?? info.sizes[0];
+    const text = texts.get(page) ?? { text: "", words: [] };
+    return {
+      pdf_id: pdfId,
+      page,
+      version,
+      width: size.width,
+      height: size.height,
+      text: text.text,
+      words: JSON.stringify(text.words),
+      images: "{}",
+    };
+  });
+  await ctx.db
+    .insertInto("pdf_pages")
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(["pdf_id", "page"]).doUpdateSet((eb) => ({
+        version: eb.ref("excluded.version"),
+        width: eb.ref("excluded.width"),
+        height: eb.ref("excluded.height"),
+        text: eb.ref("excluded.text"),
+        words: eb.ref("excluded.words"),
+        images: eb.ref("excluded.images"),
+      })),
+    )
+    .execute();
+}
+
+/** Records the image keys of rendered pages, in one statement. */
+async function recordImages(ctx: AppContext, pdfId: string, batch: [number, Record<string, string>][]) {
+  const values = sql.join(
+    batch.map(([page, keys]) => sql`(${page}::integer, ${JSON.stringify(keys)}::jsonb)`),
+  );
+  await sql`
+    update pdf_pages set images = v.images
+    from (values ${values}) as v(page, images)
+    where pdf_pages.pdf_id = ${pdfId} and pdf_pages.page = v.page`.execute(ctx.db);
+}
+
+/** The stored message (plain words) and detail (the tool's or the error's own text) of a failure. */
+export function describeFailure(error: unknown): { message: string; detail: string | null } {
+  if (error instanceof PdfError) return { message: error.message, detail: error.detail ?? null };
+  const text = error instanceof Error ? error.message : String(error);
+  return { message: UNEXPECTED_FAILURE, detail: text.slice(0, 2000) || null };
 }

@@ -8,7 +8,6 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import {
-  PAGE_IMAGE_SIZES,
   PDF_EVENT_TYPES,
   type PdfEventType,
   type PdfLink,
@@ -21,7 +20,7 @@ import type { AppContext } from "../../context";
 import { builtPage } from "../../http/built-pages";
 import { HttpError, notFound } from "../../http/errors";
 import { pageHeaders } from "../../http/security-headers";
-import { assetUrl } from "./pdf.keys";
+import { pageImageUrls } from "./pdf.keys";
 import type { PdfService } from "./pdf.service";
 import { viewerSources } from "./viewer-csp";
 
@@ -82,7 +81,7 @@ export async function publicPdfRoutes(app: FastifyInstance, ctx: AppContext, pdf
         const [pages, links] = await Promise.all([
           ctx.db
             .selectFrom("pdf_pages")
-            .select(["page", "width", "height", "images"])
+            .select(["page", "version", "width", "height", "images"])
             .where("pdf_id", "=", pdf.id)
             .orderBy("page")
             .execute(),
@@ -121,12 +120,9 @@ export async function publicPdfRoutes(app: FastifyInstance, ctx: AppContext, pdf
             page: p.page,
             width: p.width,
             height: p.height,
-            images: Object.fromEntries(
-              Object.entries(PAGE_IMAGE_SIZES).map(([size, width]) => [
-                size,
-                assetUrl(p.images[String(width)] ?? ""),
-              ]),
-            ) as PublicPage["images"],
+            // Every page of a ready catalogue has its thumbnail and screen images; the zoom
+            // size's URL makes it on first request.
+            images: pageImageUrls(pdf.id, p) as PublicPage["images"],
           })),
           links: links.map((l) => ({
             id: l.id,

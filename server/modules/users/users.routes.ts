@@ -54,9 +54,10 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: { tags, security, summary: "Sign one of my devices out", params: deviceParams },
     },
     async (request, reply) => {
-      const me = principalOf(request).userId;
-      const by = { actorId: me, ...clientMeta(request) };
-      if (!(await signOutDevice(ctx, me, request.params.deviceId, by))) throw notFound("Device not found");
+      const me = principalOf(request);
+      const by = { actorId: me.userId, actorSessionId: me.sessionId, ...clientMeta(request) };
+      if (!(await signOutDevice(ctx, me.userId, request.params.deviceId, by)))
+        throw notFound("Device not found");
       return reply.status(204).send();
     },
   );

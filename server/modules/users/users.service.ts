@@ -217,8 +217,25 @@ export async function updateUser(
   });
   await sessionsChanged(ctx, id); // role, modules or active may have changed
   if (passwordHash) await revokeAllSessions(ctx, id, "password_changed");
-  if (input.active === false && current.active) await revokeAllSessions(ctx, id, "disabled");
-  return getUser(ctx, id);
+  const disabled = input.active === false && current.active;
+  if (disabled) await revokeAllSessions(ctx, id, "disabled");
+  const updated = await getUser(ctx, id);
+  // The user's open pages follow at once: signed out, or menu and screens re-checked.
+  if (disabled) ctx.accountEvents.publish({ type: "session-ended", userId: id, reason: "disabled" });
+  else if (accessChanged(current, updated))
+    ctx.accountEvents.publish({ type: "access-changed", userId: id, modules: updated.modules });
+  return updated;
+}
+
+/** Whether what a user may open changed: their role, or their set of modules. */
+export function accessChanged(
+  before: Pick<UserRecord, "role" | "modules">,
+  after: Pick<UserRecord, "role" | "modules">,
+): boolean {
+  if (before.role !== after.role) return true;
+  const was = new Set(before.modules);
+  const now = new Set(after.modules);
+  return was.size !== now.size || [...now].some((m) => !was.has(m));
 }
 
 /** The security events of an admin's change to a user: grants, role, status, password. */
@@ -258,6 +275,7 @@ export async function deleteUser(ctx: AppContext, id: string, actorId: string) {
   const result = await ctx.db.deleteFrom("users").where("id", "=", id).executeTakeFirst();
   if (!result.numDeletedRows) throw notFound("User not found");
   await sessionsChanged(ctx, id);
+  ctx.accountEvents.publish({ type: "session-ended", userId: id, reason: "deleted" });
 }
 
 /** The signed-in user as the spec's user slice (MeResponse). */

@@ -5,6 +5,7 @@
  */
 import type { ResourceDefinition } from "../../../resources/contract";
 import { canCreate } from "../../../resources/contract";
+import { plural } from "../../../src/lib/text";
 import { fieldErrors } from "../../http/errors";
 import { compileBody } from "../../http/validation";
 import { columnAllowsNull } from "../columns";
@@ -85,10 +86,16 @@ export class RowChecker {
   private keyOf(row: CsvRow): KeyOf {
     const cell = this.keyAt < 0 ? "" : (row.cells[this.keyAt] ?? "");
     if (!cell) return null;
-    if (this.key === "id") return isUuid(cell) ? { key: cell.toLowerCase() } : { error: "must be a UUID" };
+    if (this.key === "id") {
+      return isUuid(cell)
+        ? { key: cell.toLowerCase() }
+        : { error: "ID must be a UUID, such as 0b7c5a3e-9d1f-4c2a-8e6b-1f2d3c4b5a69" };
+    }
     const value = parseCell(this.columns[this.keyAt].schema, cell);
     if (!this.validKey({ [this.key]: value })) {
-      return { error: fieldErrors(this.validKey.errors ?? [])[0]?.message ?? "is not a valid value" };
+      return {
+        error: fieldErrors(this.validKey.errors ?? [])[0]?.message ?? `${this.keyTitle} is not valid`,
+      };
     }
     return typeof value === "string" || typeof value === "number" ? { key: value } : null;
   }
@@ -126,7 +133,10 @@ export class RowChecker {
       const add = (field: string, message: string) => errors.push({ row: row.row, field, message });
       const key = keys[i];
       if (row.cells.slice(this.columns.length).some(Boolean)) {
-        add(ROW_ITSELF, `has ${row.cells.length} cells, but the header has ${this.columns.length} columns`);
+        add(
+          ROW_ITSELF,
+          `This row has ${plural(row.cells.length, "cell")}, but the header has ${plural(this.columns.length, "column")}`,
+        );
         continue;
       }
       if (key && "error" in key) {
@@ -136,20 +146,23 @@ export class RowChecker {
       if (key) {
         const first = this.seen.get(String(key.key));
         if (first !== undefined) {
-          add(this.keyTitle, `repeats row ${first}: a file may hold each ${def.singular.toLowerCase()} once`);
+          add(
+            this.keyTitle,
+            `${this.keyTitle} repeats row ${first}: a file may hold each ${def.singular.toLowerCase()} once`,
+          );
           continue;
         }
         this.seen.set(String(key.key), row.row);
       }
       const record = key ? (stored.get(String(key.key)) ?? null) : null;
       if (!record && key && this.key === "id") {
-        add(this.keyTitle, `no ${def.singular.toLowerCase()} has this ID`);
+        add(this.keyTitle, `No ${def.singular.toLowerCase()} has this ID`);
         continue;
       }
       if (!record && !canCreate(def)) {
         add(
           this.keyTitle,
-          `matches no ${def.singular.toLowerCase()}; ${def.label.toLowerCase()} are not created by import, only updated`,
+          `No ${def.singular.toLowerCase()} has this ${this.keyTitle}; ${def.label.toLowerCase()} are not created by import, only updated`,
         );
         continue;
       }
@@ -182,7 +195,7 @@ export class RowChecker {
         continue; // a new record: the default, or "is required" below
       else if (column.schema.default !== undefined) body[field] = column.schema.default;
       else if (columnAllowsNull(schema, field)) body[field] = null;
-      else fail(field, "is required");
+      else fail(field, `${columnTitle(schema, field)} is required`);
     }
     for (const r of this.relations) {
       const cell = unescapeFormula(row.cells[r.at] ?? "");

@@ -62,14 +62,15 @@ export function matchHeader(def: ResourceDefinition, header: readonly string[]):
     const name = byTitle.get(cell.toLowerCase()) ?? byName.get(cell.toLowerCase());
     const column = columns.find((c) => c.field === name);
     const first = name === undefined ? undefined : seen.get(name);
+    const it = cell ? `Column '${cell}'` : `Column ${index + 1}`;
     const problem = !cell
-      ? "has no title"
+      ? `${it} has no title`
       : !name
-        ? `is not a field of ${def.label.toLowerCase()}`
+        ? `${it} is not a field of ${def.label.toLowerCase()}`
         : !column
-          ? "is read-only and cannot be imported"
+          ? `${it} is read-only and cannot be imported`
           : first !== undefined
-            ? `names the same field as column ${first + 1}`
+            ? `${it} names the same field as column ${first + 1}`
             : undefined;
     if (problem) problems.push({ field: cell || `Column ${index + 1}`, message: problem });
     else if (name && column) {

@@ -16,6 +16,7 @@
  * - Any error, or a dry run: the transaction is rolled back and nothing is written.
  */
 import type { ResourceDefinition } from "../../../resources/contract";
+import { plural } from "../../../src/lib/text";
 import type { AnyDb, ResourceRules } from "../rules";
 import { RowChecker } from "./check-rows";
 import { matchHeader } from "./header";
@@ -64,7 +65,7 @@ class RollBack extends Error {}
 
 const count = (n: number) => n.toLocaleString("en");
 const records = (def: ResourceDefinition, n: number) =>
-  `${count(n)} ${(n === 1 ? def.singular : def.label).toLowerCase()}`;
+  plural(n, def.singular.toLowerCase(), def.label.toLowerCase());
 
 function messageOf(
   def: ResourceDefinition,
@@ -74,9 +75,7 @@ function messageOf(
 ) {
   const n = r.errors.length;
   if (n) {
-    const errors = capped
-      ? `${n} or more errors (the first ${n} are listed)`
-      : `${n} error${n === 1 ? "" : "s"}`;
+    const errors = capped ? `${n} or more errors (the first ${n} are listed)` : plural(n, "error");
     return dryRun
       ? `The file has ${errors}; correct them before importing it`
       : `Nothing was imported: the file has ${errors}`;

@@ -141,10 +141,10 @@ export function resolveCell(
   if (scoped.length === 1) return { id: scoped[0].id };
   if (scoped.length > 1) {
     return {
-      error: `'${shown}' names ${scoped.length} ${r.singular} records; write the ID of the one you mean`,
+      error: `${scoped.length} ${r.singular} records are named '${shown}'; write the ID of the one you mean`,
     };
   }
   if (all.length && scoped !== all)
-    return { error: `no ${r.singular} named '${shown}' in the chosen ${r.withinTitle}` };
-  return { error: `no ${r.singular} has the name or ID '${shown}'` };
+    return { error: `No ${r.singular} is named '${shown}' in the chosen ${r.withinTitle}` };
+  return { error: `No ${r.singular} has the name or ID '${shown}'` };
 }

@@ -39,7 +39,7 @@ export function registerCsvParser(app: FastifyInstance): void {
       } catch {
         done(
           badRequest('The file is not UTF-8 text: save it as "CSV UTF-8" and import it again', [
-            { field: "(body)", message: "is not valid UTF-8" },
+            { field: "(body)", message: "The file is not valid UTF-8 text" },
           ]),
         );
       }

@@ -1,5 +1,6 @@
 /** Errors of an import, row by row, named by the column a person sees in the file. */
 import type { EntitySchema } from "../../../schemas/contract";
+import { fieldTitle } from "../../../schemas/error-messages";
 import { HttpError } from "../../http/errors";
 
 export interface RowError {
@@ -22,7 +23,7 @@ export const ROW_ITSELF = "(row)";
 export function columnTitle(schema: EntitySchema, path: string): string {
   const field = path.split(".")[0];
   if (!Object.hasOwn(schema.properties, field)) return ROW_ITSELF;
-  return schema.properties[field].title ?? field;
+  return fieldTitle(schema, field);
 }
 
 /** PostgreSQL error classes caused by the data of a row (22: data exception; 23: constraint). */
@@ -43,7 +44,7 @@ export function rowErrorsOf(row: number, error: unknown, schema: EntitySchema): 
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === "string" && DATA_ERROR.test(code)) {
     return [
-      { row, field: ROW_ITSELF, message: "the database refused this row: a value breaks one of its rules" },
+      { row, field: ROW_ITSELF, message: "The database refused this row: a value breaks one of its rules" },
     ];
   }
   throw error;

@@ -18,8 +18,11 @@ import {
 } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { useState } from "react";
+import { readTimeoutMs } from "../../../providers/data-provider";
 import { http } from "../../../providers/http";
 import type { AnalyticsPoint, SearchedWord } from "../../../schemas/pdf-library";
+import { LoadError } from "../../components/load-error";
+import { loadFailed } from "../../lib/load-failure";
 import { dailySeries, sum, totalsByPdf } from "./analytics-logic";
 import { DailyChart } from "./daily-chart";
 
@@ -29,14 +32,27 @@ interface Range {
   to: string;
 }
 
-/** Spec §7: the analytics calls answer lists; their failures are swallowed (an empty list). */
-const fetchList = async <T,>(path: string, range: Range): Promise<T[]> => {
-  try {
-    return (await http.post<{ data: T[] }>(path, range)).data.data;
-  } catch {
-    return [];
+const fetchList = async <T,>(path: string, range: Range): Promise<T[]> =>
+  (await http.post<{ data: T[] }>(path, range, { timeout: readTimeoutMs() })).data.data;
+
+/**
+ * The three analytics lists. Spec §8 swallows an analytics call's failure (an empty list);
+ * but when all three fail nothing was loaded, and zeros would read as "nobody looked", so
+ * that is a load error (offline, server down) shown with Retry.
+ */
+async function fetchAnalytics(range: Range) {
+  const [views, visitors, words] = await Promise.allSettled([
+    fetchList<AnalyticsPoint>("/api/analytics/views", range),
+    fetchList<AnalyticsPoint>("/api/analytics/visitors", range),
+    fetchList<SearchedWord>("/api/analytics/words", range),
+  ]);
+  if (views.status === "rejected" && visitors.status === "rejected" && words.status === "rejected") {
+    throw views.reason;
   }
-};
+  const value = <T,>(result: PromiseSettledResult<T[]>): T[] =>
+    result.status === "fulfilled" ? result.value : [];
+  return { views: value(views), visitors: value(visitors), words: value(words) };
+}
 
 const fmt = (d: Dayjs) => d.format("YYYY-MM-DD");
 
@@ -53,17 +69,12 @@ export default function AnalyticsPage() {
     resource: "pdfs",
     pagination: { pageSize: 200 },
     sorters: [{ field: "name", order: "asc" }],
+    // Only the catalogue picker's options: without them, "All catalogues" still works.
+    errorNotification: false,
   });
   const data = useQuery({
     queryKey: ["analytics", range],
-    queryFn: async () => {
-      const [views, visitors, words] = await Promise.all([
-        fetchList<AnalyticsPoint>("/api/analytics/views", range),
-        fetchList<AnalyticsPoint>("/api/analytics/visitors", range),
-        fetchList<SearchedWord>("/api/analytics/words", range),
-      ]);
-      return { views, visitors, words };
-    },
+    queryFn: () => fetchAnalytics(range),
   });
   const views = data.data?.views ?? [];
   const visitors = data.data?.visitors ?? [];
@@ -102,7 +113,9 @@ export default function AnalyticsPage() {
           />
         </Flex>
       </Flex>
-      {data.isLoading ? (
+      {loadFailed(data) ? (
+        <LoadError what="analytics" error={data.error} onRetry={() => data.refetch()} />
+      ) : data.isLoading ? (
         <Skeleton active paragraph={{ rows: 8 }} />
       ) : (
         <>

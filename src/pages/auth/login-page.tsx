@@ -1,8 +1,9 @@
 import { LockOutlined } from "@ant-design/icons";
-import { Button, Flex, Form, Input } from "antd";
-import { useState } from "react";
+import { Alert, Button, Flex, Form, Input } from "antd";
+import { useEffect, useState } from "react";
 import { Link, Navigate, useLocation, useNavigate } from "react-router";
 import { signIn } from "../../../providers/auth-api";
+import { forgetLogoutNotice, readLogoutNotice } from "../../../providers/session-end";
 import { hasSession } from "../../../providers/token-store";
 import { AuthLayout } from "../../components/auth-layout";
 import { EmailField, FormError } from "../../components/email-field";
@@ -14,13 +15,20 @@ interface LoginValues {
   password: string;
 }
 
-/** `/login`: sign-in with email and password. */
+/**
+ * `/login`: sign-in with email and password. A user the system signed out (account
+ * disabled, refresh failed, device signed out elsewhere) is told why above the form, once.
+ */
 export default function LoginPage() {
   const location = useLocation();
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const [signedOutBecause] = useState(() => readLogoutNotice());
   const target = redirectTarget(location.search, location.state);
+
+  // Shown on this visit only: a reload or a later sign-out does not repeat it.
+  useEffect(() => forgetLogoutNotice(), []);
 
   if (hasSession() && !submitting) return <Navigate to={target} replace />;
 
@@ -46,6 +54,17 @@ export default function LoginPage() {
         onValuesChange={() => setError(null)}
         disabled={submitting}
       >
+        {signedOutBecause && !error && (
+          <Alert
+            type="warning"
+            showIcon
+            role="status"
+            data-testid="signed-out-reason"
+            message={signedOutBecause.message}
+            description={signedOutBecause.description}
+            style={{ marginBottom: 16 }}
+          />
+        )}
         <FormError message={error} />
         <EmailField autoComplete="username" />
         <Form.Item

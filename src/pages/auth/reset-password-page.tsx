@@ -1,10 +1,11 @@
 import { LockOutlined } from "@ant-design/icons";
 import { Alert, Button, Flex, Form, Input, Result, Spin } from "antd";
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { describeResetLink, type PasswordLinkKind, resetPassword } from "../../../providers/auth-api";
 import { PASSWORD_MIN_LENGTH } from "../../../schemas/auth";
 import { AuthLayout } from "../../components/auth-layout";
+import { LoadError } from "../../components/load-error";
 import { getErrorMessage, getFieldErrors } from "../../lib/errors";
 
 interface ResetValues {
@@ -48,12 +49,16 @@ const WORDING: Record<
 type LinkState =
   | { status: "checking" }
   | { status: "invalid"; message: string }
+  /** The check got no verdict (offline, no answer, server error, rate limited). */
+  | { status: "unchecked"; error: unknown }
   | { status: "ok"; kind: PasswordLinkKind };
 
 /**
  * `/resetpassword/:id` and `/resetpassword/:length/:id` (the older link form; `length` is unused).
  * The same link serves password resets and invitations; the server says which, and the page
- * words itself accordingly ("Set your password" for an invited user).
+ * words itself accordingly ("Set your password" for an invited user). The link is checked
+ * when the page opens (without using it up): a used or expired one says so at once, with the
+ * way to ask for a new one, instead of after two passwords were typed.
  */
 export default function ResetPasswordPage() {
   const { id = "" } = useParams();
@@ -64,25 +69,31 @@ export default function ResetPasswordPage() {
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
 
+  const check = useCallback(
+    (isCurrent: () => boolean = () => true) =>
+      describeResetLink(id).then(
+        (kind) => isCurrent() && setLink({ status: "ok", kind }),
+        (err) => {
+          if (!isCurrent()) return;
+          // A 400 is the verdict "dead link"; anything else is no verdict, shown with a Retry.
+          const status = (err as { response?: { status?: number } }).response?.status;
+          setLink(
+            status === 400
+              ? { status: "invalid", message: getErrorMessage(err) }
+              : { status: "unchecked", error: err },
+          );
+        },
+      ),
+    [id],
+  );
+
   useEffect(() => {
     let current = true;
-    describeResetLink(id).then(
-      (kind) => current && setLink({ status: "ok", kind }),
-      (err) => {
-        if (!current) return;
-        // A 400 means the link is dead; anything else (network, rate limit) still lets the user try.
-        const status = (err as { response?: { status?: number } }).response?.status;
-        setLink(
-          status === 400
-            ? { status: "invalid", message: getErrorMessage(err) }
-            : { status: "ok", kind: "reset" },
-        );
-      },
-    );
+    void check(() => current);
     return () => {
       current = false;
     };
-  }, [id]);
+  }, [check]);
 
   const kind = link.status === "ok" ? link.kind : "reset";
   const words = WORDING[kind];
@@ -108,6 +119,19 @@ export default function ResetPasswordPage() {
         <Flex justify="center" style={{ padding: 24 }}>
           <Spin aria-label="Checking your link" />
         </Flex>
+      </AuthLayout>
+    );
+  }
+
+  if (link.status === "unchecked") {
+    return (
+      <AuthLayout title="Checking your link">
+        <LoadError
+          what="link details"
+          error={link.error}
+          onRetry={() => check()}
+          extra={<Link to="/login">Back to sign in</Link>}
+        />
       </AuthLayout>
     );
   }

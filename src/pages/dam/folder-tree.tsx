@@ -3,6 +3,8 @@ import { useQueries } from "@tanstack/react-query";
 import { Tree, type TreeDataNode, theme } from "antd";
 import { type DragEvent, useEffect, useMemo, useState } from "react";
 import type { DamFolder } from "../../../schemas/dam";
+import { LoadError } from "../../components/load-error";
+import { loadFailed } from "../../lib/load-failure";
 import { damKeys, listFolders } from "./dam-api";
 
 /** The tree's key of the top level. */
@@ -92,6 +94,12 @@ export function FolderTree({
           },
         }
       : {};
+
+  // The top level did not load: say so in place of a tree that would only show "All assets".
+  const root = levels[0];
+  if (root && loadFailed(root)) {
+    return <LoadError compact what="folders" error={root.error} onRetry={() => root.refetch()} />;
+  }
 
   return (
     <Tree

@@ -1,6 +1,6 @@
 /** Uploads into the asset manager: the shared queue, sending to `POST /dam/assets`. */
 import { useQueryClient } from "@tanstack/react-query";
-import { type UploadQueue, useUploadQueue } from "../../lib/use-upload-queue";
+import { type UploadQueue, useUploadQueue } from "../../hooks/use-upload-queue";
 import { damKeys, uploadAsset } from "./dam-api";
 
 /** Queue files for a folder (null: the top level); every finished file refreshes the manager. */

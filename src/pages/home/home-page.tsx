@@ -4,13 +4,19 @@ import { allows } from "../../../providers/access-control";
 import { MODULES } from "../../../resources/modules";
 import type { MeResponse } from "../../../schemas/auth";
 import { LinkCard } from "../../components/link-card";
+import { LoadError } from "../../components/load-error";
 import { accessMetaOf } from "../../layout/resources";
+import { loadFailed } from "../../lib/load-failure";
 
 /** `/`: a welcome and one card per granted module. */
 export default function HomePage() {
-  const { data: me, isLoading } = useGetIdentity<MeResponse>();
+  const identity = useGetIdentity<MeResponse>();
+  const me = identity.data;
 
-  if (isLoading || !me) return <Skeleton active paragraph={{ rows: 6 }} />;
+  if (!me && loadFailed(identity)) {
+    return <LoadError what="your modules" error={identity.error} onRetry={() => identity.refetch()} />;
+  }
+  if (!me) return <Skeleton active paragraph={{ rows: 6 }} />;
 
   const granted = MODULES.filter((m) => allows(me, accessMetaOf(m.key)));
 

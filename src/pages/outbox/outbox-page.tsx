@@ -4,7 +4,9 @@ import { useState } from "react";
 import type { OutboxMail } from "../../../schemas/auth";
 import { DateText } from "../../components/date-text";
 import { LinkifiedText } from "../../components/linkified-text";
+import { LoadError } from "../../components/load-error";
 import { DEFAULT_PAGE_SIZE } from "../../lib/constants";
+import { loadFailed } from "../../lib/load-failure";
 
 const STATUS_COLOURS: Record<OutboxMail["status"], string> = {
   stored: "blue",
@@ -16,11 +18,13 @@ const STATUS_COLOURS: Record<OutboxMail["status"], string> = {
 /** `/outbox`: mails the server has stored or sent. Without SMTP, reset links are read here. */
 export default function OutboxPage() {
   const [open, setOpen] = useState<OutboxMail | null>(null);
-  const { tableProps, sorters } = useTable<OutboxMail>({
+  const { tableProps, tableQuery, sorters } = useTable<OutboxMail>({
     resource: "outbox",
     pagination: { pageSize: DEFAULT_PAGE_SIZE },
     sorters: { initial: [{ field: "created_at", order: "desc" }] },
     syncWithLocation: true,
+    // A failure is shown in place of the table, not as a toast over an empty one.
+    errorNotification: false,
   });
 
   return (
@@ -29,36 +33,40 @@ export default function OutboxPage() {
         Mails sent by the platform. When no SMTP server is configured they are kept here instead of being
         delivered, so password-reset links can still be handed over.
       </Typography.Paragraph>
-      <Table<OutboxMail>
-        {...tableProps}
-        rowKey="id"
-        scroll={{ x: 720 }}
-        locale={{ emptyText: <Empty description="No mails yet" /> }}
-      >
-        <Table.Column<OutboxMail> dataIndex="to" title="To" />
-        <Table.Column<OutboxMail> dataIndex="subject" title="Subject" />
-        <Table.Column<OutboxMail>
-          dataIndex="status"
-          title="Status"
-          render={(status: OutboxMail["status"]) => <Tag color={STATUS_COLOURS[status]}>{status}</Tag>}
-        />
-        <Table.Column<OutboxMail>
-          dataIndex="created_at"
-          title="Created"
-          sorter
-          defaultSortOrder={getDefaultSortOrder("created_at", sorters)}
-          render={(value: string) => <DateText value={value} />}
-        />
-        <Table.Column<OutboxMail>
-          key="actions"
-          title="Actions"
-          render={(_, mail) => (
-            <Button type="link" size="small" onClick={() => setOpen(mail)}>
-              Open
-            </Button>
-          )}
-        />
-      </Table>
+      {loadFailed(tableQuery) ? (
+        <LoadError what="mail outbox" error={tableQuery.error} onRetry={() => tableQuery.refetch()} />
+      ) : (
+        <Table<OutboxMail>
+          {...tableProps}
+          rowKey="id"
+          scroll={{ x: 720 }}
+          locale={{ emptyText: <Empty description="No mails yet" /> }}
+        >
+          <Table.Column<OutboxMail> dataIndex="to" title="To" />
+          <Table.Column<OutboxMail> dataIndex="subject" title="Subject" />
+          <Table.Column<OutboxMail>
+            dataIndex="status"
+            title="Status"
+            render={(status: OutboxMail["status"]) => <Tag color={STATUS_COLOURS[status]}>{status}</Tag>}
+          />
+          <Table.Column<OutboxMail>
+            dataIndex="created_at"
+            title="Created"
+            sorter
+            defaultSortOrder={getDefaultSortOrder("created_at", sorters)}
+            render={(value: string) => <DateText value={value} />}
+          />
+          <Table.Column<OutboxMail>
+            key="actions"
+            title="Actions"
+            render={(_, mail) => (
+              <Button type="link" size="small" onClick={() => setOpen(mail)}>
+                Open
+              </Button>
+            )}
+          />
+        </Table>
+      )}
       <Drawer title={open?.subject} open={open !== null} onClose={() => setOpen(null)} width={640}>
         {open && (
           <>

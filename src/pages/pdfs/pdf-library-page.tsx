@@ -19,10 +19,11 @@ import type { PdfListStatus } from "../../../schemas/pdfs";
 import { DateText } from "../../components/date-text";
 import { NameDialog } from "../../components/name-dialog";
 import { UploadPanel } from "../../components/upload-panel";
+import { useFileDrop } from "../../hooks/use-file-drop";
+import { useUploadQueue } from "../../hooks/use-upload-queue";
 import { DEFAULT_PAGE_SIZE } from "../../lib/constants";
+import { plural } from "../../lib/text";
 import { formatBytes } from "../../lib/uploads";
-import { useFileDrop } from "../../lib/use-file-drop";
-import { useUploadQueue } from "../../lib/use-upload-queue";
 import { recordPath } from "../../resources/routes";
 import type { ScreenProps } from "../../resources/types";
 import { uploadPdf } from "./pdf-api";
@@ -38,6 +39,7 @@ export interface PdfRecord {
   processing_text: string | null;
   progress: number | null;
   error_message: string | null;
+  error_detail: string | null;
   page_count: number | null;
   file_size: number | null;
   original_name: string | null;
@@ -246,7 +248,7 @@ export default function PdfLibraryPage({ def }: ScreenProps) {
           pagination={{
             ...tableProps.pagination,
             showSizeChanger: true,
-            showTotal: (n) => `${n} catalogues`,
+            showTotal: (n) => plural(n, "catalogue"),
           }}
         >
           <Table.Column<PdfRecord>

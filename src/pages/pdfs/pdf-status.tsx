@@ -1,4 +1,4 @@
-import { Flex, Progress, Tag, Tooltip, Typography } from "antd";
+import { Flex, Progress, Tag, Typography } from "antd";
 import type { PdfListStatus } from "../../../schemas/pdfs";
 
 interface StatusFields {
@@ -6,6 +6,8 @@ interface StatusFields {
   processing_text: string | null;
   progress: number | null;
   error_message: string | null;
+  /** What the PDF tool itself said (its last lines), shown collapsed under the message. */
+  error_detail?: string | null;
 }
 
 const TAGS: Record<PdfListStatus, { color: string; label: string }> = {
@@ -17,7 +19,8 @@ const TAGS: Record<PdfListStatus, { color: string; label: string }> = {
 
 /**
  * A catalogue's processing state (pdflistStatus): a tag, and while it is being processed
- * the live `processingtext` ("Rendering page 12 of 48") over a progress bar.
+ * the live `processingtext` ("Rendering page 12 of 48") over a progress bar. A failure shows
+ * its message in plain words, and the PDF tool's own text collapsed under it ("Details").
  */
 export function PdfStatus({ pdf }: { pdf: StatusFields }) {
   const status = pdf.pdflist_status ?? "queued";
@@ -35,16 +38,38 @@ export function PdfStatus({ pdf }: { pdf: StatusFields }) {
   }
   if (status === "error") {
     return (
-      <Tooltip title={pdf.error_message}>
-        <Flex vertical gap={2} data-pdf-status={status}>
-          <span>
-            <Tag color={tag.color}>{tag.label}</Tag>
-          </span>
-          <Typography.Text type="danger" ellipsis style={{ fontSize: 12, maxWidth: 220 }}>
-            {pdf.error_message}
-          </Typography.Text>
-        </Flex>
-      </Tooltip>
+      <Flex vertical gap={2} data-pdf-status={status} style={{ maxWidth: 280 }}>
+        <span>
+          <Tag color={tag.color}>{tag.label}</Tag>
+        </span>
+        <Typography.Text type="danger" style={{ fontSize: 12 }} data-pdf-error>
+          {pdf.error_message || "This PDF could not be processed"}
+        </Typography.Text>
+        {pdf.error_detail ? (
+          <details className="pdf-error-detail" style={{ fontSize: 12 }}>
+            <summary style={{ cursor: "pointer", color: "rgba(0, 0, 0, 0.65)" }}>Details</summary>
+            <pre
+              data-pdf-error-detail
+              style={{
+                margin: "4px 0 0",
+                padding: "4px 6px",
+                maxHeight: 160,
+                overflow: "auto",
+                whiteSpace: "pre-wrap",
+                wordBreak: "break-word",
+                fontSize: 11,
+                lineHeight: 1.5,
+                color: "rgba(0, 0, 0, 0.65)",
+                background: "rgba(0, 0, 0, 0.03)",
+                border: "1px solid rgba(0, 0, 0, 0.06)",
+                borderRadius: 4,
+              }}
+            >
+              {pdf.error_detail}
+            </pre>
+          </details>
+        ) : null}
+      </Flex>
     );
   }
   return (

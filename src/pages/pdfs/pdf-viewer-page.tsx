@@ -1,135 +1,65 @@
-import {
-  BulbOutlined,
-  CopyOutlined,
-  ExportOutlined,
-  LeftOutlined,
-  RightOutlined,
-  SaveOutlined,
-  UndoOutlined,
-  ZoomInOutlined,
-  ZoomOutOutlined,
-} from "@ant-design/icons";
+import { ExportOutlined } from "@ant-design/icons";
 import { Show } from "@refinedev/antd";
-import { useOne, useSubscription } from "@refinedev/core";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Empty,
-  Flex,
-  Input,
-  InputNumber,
-  List,
-  Modal,
-  Radio,
-  Skeleton,
-  Space,
-  Tooltip,
-  Typography,
-  theme,
-} from "antd";
-import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { Alert, App, Button, Empty, Flex, Skeleton, Space } from "antd";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { useParams, useSearchParams } from "react-router";
-import type { PageLinks } from "../../../schemas/pdf-library";
-import { getErrorMessage } from "../../lib/errors";
+import { LoadError } from "../../components/load-error";
 import type { ScreenProps } from "../../resources/types";
-import { HotspotCanvas } from "./hotspot-canvas";
-import {
-  addLink,
-  copiedLinks,
-  type EditorState,
-  loaded,
-  missingTarget,
-  type Rect,
-  removeLink,
-  saved,
-  select,
-  undo,
-  updateLink,
-} from "./hotspot-editor-state";
-import { HotspotPanel } from "./hotspot-panel";
-import { getLinks, getPages, getSuggestions, pdfKeys, putLinks, searchPages } from "./pdf-api";
-import { type PdfRecord, publicUrl } from "./pdf-library-page";
+import { CopyDialog } from "./copy-dialog";
+import { COLUMN_GAP, THUMBNAILS_WIDTH } from "./editor-layout";
+import { EditorToolbar } from "./editor-toolbar";
+import { addLink, copiedLinks, removeLink, select, undo, updateLink } from "./hotspot-editor-state";
+import { HotspotSidebar } from "./hotspot-sidebar";
+import { PageSearchInput, type SearchHit, SearchResults } from "./page-search";
+import { PageThumbnails } from "./page-thumbnails";
+import { PageViewport } from "./page-viewport";
+import { getLinks, pdfKeys, putLinks } from "./pdf-api";
+import { publicUrl } from "./pdf-library-page";
 import { PdfStatus } from "./pdf-status";
+import { useEditorKeys } from "./use-editor-keys";
+import { useFillHeight } from "./use-fill-height";
+import { useHotspotDraft } from "./use-hotspot-draft";
+import { usePdfEditorData } from "./use-pdf-editor-data";
+import { useZoom } from "./use-zoom";
 
-const BASE_WIDTH = 760;
-const ZOOMS = [0.5, 0.75, 1, 1.25, 1.5, 2, 3];
-
-const statusOf = (error: unknown) => (error as { response?: { status?: number } }).response?.status;
+/** Below this the editor stops shrinking and the window scrolls instead. */
+const MIN_EDITOR_HEIGHT = 420;
+/** Room kept under the editor: the content's and the card's bottom padding. */
+const EDITOR_BOTTOM = 40;
 
 /**
  * `/pdf/pdfs/show/:id`: a catalogue's pages and its hotspot editor. Browse pages (thumbnails,
- * arrows, search in the text), zoom, draw/move/resize hotspots, set each one's action and
- * button, undo, save (refused with the other version loaded when someone saved in between),
- * copy hotspots to another page, and accept suggested Add Product hotspots where a product's
- * SKU is printed on the page. Another admin's saves show up live.
+ * arrows, search in the text), zoom (fit width by default, fit page, steps, Ctrl+wheel),
+ * draw/move/resize hotspots, set each one's action and button, undo, save (refused with the
+ * other version loaded when someone saved in between), copy hotspots to another page, and
+ * accept suggested Add Product hotspots where a product's SKU is printed on the page.
+ * Another admin's saves show up live.
  */
 export default function PdfViewerPage({ def }: ScreenProps) {
   const { id = "" } = useParams();
-  const { token } = theme.useToken();
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get("page")) || 1);
-  const [zoom, setZoom] = useState(1);
-  const [editor, setEditor] = useState<EditorState>(() => loaded([], 0));
-  const [conflict, setConflict] = useState<PageLinks | null>(null);
-  const [saving, setSaving] = useState(false);
   const [copying, setCopying] = useState(false);
-  const [results, setResults] = useState<{ page: number; snippet: string }[] | null>(null);
+  const [hits, setHits] = useState<SearchHit[] | null>(null);
 
-  const { result: pdf, query: pdfQuery } = useOne<PdfRecord>({ resource: def.name, id });
-  const pages = useQuery({ queryKey: pdfKeys.pages(id), queryFn: () => getPages(id) });
-  const current = pages.data?.find((p) => p.page === page);
-  const pageCount = pages.data?.length ?? pdf?.page_count ?? 0;
-  const links = useQuery({
-    queryKey: pdfKeys.links(id, page),
-    queryFn: () => getLinks(id, page),
-    enabled: Boolean(current),
-  });
-  const suggestions = useQuery({
-    queryKey: pdfKeys.suggestions(id, page),
-    queryFn: () => getSuggestions(id, page),
-    enabled: Boolean(current),
-  });
+  const data = usePdfEditorData(def.name, id, page);
+  const { pdf, pdfQuery, pages, current, pageCount } = data;
+  const draft = useHotspotDraft(id, page, data.links.data);
+  const { editor, setEditor } = draft;
+  const suggestions = useMemo(() => data.suggestions.data ?? [], [data.suggestions.data]);
 
-  // The server's links become the draft, unless the draft has changes of its own: then a
-  // newer server version is offered (the banner), never merged or overwritten silently.
-  const editorRef = useRef(editor);
-  editorRef.current = editor;
-  /** `page:revision` of the server links the draft was loaded from. */
-  const loadedFrom = useRef("");
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new page starts from its own links.
-  useEffect(() => {
-    loadedFrom.current = "";
-    setEditor(loaded([], 0));
-    setConflict(null);
-  }, [page]);
-  useEffect(() => {
-    const server = links.data;
-    if (!server) return;
-    const key = `${page}:${server.revision}`;
-    if (loadedFrom.current === key) return;
-    if (editorRef.current.dirty && loadedFrom.current.startsWith(`${page}:`)) {
-      setConflict(server);
-      return;
-    }
-    loadedFrom.current = key;
-    setEditor(loaded(server.links, server.revision));
-    setConflict(null);
-  }, [links.data, page]);
-
-  useSubscription({
-    channel: `resources/${def.name}`,
-    types: ["updated"],
-    onLiveEvent: (event) => {
-      const ids = (event.payload as { ids?: string[] }).ids ?? [];
-      if (!ids.includes(id)) return;
-      void queryClient.invalidateQueries({ queryKey: ["pdfs", id] });
-    },
-  });
+  const root = useRef<HTMLDivElement>(null);
+  const height = useFillHeight(root, EDITOR_BOTTOM, MIN_EDITOR_HEIGHT);
+  const viewport = useRef<HTMLDivElement>(null);
+  const [pageWidth, pageHeight] = [current?.width, current?.height];
+  const pageSize = useMemo(
+    () => (pageWidth && pageHeight ? { width: pageWidth, height: pageHeight } : null),
+    [pageWidth, pageHeight],
+  );
+  const zoom = useZoom(viewport, pageSize);
 
   const goTo = useCallback(
     (next: number) => {
@@ -148,77 +78,35 @@ export default function PdfViewerPage({ def }: ScreenProps) {
     [editor.dirty, modal, page, pageCount, setParams],
   );
 
-  const save = async (state: EditorState = editor) => {
-    const incomplete = state.links.findIndex((l) => missingTarget(l));
-    if (incomplete >= 0) {
-      setEditor((s) => select(s, incomplete));
-      message.warning(`Hotspot ${incomplete + 1}: ${missingTarget(state.links[incomplete])}`);
-      return;
-    }
-    setSaving(true);
-    try {
-      const answer = await putLinks(id, page, { revision: state.revision, links: state.links });
-      loadedFrom.current = `${page}:${answer.revision}`;
-      setEditor((s) => saved(s, answer.links, answer.revision));
-      queryClient.setQueryData(pdfKeys.links(id, page), answer);
-      void queryClient.invalidateQueries({ queryKey: pdfKeys.suggestions(id, page) });
-      message.success(`Hotspots of page ${page} saved`);
-    } catch (error) {
-      if (statusOf(error) === 409) {
-        setConflict(await getLinks(id, page));
-      } else message.error(getErrorMessage(error));
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  const loadTheirs = () => {
-    if (!conflict) return;
-    loadedFrom.current = `${page}:${conflict.revision}`;
-    setEditor(loaded(conflict.links, conflict.revision));
-    queryClient.setQueryData(pdfKeys.links(id, page), conflict);
-    setConflict(null);
-  };
-
-  const acceptSuggestion = (s: { productId: string } & Rect) => {
-    const next = addLink(editor, { x: s.x, y: s.y, w: s.w, h: s.h }, "addProduct", {
-      productId: s.productId,
-    });
-    setEditor(next);
-    void save(next);
-  };
-
-  const onKeyDown = (event: KeyboardEvent) => {
-    if ((event.target as HTMLElement).closest("input, textarea, [role=combobox], .ant-select")) return;
-    const mod = event.ctrlKey || event.metaKey;
-    if (mod && event.key.toLowerCase() === "z") {
-      event.preventDefault();
-      setEditor(undo);
-    } else if (mod && event.key.toLowerCase() === "s") {
-      event.preventDefault();
-      void save();
-    } else if ((event.key === "Delete" || event.key === "Backspace") && editor.selected !== null) {
-      event.preventDefault();
+  useEditorKeys(root, {
+    undo: () => setEditor(undo),
+    save: () => void draft.save(),
+    removeSelected: () => {
+      if (editor.selected === null) return false;
       setEditor((s) => (s.selected === null ? s : removeLink(s, s.selected)));
-    } else if (event.key === "Escape") setEditor((s) => select(s, null));
-    else if (event.key === "PageDown" || (event.key === "ArrowRight" && editor.selected === null))
-      goTo(page + 1);
-    else if (event.key === "PageUp" || (event.key === "ArrowLeft" && editor.selected === null))
-      goTo(page - 1);
+      return true;
+    },
+    deselect: () => setEditor((s) => select(s, null)),
+    hasSelection: () => editor.selected !== null,
+    nextPage: () => goTo(page + 1),
+    previousPage: () => goTo(page - 1),
+    zoomIn: () => zoom.step(1),
+    zoomOut: () => zoom.step(-1),
+    fitWidth: zoom.fitWidth,
+  });
+
+  const copyTo = async (to: number, which: "all" | "selected") => {
+    const chosen =
+      which === "selected" && editor.selected !== null ? [editor.links[editor.selected]] : editor.links;
+    const there = await getLinks(id, to);
+    const answer = await putLinks(id, to, {
+      revision: there.revision,
+      links: [...there.links, ...copiedLinks(chosen)],
+    });
+    queryClient.setQueryData(pdfKeys.links(id, to), answer);
+    message.success(`${chosen.length} hotspot${chosen.length === 1 ? "" : "s"} copied to page ${to}`);
+    setCopying(false);
   };
-
-  useEffect(() => {
-    if (!editor.dirty) return;
-    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [editor.dirty]);
-
-  const selectedLink = editor.selected !== null ? editor.links[editor.selected] : undefined;
-  const imageSrc = current
-    ? ((zoom > 1.5 ? current.images.zoom : current.images.screen) ?? current.images.screen)
-    : undefined;
-  const suggestionRects = useMemo(() => suggestions.data ?? [], [suggestions.data]);
 
   if (pdfQuery.isError) {
     return <Empty description="This catalogue does not exist (any more)." style={{ padding: 64 }} />;
@@ -231,10 +119,12 @@ export default function PdfViewerPage({ def }: ScreenProps) {
       title={pdf?.name ?? "Catalogue"}
       canEdit={false}
       isLoading={pdfQuery.isLoading}
+      contentProps={{ styles: { body: { padding: 16 } } }}
       headerButtons={
         pdf && (
           <Space wrap>
             <PdfStatus pdf={pdf} />
+            {Boolean(pages.data?.length) && <PageSearchInput id={id} onResults={setHits} />}
             <Button icon={<ExportOutlined />} href={publicUrl(pdf)} target="_blank" disabled={!pdf.pdfstatus}>
               Public page
             </Button>
@@ -243,7 +133,9 @@ export default function PdfViewerPage({ def }: ScreenProps) {
       }
     >
       {!pages.data?.length ? (
-        pages.isLoading ? (
+        pages.isError ? (
+          <LoadError what="catalogue's pages" error={pages.error} onRetry={() => pages.refetch()} />
+        ) : pages.isLoading ? (
           <Skeleton active />
         ) : (
           <Empty
@@ -256,262 +148,48 @@ export default function PdfViewerPage({ def }: ScreenProps) {
           />
         )
       ) : (
-        // biome-ignore lint/a11y/noStaticElementInteractions: the editor's keyboard shortcuts.
-        <div onKeyDown={onKeyDown}>
-          <Flex gap={16} align="flex-start">
-            <Card
-              size="small"
-              title={`${pageCount} pages`}
-              style={{ width: 150, flex: "none" }}
-              styles={{ body: { padding: 8, maxHeight: "calc(100vh - 260px)", overflowY: "auto" } }}
-            >
-              <Flex vertical gap={8} component="nav" aria-label="Pages">
-                {pages.data.map((p) => (
-                  <button
-                    key={p.page}
-                    type="button"
-                    aria-label={`Page ${p.page}`}
-                    aria-current={p.page === page ? "page" : undefined}
-                    onClick={() => goTo(p.page)}
-                    style={{
-                      border: `2px solid ${p.page === page ? token.colorPrimary : "transparent"}`,
-                      padding: 2,
-                      background: token.colorFillQuaternary,
-                      borderRadius: token.borderRadius,
-                      cursor: "pointer",
-                    }}
-                  >
-                    {p.images.thumbnail ? (
-                      <img
-                        src={p.images.thumbnail}
-                        alt=""
-                        loading="lazy"
-                        style={{ width: "100%", display: "block" }}
-                      />
-                    ) : (
-                      <Skeleton.Image active style={{ width: 110, height: 150 }} />
-                    )}
-                    <Typography.Text style={{ fontSize: 12 }}>{p.page}</Typography.Text>
-                  </button>
-                ))}
-              </Flex>
-            </Card>
-
-            <Flex vertical gap={12} style={{ flex: 1, minWidth: 0 }}>
-              <Flex justify="space-between" wrap gap={8}>
-                <Space wrap>
-                  <Button
-                    icon={<LeftOutlined />}
-                    aria-label="Previous page"
-                    disabled={page <= 1}
-                    onClick={() => goTo(page - 1)}
-                  />
-                  <InputNumber
-                    aria-label="Page number"
-                    min={1}
-                    max={pageCount}
-                    value={page}
-                    onPressEnter={(e) => goTo(Number((e.target as HTMLInputElement).value))}
-                    onStep={(v) => goTo(Number(v))}
-                    addonAfter={`of ${pageCount}`}
-                    style={{ width: 130 }}
-                  />
-                  <Button
-                    icon={<RightOutlined />}
-                    aria-label="Next page"
-                    disabled={page >= pageCount}
-                    onClick={() => goTo(page + 1)}
-                  />
-                  <Button
-                    icon={<ZoomOutOutlined />}
-                    aria-label="Zoom out"
-                    disabled={zoom <= ZOOMS[0]}
-                    onClick={() => setZoom(ZOOMS[Math.max(0, ZOOMS.indexOf(zoom) - 1)])}
-                  />
-                  <Typography.Text style={{ minWidth: 44, textAlign: "center" }}>
-                    {Math.round(zoom * 100)}%
-                  </Typography.Text>
-                  <Button
-                    icon={<ZoomInOutlined />}
-                    aria-label="Zoom in"
-                    disabled={zoom >= ZOOMS.at(-1)!}
-                    onClick={() => setZoom(ZOOMS[Math.min(ZOOMS.length - 1, ZOOMS.indexOf(zoom) + 1)])}
-                  />
-                </Space>
-                <Input.Search
-                  allowClear
-                  placeholder="Search the catalogue's text"
-                  aria-label="Search the catalogue"
-                  style={{ width: 260 }}
-                  onSearch={async (q) => setResults(q.trim() ? await searchPages(id, q.trim()) : null)}
-                />
-              </Flex>
-              {results && (
-                <Card
-                  size="small"
-                  title={`${results.length} page${results.length === 1 ? "" : "s"} found`}
-                  extra={
-                    <Button size="small" type="text" onClick={() => setResults(null)}>
-                      Close
-                    </Button>
-                  }
-                >
-                  {results.length ? (
-                    <List
-                      size="small"
-                      dataSource={results}
-                      renderItem={(r) => (
-                        <List.Item>
-                          <Button type="link" size="small" onClick={() => goTo(r.page)}>
-                            Page {r.page}
-                          </Button>
-                          <Typography.Text type="secondary">{r.snippet}</Typography.Text>
-                        </List.Item>
-                      )}
-                    />
-                  ) : (
-                    <Typography.Text type="secondary">No page has these words.</Typography.Text>
-                  )}
-                </Card>
-              )}
-              {conflict && (
+        <div ref={root} style={{ height }}>
+          <Flex gap={COLUMN_GAP} align="stretch" style={{ height: "100%" }}>
+            <PageThumbnails pages={pages.data} page={page} width={THUMBNAILS_WIDTH} onGo={goTo} />
+            <Flex vertical gap={8} style={{ flex: 1, minWidth: 0 }}>
+              <EditorToolbar page={page} pageCount={pageCount} onGo={goTo} zoom={zoom} />
+              {hits && <SearchResults hits={hits} onGo={goTo} onClose={() => setHits(null)} />}
+              {draft.conflict && (
                 <Alert
                   type="warning"
                   showIcon
                   message="Someone else saved this page's hotspots"
                   description="Your changes are not saved. Load their version to go on from it (your changes on this page are dropped)."
                   action={
-                    <Button size="small" onClick={loadTheirs}>
+                    <Button size="small" onClick={draft.loadTheirs}>
                       Load their version
                     </Button>
                   }
                 />
               )}
-              <div
-                style={{
-                  overflow: "auto",
-                  maxHeight: "calc(100vh - 300px)",
-                  padding: 20,
-                  background: token.colorFillQuaternary,
-                  borderRadius: token.borderRadiusLG,
-                }}
-              >
-                {current && imageSrc ? (
-                  <HotspotCanvas
-                    src={imageSrc}
-                    width={current.width}
-                    height={current.height}
-                    displayWidth={BASE_WIDTH * zoom}
-                    links={editor.links}
-                    selected={editor.selected}
-                    suggestions={suggestionRects}
-                    editable
-                    onSelect={(i) => setEditor((s) => select(s, i))}
-                    onDraw={(rect) => setEditor((s) => addLink(s, rect))}
-                    onChange={(i, rect) => setEditor((s) => updateLink(s, i, rect))}
-                  />
-                ) : (
-                  <Skeleton.Image
-                    active
-                    style={{ width: BASE_WIDTH * zoom, height: BASE_WIDTH * zoom * 1.41 }}
-                  />
-                )}
-              </div>
+              <PageViewport
+                viewport={viewport}
+                page={current}
+                zoom={zoom}
+                editor={editor}
+                suggestions={suggestions}
+                onSelect={(i) => setEditor((s) => select(s, i))}
+                onDraw={(rect) => setEditor((s) => addLink(s, rect))}
+                onChange={(i, rect) => setEditor((s) => updateLink(s, i, rect))}
+              />
             </Flex>
-
-            <Card
-              size="small"
-              style={{ width: 320, flex: "none" }}
-              title={`Hotspots of page ${page}`}
-              extra={
-                <Space size={4}>
-                  <Tooltip title="Undo (Ctrl+Z)">
-                    <Button
-                      size="small"
-                      icon={<UndoOutlined />}
-                      aria-label="Undo"
-                      disabled={!editor.history.length}
-                      onClick={() => setEditor(undo)}
-                    />
-                  </Tooltip>
-                  <Tooltip title="Copy to another page">
-                    <Button
-                      size="small"
-                      icon={<CopyOutlined />}
-                      aria-label="Copy hotspots to another page"
-                      disabled={!editor.links.length}
-                      onClick={() => setCopying(true)}
-                    />
-                  </Tooltip>
-                  <Button
-                    size="small"
-                    type="primary"
-                    icon={<SaveOutlined />}
-                    loading={saving}
-                    disabled={!editor.dirty}
-                    onClick={() => void save()}
-                  >
-                    Save
-                  </Button>
-                </Space>
-              }
-            >
-              <Flex vertical gap={12}>
-                {editor.dirty && <Typography.Text type="warning">Unsaved changes</Typography.Text>}
-                {selectedLink && editor.selected !== null ? (
-                  <HotspotPanel
-                    link={selectedLink}
-                    index={editor.selected}
-                    pageCount={pageCount}
-                    onChange={(patch) =>
-                      setEditor((s) => (s.selected === null ? s : updateLink(s, s.selected, patch)))
-                    }
-                    onRemove={() => setEditor((s) => (s.selected === null ? s : removeLink(s, s.selected)))}
-                  />
-                ) : (
-                  <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
-                    {editor.links.length
-                      ? `${editor.links.length} hotspot${editor.links.length === 1 ? "" : "s"}. Select one to change it, or drag on the page to draw another.`
-                      : "Drag on the page to draw a hotspot."}
-                  </Typography.Paragraph>
-                )}
-                {suggestionRects.length > 0 && (
-                  <Card
-                    size="small"
-                    type="inner"
-                    title={
-                      <span>
-                        <BulbOutlined /> Suggested
-                      </span>
-                    }
-                  >
-                    <List
-                      size="small"
-                      dataSource={suggestionRects}
-                      renderItem={(s) => (
-                        <List.Item
-                          actions={[
-                            <Button
-                              key="add"
-                              size="small"
-                              onClick={() => acceptSuggestion(s)}
-                              aria-label={`Add a hotspot for ${s.skuCode}`}
-                            >
-                              Add
-                            </Button>,
-                          ]}
-                        >
-                          <List.Item.Meta
-                            title={s.productName}
-                            description={`SKU ${s.skuCode} is on this page`}
-                          />
-                        </List.Item>
-                      )}
-                    />
-                  </Card>
-                )}
-              </Flex>
-            </Card>
+            <HotspotSidebar
+              page={page}
+              pageCount={pageCount}
+              editor={editor}
+              setEditor={setEditor}
+              saving={draft.saving}
+              onSave={() => void draft.save()}
+              onUndo={() => setEditor(undo)}
+              onCopy={() => setCopying(true)}
+              suggestions={suggestions}
+              onAccept={draft.acceptSuggestion}
+            />
           </Flex>
           <CopyDialog
             open={copying}
@@ -519,81 +197,10 @@ export default function PdfViewerPage({ def }: ScreenProps) {
             pageCount={pageCount}
             hasSelection={editor.selected !== null}
             onClose={() => setCopying(false)}
-            onCopy={async (to, which) => {
-              const chosen =
-                which === "selected" && editor.selected !== null
-                  ? [editor.links[editor.selected]]
-                  : editor.links;
-              const there = await getLinks(id, to);
-              const answer = await putLinks(id, to, {
-                revision: there.revision,
-                links: [...there.links, ...copiedLinks(chosen)],
-              });
-              queryClient.setQueryData(pdfKeys.links(id, to), answer);
-              message.success(
-                `${chosen.length} hotspot${chosen.length === 1 ? "" : "s"} copied to page ${to}`,
-              );
-              setCopying(false);
-            }}
+            onCopy={copyTo}
           />
         </div>
       )}
     </Show>
-  );
-}
-
-function CopyDialog(props: {
-  open: boolean;
-  page: number;
-  pageCount: number;
-  hasSelection: boolean;
-  onClose: () => void;
-  onCopy: (to: number, which: "all" | "selected") => Promise<void>;
-}) {
-  const { message } = App.useApp();
-  const [to, setTo] = useState<number | null>(null);
-  const [which, setWhich] = useState<"all" | "selected">("all");
-  const [busy, setBusy] = useState(false);
-  return (
-    <Modal
-      title="Copy hotspots to another page"
-      open={props.open}
-      onCancel={props.onClose}
-      okText="Copy"
-      okButtonProps={{ disabled: !to || to === props.page, loading: busy }}
-      destroyOnHidden
-      onOk={async () => {
-        if (!to) return;
-        setBusy(true);
-        try {
-          await props.onCopy(to, which);
-        } catch (error) {
-          message.error(getErrorMessage(error));
-        } finally {
-          setBusy(false);
-        }
-      }}
-    >
-      <Flex vertical gap={12}>
-        <Radio.Group value={which} onChange={(e) => setWhich(e.target.value)}>
-          <Radio value="all">All hotspots of page {props.page}</Radio>
-          <Radio value="selected" disabled={!props.hasSelection}>
-            The selected hotspot
-          </Radio>
-        </Radio.Group>
-        <InputNumber
-          aria-label="Copy to page"
-          placeholder="Page"
-          min={1}
-          max={props.pageCount}
-          value={to}
-          onChange={(v) => setTo(v)}
-          addonBefore="To page"
-        />
-        <Typography.Text type="secondary">
-          They are added beside the hotspots that page already has.
-        </Typography.Text>
-      </Flex>
-    </Modal>
   );
 }

@@ -1,6 +1,6 @@
 import { getDefaultFilter, getDefaultSortOrder, List, useTable } from "@refinedev/antd";
 import type { CrudFilter } from "@refinedev/core";
-import { Alert, Button, DatePicker, Empty, Flex, Input, Select, Table, Tag, Tooltip, Typography } from "antd";
+import { Button, DatePicker, Empty, Flex, Input, Select, Table, Tag, Tooltip, Typography } from "antd";
 import dayjs, { type Dayjs } from "dayjs";
 import { useState } from "react";
 import { Link } from "react-router";
@@ -11,8 +11,11 @@ import {
   type SecurityEventType,
 } from "../../../schemas/security-events";
 import { DateText } from "../../components/date-text";
+import { LoadError } from "../../components/load-error";
 import { DEFAULT_PAGE_SIZE } from "../../lib/constants";
 import { detectBrowser, detectDevice, UNKNOWN_BROWSER, UNKNOWN_DEVICE } from "../../lib/device";
+import { loadFailed } from "../../lib/load-failure";
+import { plural } from "../../lib/text";
 import { describeEvent } from "./event-details";
 
 /** Colours by severity: failures and lockouts stand out, access changes are noticeable. */
@@ -60,6 +63,8 @@ export default function SecurityEventsPage() {
       pagination: { pageSize: DEFAULT_PAGE_SIZE },
       sorters: { initial: [{ field: "created_at", order: "desc" }] },
       syncWithLocation: true,
+      // A failure is shown in place of the table, not as a toast.
+      errorNotification: false,
     });
 
   const change = (next: CrudFilter[]) => {
@@ -145,18 +150,8 @@ export default function SecurityEventsPage() {
           }
         />
       </Flex>
-      {tableQuery.isError ? (
-        <Alert
-          type="error"
-          showIcon
-          message="The security log could not be loaded"
-          description={tableQuery.error?.message}
-          action={
-            <Button size="small" onClick={() => tableQuery.refetch()}>
-              Try again
-            </Button>
-          }
-        />
+      {loadFailed(tableQuery) ? (
+        <LoadError what="security log" error={tableQuery.error} onRetry={() => tableQuery.refetch()} />
       ) : (
         <Table<SecurityEventRecord>
           {...tableProps}
@@ -175,7 +170,7 @@ export default function SecurityEventsPage() {
           pagination={{
             ...tableProps.pagination,
             showSizeChanger: true,
-            showTotal: (total) => `${total} ${total === 1 ? "event" : "events"}`,
+            showTotal: (total) => plural(total, "event"),
           }}
         >
           <Table.Column<SecurityEventRecord>

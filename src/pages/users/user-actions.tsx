@@ -4,8 +4,8 @@ import type { UserRecord } from "../../../schemas/auth";
 import { ResendInviteButton } from "./resend-invite-button";
 
 /**
- * Row actions of the users table: Edit, Resend invitation (while pending), Disable/Enable,
- * Delete (confirmed). The user's name
+ * Row actions of the users table: Edit, Resend invitation (while pending), Disable (confirmed)
+ * or Enable, Delete (confirmed). The user's name
  * links to the details. Own row: no Disable/Delete, so an admin cannot lock themselves out.
  */
 export function UserActions({ user, isSelf }: { user: UserRecord; isSelf: boolean }) {
@@ -32,9 +32,23 @@ export function UserActions({ user, isSelf }: { user: UserRecord; isSelf: boolea
         Edit
       </Button>
       <ResendInviteButton user={user} size="small" />
-      {!isSelf && (
-        <Button type="link" size="small" loading={updating.isPending} onClick={() => setActive(!user.active)}>
-          {user.active ? "Disable" : "Enable"}
+      {!isSelf && user.active && (
+        <Popconfirm
+          title={`Disable ${name}?`}
+          description="They are signed out on every device and cannot sign in until enabled again."
+          okText="Yes, disable"
+          okButtonProps={{ danger: true }}
+          cancelText="Cancel"
+          onConfirm={() => setActive(false)}
+        >
+          <Button type="link" size="small" danger loading={updating.isPending}>
+            Disable
+          </Button>
+        </Popconfirm>
+      )}
+      {!isSelf && !user.active && (
+        <Button type="link" size="small" loading={updating.isPending} onClick={() => setActive(true)}>
+          Enable
         </Button>
       )}
       {!isSelf && (

@@ -1,4 +1,5 @@
 import {
+  App,
   Button,
   Checkbox,
   Col,
@@ -65,6 +66,7 @@ interface UserFormProps {
 /** Create and edit share this form; server field errors land on the fields (Refine's useForm). */
 export function UserForm({ mode, formProps }: UserFormProps) {
   const form = formProps.form;
+  const { modal } = App.useApp();
   const passwordMode = Form.useWatch("passwordMode", form) ?? "password";
   const inviting = mode === "create" && passwordMode === "invite";
   const passwordRules = [
@@ -77,7 +79,21 @@ export function UserForm({ mode, formProps }: UserFormProps) {
       {...formProps}
       layout="vertical"
       initialValues={{ ...USER_FORM_DEFAULTS, ...formProps.initialValues }}
-      onFinish={(values) => formProps.onFinish?.(toUserWrite(values))}
+      onFinish={(values) => {
+        const save = () => formProps.onFinish?.(toUserWrite(values));
+        // Switching an active user off signs them out everywhere: asked once more, by name.
+        const disabling =
+          mode === "edit" && formProps.initialValues?.active === true && values.active === false;
+        if (!disabling) return save();
+        modal.confirm({
+          title: `Disable ${values.first_name.trim()} ${values.last_name.trim()}?`,
+          content: "They are signed out on every device and cannot sign in until enabled again.",
+          okText: "Yes, disable",
+          okButtonProps: { danger: true },
+          cancelText: "Cancel",
+          onOk: save,
+        });
+      }}
       style={{ maxWidth: 880 }}
     >
       <Row gutter={16}>

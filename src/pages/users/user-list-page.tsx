@@ -5,7 +5,10 @@ import { Link } from "react-router";
 import { MODULES } from "../../../resources/modules";
 import { type MeResponse, ROLE_LABELS, type UserRecord } from "../../../schemas/auth";
 import { DateText } from "../../components/date-text";
+import { LoadError } from "../../components/load-error";
 import { DEFAULT_PAGE_SIZE } from "../../lib/constants";
+import { loadFailed } from "../../lib/load-failure";
+import { plural } from "../../lib/text";
 import { UserActions } from "./user-actions";
 import { UserFilters } from "./user-filters";
 
@@ -17,11 +20,13 @@ const moduleNames = (ids: readonly number[]): string =>
 /** `/users`: every user, with search, role/status filters, sorting and paging (10 a page). */
 export default function UserListPage() {
   const { data: me } = useGetIdentity<MeResponse>();
-  const { tableProps, sorters, filters, setFilters, setCurrentPage } = useTable<UserRecord>({
+  const { tableProps, tableQuery, sorters, filters, setFilters, setCurrentPage } = useTable<UserRecord>({
     resource: "users",
     pagination: { pageSize: DEFAULT_PAGE_SIZE },
     sorters: { initial: [{ field: "created_at", order: "desc" }] },
     syncWithLocation: true,
+    // A failure is shown in place of the table, not as a toast over an empty one.
+    errorNotification: false,
   });
 
   const filtered = filters.some((f) => "field" in f && f.value !== undefined && f.value !== "");
@@ -35,93 +40,97 @@ export default function UserListPage() {
           setCurrentPage(1);
         }}
       />
-      <Table<UserRecord>
-        {...tableProps}
-        rowKey="id"
-        scroll={{ x: 1150 }}
-        locale={{
-          emptyText: <Empty description={filtered ? "No users match these filters" : "No users yet"} />,
-        }}
-        pagination={{
-          ...tableProps.pagination,
-          showSizeChanger: true,
-          showTotal: (total) => `${total} ${total === 1 ? "user" : "users"}`,
-        }}
-      >
-        <Table.Column<UserRecord>
-          dataIndex="first_name"
-          title="Name"
-          width={160}
-          sorter
-          defaultSortOrder={getDefaultSortOrder("first_name", sorters)}
-          render={(_, user) => (
-            <Link to={`/users/show/${user.id}`}>
-              {user.first_name} {user.last_name}
-            </Link>
-          )}
-        />
-        <Table.Column<UserRecord>
-          dataIndex="email"
-          title="Email"
-          ellipsis
-          sorter
-          defaultSortOrder={getDefaultSortOrder("email", sorters)}
-        />
-        <Table.Column<UserRecord>
-          dataIndex="role"
-          title="Role"
-          width={90}
-          sorter
-          defaultSortOrder={getDefaultSortOrder("role", sorters)}
-          render={(role: UserRecord["role"]) => (
-            <Tag color={role === 2 ? "geekblue" : "default"}>{ROLE_LABELS[role] ?? role}</Tag>
-          )}
-        />
-        <Table.Column<UserRecord>
-          dataIndex="plan_type"
-          title="Plan"
-          width={120}
-          sorter
-          defaultSortOrder={getDefaultSortOrder("plan_type", sorters)}
-        />
-        <Table.Column<UserRecord>
-          dataIndex="active"
-          title="Status"
-          width={100}
-          sorter
-          defaultSortOrder={getDefaultSortOrder("active", sorters)}
-          render={(active: boolean, user) => (
-            <>
-              {active ? <Tag color="green">Active</Tag> : <Tag color="red">Disabled</Tag>}
-              {user.invite_pending && <Tag color="gold">Invitation pending</Tag>}
-            </>
-          )}
-        />
-        <Table.Column<UserRecord>
-          dataIndex="modules"
-          title="Modules"
-          width={110}
-          render={(ids: number[]) => (
-            <Tooltip title={moduleNames(ids) || "No modules"}>
-              <Typography.Text>{ids.length}</Typography.Text>
-            </Tooltip>
-          )}
-        />
-        <Table.Column<UserRecord>
-          dataIndex="last_seen_at"
-          title="Last seen"
-          width={190}
-          onCell={() => ({ style: { whiteSpace: "nowrap" } })}
-          render={(value: string | null) => <DateText value={value} />}
-        />
-        <Table.Column<UserRecord>
-          key="actions"
-          title="Actions"
-          fixed="right"
-          width={260}
-          render={(_, user) => <UserActions user={user} isSelf={user.id === me?.userID} />}
-        />
-      </Table>
+      {loadFailed(tableQuery) ? (
+        <LoadError what="users" error={tableQuery.error} onRetry={() => tableQuery.refetch()} />
+      ) : (
+        <Table<UserRecord>
+          {...tableProps}
+          rowKey="id"
+          scroll={{ x: 1150 }}
+          locale={{
+            emptyText: <Empty description={filtered ? "No users match these filters" : "No users yet"} />,
+          }}
+          pagination={{
+            ...tableProps.pagination,
+            showSizeChanger: true,
+            showTotal: (total) => plural(total, "user"),
+          }}
+        >
+          <Table.Column<UserRecord>
+            dataIndex="first_name"
+            title="Name"
+            width={160}
+            sorter
+            defaultSortOrder={getDefaultSortOrder("first_name", sorters)}
+            render={(_, user) => (
+              <Link to={`/users/show/${user.id}`}>
+                {user.first_name} {user.last_name}
+              </Link>
+            )}
+          />
+          <Table.Column<UserRecord>
+            dataIndex="email"
+            title="Email"
+            ellipsis
+            sorter
+            defaultSortOrder={getDefaultSortOrder("email", sorters)}
+          />
+          <Table.Column<UserRecord>
+            dataIndex="role"
+            title="Role"
+            width={90}
+            sorter
+            defaultSortOrder={getDefaultSortOrder("role", sorters)}
+            render={(role: UserRecord["role"]) => (
+              <Tag color={role === 2 ? "geekblue" : "default"}>{ROLE_LABELS[role] ?? role}</Tag>
+            )}
+          />
+          <Table.Column<UserRecord>
+            dataIndex="plan_type"
+            title="Plan"
+            width={120}
+            sorter
+            defaultSortOrder={getDefaultSortOrder("plan_type", sorters)}
+          />
+          <Table.Column<UserRecord>
+            dataIndex="active"
+            title="Status"
+            width={100}
+            sorter
+            defaultSortOrder={getDefaultSortOrder("active", sorters)}
+            render={(active: boolean, user) => (
+              <>
+                {active ? <Tag color="green">Active</Tag> : <Tag color="red">Disabled</Tag>}
+                {user.invite_pending && <Tag color="gold">Invitation pending</Tag>}
+              </>
+            )}
+          />
+          <Table.Column<UserRecord>
+            dataIndex="modules"
+            title="Modules"
+            width={110}
+            render={(ids: number[]) => (
+              <Tooltip title={moduleNames(ids) || "No modules"}>
+                <Typography.Text>{ids.length}</Typography.Text>
+              </Tooltip>
+            )}
+          />
+          <Table.Column<UserRecord>
+            dataIndex="last_seen_at"
+            title="Last seen"
+            width={190}
+            onCell={() => ({ style: { whiteSpace: "nowrap" } })}
+            render={(value: string | null) => <DateText value={value} />}
+          />
+          <Table.Column<UserRecord>
+            key="actions"
+            title="Actions"
+            fixed="right"
+            width={260}
+            render={(_, user) => <UserActions user={user} isSelf={user.id === me?.userID} />}
+          />
+        </Table>
+      )}
     </List>
   );
 }

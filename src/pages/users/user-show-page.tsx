@@ -5,13 +5,29 @@ import { MODULES } from "../../../resources/modules";
 import { ROLE_LABELS, type UserRecord } from "../../../schemas/auth";
 import { DateText } from "../../components/date-text";
 import { DeviceTable } from "../../components/device-table";
+import { RecordUnavailablePage } from "../../resources/record-not-found";
+import { recordState } from "../../resources/show/record-state";
 import { ResendInviteButton } from "./resend-invite-button";
 
 /** `/users/show/:id`: the user's details and devices. */
 export default function UserShowPage() {
-  const { query } = useShow<UserRecord>({ resource: "users" });
+  // A failed read is shown in place (not found, or a load error with Retry), not as a toast.
+  const { query, showId } = useShow<UserRecord>({ resource: "users", errorNotification: false });
   const user = query.data?.data;
   const granted = user ? MODULES.filter((m) => user.modules.includes(m.moduleID)) : [];
+  const state = recordState(showId === undefined ? undefined : String(showId), query);
+
+  if (state === "not-found" || state === "failed") {
+    return (
+      <RecordUnavailablePage
+        title="User"
+        place={{ singular: "User", listLabel: "Users", listPath: "/users" }}
+        state={state}
+        error={query.error}
+        onRetry={() => query.refetch()}
+      />
+    );
+  }
 
   return (
     <Flex vertical gap={24}>
@@ -19,6 +35,11 @@ export default function UserShowPage() {
         title={user ? `${user.first_name} ${user.last_name}` : "User"}
         isLoading={query.isLoading}
         canDelete
+        deleteButtonProps={{
+          confirmTitle: user ? `Delete ${user.first_name} ${user.last_name}?` : "Delete this user?",
+          confirmOkText: "Yes, delete",
+          confirmCancelText: "Cancel",
+        }}
         headerButtons={({ defaultButtons }) => (
           <>
             {user && <ResendInviteButton user={user} type="default" />}

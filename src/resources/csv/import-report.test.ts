@@ -4,8 +4,8 @@ import { columnLabel, plannedChanges, problemsOf, reportOf } from "./import-repo
 describe("import reports", () => {
   it("reads the per-row errors of a report, or the header problems of an error answer", () => {
     expect(
-      problemsOf({ errors: [{ row: 3, field: "Price", message: "must be a number" }, { bad: 1 }] }),
-    ).toEqual([{ row: 3, field: "Price", message: "must be a number" }]);
+      problemsOf({ errors: [{ row: 3, field: "Price", message: "Price must be a number" }, { bad: 1 }] }),
+    ).toEqual([{ row: 3, field: "Price", message: "Price must be a number" }]);
     expect(problemsOf({ details: [{ field: "Colour", message: "is not a field of products" }] })).toEqual([
       { field: "Colour", message: "is not a field of products" },
     ]);

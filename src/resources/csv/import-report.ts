@@ -1,3 +1,4 @@
+import { plural as count } from "../../lib/text";
 /**
  * What `POST /<name>/import` answers (docs/resource-api.md, "CSV"), and how the import dialog
  * puts it into words. Pure: no React, no DOM.
@@ -72,8 +73,7 @@ export function plannedChanges(
 ): string {
   const { created, updated } = report;
   if (!created && !updated) return `Nothing to change: every row matches its ${singular} already`;
-  const n = (count: number) => count.toLocaleString("en");
-  return `${n(created)} ${created === 1 ? singular : plural} to create, ${n(updated)} to update`;
+  return `${count(created, singular, plural)} to create, ${updated.toLocaleString("en-US")} to update`;
 }
 
 /** The column shown for a problem: the header's title, or "Whole row". */

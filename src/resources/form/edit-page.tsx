@@ -1,9 +1,10 @@
 import { Edit } from "@refinedev/antd";
-import { type HttpError, useForm, useNotification } from "@refinedev/core";
+import { type HttpError, useForm, useNotification, useOne } from "@refinedev/core";
 import { useRef, useState } from "react";
 import { useParams } from "react-router";
 import { type FormData, toFormData, toUpdateBody } from "../form-schema";
-import { RecordNotFound } from "../record-not-found";
+import { placeOfResource, RecordUnavailablePage } from "../record-not-found";
+import { recordState } from "../show/record-state";
 import type { ResourceRecord, ScreenProps } from "../types";
 import { ResourceForm, type ResourceFormHandle } from "./resource-form";
 
@@ -13,16 +14,21 @@ export default function ResourceEditPage({ def }: ScreenProps) {
   const formRef = useRef<ResourceFormHandle>(null);
   const [serverErrors, setServerErrors] = useState<HttpError["errors"]>();
   const { open } = useNotification();
-  const { onFinish, mutation, query, redirect } = useForm<ResourceRecord, HttpError, FormData>({
+  // The record is read here rather than by useForm, whose read toasts every failure: a
+  // failure is shown in place instead (not found, or a load error with Retry).
+  const { query } = useOne<ResourceRecord, HttpError>({ resource: def.name, id, errorNotification: false });
+  const { onFinish, mutation, redirect } = useForm<ResourceRecord, HttpError, FormData>({
     resource: def.name,
     action: "edit",
     id,
     redirect: "show",
     mutationMode: "pessimistic",
     successNotification: { type: "success", message: "Changes saved" },
+    queryOptions: { enabled: false },
   });
-  const record = query?.data?.data;
+  const record = query.data?.data;
   const label = record?.[def.schema["x-label"]];
+  const state = recordState(id, query);
 
   const save = async (data: FormData) => {
     if (!record) return;
@@ -40,12 +46,25 @@ export default function ResourceEditPage({ def }: ScreenProps) {
     }
   };
 
+  if (state === "not-found" || state === "failed") {
+    return (
+      <RecordUnavailablePage
+        resource={def.name}
+        title={`Edit ${def.singular.toLowerCase()}`}
+        place={placeOfResource(def)}
+        state={state}
+        error={query.error}
+        onRetry={() => query.refetch()}
+      />
+    );
+  }
+
   return (
     <Edit
       resource={def.name}
       recordItemId={id}
       title={label ? `Edit ${String(label)}` : `Edit ${def.singular.toLowerCase()}`}
-      isLoading={query?.isLoading}
+      isLoading={state === "loading"}
       saveButtonProps={{
         onClick: () => formRef.current?.submit(),
         loading: mutation.isPending,
@@ -57,7 +76,6 @@ export default function ResourceEditPage({ def }: ScreenProps) {
         successNotification: { type: "success", message: `${def.singular} deleted` },
       }}
     >
-      {query?.isError && <RecordNotFound def={def} status={query.error?.statusCode} />}
       {record && (
         <ResourceForm
           key={record.id}

@@ -1,24 +1,30 @@
 import { CreateButton, List, useTable } from "@refinedev/antd";
 import type { CrudFilter } from "@refinedev/core";
-import { Button, Empty, Table } from "antd";
+import { Button, Empty, Flex, Table } from "antd";
 import { useMemo, useState } from "react";
 import { canCreate } from "../../../resources/contract";
+import { type ListColumnsPreference, PREFERENCE_KEYS } from "../../../schemas/preferences";
+import { LoadError } from "../../components/load-error";
+import { usePreference } from "../../layout/use-preference";
 import { DEFAULT_PAGE_SIZE } from "../../lib/constants";
 import { TOOLBAR_ACTIONS } from "../actions";
-import { defaultSorters } from "../columns";
+import { arrangeColumns, defaultSorters, listColumns } from "../columns";
 import { CsvExportButton } from "../csv/csv-export-button";
 import { CsvImportButton } from "../csv/csv-import-button";
 import type { ResourceRecord, ScreenProps } from "../types";
 import { BulkDeleteBar } from "./bulk-delete-bar";
+import { ColumnChooser } from "./column-chooser";
 import { hasActiveFilters } from "./filter-values";
 import { ListFilters } from "./list-filters";
-import { tableColumns } from "./table-columns";
+import { SELECTION_WIDTH, tableColumns, tableWidth } from "./table-columns";
 import { totalLabel } from "./total-label";
 
 /**
  * `/<module>/<name>`: the generated list of a resource. Columns, sorters and filters come
- * from its schema; 10 a page; row selection with bulk delete; Export CSV (the list's current
- * search, filters and sort) and Import CSV, and the resource's own toolbar actions, beside Create.
+ * from its schema, shown and ordered as the user chose (Columns, remembered on the server);
+ * 10 a page; row selection with bulk delete; Export CSV (the list's current search, filters
+ * and sort) and Import CSV, and the resource's own toolbar actions, beside Create. A page
+ * that fails to load says so in place, with Retry, instead of looking empty.
  */
 export default function ResourceListPage({ def }: ScreenProps) {
   const [selected, setSelected] = useState<string[]>([]);
@@ -28,11 +34,17 @@ export default function ResourceListPage({ def }: ScreenProps) {
     sorters: { initial: defaultSorters(def) },
     syncWithLocation: true,
   });
+  const layout = usePreference<ListColumnsPreference>(PREFERENCE_KEYS.listColumns(def.name));
+  const allColumns = useMemo(() => listColumns(def), [def]);
+  const shown = useMemo(() => arrangeColumns(allColumns, layout.value), [allColumns, layout.value]);
   const records = tableProps.dataSource as ResourceRecord[] | undefined;
-  const columns = useMemo(() => tableColumns(def, records, sorters), [def, records, sorters]);
+  const columns = useMemo(() => tableColumns(def, shown, records, sorters), [def, shown, records, sorters]);
   const filtered = hasActiveFilters(filters);
   const plural = def.label.toLowerCase();
   const toolbar = def.actions?.toolbar ?? [];
+  // Failed, or waiting offline with nothing to show: never the empty "No products yet".
+  const failed = tableQuery.isError || (tableQuery.isPaused && !tableQuery.data);
+  const retry = () => tableQuery.refetch();
 
   const applyFilters = (next: CrudFilter[], behavior: "merge" | "replace" = "merge") => {
     setFilters(next, behavior);
@@ -55,45 +67,65 @@ export default function ResourceListPage({ def }: ScreenProps) {
         </>
       )}
     >
-      <ListFilters
-        def={def}
-        filters={filters}
-        onChange={applyFilters}
-        onClear={() => applyFilters([], "replace")}
-      />
+      <Flex justify="space-between" align="start" gap={12}>
+        <ListFilters
+          def={def}
+          filters={filters}
+          onChange={applyFilters}
+          onClear={() => applyFilters([], "replace")}
+        />
+        <ColumnChooser columns={allColumns} preference={layout.value} onChange={layout.save} />
+      </Flex>
       <BulkDeleteBar def={def} ids={selected} onDone={() => setSelected([])} />
-      <Table<ResourceRecord>
-        {...tableProps}
-        rowKey="id"
-        columns={columns}
-        scroll={{ x: "max-content" }}
-        rowSelection={{
-          selectedRowKeys: selected,
-          preserveSelectedRowKeys: true,
-          onChange: (keys) => setSelected(keys.map(String)),
-        }}
-        locale={{
-          emptyText: filtered ? (
-            <Empty description={`No ${plural} match these filters`}>
-              <Button onClick={() => applyFilters([], "replace")}>Clear filters</Button>
-            </Empty>
-          ) : (
-            <Empty description={`No ${plural} yet`}>
-              {canCreate(def) && (
-                <CreateButton resource={def.name} type="primary">
-                  Create {def.singular.toLowerCase()}
-                </CreateButton>
-              )}
-            </Empty>
-          ),
-        }}
-        pagination={{
-          ...tableProps.pagination,
-          showSizeChanger: true,
-          showTotal: (total) =>
-            totalLabel(total, tableQuery.data?.totalExact !== false, def.singular.toLowerCase(), plural),
-        }}
-      />
+      {failed && (
+        <LoadError
+          what={plural}
+          error={tableQuery.error}
+          onRetry={retry}
+          // A page already shown stays under a one-line alert; with nothing to show, in its place.
+          compact={Boolean(tableQuery.data)}
+        />
+      )}
+      {!(failed && !tableQuery.data) && (
+        <Table<ResourceRecord>
+          {...tableProps}
+          // Nothing until the user's columns are known (a moment, once a session), so a hidden
+          // column never flashes in; without data, antd shows only the spinner.
+          loading={Boolean(tableProps.loading) || !layout.ready}
+          dataSource={layout.ready ? tableProps.dataSource : undefined}
+          rowKey="id"
+          columns={layout.ready ? columns : []}
+          tableLayout="fixed"
+          scroll={{ x: tableWidth(def, shown) }}
+          rowSelection={{
+            columnWidth: SELECTION_WIDTH,
+            selectedRowKeys: selected,
+            preserveSelectedRowKeys: true,
+            onChange: (keys) => setSelected(keys.map(String)),
+          }}
+          locale={{
+            emptyText: filtered ? (
+              <Empty description={`No ${plural} match these filters`}>
+                <Button onClick={() => applyFilters([], "replace")}>Clear filters</Button>
+              </Empty>
+            ) : (
+              <Empty description={`No ${plural} yet`}>
+                {canCreate(def) && (
+                  <CreateButton resource={def.name} type="primary">
+                    Create {def.singular.toLowerCase()}
+                  </CreateButton>
+                )}
+              </Empty>
+            ),
+          }}
+          pagination={{
+            ...tableProps.pagination,
+            showSizeChanger: true,
+            showTotal: (total) =>
+              totalLabel(total, tableQuery.data?.totalExact !== false, def.singular.toLowerCase(), plural),
+          }}
+        />
+      )}
     </List>
   );
 }

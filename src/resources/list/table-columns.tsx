@@ -1,18 +1,15 @@
 import { getDefaultSortOrder } from "@refinedev/antd";
 import type { CrudSort } from "@refinedev/core";
 import type { TableColumnsType } from "antd";
-import type { MouseEvent, ReactNode } from "react";
 import { Link } from "react-router";
 import type { ResourceDefinition } from "../../../resources/contract";
-import { listColumns } from "../columns";
+import type { ListColumn } from "../columns";
 import { FieldValue } from "../field-value";
-import type { FieldKind } from "../fields";
 import { idsOf } from "../relation-value";
 import { recordPath } from "../routes";
 import type { ResourceRecord } from "../types";
 import { RowActions } from "./row-actions";
-
-const WRAPPING: ReadonlySet<FieldKind> = new Set(["text", "multiline", "list"]);
+import { TruncatedText } from "./truncated-text";
 
 /** The text of the link to a record: its label, or "(unnamed product)". */
 const labelText = (value: unknown, singular: string): string =>
@@ -20,76 +17,72 @@ const labelText = (value: unknown, singular: string): string =>
     ? `(unnamed ${singular.toLowerCase()})`
     : String(value);
 
-/** Widest a related record's label gets in a cell: one long name must not push the other columns off screen. */
-const RELATION_CELL_MAX = 240;
+/** Room for Show, Edit and Delete as small links; each extra row action adds one more. */
+const ACTIONS_WIDTH = 180;
+const ROW_ACTION_WIDTH = 70;
+/** antd's row selection column. */
+export const SELECTION_WIDTH = 48;
 
-/** Cuts its content with an ellipsis past RELATION_CELL_MAX (the cell shows it whole on hover). */
-function CutLabel({ children }: { children: ReactNode }) {
-  return (
-    <span
-      data-cut-label
-      style={{
-        display: "inline-block",
-        maxWidth: RELATION_CELL_MAX,
-        overflow: "hidden",
-        textOverflow: "ellipsis",
-        verticalAlign: "bottom",
-      }}
-    >
-      {children}
-    </span>
-  );
-}
-
-/** On hover, a cell whose CutLabel is cut gets the whole text as its title. */
-function titleIfCut(event: MouseEvent<HTMLElement>) {
-  const box = event.currentTarget.querySelector<HTMLElement>("[data-cut-label]");
-  if (box) event.currentTarget.title = box.scrollWidth > box.clientWidth ? (box.textContent ?? "") : "";
-}
+/** Width of the Actions column of a resource. */
+export const actionsWidth = (def: ResourceDefinition): number =>
+  ACTIONS_WIDTH + (def.actions?.row?.length ?? 0) * ROW_ACTION_WIDTH;
 
 /**
- * The antd columns of a resource's table: one per `x-list` field (title, width, sorter,
- * renderer by kind; the label field links to the record), then the row actions.
+ * The width the table needs (the row selection, every column at its width or least width,
+ * the actions): wider than the screen, it scrolls sideways under a still Actions column.
+ */
+export const tableWidth = (def: ResourceDefinition, columns: readonly ListColumn[]): number =>
+  SELECTION_WIDTH + columns.reduce((sum, c) => sum + c.width, 0) + actionsWidth(def);
+
+/**
+ * The antd columns of a resource's table: the shown columns (title, width, sorter, renderer
+ * by kind; the label field links to the record), then the row actions, kept at the right.
+ * Every cell is one line: long values are cut with "..." and shown whole on hover.
  * `records` is the page being shown: each relation column asks for all its labels at once.
  */
 export function tableColumns(
   def: ResourceDefinition,
+  shown: readonly ListColumn[],
   records: readonly ResourceRecord[] | undefined,
   sorters: CrudSort[],
 ): TableColumnsType<ResourceRecord> {
-  const columns: TableColumnsType<ResourceRecord> = listColumns(def).map((column) => {
+  const columns: TableColumnsType<ResourceRecord> = shown.map((column) => {
     const relationIds = column.kind === "relation" ? idsOf(records, column.field) : undefined;
-    const cut = column.kind === "relation" && column.width === undefined;
     return {
       key: column.field,
       dataIndex: column.field,
       title: column.title,
-      width: column.width,
+      // A flexible column has no width: with the fixed table layout it takes the spare room.
+      width: column.flexible ? undefined : column.width,
       align: column.align,
       sorter: column.sortable,
       sortOrder: column.sortable ? (getDefaultSortOrder(column.field, sorters) ?? null) : undefined,
-      // Short values stay on one line; text columns cut long values with an ellipsis instead.
-      onCell: () =>
-        WRAPPING.has(column.kind)
-          ? {}
-          : { style: { whiteSpace: "nowrap" }, onMouseEnter: cut ? titleIfCut : undefined },
-      render: (_: unknown, record: ResourceRecord) =>
-        column.isLabel ? (
-          <Link to={recordPath(def, "show", record.id)}>{labelText(record[column.field], def.singular)}</Link>
-        ) : cut ? (
-          <CutLabel>
+      onCell: () => ({ style: { whiteSpace: "nowrap" } }),
+      render: (_: unknown, record: ResourceRecord) => {
+        if (!column.isLabel) {
+          return (
             <FieldValue schema={def.schema} field={column.field} record={record} relationIds={relationIds} />
-          </CutLabel>
-        ) : (
-          <FieldValue schema={def.schema} field={column.field} record={record} relationIds={relationIds} />
-        ),
+          );
+        }
+        const label = labelText(record[column.field], def.singular);
+        return (
+          <TruncatedText
+            text={label}
+            render={(text, cut) => (
+              <Link to={recordPath(def, "show", record.id)} aria-label={cut ? label : undefined}>
+                {text}
+              </Link>
+            )}
+          />
+        );
+      },
     };
   });
   columns.push({
     key: "actions",
     title: "Actions",
     fixed: "right",
-    width: 180 + (def.actions?.row?.length ?? 0) * 70,
+    width: actionsWidth(def),
     render: (_: unknown, record: ResourceRecord) => <RowActions def={def} record={record} />,
   });
   return columns;

@@ -5,29 +5,46 @@ import { useParams } from "react-router";
 import { detailFields } from "../columns";
 import { FieldValue } from "../field-value";
 import { fieldKind, fieldTitle } from "../fields";
-import { RecordNotFound } from "../record-not-found";
+import { placeOfResource, RecordUnavailablePage } from "../record-not-found";
 import type { ResourceRecord, ScreenProps } from "../types";
+import { recordState } from "./record-state";
 
 /** Wide values take the whole row. */
 const FULL_ROW = new Set(["multiline", "media", "urls"]);
 
 /**
  * `/<module>/<name>/show/:id`: every field of the record (audit fields included),
- * relations linked to their records, with Edit and Delete.
+ * relations linked to their records, with Edit and Delete. A record that is missing or
+ * failed to load says so in place, with no Edit or Delete to press.
  */
 export default function ResourceShowPage({ def }: ScreenProps) {
   const { id } = useParams();
-  const { query } = useShow<ResourceRecord>({ resource: def.name, id });
+  // The failure is shown in place, so no toast repeats it.
+  const { query } = useShow<ResourceRecord>({ resource: def.name, id, errorNotification: false });
   const record = query.data?.data;
   const label = record?.[def.schema["x-label"]];
   const singular = def.singular.toLowerCase();
+  const state = recordState(id, query);
+
+  if (state === "not-found" || state === "failed") {
+    return (
+      <RecordUnavailablePage
+        resource={def.name}
+        title={def.singular}
+        place={placeOfResource(def)}
+        state={state}
+        error={query.error}
+        onRetry={() => query.refetch()}
+      />
+    );
+  }
 
   return (
     <Show
       resource={def.name}
       recordItemId={id}
       title={typeof label === "string" && label ? label : def.singular}
-      isLoading={query.isLoading}
+      isLoading={state === "loading"}
       canEdit
       canDelete
       deleteButtonProps={{
@@ -36,7 +53,6 @@ export default function ResourceShowPage({ def }: ScreenProps) {
         successNotification: { type: "success", message: `${def.singular} deleted` },
       }}
     >
-      {query.isError && <RecordNotFound def={def} status={query.error?.statusCode} />}
       {record && (
         <Descriptions column={{ xs: 1, sm: 1, md: 2, lg: 2, xl: 2, xxl: 2 }} bordered size="middle">
           {detailFields(def).map((field) => (

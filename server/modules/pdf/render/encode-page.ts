@@ -1,7 +1,7 @@
-/** One rendered page, as raw pixels, to WebP images at each requested width. */
-import sharp from "sharp";
-import type { PageImages } from "./types";
-import { WEBP_OPTIONS } from "./widths";
+/** A rendered page to images at each requested spec (width and format). */
+import sharp, { type Sharp } from "sharp";
+import type { PageImageSpec, PageImages } from "./types";
+import { JPEG_QUALITY, WEBP_OPTIONS } from "./widths";
 
 export interface RawPage {
   data: Buffer;
@@ -10,33 +10,73 @@ export interface RawPage {
   channels: 3 | 4;
 }
 
-/** Widths sorted from largest, without duplicates; throws on a width that is not a positive integer. */
-export function normaliseWidths(widths: readonly number[]): number[] {
-  if (widths.length === 0) throw new RangeError("No width to render at");
-  for (const width of widths) {
+/** Specs sorted from largest, one per width; throws on a width that is not a positive integer. */
+export function normaliseSpecs(specs: readonly PageImageSpec[]): PageImageSpec[] {
+  if (specs.length === 0) throw new RangeError("No width to render at");
+  const byWidth = new Map<number, PageImageSpec>();
+  for (const spec of specs) {
+    const { width, format } = spec;
     if (!Number.isInteger(width) || width < 1 || width > 10_000) throw new RangeError(`Bad width: ${width}`);
+    if (format !== "jpeg" && format !== "webp") throw new RangeError(`Bad format: ${String(format)}`);
+    if (!byWidth.has(width)) byWidth.set(width, { width, format });
   }
-  return [...new Set(widths)].sort((a, b) => b - a);
+  return [...byWidth.values()].sort((a, b) => b.width - a.width);
 }
 
 /**
- * Encodes the page (rendered at the largest width) as WebP at every width, scaling down with
- * sharp: measured faster than asking the renderer for each width, and the scaled-down images
- * are smoother.
+ * A JPEG's width from its frame header (SOF0–SOF15 but DHT, JPG and DAC), or undefined: read
+ * by hand because asking sharp costs more than the header walk, on every page.
  */
-export async function encodePage(page: RawPage, widths: readonly number[]): Promise<PageImages> {
-  const input = sharp(page.data, {
-    raw: { width: page.width, height: page.height, channels: page.channels },
-  });
+export function jpegWidth(jpeg: Buffer): number | undefined {
+  let at = 2;
+  while (at + 9 < jpeg.length && jpeg[at] === 0xff) {
+    const marker = jpeg[at + 1];
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return jpeg.readUInt16BE(at + 7);
+    }
+    at += 2 + jpeg.readUInt16BE(at + 2);
+  }
+  return undefined;
+}
+
+const encode = (image: Sharp, format: PageImageSpec["format"]) =>
+  format === "jpeg" ? image.jpeg({ quality: JPEG_QUALITY }).toBuffer() : image.webp(WEBP_OPTIONS).toBuffer();
+
+/** Encodes raw pixels (rendered at the largest spec's width) at every spec, scaling down with sharp. */
+export async function encodePage(page: RawPage, specs: readonly PageImageSpec[]): Promise<PageImages> {
+  let input = sharp(page.data, { raw: { width: page.width, height: page.height, channels: page.channels } });
+  if (page.channels === 4) input = input.removeAlpha();
   const encoded = await Promise.all(
-    widths.map(async (width) => {
-      let image = input.clone();
-      if (page.channels === 4) image = image.removeAlpha();
-      if (width !== page.width) image = image.resize({ width });
-      return [width, await image.webp(WEBP_OPTIONS).toBuffer()] as const;
+    specs.map(async ({ width, format }) => {
+      const image = width === page.width ? input.clone() : input.clone().resize({ width });
+      return [width, await encode(image, format)] as const;
     }),
   );
   return new Map(encoded);
+}
+
+/**
+ * The images of a page whose largest spec the rasteriser encoded itself (pdftoppm's JPEG):
+ * kept as it is, and the smaller ones scaled from it. Decoding a JPEG for a quarter of its
+ * width shrinks while it decodes, so a thumbnail costs a few milliseconds, not a second
+ * rasterisation.
+ */
+export async function derivePage(largest: Buffer, specs: readonly PageImageSpec[]): Promise<PageImages> {
+  const [first, ...rest] = specs;
+  // pdftoppm's -scale-to-x sizes a page turned a quarter by its unturned width: scale it to fit.
+  const width = jpegWidth(largest) ?? (await sharp(largest).metadata()).width;
+  const kept =
+    width === first.width
+      ? largest
+      : await encode(sharp(largest).resize({ width: first.width }), first.format);
+  const images: PageImages = new Map([[first.width, kept]]);
+  const derived = await Promise.all(
+    rest.map(
+      async ({ width, format }) => [width, await encode(sharp(largest).resize({ width }), format)] as const,
+    ),
+  );
+  for (const [width, data] of derived) images.set(width, data);
+  return images;
 }
 
 /** Reads the binary PPM (P6) pdftoppm writes: a text header, then RGB bytes. */

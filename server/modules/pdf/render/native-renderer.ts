@@ -1,21 +1,23 @@
 /**
  * The poppler renderer: `pdfinfo` for sizes, `pdftoppm` for pixels, `pdftotext -bbox-layout`
  * for words. The pages are split into one contiguous range per core, one pdftoppm each,
- * rendering PPM files (no compression to undo) into a temp folder at the largest width;
- * `-progress` announces each finished file, which sharp scales and encodes to WebP while
- * pdftoppm goes on with the next page.
+ * writing into a temp folder at the largest width: JPEG when that is the largest spec's
+ * format (kept as pdftoppm wrote it), else PPM (no compression to undo) for sharp to encode.
+ * `-progress` announces each finished file, whose smaller sizes sharp makes while pdftoppm
+ * goes on with the next page.
  */
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm, unlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { encodePage, normaliseWidths, parsePpm } from "./encode-page";
+import { derivePage, encodePage, normaliseSpecs, parsePpm } from "./encode-page";
 import { normalisePages, planRanges } from "./pages";
 import { createLimiter, eachLimit } from "./parallel";
 import { PdfError } from "./pdf-error";
 import { parseBboxLayout, parsePdfInfo } from "./poppler-output";
 import { runTool } from "./run-tool";
-import type { PageImages, PageText, PdfInfo, PdfRenderer } from "./types";
+import type { PageImageSpec, PageImages, PageText, PdfInfo, PdfRenderer } from "./types";
+import { JPEG_QUALITY } from "./widths";
 
 export interface NativeRendererOptions {
   /** Folder of the poppler tools; default: found on PATH. */
@@ -58,11 +60,12 @@ export function createNativeRenderer(options: NativeRendererOptions = {}): PdfRe
   async function renderPages(
     file: string,
     pages: number[],
-    widths: readonly number[],
+    specs: readonly PageImageSpec[],
     onPage: (page: number, images: PageImages) => Promise<void>,
     signal?: AbortSignal,
   ): Promise<void> {
-    const largestFirst = normaliseWidths(widths);
+    const largestFirst = normaliseSpecs(specs);
+    const jpeg = largestFirst[0].format === "jpeg";
     const ranges = planRanges(pages, slots);
     if (ranges.length === 0) return;
     signal?.throwIfAborted();
@@ -75,12 +78,14 @@ export function createNativeRenderer(options: NativeRendererOptions = {}): PdfRe
     const limit = createLimiter(slots);
     const jobs: Promise<void>[] = [];
     const done = new Set<number>();
-    const finish = (page: number, ppm: string) => {
+    const finish = (page: number, output: string) => {
       const job = limit(async () => {
         stopped.throwIfAborted();
-        const raw = parsePpm(await readFile(ppm));
-        await unlink(ppm);
-        const images = await encodePage(raw, largestFirst);
+        const bytes = await readFile(output);
+        await unlink(output);
+        const images = jpeg
+          ? await derivePage(bytes, largestFirst)
+          : await encodePage(parsePpm(bytes), largestFirst);
         stopped.throwIfAborted();
         await onPage(page, images);
         done.add(page);
@@ -91,7 +96,15 @@ export function createNativeRenderer(options: NativeRendererOptions = {}): PdfRe
     };
     try {
       await eachLimit(ranges, slots, async ({ first, last }) => {
-        const args = ["-cropbox", "-progress", "-scale-to-x", String(largestFirst[0]), "-scale-to-y", "-1"];
+        const args = [
+          "-cropbox",
+          "-progress",
+          "-scale-to-x",
+          String(largestFirst[0].width),
+          "-scale-to-y",
+          "-1",
+        ];
+        if (jpeg) args.push("-jpeg", "-jpegopt", `quality=${JPEG_QUALITY}`);
         args.push("-f", String(first), "-l", String(last), file, path.join(dir, `r${first}`));
         await runTool(bin("pdftoppm"), args, {
           idleMs,

@@ -32,9 +32,9 @@ function loadPdfjsWorker(): Promise<void> {
 export function pdfjsError(error: unknown): unknown {
   const name = (error as { name?: string })?.name;
   const message = (error as { message?: string })?.message;
-  if (name === "PasswordException") return new PdfError("encrypted", message);
+  if (name === "PasswordException") return new PdfError("encrypted", message && `pdf.js: ${message}`);
   if (name === "InvalidPDFException" || name === "FormatError" || name === "UnknownErrorException") {
-    return new PdfError("corrupt", message);
+    return new PdfError("corrupt", message && `pdf.js: ${message}`);
   }
   return error;
 }

@@ -5,11 +5,11 @@
  */
 import { createRequire } from "node:module";
 import os from "node:os";
-import { encodePage, normaliseWidths } from "./encode-page";
+import { encodePage, normaliseSpecs } from "./encode-page";
 import { normalisePages } from "./pages";
 import type { RenderedPixels } from "./pdfjs-protocol";
 import { PdfjsThread } from "./pdfjs-thread";
-import type { PageImages, PageText, PdfInfo, PdfRenderer } from "./types";
+import type { PageImageSpec, PageImages, PageText, PdfInfo, PdfRenderer } from "./types";
 
 export interface PdfjsRendererOptions {
   /** Worker threads; default `os.availableParallelism()`. */
@@ -82,16 +82,16 @@ export function createPdfjsRenderer(options: PdfjsRendererOptions = {}): PdfRend
   async function renderPages(
     file: string,
     pages: number[],
-    widths: readonly number[],
+    specs: readonly PageImageSpec[],
     onPage: (page: number, images: PageImages) => Promise<void>,
     signal?: AbortSignal,
   ): Promise<void> {
-    const largestFirst = normaliseWidths(widths);
+    const largestFirst = normaliseSpecs(specs);
     const queue = normalisePages(pages);
     if (queue.length === 0) return;
     const render = (thread: PdfjsThread, page: number) =>
       thread
-        .call<RenderedPixels>({ op: "render", page, width: largestFirst[0] })
+        .call<RenderedPixels>({ op: "render", page, width: largestFirst[0].width })
         .then((pixels) => ({ page, pixels }));
     await withThreads(
       file,

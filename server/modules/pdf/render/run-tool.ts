@@ -24,6 +24,9 @@ export interface ToolResult {
 /** Stderr kept (the end) for the error message: poppler may print thousands of syntax errors. */
 const STDERR_KEEP = 16 * 1024;
 
+/** Lines of a tool's stderr kept as the error's detail. */
+const DETAIL_LINES = 5;
+
 /** Poppler's exit codes: 1 the PDF could not be opened, 3 a permission was refused. */
 export function popplerError(tool: string, exitCode: number | null, stderr: string): Error {
   const lines = stderr.split("\n").filter((line) => line.trim() && !/^\d+ \d+ /.test(line));
@@ -31,10 +34,15 @@ export function popplerError(tool: string, exitCode: number | null, stderr: stri
   // A file we could not open or write is our problem, not the PDF's.
   if (/I\/O Error/.test(stderr))
     return new Error(`${tool}: ${lines.find((line) => /I\/O Error/.test(line))}`);
-  if (/incorrect password|permission error/i.test(stderr)) return new PdfError("encrypted", lines.at(-1));
+  // The tool's own words, for the detail line: its last messages are the ones that made it give
+  // up ("Couldn't read xref table"), after possibly thousands of syntax errors.
+  const said = lines.length ? `${tool}: ${lines.slice(-DETAIL_LINES).join("\n")}` : undefined;
+  if (/incorrect password|permission error/i.test(stderr)) return new PdfError("encrypted", said);
   if (exitCode === 1 || exitCode === 3 || exitCode === null || exitCode >= 99) {
-    // The last message is the one that made it give up ("Couldn't read xref table").
-    return new PdfError("corrupt", lines.at(-1) ?? (exitCode === null ? `${tool} crashed` : undefined));
+    return new PdfError(
+      "corrupt",
+      said ?? (exitCode === null ? `${tool} crashed` : `${tool} exited with code ${exitCode}`),
+    );
   }
   return new Error(`${tool} failed with exit code ${exitCode}: ${lines.slice(-3).join(" / ")}`);
 }

@@ -21,7 +21,13 @@ export interface PageText {
   words: PageWord[];
 }
 
-/** The images of one page, WebP, keyed by width in pixels. */
+/** An image of a page to make: its width in pixels and its format. */
+export interface PageImageSpec {
+  width: number;
+  format: "jpeg" | "webp";
+}
+
+/** The images of one page, encoded as their specs say, keyed by width in pixels. */
 export type PageImages = Map<number, Buffer>;
 
 export type RendererName = "native" | "pdfjs";
@@ -34,15 +40,15 @@ export interface PdfRenderer {
   readonly name: RendererName;
   info(file: string): Promise<PdfInfo>;
   /**
-   * Renders each page once at the largest width and scales it down for the others, then
-   * calls `onPage` as pages finish: in no particular order, possibly several at a time, and
-   * never more than a few more than the renderer has slots for. A rejected `onPage` or an
-   * aborted `signal` stops the rendering and rejects with that reason.
+   * Rasterises each page once, at the largest spec, and derives the smaller ones from that
+   * image; then calls `onPage` as pages finish: in no particular order, possibly several at a
+   * time, and never more than a few more than the renderer has slots for. A rejected `onPage`
+   * or an aborted `signal` stops the rendering and rejects with that reason.
    */
   renderPages(
     file: string,
     pages: number[],
-    widths: readonly number[],
+    specs: readonly PageImageSpec[],
     onPage: (page: number, images: PageImages) => Promise<void>,
     signal?: AbortSignal,
   ): Promise<void>;

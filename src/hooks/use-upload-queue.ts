@@ -4,8 +4,8 @@
  * Finished entries stay until cleared, so a person sees what happened to each file.
  */
 import { useCallback, useRef, useState } from "react";
-import { getErrorMessage } from "./errors";
-import { queued, runLimited, sendingPercentage, type UploadProgress, updateUpload } from "./uploads";
+import { getErrorMessage } from "../lib/errors";
+import { queued, runLimited, sendingPercentage, type UploadProgress, updateUpload } from "../lib/uploads";
 
 /** Files sent at once: enough to fill the pipe, few enough to show steady progress. */
 const PARALLEL_UPLOADS = 3;

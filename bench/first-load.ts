@@ -1,0 +1,154 @@
+/**
+ * First load as the browser sees it (issue 13): the compressed JavaScript a cold visit to
+ * /manage/login and to a list screen transfers, and how long a list takes to show its first
+ * row. Shared by bench/bundle-size.mjs (prints the figures) and tests/e2e/first-load.spec.ts
+ * (asserts the byte budgets; bytes are deterministic, time is only printed).
+ */
+import type { Browser, BrowserContext, Page } from "@playwright/test";
+
+/** Budgets of issue 13, in bytes (1 KB = 1024 bytes) and milliseconds. */
+export const FIRST_LOAD_BUDGETS = {
+  loginBytes: 200 * 1024,
+  listBytes: 400 * 1024,
+  firstRowMs: 1000,
+} as const;
+
+/** The list screen measured (a resource list with the usual filters, table and pagination). */
+export const LIST_SCREEN = "/manage/products/products";
+
+/** One JavaScript file as it came over the wire. */
+export interface LoadedScript {
+  url: string;
+  /** Bytes of the body as transferred (compressed), headers excluded. */
+  bytes: number;
+  encoding: string;
+  cacheControl: string;
+}
+
+export interface ScreenLoad {
+  scripts: LoadedScript[];
+  /** Sum of `bytes` over `scripts`. */
+  bytes: number;
+  /** Navigation start → first `.ant-table-row` in the page (list screens only). */
+  firstRowMs?: number;
+}
+
+/** Marks, in page time, when the first table row is added (set before any script of the page runs). */
+function watchFirstRow() {
+  const win = window as Window & { __firstRowAt?: number };
+  const observer = new MutationObserver(() => {
+    if (win.__firstRowAt === undefined && document.querySelector(".ant-table-row")) {
+      win.__firstRowAt = performance.now();
+      observer.disconnect();
+    }
+  });
+  observer.observe(document, { childList: true, subtree: true });
+}
+
+/**
+ * Opens `url` in a fresh page of `context` (whose cache is empty: a new context), waits for
+ * `ready`, then for the network to settle, and returns every JavaScript file it transferred.
+ * What loads after the screen is ready (lazy parts, prefetches) counts too.
+ */
+export async function measureScreen(
+  context: BrowserContext,
+  url: string,
+  ready: (page: Page) => Promise<void>,
+): Promise<ScreenLoad> {
+  await context.addInitScript(watchFirstRow);
+  const page = await context.newPage();
+  const pending: Promise<LoadedScript | null>[] = [];
+  page.on("response", (response) => {
+    const type = response.headers()["content-type"] ?? "";
+    if (!/javascript/.test(type) && !/\.m?js(\?|$)/.test(response.url())) return;
+    pending.push(
+      response
+        .request()
+        .sizes()
+        .then((sizes) => ({
+          url: response.url(),
+          bytes: sizes.responseBodySize,
+          encoding: response.headers()["content-encoding"] ?? "identity",
+          cacheControl: response.headers()["cache-control"] ?? "",
+        }))
+        .catch(() => null),
+    );
+  });
+  await page.goto(url);
+  await ready(page);
+  await page.waitForLoadState("networkidle");
+  const scripts = (await Promise.all(pending)).filter((s): s is LoadedScript => s !== null);
+  const firstRowAt = await page.evaluate(() => (window as Window & { __firstRowAt?: number }).__firstRowAt);
+  await page.close();
+  return {
+    scripts,
+    bytes: scripts.reduce((sum, s) => sum + s.bytes, 0),
+    firstRowMs: firstRowAt === undefined ? undefined : Math.round(firstRowAt),
+  };
+}
+
+/** The login screen is ready when its form is there. */
+export const loginReady = async (page: Page) => {
+  await page.getByLabel("Password", { exact: true }).waitFor();
+};
+
+/** A list screen is ready when its first row shows. */
+export const listReady = async (page: Page) => {
+  await page.locator(".ant-table-row").first().waitFor();
+};
+
+/**
+ * Signs in through the login screen in a context of its own and returns its storage (tokens,
+ * device id), so a later context opens screens behind sign-in with an empty HTTP cache.
+ */
+export async function signedInState(browser: Browser, origin: string, email: string, password: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${origin}/manage/login`);
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.waitForURL((url) => !url.pathname.endsWith("/login"));
+  const state = await context.storageState();
+  await context.close();
+  return state;
+}
+
+/**
+ * Makes sure the products list has a row: a category and a product through the API, unless
+ * there is a product already.
+ */
+export async function seedProduct(origin: string, email: string, password: string): Promise<void> {
+  const call = async (method: string, path: string, token?: string, body?: unknown) => {
+    const response = await fetch(`${origin}${path}`, {
+      method,
+      headers: {
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return JSON.parse(text) as Record<string, unknown>;
+  };
+  const { accessToken } = (await call("POST", "/api/auth/signin", undefined, {
+    email,
+    password,
+    deviceInfo: { deviceId: "first-load-bench", deviceName: "First-load bench" },
+  })) as { accessToken: string };
+  const list = (await call("GET", "/api/products?page=1&pageSize=1", accessToken)) as { total: number };
+  if (list.total > 0) return;
+  const category = (await call("POST", "/api/categories", accessToken, { name: "First-load lamps" })) as {
+    id: string;
+  };
+  await call("POST", "/api/products", accessToken, {
+    sku_code: "FIRST-LOAD-1",
+    name: "Desk lamp",
+    price: 49.5,
+    category_id: category.id,
+  });
+}
+
+/** `12.3 KB` (1 KB = 1024 bytes). */
+export const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;

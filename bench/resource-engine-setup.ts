@@ -1,0 +1,161 @@
+/**
+ * One side-by-side setup of the resource engine benchmark (bench/resource-engine.ts): the
+ * database for a driver, the real app on it, the seeded rows, the floor in its own process, a
+ * signed-in token, a probe through each side, and the statements one request of each case sends.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import type net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { CompiledQuery } from "kysely";
+import { findPgBin, startPgCluster } from "../scripts/pg-cluster";
+import { buildApp } from "../server/app";
+import { loadConfig } from "../server/config";
+import { type DatabaseHandle, openDatabase } from "../server/db";
+import type { Cleanup } from "./bench-run";
+import { captureStatements } from "./resource-engine-capture";
+import { benchData, createBody, FloorProcess, seed, updateBody } from "./resource-engine-floor";
+import {
+  ADMIN,
+  CASES,
+  type Driver,
+  floorListPath,
+  listPath,
+  PGLITE_IN_MEMORY,
+  PRODUCTS,
+} from "./resource-engine-settings";
+
+/** Both sides of one driver, ready to be loaded. */
+export interface Sides {
+  engineUrl: string;
+  token: string;
+  floor: FloorProcess;
+  floorUrl: string;
+  /** When the floor's process was forked, in seconds of this process's uptime (for --cpu-prof windows). */
+  floorForkedAt: number;
+  /** The PostgreSQL server's process (its CPU time is reported), null on PGlite. */
+  postmasterPid: number | null;
+  data: Awaited<ReturnType<typeof benchData>>;
+}
+
+/** Starts both sides for `driver`, registering their cleanups; null when the driver is unavailable. */
+export async function startSides(driver: Driver, cleanups: Cleanup[]): Promise<Sides | null> {
+  let databaseUrl: string | null = null;
+  let pgliteDir = "memory://";
+  let where = "PGlite in memory";
+  let postmasterPid: number | null = null;
+  if (driver === "postgres") {
+    const bin = findPgBin();
+    if (!bin) {
+      console.log("\npostgres: skipped (no PostgreSQL binaries; set PG_BIN)");
+      return null;
+    }
+    const cluster = await startPgCluster(bin, { tempPrefix: "atelier-bench-pg-" });
+    cleanups.push(() => cluster.stop());
+    databaseUrl = cluster.url;
+    postmasterPid = cluster.postmasterPid;
+    where = `${cluster.version}, throwaway cluster at ${cluster.url} (stock settings, pg.Pool max 10)`;
+  } else if (!PGLITE_IN_MEMORY) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "atelier-bench-pglite-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    pgliteDir = dir;
+    where = `PGlite, data dir ${dir}`;
+  }
+  const config = loadConfig({
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    ACCESS_TOKEN_TTL: "3600",
+    LOG_LEVEL: "silent",
+    HOST: "127.0.0.1",
+    PORT: "0",
+    CLIENT_DIR: "/nonexistent-client-dir",
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
+  const database: DatabaseHandle = await openDatabase({ databaseUrl, pgliteDir });
+  cleanups.unshift(() => database.close());
+  const built = await buildApp({ config, database, logger: false });
+  cleanups.unshift(() => built.app.close());
+  await built.app.listen({ port: 0, host: "127.0.0.1" });
+  const engineUrl = `http://127.0.0.1:${(built.app.server.address() as net.AddressInfo).port}`;
+
+  const { db } = database;
+  const admin = await db
+    .selectFrom("users")
+    .select("id")
+    .where("email", "=", ADMIN.email)
+    .executeTakeFirstOrThrow();
+  const tSeed = Date.now();
+  await seed(db, admin.id);
+  const seedSeconds = (Date.now() - tSeed) / 1000;
+  const data = await benchData((text, params) =>
+    db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, params)),
+  );
+
+  const tFloor = Date.now();
+  const floorForkedAt = process.uptime();
+  const floor = await FloorProcess.start({
+    databaseUrl,
+    inMemory: PGLITE_IN_MEMORY,
+    adminId: admin.id,
+  });
+  cleanups.unshift(() => floor.stop());
+  const floorSeconds = (Date.now() - tFloor) / 1000;
+  const floorUrl = floor.ready.url;
+
+  const signIn = await fetch(`${engineUrl}/api/auth/signin`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "user-agent": "atelier-bench" },
+    body: JSON.stringify({ ...ADMIN, deviceInfo: { deviceId: "bench", deviceName: "Benchmark" } }),
+  });
+  if (signIn.status !== 200) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
+  const token = ((await signIn.json()) as { accessToken: string }).accessToken;
+  const auth = { authorization: `Bearer ${token}` };
+
+  // A sanity request through each path, so a wrong token or URL shows up before the runs.
+  const probe = (await (await fetch(`${engineUrl}${listPath(1)}`, { headers: auth })).json()) as {
+    data?: unknown[];
+    total: number;
+  };
+  const floorProbe = (await (await fetch(`${floorUrl}${floorListPath(1)}`)).json()) as {
+    data: unknown[];
+    total: number;
+  };
+
+  console.log(`\n=== ${driver}: ${where}`);
+  console.log(
+    `seeded 20 categories, 100 sub-categories, ${PRODUCTS} products in ${seedSeconds.toFixed(1)} s (then vacuum analyze); ` +
+      `floor ready in ${floorSeconds.toFixed(1)} s: ${floor.ready.where}`,
+  );
+  console.log(
+    `probe: engine list ${probe.data?.length} rows of total ${probe.total}; floor list ${floorProbe.data.length} rows of total ${floorProbe.total}`,
+  );
+
+  // What the engine sends to the database for one request of each case (the floor: one statement).
+  const requests: Record<string, () => Promise<Response>> = {
+    list: () => fetch(`${engineUrl}${listPath(1)}`, { headers: auth }),
+    get: () => fetch(`${engineUrl}/api/products/${data.ids[0]}`, { headers: auth }),
+    create: () =>
+      fetch(`${engineUrl}/api/products`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ ...createBody(data.categoryId), sku_code: "BENCH-STATEMENTS" }),
+      }),
+    update: () =>
+      fetch(`${engineUrl}/api/products/${data.ids[0]}`, {
+        method: "PATCH",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ ...updateBody, name: "Bench statements" }),
+      }),
+  };
+  console.log("engine statements for one request (session cached; the floor sends one):");
+  for (const [name, send] of Object.entries(requests)) {
+    if (!CASES.has(name)) continue;
+    const capture = captureStatements();
+    const status = (await send()).status;
+    const statements = capture.stop();
+    console.log(`  ${name} (${status}): ${statements.length}`);
+    for (const s of statements) console.log(`    ${s.length > 150 ? `${s.slice(0, 147)}...` : s}`);
+  }
+
+  return { engineUrl, token, floor, floorUrl, floorForkedAt, postmasterPid, data };
+}

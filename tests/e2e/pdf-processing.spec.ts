@@ -1,0 +1,146 @@
+/**
+ * PDF processing as an admin and a reader see it (issue 13): a damaged upload says so in plain
+ * words in the PDF library, with the PDF tool's own text collapsed under it; and the public
+ * viewer's zoom size, which processing no longer makes, is made on its first request.
+ * Screenshots at 1440×900 and 1280×800 go to PDF_SHOTS_DIR when it is set.
+ */
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import type { SignInResponse } from "../../schemas/auth";
+import { makeCataloguePdf, makeCorruptPdf } from "../fixtures/make-pdf";
+import { api, apiSignIn, signIn } from "./helpers";
+
+const SHOTS = process.env.PDF_SHOTS_DIR;
+
+async function shoot(page: Page, name: string) {
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` });
+}
+
+/** Multipart uploads and PATCHes with a token of their own (e2e access tokens live 5 s: a 417 refreshes). */
+async function bearerSession(request: APIRequestContext) {
+  let tokens: Pick<SignInResponse, "accessToken" | "refreshToken"> = await apiSignIn(request);
+  return async (
+    method: "POST" | "PATCH",
+    pathname: string,
+    body: Parameters<APIRequestContext["fetch"]>[1],
+  ) => {
+    for (let attempt = 0; ; attempt++) {
+      const response = await request.fetch(api(pathname), {
+        method,
+        headers: { Authorization: `Bearer ${tokens.accessToken}` },
+        ...body,
+      });
+      if (response.status() !== 417 || attempt > 0) return response;
+      const refreshed = await request.post(api("/api/auth/refreshtokenapp"), {
+        data: { refreshToken: tokens.refreshToken },
+      });
+      expect(refreshed.status()).toBe(200);
+      tokens = (await refreshed.json()) as SignInResponse;
+    }
+  };
+}
+
+type Bearer = Awaited<ReturnType<typeof bearerSession>>;
+
+async function upload(bearer: Bearer, name: string, buffer: Buffer): Promise<{ id: string; slug: string }> {
+  const response = await bearer("POST", "/api/pdfs", {
+    multipart: { name, file: { name: `${name}.pdf`, mimeType: "application/pdf", buffer } },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()) as { id: string; slug: string };
+}
+
+/** Waits (on the API) until processing ended; answers the final status. */
+async function processed(request: APIRequestContext, id: string): Promise<string> {
+  let status = "";
+  await expect
+    .poll(
+      async () => {
+        const { accessToken } = await apiSignIn(request);
+        const res = await request.get(api(`/api/pdfs/${id}`), {
+          headers: { Authorization: `Bearer ${accessToken}` },
+        });
+        status = ((await res.json()) as { pdflist_status: string }).pdflist_status;
+        return status === "ready" || status === "error";
+      },
+      { timeout: 90_000, intervals: [250, 500, 1000] },
+    )
+    .toBe(true);
+  return status;
+}
+
+test("a damaged PDF says so in plain words, with the tool's own text collapsed under it", async ({
+  page,
+  request,
+}) => {
+  // Processing, then two sign-ins and the lazy library screen: long on a busy machine.
+  test.setTimeout(300_000);
+  const bearer = await bearerSession(request);
+  const name = `Damaged ${Date.now()}`;
+  const pdf = await upload(bearer, name, makeCorruptPdf());
+  expect(await processed(request, pdf.id)).toBe("error");
+
+  await signIn(page);
+  for (const [width, height] of [
+    [1440, 900],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto("/manage/pdf/pdfs");
+    const search = page.getByLabel("Search catalogues");
+    await expect(search).toBeVisible({ timeout: 120_000 });
+    await search.fill(name);
+    await search.press("Enter");
+    const row = page.getByRole("row").filter({ hasText: name });
+    await expect(row).toHaveCount(1);
+    const message = row.locator("[data-pdf-error]");
+    await expect(message).toHaveText("This PDF is damaged and could not be read");
+    // The message is whole, not cut: it wraps inside its cell.
+    expect(await message.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    const detail = row.locator("[data-pdf-error-detail]");
+    await expect(detail).toBeHidden();
+    await row.getByText("Details", { exact: true }).click();
+    await expect(detail).toBeVisible();
+    await expect(detail).toHaveText(/^(pdf(info|toppm|totext)|pdf\.js): \S/);
+    await expect(message).not.toContainText(await detail.innerText());
+    await row.scrollIntoViewIfNeeded();
+    await shoot(page, `pdf-error-detail-${width}x${height}`);
+  }
+});
+
+test("the viewer's zoom size is made on its first request", async ({ page, request }) => {
+  test.setTimeout(150_000);
+  const bearer = await bearerSession(request);
+  const pdf = await upload(bearer, `Zoom ${Date.now()}`, await makeCataloguePdf({ pages: 2, photos: false }));
+  expect(await processed(request, pdf.id)).toBe("ready");
+  const published = await bearer("PATCH", `/api/pdfs/${pdf.id}`, { data: { pdfstatus: true } });
+  expect(published.status()).toBe(200);
+
+  // Processing made no zoom image: the public data lists its URL all the same.
+  const data = (await (await request.get(api(`/public/pdfs/${pdf.id}`))).json()) as {
+    pages: { images: { zoom: string; screen: string } }[];
+  };
+  const zoomUrl = data.pages[0].images.zoom;
+  expect(zoomUrl).toMatch(new RegExp(`^/assets/pdfs/${pdf.id}/v1/p1-w2400\\.webp$`));
+  expect(data.pages[0].images.screen).toMatch(/-w1200\.jpg$/);
+
+  for (const [width, height] of [
+    [1440, 900],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto(`/view/${pdf.slug}`);
+    const image = page.getByRole("img", { name: "Page 1" });
+    await expect(image).toBeVisible();
+    for (let i = 0; i < 3; i++) await page.getByRole("button", { name: "Zoom in" }).click();
+    await expect(page.getByLabel("Zoom level")).toHaveText("200%");
+    await expect(image).toHaveAttribute("src", zoomUrl);
+    // Loaded, at its full width: the first request made it.
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), {
+        timeout: 60_000,
+      })
+      .toBe(2400);
+    await image.evaluate((img: HTMLImageElement) => img.decode());
+    await shoot(page, `viewer-zoom-${width}x${height}`);
+  }
+});
