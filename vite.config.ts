@@ -139,6 +139,39 @@ const ESM_ICONS = [
   },
 ];
 
+/**
+ * Lighter stand-ins for two packages the admin app would otherwise carry on every screen
+ * behind sign-in (each file says why it is equivalent for what uses it here).
+ */
+const LIGHTER = [
+  {
+    find: /^@ant-design\/pro-layout$/,
+    replacement: path.resolve(import.meta.dirname, "src/layout/page-header.tsx"),
+  },
+  { find: /^side-channel$/, replacement: path.resolve(import.meta.dirname, "src/vendor/side-channel.cjs") },
+];
+
+/**
+ * antd Table's column filter dropdown (antd imports it relatively, so it is swapped here rather
+ * than by an alias): see src/vendor/table-filter-dropdown.js.
+ */
+function lighterModules(): Plugin {
+  const standIn = path.resolve(import.meta.dirname, "src/vendor/table-filter-dropdown.js");
+  return {
+    name: "atelier-lighter-modules",
+    enforce: "pre",
+    resolveId(source, importer) {
+      if (
+        source === "./FilterDropdown" &&
+        importer &&
+        /[\\/]antd[\\/]es[\\/]table[\\/]hooks[\\/]useFilter[\\/]index\.js$/.test(importer)
+      )
+        return standIn;
+      return null;
+    },
+  };
+}
+
 export default defineConfig({
   base: BASE,
   // browserFinders: the definitions of resources/ come from import.meta.glob, not the disk.
@@ -149,11 +182,12 @@ export default defineConfig({
     browserFinders(),
     antdIconsByName(),
     routeChunks(),
+    lighterModules(),
     buildMeta(),
     cspSources(),
     precompressAssets(),
   ],
-  resolve: { alias: ESM_ICONS },
+  resolve: { alias: [...ESM_ICONS, ...LIGHTER] },
   build: {
     outDir: "dist/client",
     emptyOutDir: true,

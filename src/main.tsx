@@ -1,7 +1,8 @@
 import "antd/dist/reset.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { App } from "./app";
+import { hasSession } from "../providers/token-store";
+import { App, preloadScreens } from "./app";
 import { checkBuildVersion, fetchBuildMeta } from "./lib/build-version";
 import { reloadForNewBuild } from "./lib/chunk-reload";
 import { disableConsoleInProduction } from "./lib/logger";
@@ -22,6 +23,8 @@ window.addEventListener("vite:preloadError", (event) => {
   if (!navigator.onLine) return;
   if (reloadForNewBuild(window.sessionStorage, () => window.location.reload())) event.preventDefault();
 });
+
+preloadScreens(window.location.pathname, hasSession());
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

@@ -5,7 +5,7 @@ import {
   DisconnectOutlined,
   ReloadOutlined,
 } from "@ant-design/icons";
-import { Alert, Button, Result } from "antd";
+import { Alert, Button } from "antd";
 import { type ReactNode, useState } from "react";
 import {
   failureStatus,
@@ -14,6 +14,7 @@ import {
   loadFailureReason,
   loadFailureTitle,
 } from "../lib/load-failure";
+import { StatusBlock } from "./status-block";
 import { useOnlineStatus } from "./use-online-status";
 
 export interface LoadErrorProps {
@@ -97,7 +98,7 @@ export function LoadError({ what, error, onRetry, compact = false, extra }: Load
   }
   return (
     <div role="alert" data-load-failure={kind}>
-      <Result
+      <StatusBlock
         icon={ICONS[kind]}
         title={title}
         subTitle={reason}

@@ -1,6 +1,6 @@
 import { useGetIdentity } from "@refinedev/core";
-import { Flex, Image, Tag, Tooltip, Typography, theme } from "antd";
-import type { ReactNode } from "react";
+import { Flex, Tag, Tooltip, Typography, theme } from "antd";
+import { lazy, Suspense, useState } from "react";
 import type { MeResponse } from "../../schemas/auth";
 import type { EntitySchema } from "../../schemas/contract";
 import { DEFAULT_CURRENCY } from "../lib/constants";
@@ -167,25 +167,19 @@ function AuditUser({ id }: { id: string }) {
 
 const CELL_THUMBS = 3;
 
-/** Image URLs as thumbnails: a few and a count in a cell, all with preview on the show page. */
+const ImagePreview = lazy(() => import("./image-preview"));
+
+/**
+ * Image URLs as thumbnails (a few and a count in a cell, all on the show page); a thumbnail
+ * opens the full-size preview, which loads then.
+ */
 function Thumbnails({ urls, variant }: { urls: string[]; variant: "cell" | "detail" }) {
   const { token } = theme.useToken();
+  const [opened, setOpened] = useState<number | null>(null);
   if (urls.length === 0) return EMPTY_VALUE;
   const size = variant === "cell" ? 28 : 72;
   const shown = variant === "cell" ? urls.slice(0, CELL_THUMBS) : urls;
   const more = urls.length - shown.length;
-  const thumbs: ReactNode = shown.map((url, index) => (
-    <Image
-      // biome-ignore lint/suspicious/noArrayIndexKey: a URL may repeat; the position is its identity.
-      key={`${index}-${url}`}
-      src={url}
-      width={size}
-      height={size}
-      alt={`Image ${index + 1}`}
-      style={{ objectFit: "cover", borderRadius: token.borderRadiusSM, background: token.colorFillTertiary }}
-      fallback={IMAGE_PLACEHOLDER}
-    />
-  ));
   return (
     <Flex
       gap={4}
@@ -193,8 +187,41 @@ function Thumbnails({ urls, variant }: { urls: string[]; variant: "cell" | "deta
       wrap="wrap"
       aria-label={`${urls.length} ${urls.length === 1 ? "image" : "images"}`}
     >
-      <Image.PreviewGroup>{thumbs}</Image.PreviewGroup>
+      {shown.map((url, index) => (
+        <button
+          // biome-ignore lint/suspicious/noArrayIndexKey: a URL may repeat; the position is its identity.
+          key={`${index}-${url}`}
+          type="button"
+          aria-label={`Open image ${index + 1}`}
+          onClick={(event) => {
+            event.stopPropagation();
+            setOpened(index);
+          }}
+          style={{ padding: 0, border: 0, background: "none", cursor: "zoom-in", lineHeight: 0 }}
+        >
+          <img
+            src={url}
+            width={size}
+            height={size}
+            alt=""
+            loading="lazy"
+            onError={(event) => {
+              if (event.currentTarget.src !== IMAGE_PLACEHOLDER) event.currentTarget.src = IMAGE_PLACEHOLDER;
+            }}
+            style={{
+              objectFit: "cover",
+              borderRadius: token.borderRadiusSM,
+              background: token.colorFillTertiary,
+            }}
+          />
+        </button>
+      ))}
       {more > 0 && <Typography.Text type="secondary">+{more}</Typography.Text>}
+      {opened !== null && (
+        <Suspense fallback={null}>
+          <ImagePreview urls={urls} current={opened} onClose={() => setOpened(null)} />
+        </Suspense>
+      )}
     </Flex>
   );
 }

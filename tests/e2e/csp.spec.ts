@@ -7,6 +7,7 @@
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { makeCataloguePdf } from "../fixtures/make-pdf";
 import { apiSession, E2E_ORIGIN, signIn } from "./helpers";
+import { processedPdf, uploadPdf } from "./pdf-helpers";
 
 interface Violation {
   directive: string;
@@ -85,22 +86,8 @@ test("the catalogue viewer frames YouTube and its iframe hotspots without a viol
   test.setTimeout(120_000);
   const admin = await apiSession(request);
   const buffer = await makeCataloguePdf({ pages: 1, photos: false });
-  const uploaded = await admin.send("POST", "/api/pdfs", {
-    multipart: { file: { name: `csp-${Date.now()}.pdf`, mimeType: "application/pdf", buffer } },
-  });
-  expect(uploaded.status(), await uploaded.text()).toBe(201);
-  const pdf = (await uploaded.json()) as { id: string; slug: string };
-  await expect
-    .poll(
-      async () =>
-        (await admin.expect<{ pdflist_status: string }>("GET", `/api/pdfs/${pdf.id}`, 200)).pdflist_status,
-      {
-        message: "the catalogue is processed",
-        timeout: 60_000,
-        intervals: [250, 500, 1000],
-      },
-    )
-    .toBe("ready");
+  const pdf = await processedPdf(admin, (await uploadPdf(admin, `csp-${Date.now()}.pdf`, buffer)).id);
+  expect(pdf.pdflist_status).toBe("ready");
   await admin.expect("PATCH", `/api/pdfs/${pdf.id}`, 200, { pdfstatus: true });
   const saved = await admin.send("PUT", `/api/pdfs/${pdf.id}/pages/1/links`, {
     data: {

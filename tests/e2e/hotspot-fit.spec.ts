@@ -8,7 +8,8 @@
  */
 import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
 import { makeCataloguePdf } from "../fixtures/make-pdf";
-import { api, apiSession, apiSignIn, signIn } from "./helpers";
+import { apiSession, signIn } from "./helpers";
+import { processedPdf, uploadPdf } from "./pdf-helpers";
 
 const SHOTS = process.env.HOTSPOT_SHOTS_DIR;
 
@@ -20,29 +21,12 @@ interface Link {
 }
 
 /** A catalogue uploaded through the API and processed; answers its id. */
-async function processedPdf(request: APIRequestContext, name: string): Promise<string> {
-  const { accessToken } = await apiSignIn(request);
-  const response = await request.post(api("/api/pdfs"), {
-    headers: { Authorization: `Bearer ${accessToken}` },
-    multipart: {
-      file: {
-        name,
-        mimeType: "application/pdf",
-        buffer: await makeCataloguePdf({ pages: 2, photos: false }),
-      },
-    },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  const { id } = (await response.json()) as { id: string };
+async function readyPdf(request: APIRequestContext, fileName: string): Promise<string> {
   const admin = await apiSession(request);
-  await expect
-    .poll(
-      async () =>
-        (await admin.expect<{ pdflist_status: string }>("GET", `/api/pdfs/${id}`, 200)).pdflist_status,
-      { message: "the catalogue is processed", timeout: 60_000, intervals: [250, 500, 1000] },
-    )
-    .toBe("ready");
-  return id;
+  const buffer = await makeCataloguePdf({ pages: 2, photos: false });
+  const pdf = await processedPdf(admin, (await uploadPdf(admin, fileName, buffer)).id);
+  expect(pdf.pdflist_status).toBe("ready");
+  return pdf.id;
 }
 
 async function openEditor(page: Page, id: string) {
@@ -108,7 +92,7 @@ for (const size of [
       request,
     }) => {
       test.setTimeout(150_000);
-      const id = await processedPdf(request, `Fit ${size.width}.pdf`);
+      const id = await readyPdf(request, `Fit ${size.width}.pdf`);
       await signIn(page);
       const image = await openEditor(page, id);
       const viewport = page.getByTestId("page-viewport");
@@ -246,7 +230,7 @@ test.describe("hotspots at every zoom", () => {
     request,
   }) => {
     test.setTimeout(150_000);
-    const id = await processedPdf(request, "Zoomed hotspots.pdf");
+    const id = await readyPdf(request, "Zoomed hotspots.pdf");
     await signIn(page);
     const image = await openEditor(page, id);
     const viewport = page.getByTestId("page-viewport");

@@ -4,68 +4,15 @@
  * viewer's zoom size, which processing no longer makes, is made on its first request.
  * Screenshots at 1440×900 and 1280×800 go to PDF_SHOTS_DIR when it is set.
  */
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
-import type { SignInResponse } from "../../schemas/auth";
+import { expect, type Page, test } from "@playwright/test";
 import { makeCataloguePdf, makeCorruptPdf } from "../fixtures/make-pdf";
-import { api, apiSignIn, signIn } from "./helpers";
+import { api, apiSession, signIn } from "./helpers";
+import { processedPdf, uploadPdf } from "./pdf-helpers";
 
 const SHOTS = process.env.PDF_SHOTS_DIR;
 
 async function shoot(page: Page, name: string) {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
-
-/** Multipart uploads and PATCHes with a token of their own (e2e access tokens live 5 s: a 417 refreshes). */
-async function bearerSession(request: APIRequestContext) {
-  let tokens: Pick<SignInResponse, "accessToken" | "refreshToken"> = await apiSignIn(request);
-  return async (
-    method: "POST" | "PATCH",
-    pathname: string,
-    body: Parameters<APIRequestContext["fetch"]>[1],
-  ) => {
-    for (let attempt = 0; ; attempt++) {
-      const response = await request.fetch(api(pathname), {
-        method,
-        headers: { Authorization: `Bearer ${tokens.accessToken}` },
-        ...body,
-      });
-      if (response.status() !== 417 || attempt > 0) return response;
-      const refreshed = await request.post(api("/api/auth/refreshtokenapp"), {
-        data: { refreshToken: tokens.refreshToken },
-      });
-      expect(refreshed.status()).toBe(200);
-      tokens = (await refreshed.json()) as SignInResponse;
-    }
-  };
-}
-
-type Bearer = Awaited<ReturnType<typeof bearerSession>>;
-
-async function upload(bearer: Bearer, name: string, buffer: Buffer): Promise<{ id: string; slug: string }> {
-  const response = await bearer("POST", "/api/pdfs", {
-    multipart: { name, file: { name: `${name}.pdf`, mimeType: "application/pdf", buffer } },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return (await response.json()) as { id: string; slug: string };
-}
-
-/** Waits (on the API) until processing ended; answers the final status. */
-async function processed(request: APIRequestContext, id: string): Promise<string> {
-  let status = "";
-  await expect
-    .poll(
-      async () => {
-        const { accessToken } = await apiSignIn(request);
-        const res = await request.get(api(`/api/pdfs/${id}`), {
-          headers: { Authorization: `Bearer ${accessToken}` },
-        });
-        status = ((await res.json()) as { pdflist_status: string }).pdflist_status;
-        return status === "ready" || status === "error";
-      },
-      { timeout: 90_000, intervals: [250, 500, 1000] },
-    )
-    .toBe(true);
-  return status;
 }
 
 test("a damaged PDF says so in plain words, with the tool's own text collapsed under it", async ({
@@ -74,10 +21,10 @@ test("a damaged PDF says so in plain words, with the tool's own text collapsed u
 }) => {
   // Processing, then two sign-ins and the lazy library screen: long on a busy machine.
   test.setTimeout(300_000);
-  const bearer = await bearerSession(request);
+  const admin = await apiSession(request);
   const name = `Damaged ${Date.now()}`;
-  const pdf = await upload(bearer, name, makeCorruptPdf());
-  expect(await processed(request, pdf.id)).toBe("error");
+  const pdf = await uploadPdf(admin, `${name}.pdf`, makeCorruptPdf(), name);
+  expect((await processedPdf(admin, pdf.id)).pdflist_status).toBe("error");
 
   await signIn(page);
   for (const [width, height] of [
@@ -109,11 +56,16 @@ test("a damaged PDF says so in plain words, with the tool's own text collapsed u
 
 test("the viewer's zoom size is made on its first request", async ({ page, request }) => {
   test.setTimeout(150_000);
-  const bearer = await bearerSession(request);
-  const pdf = await upload(bearer, `Zoom ${Date.now()}`, await makeCataloguePdf({ pages: 2, photos: false }));
-  expect(await processed(request, pdf.id)).toBe("ready");
-  const published = await bearer("PATCH", `/api/pdfs/${pdf.id}`, { data: { pdfstatus: true } });
-  expect(published.status()).toBe(200);
+  const admin = await apiSession(request);
+  const name = `Zoom ${Date.now()}`;
+  const pdf = await uploadPdf(
+    admin,
+    `${name}.pdf`,
+    await makeCataloguePdf({ pages: 2, photos: false }),
+    name,
+  );
+  expect((await processedPdf(admin, pdf.id)).pdflist_status).toBe("ready");
+  await admin.expect("PATCH", `/api/pdfs/${pdf.id}`, 200, { pdfstatus: true });
 
   // Processing made no zoom image: the public data lists its URL all the same.
   const data = (await (await request.get(api(`/public/pdfs/${pdf.id}`))).json()) as {

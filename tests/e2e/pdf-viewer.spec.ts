@@ -9,18 +9,11 @@ import { expect, type Page, test } from "@playwright/test";
 import type { PdfLink } from "../../schemas/pdf-library";
 import { catalogueHeading, makeCataloguePdf } from "../fixtures/make-pdf";
 import { type ApiSession, apiSession, E2E_ORIGIN } from "./helpers";
+import { processedPdf, uploadPdf } from "./pdf-helpers";
 
 // Prices are checked as the visitor's browser formats them.
 const LOCALE = "en-IN";
 test.use({ locale: LOCALE, viewport: { width: 1280, height: 800 } });
-
-interface Pdf {
-  id: string;
-  slug: string;
-  name: string;
-  pdflist_status: string;
-  error_message: string | null;
-}
 
 interface PublicEvent {
   type: string;
@@ -32,15 +25,9 @@ interface PublicEvent {
 const money = (amount: number) =>
   new Intl.NumberFormat(LOCALE, { style: "currency", currency: "INR" }).format(amount);
 
-/** Uploads a catalogue PDF made offline; answers the new catalogue (queued for processing). */
-async function upload(admin: ApiSession, fileName: string, pages: number) {
-  const buffer = await makeCataloguePdf({ pages, photos: false });
-  const response = await admin.send("POST", "/api/pdfs", {
-    multipart: { file: { name: fileName, mimeType: "application/pdf", buffer } },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return (await response.json()) as Pdf;
-}
+/** Uploads a catalogue PDF of `pages` pages made offline; answers it, queued for processing. */
+const upload = async (admin: ApiSession, fileName: string, pages: number) =>
+  uploadPdf(admin, fileName, await makeCataloguePdf({ pages, photos: false }));
 
 /** The `/public/events` a page sends, as they are sent. */
 function recordEvents(page: Page): PublicEvent[] {
@@ -94,16 +81,8 @@ test("a visitor reads a published catalogue: pages, every hotspot, search, the c
 
   // A 3-page catalogue, processed, published.
   const created = await upload(admin, `${tag}-spring.pdf`, 3);
-  let pdf = created;
-  await expect
-    .poll(
-      async () => {
-        pdf = await admin.expect<Pdf>("GET", `/api/pdfs/${created.id}`, 200);
-        return pdf.pdflist_status;
-      },
-      { message: "the catalogue is processed", timeout: 60_000, intervals: [250, 500, 1000] },
-    )
-    .toBe("ready");
+  const pdf = await processedPdf(admin, created.id);
+  expect(pdf.pdflist_status).toBe("ready");
   await admin.expect("PATCH", `/api/pdfs/${pdf.id}`, 200, { pdfstatus: true });
 
   // One hotspot of each kind on page 1; some with a visible button.

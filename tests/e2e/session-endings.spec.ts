@@ -7,7 +7,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { type BrowserContext, expect as baseExpect, type Page, test } from "@playwright/test";
-import { type ApiSession, api, apiSession, apiSignIn, signIn, waitForMail } from "./helpers";
+import { type ApiSession, api, apiSession, signIn, waitForMail } from "./helpers";
 
 /** Two signed-in browsers and live events: generous, so a loaded machine is slower, not red. */
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -173,11 +173,10 @@ test("a set-password link is checked when opened: a used one says so at once; an
   request,
 }) => {
   const admin = await apiSession(request);
-  const adminToken = await apiSignIn(request);
   const user = await createUser(admin, "link");
   const forgot = await request.post(api("/api/auth/forgot-password"), { data: { email: user.email } });
   expect(forgot.status()).toBe(200);
-  const mail = await waitForMail(request, adminToken.accessToken, user.email, /reset/i);
+  const mail = await waitForMail(admin, user.email, /reset/i);
   const link = /https?:\/\/\S+\/manage\/resetpassword\/\S+/.exec(mail.text)?.[0] as string;
   expect(link).toBeTruthy();
 

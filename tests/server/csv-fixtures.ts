@@ -70,7 +70,7 @@ export const heavyKindB: ResourceRules = {
     const weight = ("weight" in values ? values.weight : existing?.weight) as number | null | undefined;
     if (kind === "b" && (weight ?? 0) < 10) {
       throw badRequest("A gadget of kind b is heavy", [
-        { field: "weight", message: "must be at least 10 for kind b" },
+        { field: "weight", message: "Weight must be at least 10 for kind b" },
       ]);
     }
   },

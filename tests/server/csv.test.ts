@@ -89,7 +89,7 @@ describe.each(DRIVERS)("CSV for every resource on %s", (driver) => {
     expect(file.rows.slice(1).map((r) => r[0])).toEqual(["Bolt", "Cog"]);
     const bad = await exportFile(s, admin, "/api/gadgets", "sort=colour");
     expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.text).details).toEqual([{ field: "sort", message: "cannot sort by 'colour'" }]);
+    expect(JSON.parse(bad.text).details).toEqual([{ field: "sort", message: "Cannot sort by 'colour'" }]);
   });
 
   it("reads its own export back: a dry run writes nothing, then the import upserts by the unique key", async () => {

@@ -204,7 +204,7 @@ describe.each(DRIVERS)("invitations on %s", (driver) => {
     });
     expect(disabled.status).toBe(400);
     expect(disabled.body.details).toEqual([
-      { field: "active", message: "enable the account to send an invitation email" },
+      { field: "active", message: "Enable the account to send an invitation email" },
     ]);
     expect(await mailsTo(email)).toHaveLength(0);
     expect(await mailsTo(taken)).toHaveLength(1);

@@ -353,7 +353,7 @@ describe.each(DRIVERS)("security event log on %s", (driver) => {
   it("refuses bad list input with a 400 in words", async () => {
     const badField = await list({ filters: [{ field: "user_agent", operator: "eq", value: "x" }] });
     expect(badField.status).toBe(400);
-    expect(badField.body.details).toEqual([{ field: "filters", message: "cannot filter by 'user_agent'" }]);
+    expect(badField.body.details).toEqual([{ field: "filters", message: "Cannot filter by 'user_agent'" }]);
     const badDate = await list({
       filters: [{ field: "created_at", operator: "gte", value: "yesterday-ish" }],
     });
@@ -365,7 +365,7 @@ describe.each(DRIVERS)("security event log on %s", (driver) => {
     expect(badUser.status).toBe(400);
     const badSort = await list({ sort: "-user_agent" });
     expect(badSort.status).toBe(400);
-    expect(badSort.body.details).toEqual([{ field: "sort", message: "cannot sort by 'user_agent'" }]);
+    expect(badSort.body.details).toEqual([{ field: "sort", message: "Cannot sort by 'user_agent'" }]);
     expect((await list({ pageSize: 0 })).status).toBe(400);
     expect((await s.api("GET", "/api/security-events?filters=%7Bnot-json", { token: admin })).status).toBe(
       400,

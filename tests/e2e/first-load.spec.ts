@@ -17,7 +17,7 @@ import {
   seedProduct,
   signedInState,
 } from "../../bench/first-load";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_ORIGIN } from "../e2e/env";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_ORIGIN } from "./env";
 
 /** Scripts are sent compressed, and the hashed ones (under assets/) with a year of caching. */
 function expectCompressedAndCached(load: ScreenLoad) {
