@@ -72,6 +72,8 @@ export function usePreference<T>(key: string): Preference<T> {
   });
   const send = useLatestSaver(key);
   const save = (value: T | null) => {
+    // A read still on its way would land after this change and undo it: the change wins.
+    void queryClient.cancelQueries({ queryKey, exact: true });
     queryClient.setQueryData(queryKey, value);
     send(value);
   };

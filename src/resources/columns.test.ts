@@ -34,7 +34,7 @@ describe("listColumns", () => {
     expect(byField.category_id).toMatchObject({ kind: "relation", sortable: true });
     expect(byField.status).toMatchObject({ kind: "enum", width: 110 });
     expect(byField.updated_at).toMatchObject({ kind: "datetime", width: 160 });
-    expect(byField.name).toMatchObject({ isLabel: true, flexible: true, width: 220 });
+    expect(byField.name).toMatchObject({ isLabel: true, flexible: true, width: 300 });
     expect(listColumns(categories).find((c) => c.field === "description")).toMatchObject({
       kind: "multiline",
       sortable: false,

@@ -60,7 +60,7 @@ const KIND_WIDTHS: Readonly<Record<FieldKind, number>> = {
 const FLEXIBLE: ReadonlySet<FieldKind> = new Set(["text", "multiline", "list"]);
 
 /** The label column's least width: most names fit whole. */
-const LABEL_MIN_WIDTH = 220;
+const LABEL_MIN_WIDTH = 300;
 
 /** Average width of a character of the 14 px UI font, and the cell's left and right padding. */
 const CHAR_PX = 7.5;

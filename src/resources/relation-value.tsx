@@ -43,7 +43,8 @@ export function RelationValue({ resource, labelField, id, ids, truncate = false 
     ) : (
       <span>{shown}</span>
     );
-  return truncate ? <TruncatedText text={label} render={draw} /> : draw(label);
+  // Not a link: plain text, which TruncatedText keeps whole for assistive technology.
+  return truncate ? <TruncatedText text={label} render={related ? draw : undefined} /> : draw(label);
 }
 
 /** The sorted, distinct non-empty values of `field` over `records`: the ids one page references. */

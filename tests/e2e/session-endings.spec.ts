@@ -111,15 +111,18 @@ test("without the socket, the next request's 406 tells the same reason", async (
   await expect(reason(page)).toContainText("You were signed out on this device");
 });
 
-test("a refresh the server refuses ends on sign-in with 'Unable to refresh token'", async ({
-  page,
-  context,
-}) => {
+test("a refresh the server refuses ends on sign-in with 'Unable to refresh token'", async ({ page }) => {
   await signIn(page);
   await expect(page.getByTestId("user-menu")).toBeVisible();
-  // The refresh token is no longer one the server knows (rotated away elsewhere, say).
-  const url = new URL(page.url());
-  await context.addCookies([{ name: "refreshToken", value: "no-longer-valid", url: url.origin }]);
+  // The refresh token is no longer one the server knows (rotated away elsewhere, say): every
+  // refresh from now on carries such a token to the real server, which refuses it. Swapped in
+  // the request rather than in the cookie, which a refresh already on its way would overwrite.
+  await page.route("**/api/auth/refreshtokenapp", (route) =>
+    route.continue({
+      postData: JSON.stringify({ refreshToken: "no-longer-valid" }),
+      headers: { ...route.request().headers(), "content-type": "application/json" },
+    }),
+  );
 
   // The e2e access token lives 5 s: the scheduled refresh (or a 417) asks the server soon.
   await expect(page).toHaveURL(/\/manage\/login$/, { timeout: 30_000 });

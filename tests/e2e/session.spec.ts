@@ -9,7 +9,8 @@ test("the scheduled refresh keeps the session alive across token expiries", asyn
   await signIn(page);
   await page.waitForTimeout(12_000); // more than two access-token lifetimes
   await page.getByRole("menu").first().getByText("Users", { exact: true }).click();
-  await expect(page.getByText("admin@example.com").first()).toBeVisible();
+  // The list answered (what page the admin's own row is on depends on the users other specs made).
+  await expect(page.getByText(/^\d+ users?$/)).toBeVisible();
   await expect(page).not.toHaveURL(/login/);
 });
 
@@ -29,7 +30,8 @@ test("a request answered 417 refreshes once and is retried with the new token", 
     if (url.pathname.startsWith("/api/")) statuses.push([url.pathname, r.status()]);
   });
   await page.getByRole("menu").first().getByText("Users", { exact: true }).click();
-  await expect(page.getByText("admin@example.com").first()).toBeVisible();
+  // The list answered (what page the admin's own row is on depends on the users other specs made).
+  await expect(page.getByText(/^\d+ users?$/)).toBeVisible();
   expect(statuses.some(([, s]) => s === 417)).toBe(true);
   expect(statuses.filter(([p]) => p === "/api/auth/refreshtokenapp")).toEqual([
     ["/api/auth/refreshtokenapp", 200],

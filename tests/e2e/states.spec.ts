@@ -120,7 +120,7 @@ test("offline, screens say so instead of 'no access', and load by themselves whe
   const { category, product } = await seedProduct(request);
   // Online first: the users list and the show screen are loaded once, the identity is known.
   await signInTo(page, "/manage/users");
-  await expect(page.getByRole("cell", { name: "admin@example.com" })).toBeVisible();
+  await expect(page.getByText(/^\d+ users?$/)).toBeVisible(); // the list loaded (its total)
   await navigateInApp(page, `/manage/products/products/show/${product.id}`);
   await expect(page.getByRole("heading", { name: product.name })).toBeVisible();
 
@@ -136,7 +136,7 @@ test("offline, screens say so instead of 'no access', and load by themselves whe
 
   // A list already read stays readable; a new search says it waits for the network.
   await navigateInApp(page, "/manage/users");
-  await expect(page.getByRole("cell", { name: "admin@example.com" })).toBeVisible();
+  await expect(page.getByText(/^\d+ users?$/)).toBeVisible(); // the list loaded (its total)
   await expect(page.getByText("You do not have access to this module")).toHaveCount(0);
   await page.getByRole("searchbox", { name: "Search users" }).fill("nobody-here");
   await page.getByRole("searchbox", { name: "Search users" }).press("Enter");
@@ -167,7 +167,7 @@ test("the users list and the security log show their load errors in place, and R
   await shoot(page, "users-server-error");
   users.heal();
   await usersFailed.getByRole("button", { name: "Retry" }).click();
-  await expect(page.getByRole("cell", { name: "admin@example.com" })).toBeVisible();
+  await expect(page.getByText(/^\d+ users?$/)).toBeVisible(); // the list loaded (its total)
 
   const log = await failApi(page, "/api/security-events", "abort");
   await navigateInApp(page, "/manage/users/security-log");

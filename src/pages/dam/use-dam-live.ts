@@ -27,6 +27,10 @@ export function useDamLive(onChange?: (change: DamChange) => void): void {
       path: SOCKET_PATH,
       auth: (cb) => cb({ token: getAccessToken() }),
     });
+    // The namespace shares the main live socket's connection when that is open, and takes its
+    // manager's options, `autoConnect: false` among them (providers/live-provider.ts): connect
+    // explicitly, or it never would.
+    socket.connect();
     let refreshed = false;
     socket.on("connect", () => {
       refreshed = false;

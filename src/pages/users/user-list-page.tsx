@@ -9,8 +9,18 @@ import { LoadError } from "../../components/load-error";
 import { DEFAULT_PAGE_SIZE } from "../../lib/constants";
 import { loadFailed } from "../../lib/load-failure";
 import { plural } from "../../lib/text";
+import { TruncatedText } from "../../resources/list/truncated-text";
 import { UserActions } from "./user-actions";
 import { UserFilters } from "./user-filters";
+
+/** Column widths: an email of about 30 characters shows whole; both status tags fit side by side. */
+const NAME_WIDTH = 180;
+const EMAIL_WIDTH = 260;
+const STATUS_WIDTH = 210;
+const ACTIONS_WIDTH = 200;
+/** Role, plan, modules and last seen, fixed. */
+const OTHER_WIDTHS = 90 + 120 + 110 + 190;
+const TABLE_WIDTH = NAME_WIDTH + EMAIL_WIDTH + STATUS_WIDTH + ACTIONS_WIDTH + OTHER_WIDTHS;
 
 const moduleNames = (ids: readonly number[]): string =>
   MODULES.filter((m) => ids.includes(m.moduleID))
@@ -46,7 +56,7 @@ export default function UserListPage() {
         <Table<UserRecord>
           {...tableProps}
           rowKey="id"
-          scroll={{ x: 1150 }}
+          scroll={{ x: TABLE_WIDTH }}
           locale={{
             emptyText: <Empty description={filtered ? "No users match these filters" : "No users yet"} />,
           }}
@@ -59,20 +69,29 @@ export default function UserListPage() {
           <Table.Column<UserRecord>
             dataIndex="first_name"
             title="Name"
-            width={160}
+            width={NAME_WIDTH}
             sorter
             defaultSortOrder={getDefaultSortOrder("first_name", sorters)}
-            render={(_, user) => (
-              <Link to={`/users/show/${user.id}`}>
-                {user.first_name} {user.last_name}
-              </Link>
-            )}
+            render={(_, user) => {
+              const name = `${user.first_name} ${user.last_name}`.trim();
+              return (
+                <TruncatedText
+                  text={name}
+                  render={(shown, cut) => (
+                    <Link to={`/users/show/${user.id}`} aria-label={cut ? name : undefined}>
+                      {shown}
+                    </Link>
+                  )}
+                />
+              );
+            }}
           />
           <Table.Column<UserRecord>
             dataIndex="email"
             title="Email"
-            ellipsis
+            width={EMAIL_WIDTH}
             sorter
+            render={(email: string) => <TruncatedText text={email} />}
             defaultSortOrder={getDefaultSortOrder("email", sorters)}
           />
           <Table.Column<UserRecord>
@@ -95,7 +114,7 @@ export default function UserListPage() {
           <Table.Column<UserRecord>
             dataIndex="active"
             title="Status"
-            width={100}
+            width={STATUS_WIDTH}
             sorter
             defaultSortOrder={getDefaultSortOrder("active", sorters)}
             render={(active: boolean, user) => (
@@ -126,7 +145,7 @@ export default function UserListPage() {
             key="actions"
             title="Actions"
             fixed="right"
-            width={260}
+            width={ACTIONS_WIDTH}
             render={(_, user) => <UserActions user={user} isSelf={user.id === me?.userID} />}
           />
         </Table>

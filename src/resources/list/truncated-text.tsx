@@ -34,7 +34,10 @@ function watch(element: Element, onResize: () => void): () => void {
 
 interface TruncatedTextProps {
   text: string;
-  /** Draws the shown text (a link, a styled span); plain text by default. */
+  /**
+   * Draws the shown text (a link, a styled span), which must then carry the whole text as its
+   * accessible name when cut; plain text by default.
+   */
   render?: (shown: string, cut: boolean) => ReactNode;
 }
 
@@ -42,7 +45,7 @@ interface TruncatedTextProps {
  * One line of text that fits its table cell: cut with the 3-character ellipsis "..." (spec
  * §9; CSS can only draw "…") and shown whole in a tooltip on hover.
  */
-export function TruncatedText({ text, render = (shown) => shown }: TruncatedTextProps) {
+export function TruncatedText({ text, render }: TruncatedTextProps) {
   const box = useRef<HTMLSpanElement>(null);
   const [shown, setShown] = useState(text);
 
@@ -66,7 +69,18 @@ export function TruncatedText({ text, render = (shown) => shown }: TruncatedText
       data-truncated={cut || undefined}
       style={{ display: "block", overflow: "hidden", whiteSpace: "nowrap" }}
     >
-      {render(shown, cut)}
+      {render ? (
+        render(shown, cut)
+      ) : cut ? (
+        // Assistive technology (and a search of the page) gets the whole text; the eye the cut one.
+        // A rendered value (a link) names itself whole instead.
+        <>
+          <span className="atelier-sr-only">{text}</span>
+          <span aria-hidden>{shown}</span>
+        </>
+      ) : (
+        shown
+      )}
     </span>
   );
   // Always inside the Tooltip (empty while the text fits): swapping the wrapper would remount
