@@ -18,6 +18,7 @@ import {
   signedInState,
 } from "../../bench/first-load";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_ORIGIN } from "./env";
+import { shootAsIs } from "./shots";
 
 /** Scripts are sent compressed, and the hashed ones (under assets/) with a year of caching. */
 function expectCompressedAndCached(load: ScreenLoad) {
@@ -30,8 +31,6 @@ function expectCompressedAndCached(load: ScreenLoad) {
     }
   }
 }
-
-const shots = process.env.SHOTS_DIR;
 
 test("the login screen loads at most 200 KB of compressed JavaScript", async ({ browser }, testInfo) => {
   const context = await browser.newContext();
@@ -55,7 +54,7 @@ test("the login screen loads at most 200 KB of compressed JavaScript", async ({ 
     // The drawn card (not antd's Card) still frames the form, and the icons are there.
     await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
     await expect(page.locator(".anticon-mail")).toBeVisible();
-    if (shots) await page.screenshot({ path: `${shots}/login-${width}x${height}.png` });
+    await shootAsIs(page, "first-load", `login-${width}x${height}`);
     await page.close();
   }
   await context.close();
@@ -81,7 +80,7 @@ test("a list screen loads at most 400 KB of compressed JavaScript", async ({ bro
     await page.goto(`${E2E_ORIGIN}${LIST_SCREEN}`);
     await listReady(page);
     await expect(page.getByRole("menu").first()).toBeVisible();
-    if (shots) await page.screenshot({ path: `${shots}/list-${width}x${height}.png` });
+    await shootAsIs(page, "first-load", `list-${width}x${height}`);
     await page.close();
   }
   await context.close();

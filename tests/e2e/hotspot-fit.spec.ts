@@ -4,14 +4,13 @@
  * shows it whole; Ctrl+wheel zooms around the cursor and the buttons around the centre; + - 0
  * work from the keyboard but not while typing; a hotspot drawn, moved and resized at 150 % is
  * saved at the same place on the page as at fit width.
- * Screenshots go to HOTSPOT_SHOTS_DIR when it is set (to look at them).
+ * Screenshots go to .tmp/e2e-shots/hotspot-fit (tests/e2e/shots.ts), to look at.
  */
 import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
 import { makeCataloguePdf } from "../fixtures/make-pdf";
 import { apiSession, signIn } from "./helpers";
 import { processedPdf, uploadPdf } from "./pdf-helpers";
-
-const SHOTS = process.env.HOTSPOT_SHOTS_DIR;
+import { shootAsIs } from "./shots";
 
 interface Link {
   x: number;
@@ -73,9 +72,7 @@ async function pagePoint(image: Locator, u: number, v: number) {
   return { x: box.x + box.width * u, y: box.y + box.height * v };
 }
 
-async function shot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
+const shot = (page: Page, name: string) => shootAsIs(page, "hotspot-fit", name);
 
 const zoomLevel = (page: Page) => page.getByTestId("zoom-level");
 const percent = async (page: Page) => Number((await zoomLevel(page).innerText()).replace("%", ""));

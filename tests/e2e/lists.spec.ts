@@ -5,13 +5,12 @@
  * chooser remembered on the server (so it survives reload and signing out); and the sider
  * stays folded across reloads with no menu label cut. Screenshots go to SHOTS.
  */
-import { mkdirSync } from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { productNames, seedCategory, uniqueTag } from "./catalogue-helpers";
 import { apiSession, signIn, signOut } from "./helpers";
+import { shotsDir } from "./shots";
 
-const SHOTS = process.env.SHOTS_DIR ?? ".tmp/e2e-shots/lists";
-mkdirSync(SHOTS, { recursive: true });
+const SHOTS = shotsDir("lists");
 const SIZES = [
   { width: 1440, height: 900 },
   { width: 1280, height: 800 },

@@ -4,29 +4,18 @@
  * cards, role tag and open screen follow without a reload. Disabling them (confirmed first)
  * lands them on the sign-in screen with 'This account is disabled'.
  */
-import { mkdirSync } from "node:fs";
 import { expect as baseExpect, type Page, test } from "@playwright/test";
 import { apiSession, signIn } from "./helpers";
+import { shoot as shootBoth } from "./shots";
 
 /** Two signed-in browsers and live events: generous, so a loaded machine is slower, not red. */
 const expect = baseExpect.configure({ timeout: 30_000 });
-
-const SHOTS = process.env.SHOTS_DIR ?? "/tmp/i13/B-shots";
-mkdirSync(SHOTS, { recursive: true });
 
 test.describe.configure({ timeout: 240_000 });
 
 const PASSWORD = "Granted-passw0rd";
 
-async function shoot(page: Page, name: string) {
-  for (const [width, height] of [
-    [1440, 900],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
-  }
-}
+const shoot = (page: Page, name: string) => shootBoth(page, "live-grants", name);
 
 /** On the admin's page: the user's edit form, one module box set, saved. */
 async function setModule(admin: Page, userId: string, module: string, on: boolean) {

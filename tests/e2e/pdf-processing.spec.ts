@@ -2,18 +2,15 @@
  * PDF processing as an admin and a reader see it (issue 13): a damaged upload says so in plain
  * words in the PDF library, with the PDF tool's own text collapsed under it; and the public
  * viewer's zoom size, which processing no longer makes, is made on its first request.
- * Screenshots at 1440×900 and 1280×800 go to PDF_SHOTS_DIR when it is set.
+ * Screenshots at 1440×900 and 1280×800 go to .tmp/e2e-shots/pdf-processing (tests/e2e/shots.ts).
  */
 import { expect, type Page, test } from "@playwright/test";
 import { makeCataloguePdf, makeCorruptPdf } from "../fixtures/make-pdf";
 import { api, apiSession, signIn } from "./helpers";
 import { processedPdf, uploadPdf } from "./pdf-helpers";
+import { shootAsIs } from "./shots";
 
-const SHOTS = process.env.PDF_SHOTS_DIR;
-
-async function shoot(page: Page, name: string) {
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png` });
-}
+const shoot = (page: Page, name: string) => shootAsIs(page, "pdf-processing", name);
 
 test("a damaged PDF says so in plain words, with the tool's own text collapsed under it", async ({
   page,

@@ -5,15 +5,12 @@
  * token', spec §8). A sign-out the user asked for says nothing, clears local storage and
  * reaches the server even when the page leaves at once (keepalive).
  */
-import { mkdirSync } from "node:fs";
 import { type BrowserContext, expect as baseExpect, type Page, test } from "@playwright/test";
 import { type ApiSession, api, apiSession, signIn, waitForMail } from "./helpers";
+import { shoot as shootBoth } from "./shots";
 
 /** Two signed-in browsers and live events: generous, so a loaded machine is slower, not red. */
 const expect = baseExpect.configure({ timeout: 30_000 });
-
-const SHOTS = process.env.SHOTS_DIR ?? "/tmp/i13/B-shots";
-mkdirSync(SHOTS, { recursive: true });
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -46,15 +43,7 @@ async function browserDeviceId(session: ApiSession): Promise<string> {
 const reason = (page: Page) => page.getByTestId("signed-out-reason");
 
 /** The sign-in screen with its reason, at both review sizes. */
-async function shoot(page: Page, name: string) {
-  for (const [width, height] of [
-    [1440, 900],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
-  }
-}
+const shoot = (page: Page, name: string) => shootBoth(page, "session-endings", name);
 
 const cookie = async (context: BrowserContext, name: string) =>
   (await context.cookies()).find((c) => c.name === name)?.value;

@@ -1,26 +1,10 @@
 /** Steps shared by states.spec.ts: failing one API path on demand, in-app navigation, screenshots. */
-import { mkdirSync } from "node:fs";
-import path from "node:path";
 import { expect, type Page, type Route } from "@playwright/test";
 import { signIn } from "./helpers";
+import { shoot as shootBoth } from "./shots";
 
-/** Where the states' screenshots go (looked at by a person, not compared). */
-export const SHOTS_DIR = process.env.STATES_SHOTS_DIR ?? path.join(process.cwd(), ".tmp", "states-shots");
-
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 1280, height: 800 },
-] as const;
-
-/** Screenshots of the page as it is, at 1440×900 and 1280×800, back at the first size after. */
-export async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(SHOTS_DIR, { recursive: true });
-  for (const size of SIZES) {
-    await page.setViewportSize(size);
-    await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${size.width}.png`) });
-  }
-  await page.setViewportSize(SIZES[0]);
-}
+/** Screenshots of the page as it is, at 1440×900 and 1280×800 (tests/e2e/shots.ts). */
+export const shoot = (page: Page, name: string): Promise<void> => shootBoth(page, "states", name);
 
 export type Failure = "500" | "abort" | "hang";
 

@@ -3,7 +3,7 @@
  * answer, timeout) says what failed and offers Retry, which then works; a bad or unknown id is
  * "not found" with the way back and nothing to delete; offline, a screen says so (never "You
  * do not have access") and loads by itself when the connection returns; a screen whose code
- * does not arrive in time shows an error with Retry. Screenshots of each state go to SHOTS_DIR.
+ * does not arrive in time shows an error with Retry. Screenshots of each state go to .tmp/e2e-shots/states.
  */
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";

@@ -60,6 +60,26 @@ const fmt = (d: Dayjs) => d.format("YYYY-MM-DD");
  * `/analytics`: views, visitors and searched words of the published catalogues, per day
  * and per catalogue, over a date range (default the last 30 days), for one or all PDFs.
  */
+/** A chart legend entry: the series' colour as a dot beside its name, in the text colour (readable on any series colour). */
+function LegendTag({ colour, children }: { colour: string; children: string }) {
+  return (
+    <Tag bordered={false}>
+      <span
+        aria-hidden
+        style={{
+          display: "inline-block",
+          width: 8,
+          height: 8,
+          borderRadius: 4,
+          background: colour,
+          marginInlineEnd: 6,
+        }}
+      />
+      {children}
+    </Tag>
+  );
+}
+
 export default function AnalyticsPage() {
   const { token } = theme.useToken();
   const [dates, setDates] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, "day"), dayjs()]);
@@ -144,8 +164,8 @@ export default function AnalyticsPage() {
             title="Views and visitors per day"
             extra={
               <Flex gap={12}>
-                <Tag color={token.colorPrimary}>Views</Tag>
-                <Tag color={token.colorWarning}>Visitors</Tag>
+                <LegendTag colour={token.colorPrimary}>Views</LegendTag>
+                <LegendTag colour={token.colorWarning}>Visitors</LegendTag>
               </Flex>
             }
           >
