@@ -539,8 +539,9 @@ queue.register("batch", async ({ id, attempt }) => {
 
   it("stop() waits for a short run, and aborts and hands back a long one", async () => {
     // The grace must comfortably cover the short run (50 ms plus its commit) on a loaded
-    // machine; the long run never ends by itself, so stop() always waits the whole grace.
-    const a = queue({ instanceId: "stopping", stopTimeoutMs: 3000 });
+    // machine (3 s was not always enough under CI-like load); the long run never ends by
+    // itself, so stop() always waits the whole grace.
+    const a = queue({ instanceId: "stopping", stopTimeoutMs: 10_000 });
     let aborted = false;
     a.register("long", async ({ signal }) => {
       await new Promise<void>((_, reject) =>

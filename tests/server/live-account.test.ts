@@ -14,38 +14,9 @@ import { ACCOUNT_DISABLED_MESSAGE, DEVICE_SIGNED_OUT_MESSAGE } from "../../schem
 import type { AccountMessage, ResourceChangeMessage, SubscribeAck } from "../../schemas/realtime";
 import { SOCKET_PATH } from "../../schemas/realtime";
 import { DRIVERS, type SignedIn, sleep, startInstances, startServer, type TestServer } from "./harness";
+import { Received } from "./received";
 
 const EVENT_MS = 20_000;
-
-/** Every event of one kind a socket received, and a wait for one that matches. */
-class Received<T> {
-  readonly seen: T[] = [];
-  private waiters: (() => void)[] = [];
-
-  constructor(socket: Socket, event: string) {
-    socket.on(event, (message: T) => {
-      this.seen.push(message);
-      for (const wake of this.waiters.splice(0)) wake();
-    });
-  }
-
-  async until(match: (message: T) => boolean, what: string, ms = EVENT_MS): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const found = this.seen.find(match);
-      if (found) return found;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`No ${what} within ${ms} ms; received ${JSON.stringify(this.seen)}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-}
 
 interface Watched {
   socket: Socket;
@@ -65,8 +36,8 @@ async function watch(server: TestServer, token: string): Promise<Watched> {
     reconnection: false,
   });
   sockets.push(socket);
-  const account = new Received<AccountMessage>(socket, "account");
-  const changes = new Received<ResourceChangeMessage>(socket, "change");
+  const account = new Received<AccountMessage>(socket, "account", EVENT_MS);
+  const changes = new Received<ResourceChangeMessage>(socket, "change", EVENT_MS);
   const disconnected = new Promise<string>((resolve) => socket.once("disconnect", resolve));
   await new Promise<void>((resolve, reject) => {
     socket.once("connect", resolve);

@@ -20,43 +20,13 @@ import {
 } from "../../schemas/realtime";
 import { makeCataloguePdf } from "../fixtures/make-pdf";
 import { DRIVERS, startInstances, type TestServer } from "./harness";
+import { Received } from "./received";
 
 /** Longest wait for one event; generous, so a loaded machine is slower, not red. */
 const EVENT_MS = 30_000;
 /** Longest wait for a catalogue to be processed. */
 const PROCESS_MS = 90_000;
 const ORIGIN = "https://atelier.example.test"; // PUBLIC_URL of the test servers
-
-/** Every event of one kind a socket received, and a wait for one that matches. */
-class Received<T> {
-  readonly seen: T[] = [];
-  private waiters: (() => void)[] = [];
-
-  constructor(socket: Socket, event: string) {
-    socket.on(event, (message: T) => {
-      this.seen.push(message);
-      for (const wake of this.waiters.splice(0)) wake();
-    });
-  }
-
-  /** Resolves with the first event (already received or to come) that matches. */
-  async until(match: (message: T) => boolean, what: string, ms = EVENT_MS): Promise<T> {
-    const deadline = Date.now() + ms;
-    for (;;) {
-      const found = this.seen.find(match);
-      if (found) return found;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`No ${what} within ${ms} ms; received ${JSON.stringify(this.seen)}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-  }
-}
 
 describe.runIf(DRIVERS.includes("postgres"))("socket events across two instances", () => {
   let a: TestServer;
@@ -84,7 +54,7 @@ describe.runIf(DRIVERS.includes("postgres"))("socket events across two instances
   /** A socket on `server` subscribed to live lists of `resources`, recording their changes. */
   async function liveList(server: TestServer, ...resources: string[]) {
     const socket = await connect(server);
-    const changes = new Received<ResourceChangeMessage>(socket, "change");
+    const changes = new Received<ResourceChangeMessage>(socket, "change", EVENT_MS);
     for (const resource of resources) {
       const ack = (await socket.timeout(EVENT_MS).emitWithAck("subscribe", resource)) as SubscribeAck;
       expect(ack).toEqual({ ok: true });
@@ -201,7 +171,7 @@ describe.runIf(DRIVERS.includes("postgres"))("socket events across two instances
 
   it("the /dam namespace on B sees folders and assets changed through A", async () => {
     const socket = await connect(b, DAM_NAMESPACE);
-    const onB = new Received<DamChange>(socket, DAM_CHANGE_EVENT);
+    const onB = new Received<DamChange>(socket, DAM_CHANGE_EVENT, EVENT_MS);
 
     const folder = await call<DamFolder>(a, "POST", "/dam/folders", { name: "Cluster folder" });
     expect(folder.status).toBe(201);

@@ -8,13 +8,13 @@ import {
   Input,
   Radio,
   Row,
-  Select,
   Space,
   Switch,
   Typography,
 } from "antd";
 import { MODULES } from "../../../resources/modules";
 import { PASSWORD_MIN_LENGTH, ROLE_LABELS, ROLES, type UserWrite } from "../../../schemas/auth";
+import { FormSelect } from "../../components/form-select";
 
 export type UserFormMode = "create" | "edit";
 
@@ -166,7 +166,7 @@ export function UserForm({ mode, formProps }: UserFormProps) {
       <Row gutter={16}>
         <Col xs={24} md={8}>
           <Form.Item label="Role" name="role" rules={[{ required: true, message: "Choose a role" }]}>
-            <Select options={ROLE_OPTIONS} />
+            <FormSelect options={ROLE_OPTIONS} />
           </Form.Item>
         </Col>
         <Col xs={24} md={8}>
