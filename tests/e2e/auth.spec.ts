@@ -41,6 +41,8 @@ test("forgot and reset password through the mailed link", async ({ page, request
   await page.goto("login");
   await page.getByRole("link", { name: "Forgot password?" }).click();
   await expect(page).toHaveURL(/\/manage\/password_reset$/);
+  // The sign-in form stays on screen while the next screen's code loads: wait for the new one.
+  await expect(page.getByRole("heading", { name: "Forgot password" })).toBeVisible();
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByRole("button", { name: "Send reset link" }).click();
   await expect(
