@@ -13,6 +13,16 @@ import {
 } from "./dam.records";
 import { DamStore } from "./dam.store";
 
+/** The columns of an asset that describe its stored file: written on upload and on replace. */
+const fileColumns = (upload: StoredUpload) => ({
+  original_name: upload.originalName,
+  storage_key: upload.key,
+  mime: upload.kind.mime,
+  size: upload.size,
+  width: upload.width,
+  height: upload.height,
+});
+
 export class DamAssets extends DamStore {
   async list(query: AssetListQuery): Promise<ListAnswer<DamAsset>> {
     const { page = 1, pageSize = 100 } = query;
@@ -56,12 +66,7 @@ export class DamAssets extends DamStore {
         .values({
           folder_id: folderId,
           name: upload.originalName,
-          original_name: upload.originalName,
-          storage_key: upload.key,
-          mime: upload.kind.mime,
-          size: upload.size,
-          width: upload.width,
-          height: upload.height,
+          ...fileColumns(upload),
           created_by: actorId,
           updated_by: actorId,
         })
@@ -127,12 +132,7 @@ export class DamAssets extends DamStore {
     const row = await this.db
       .updateTable("dam_assets")
       .set({
-        original_name: upload.originalName,
-        storage_key: upload.key,
-        mime: upload.kind.mime,
-        size: upload.size,
-        width: upload.width,
-        height: upload.height,
+        ...fileColumns(upload),
         updated_at: new Date(),
         updated_by: actorId,
       })
