@@ -5,7 +5,13 @@
  * token', spec §8). A sign-out the user asked for says nothing, clears local storage and
  * reaches the server even when the page leaves at once (keepalive).
  */
-import { type BrowserContext, expect as baseExpect, type Page, test } from "@playwright/test";
+import {
+  type APIRequestContext,
+  type BrowserContext,
+  expect as baseExpect,
+  type Page,
+  test,
+} from "@playwright/test";
 import { type ApiSession, api, apiSession, signIn, waitForMail } from "./helpers";
 import { shoot as shootBoth } from "./shots";
 
@@ -48,22 +54,28 @@ const shoot = (page: Page, name: string) => shootBoth(page, "session-endings", n
 const cookie = async (context: BrowserContext, name: string) =>
   (await context.cookies()).find((c) => c.name === name)?.value;
 
-test("a device signed out from another session goes to sign-in at once, told 'You were signed out on this device'", async ({
-  page,
-  request,
-}) => {
+/**
+ * A new user signs in in this browser; then the same user, on another device (the API), signs
+ * this browser out from My devices.
+ */
+async function signedOutElsewhere(page: Page, request: APIRequestContext, name: string): Promise<void> {
   const admin = await apiSession(request);
-  const user = await createUser(admin, "revoked-live");
+  const user = await createUser(admin, name);
   await signIn(page, user.email, PASSWORD);
   await expect(page.getByRole("heading", { name: "Welcome, Sam" })).toBeVisible();
-
-  // The same user on another device signs this browser out from My devices.
   const elsewhere = await apiSession(request, user.email, PASSWORD);
   await elsewhere.expect(
     "DELETE",
     `/api/users/me/devices/${encodeURIComponent(await browserDeviceId(elsewhere))}`,
     204,
   );
+}
+
+test("a device signed out from another session goes to sign-in at once, told 'You were signed out on this device'", async ({
+  page,
+  request,
+}) => {
+  await signedOutElsewhere(page, request, "revoked-live");
 
   // No click, no reload: the socket tells the page.
   await expect(page).toHaveURL(/\/manage\/login$/, { timeout: 20_000 });
@@ -81,17 +93,7 @@ test("a device signed out from another session goes to sign-in at once, told 'Yo
 test("without the socket, the next request's 406 tells the same reason", async ({ page, request }) => {
   // The live channel is out of reach (a proxy that drops WebSockets, say): only HTTP is left.
   await page.route("**/socket.io/**", (route) => route.abort());
-  const admin = await apiSession(request);
-  const user = await createUser(admin, "revoked-http");
-  await signIn(page, user.email, PASSWORD);
-  await expect(page.getByRole("heading", { name: "Welcome, Sam" })).toBeVisible();
-
-  const elsewhere = await apiSession(request, user.email, PASSWORD);
-  await elsewhere.expect(
-    "DELETE",
-    `/api/users/me/devices/${encodeURIComponent(await browserDeviceId(elsewhere))}`,
-    204,
-  );
+  await signedOutElsewhere(page, request, "revoked-http");
 
   // The page's next call (a screen opened, or the token's scheduled refresh) is answered 406.
   await page.getByTestId("user-menu").click();
