@@ -24,6 +24,7 @@ import {
   popplerAvailable,
 } from "../../server/modules/pdf/render";
 import { runTool } from "../../server/modules/pdf/render/run-tool";
+import { toolHostPid } from "../../server/modules/pdf/render/tool-host";
 import {
   A4,
   catalogueHeading,
@@ -227,6 +228,51 @@ describe("deadlines", () => {
     await expect(runTool("sleep", ["30"], { idleMs: 300 })).rejects.toMatchObject(timeout);
     expect(Date.now() - started).toBeLessThan(5000);
     await expect(createPdfjsRenderer({ idleMs: 1 }).info(files.catalogue)).rejects.toMatchObject(timeout);
+  });
+});
+
+describe("the tool host", () => {
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it("runs a tool with its output and exit code, and refuses one that does not exist", async () => {
+    const said = await runTool("sh", ["-c", "printf 'out'; printf 'err' >&2"], {
+      idleMs: 5000,
+      stdout: true,
+    });
+    expect(said).toEqual({ stdout: "out", stderr: "err" });
+    const lines: string[] = [];
+    await runTool("sh", ["-c", "echo '1 2 a' >&2; printf '2 2 b' >&2"], {
+      idleMs: 5000,
+      onStderrLine: (line) => lines.push(line),
+    });
+    expect(lines).toEqual(["1 2 a", "2 2 b"]);
+    await expect(
+      runTool("sh", ["-c", "echo 'Syntax Error' >&2; exit 1"], { idleMs: 5000 }),
+    ).rejects.toMatchObject({ name: "PdfError", code: "corrupt", detail: "sh: Syntax Error" });
+    await expect(runTool("/nonexistent/pdftoppm", [], { idleMs: 5000 })).rejects.toMatchObject({
+      code: "ENOENT",
+    });
+    expect((await runTool("echo", ["still here"], { idleMs: 5000, stdout: true })).stdout).toBe(
+      "still here\n",
+    );
+  });
+
+  it("ends the tools of a host that died with an error, and starts a new host for the next", async () => {
+    const running = runTool("sleep", ["30"], { idleMs: 60_000 });
+    await expect.poll(() => toolHostPid()).toBeDefined();
+    const pid = toolHostPid() as number;
+    process.kill(pid, "SIGKILL");
+    await expect(running).rejects.toThrow(/tool host exited/);
+    await expect.poll(() => alive(pid)).toBe(false);
+    expect((await runTool("echo", ["again"], { idleMs: 5000, stdout: true })).stdout).toBe("again\n");
+    expect(toolHostPid()).not.toBe(pid);
   });
 });
 

@@ -1,10 +1,11 @@
 /**
  * Runs a poppler command line tool with a deadline: the child is killed (SIGKILL) when it
  * stays silent for `idleMs` or when `signal` aborts, so a malicious or broken PDF cannot hold
- * a job forever. Poppler's exit status and messages become a `PdfError`.
+ * a job forever. Poppler's exit status and messages become a `PdfError`. The tool is started by
+ * the tool host (tool-host.ts), not forked from this large process.
  */
-import { spawn } from "node:child_process";
 import { PdfError } from "./pdf-error";
+import { hostSpawn } from "./tool-host";
 
 export interface RunToolOptions {
   /** Kill the tool after this long without output on stdout or stderr. */
@@ -50,7 +51,7 @@ export function popplerError(tool: string, exitCode: number | null, stderr: stri
 export function runTool(tool: string, args: string[], options: RunToolOptions): Promise<ToolResult> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) return reject(options.signal.reason);
-    const child = spawn(tool, args, { stdio: ["ignore", options.stdout ? "pipe" : "ignore", "pipe"] });
+    const child = hostSpawn(tool, args, { stdout: options.stdout === true });
     const out: Buffer[] = [];
     let stderr = "";
     let partial = "";
@@ -92,12 +93,12 @@ export function runTool(tool: string, args: string[], options: RunToolOptions): 
       if (error === undefined) resolve(result!);
       else reject(error);
     };
-    child.on("error", (error) => {
+    child.on("error", (error: Error) => {
       // Not started at all (ENOENT): no "close" may follow.
       if (child.pid === undefined) settle(error);
       else kill(error);
     });
-    child.on("close", (code, killedBy) => {
+    child.on("close", (code: number | null, killedBy: NodeJS.Signals | null) => {
       if (partial && options.onStderrLine) options.onStderrLine(partial);
       if (failure !== undefined) return settle(failure);
       if (code !== 0) return settle(popplerError(tool, killedBy ? null : code, stderr));
