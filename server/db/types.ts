@@ -200,7 +200,7 @@ export interface PdfPagesTable {
   height: number;
   text: Generated<string>;
   words: Json<{ text: string; x: number; y: number; w: number; h: number }[]>;
-  /** Storage key of each rendered width: `{ "320": "pdfs/…/p1-w320.webp", … }`. */
+  /** Storage key of each rendered width: `{ "320": "pdfs/…/p1-w320.jpg", … }`. */
   images: Json<Record<string, string>>;
   links_revision: Generated<number>;
 }

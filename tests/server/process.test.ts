@@ -154,7 +154,7 @@ describe("server process on PGlite", () => {
     p.child.kill("SIGKILL");
     const killedAt = Date.now();
     await p.exited;
-    const firstPage = path.join(dir, "storage", "pdfs", id, "v1", "p1-w320.webp");
+    const firstPage = path.join(dir, "storage", "pdfs", id, "v1", "p1-w320.jpg");
     expect(statSync(firstPage).mtimeMs).toBeLessThan(killedAt);
 
     const again = start(dir, await freePort());

@@ -16,7 +16,7 @@ export const CONTENT_TYPE = { jpeg: "image/jpeg", webp: "image/webp" } as const;
 export const pageImageKey = (pdfId: string, version: number, page: number, size: PageWidthName) =>
   `pdfs/${pdfId}/v${version}/p${page}-w${PAGE_WIDTHS[size]}.${EXTENSION[PAGE_FORMATS[size]]}`;
 
-/** Page image keys as catalogues processed before the screen size became JPEG wrote them. */
+/** Page image keys as catalogues processed before the screen size and thumbnail became JPEG wrote them. */
 const legacyKey = (pdfId: string, version: number, page: number, width: number) =>
   `pdfs/${pdfId}/v${version}/p${page}-w${width}.webp`;
 

@@ -6,14 +6,14 @@ export const PAGE_WIDTHS = { thumbnail: 320, screen: 1200, zoom: 2400 } as const
 export type PageWidthName = keyof typeof PAGE_WIDTHS;
 
 /**
- * Each size's format. The screen size is what processing waits for, so it is JPEG written by
- * the rasteriser itself: re-encoding to WebP (effort 0, the fastest) costs as much CPU as
- * rasterising the page, and the whole job must stay within single-thread `pdftoppm -jpeg`
- * (bench/pdf-render.ts). Thumbnails are small and derived from the screen image, so WebP
- * costs little there; the zoom size is made on demand, once, and served many times, so its
- * smaller WebP bytes win.
+ * Each size's format. Processing is what an uploader waits for, and the whole job must stay
+ * within single-thread `pdftoppm -jpeg` (bench/pdf-render.ts), so both sizes it makes are JPEG:
+ * the screen size as the rasteriser wrote it (re-encoding to WebP, even at effort 0, costs as
+ * much CPU as rasterising the page), and the thumbnail scaled from it (JPEG ~11 ms a page
+ * against ~16 ms for WebP effort 0, for ~21 KiB against ~17). The zoom size is made on demand,
+ * once, and served many times, so its smaller WebP bytes win.
  */
-export const PAGE_FORMATS = { thumbnail: "webp", screen: "jpeg", zoom: "webp" } as const satisfies Record<
+export const PAGE_FORMATS = { thumbnail: "jpeg", screen: "jpeg", zoom: "webp" } as const satisfies Record<
   PageWidthName,
   PageImageSpec["format"]
 >;
