@@ -113,19 +113,26 @@ export function processJob(
       const total = info.pages;
       const say = () => `Rendering page ${Math.min(rendered + 1, total)} of ${total}`;
       // Page rows learn their images in batches, with each progress write: a page stored but not
-      // yet recorded is rendered again after a crash, which is all a batch can cost.
+      // yet recorded is rendered again after a crash, which is all a batch can cost. The writes
+      // run one after another beside the rendering, which never waits for the database; their
+      // first failure stops the rendering at the next page and fails the job.
       const unrecorded = new Map<number, Record<string, string>>();
       let recording = Promise.resolve();
+      let recordFailure: { error: unknown } | undefined;
       const record = (force: boolean) => {
-        recording = recording.then(async () => {
-          const now = Date.now();
-          if (!unrecorded.size || (!force && now - lastWrite < PROGRESS_MS)) return;
-          const batch = [...unrecorded];
-          unrecorded.clear();
-          await rowsWritten;
-          await recordImages(ctx, pdfId, batch);
-          await progress(say(), 5 + (rendered / total) * 95, true);
-        });
+        recording = recording
+          .then(async () => {
+            const now = Date.now();
+            if (recordFailure || !unrecorded.size || (!force && now - lastWrite < PROGRESS_MS)) return;
+            const batch = [...unrecorded];
+            unrecorded.clear();
+            await rowsWritten;
+            await recordImages(ctx, pdfId, batch);
+            await progress(say(), 5 + (rendered / total) * 95, true);
+          })
+          .catch((error: unknown) => {
+            recordFailure ??= { error };
+          });
         return recording;
       };
       await progress(say(), 5 + (rendered / total) * 95, true);
@@ -143,14 +150,16 @@ export function processJob(
               keys[String(PAGE_WIDTHS[size])] = key;
             }),
           );
+          if (recordFailure) throw recordFailure.error;
           unrecorded.set(page, keys);
           rendered++;
-          await record(false);
+          void record(false);
         },
         job.signal,
       );
       await rowsWritten;
       await record(true);
+      if (recordFailure) throw recordFailure.error;
 
       const finished = await ctx.db
         .updateTable("pdfs")
