@@ -10,13 +10,13 @@
  *   (a)  `pdftoppm -jpeg` at screen width, one process: the reference
  *   (a2) the same split over one process per core, for scale only
  *   (j)  the whole processing job (server/modules/pdf/process.job.ts) on a real app context:
- *        PGlite in memory, local storage in a temp folder, the renderer the server would choose
+ *        PGlite in DATA_DIR as `npm start` has it, local storage in a temp folder, the renderer the server would choose
  *   (z)  one page's zoom image made on demand (server/storage/on-demand.ts), for scale: it is
  *        not part of the job any more
  * The best round of each case is the figure (the least disturbed); the median follows it.
  * Floor: (j) ≤ 1.0 × (a). The host may be shared, and a busy neighbour slows the parallel job
  * far more than the one-process reference, so CPU seconds (this process's threads plus its
- * finished children, Linux only) are printed too, with the ratio they imply on idle cores:
+ * children's and theirs, the tool host's pdftoppm included, Linux only) are printed too, with the ratio they imply on idle cores:
  * (j)'s CPU time / cores against (a)'s.
  *
  * Environment (all optional):
@@ -25,7 +25,7 @@
  */
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -67,16 +67,34 @@ const pdftoppmJpeg = (first: number, last: number, prefix: string) =>
     path.join(dir, prefix),
   ]);
 
-/** CPU seconds used so far by this process (all threads) and its children that have ended. */
+/**
+ * CPU seconds used so far by this process (all threads), its children that have ended, and its
+ * children still running with everything they have reaped (the tool host, whose tools are the
+ * renderer's pdftoppm and pdftotext). Linux only; NaN elsewhere.
+ */
 function cpuSeconds(): number {
   const own = process.cpuUsage();
-  let children = Number.NaN;
+  // Fields 14–17 of /proc/<pid>/stat (utime, stime, cutime, cstime, in ticks), after the name.
+  const ticks = (pid: string | number) => {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return {
+      ppid: Number(fields[1]),
+      own: Number(fields[11]) + Number(fields[12]),
+      reaped: Number(fields[13]) + Number(fields[14]),
+    };
+  };
   try {
-    // Fields 16 and 17 of /proc/self/stat (after the parenthesised name): cutime, cstime, in ticks.
-    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
-    children = (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {}
-  return (own.user + own.system) / 1e6 + children;
+    let total = ticks("self").reaped;
+    for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+      try {
+        const stat = ticks(pid);
+        if (stat.ppid === process.pid) total += stat.own + stat.reaped;
+      } catch {} // ended while we looked
+    }
+    return (own.user + own.system) / 1e6 + total / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
@@ -96,7 +114,9 @@ async function main(): Promise<void> {
     CLIENT_DIR: "/nonexistent",
     LOG_LEVEL: "silent",
   });
-  const database = await openDatabase({ databaseUrl: null, pgliteDir: "memory://" });
+  // The database as `npm start` has it: embedded PGlite in DATA_DIR.
+  mkdirSync(config.dataDir, { recursive: true });
+  const database = await openDatabase({ databaseUrl: null, pgliteDir: config.dataDir });
   const { app, ctx } = await buildApp({ config, database, logger: false });
   const renderer = await chooseRenderer();
   const job = processJob(ctx, new PdfService(ctx), renderer);
