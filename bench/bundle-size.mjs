@@ -23,11 +23,13 @@ import { register } from "tsx/esm/api";
 register();
 const {
   FIRST_LOAD_BUDGETS,
+  inAppFirstRowMs,
   LIST_SCREEN,
   kb,
   listReady,
   loginReady,
   measureScreen,
+  returnVisitFirstRowMs,
   seedProduct,
   signedInState,
 } = await import("./first-load.ts");
@@ -128,16 +130,22 @@ try {
   const storageState = await signedInState(browser, origin, ADMIN.email, ADMIN.password);
   const listContext = await browser.newContext({ storageState });
   const list = await measureScreen(listContext, `${origin}${LIST_SCREEN}`, listReady);
+  const returning = await returnVisitFirstRowMs(listContext, `${origin}${LIST_SCREEN}`);
+  const inApp = await inAppFirstRowMs(listContext, `${origin}/manage/`, LIST_SCREEN);
   await listContext.close();
 
   row("/manage/login JS", login, FIRST_LOAD_BUDGETS.loginBytes);
   row(`${LIST_SCREEN} JS`, list, FIRST_LOAD_BUDGETS.listBytes);
-  const ms = list.firstRowMs;
-  console.log(
-    `  ${"list: first row".padEnd(26)} ${`${ms ?? "?"} ms`.padStart(9)} after navigation start, floor ${FIRST_LOAD_BUDGETS.firstRowMs} ms: ${
-      ms !== undefined && ms <= FIRST_LOAD_BUDGETS.firstRowMs ? "within" : "OVER"
-    } (timing: printed, not asserted)`,
-  );
+  const timeRow = (label, ms, from) =>
+    console.log(
+      `  ${label.padEnd(26)} ${`${ms ?? "?"} ms`.padStart(9)} ${from}, floor ${FIRST_LOAD_BUDGETS.firstRowMs} ms: ${
+        ms !== undefined && ms <= FIRST_LOAD_BUDGETS.firstRowMs ? "within" : "OVER"
+      }`,
+    );
+  timeRow("list: first row, cold", list.firstRowMs, "after navigation start, empty cache");
+  timeRow("list: first row, return", returning, "after navigation start, third visit (warm cache)");
+  timeRow("list: first row, in app", inApp, "after the menu click on the home screen");
+  console.log("  (timings are printed, not asserted)");
   for (const [label, load] of [
     ["login", login],
     ["list", list],

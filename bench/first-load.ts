@@ -87,6 +87,69 @@ export async function measureScreen(
   };
 }
 
+/**
+ * The first row's time on a return visit: `visits` loads of `url` in `context` one after the
+ * other (the HTTP cache and V8's code cache warm up on the first ones), the last one measured.
+ * Navigation start → first row, in ms.
+ */
+export async function returnVisitFirstRowMs(
+  context: BrowserContext,
+  url: string,
+  visits = 3,
+): Promise<number> {
+  let ms = Number.NaN;
+  for (let visit = 0; visit < visits; visit++) {
+    const page = await context.newPage();
+    await page.goto(url);
+    await listReady(page);
+    ms = await page.evaluate(() => (window as Window & { __firstRowAt?: number }).__firstRowAt ?? Number.NaN);
+    await page.close();
+  }
+  return Math.round(ms);
+}
+
+/**
+ * The first row's time of a navigation inside the app: from `from` (loaded, its network
+ * settled), a click on the menu's link to `listPath` (opening its group first when it is
+ * folded), to the first row of the list, in ms.
+ */
+export async function inAppFirstRowMs(
+  context: BrowserContext,
+  from: string,
+  listPath: string,
+): Promise<number> {
+  const page = await context.newPage();
+  await page.goto(from);
+  await page.waitForLoadState("networkidle");
+  const item = page.locator(`.ant-layout-sider a[href="${listPath}"]`);
+  if (!(await item.isVisible())) {
+    await page.locator(".ant-layout-sider .ant-menu-submenu-title").filter({ hasText: "Products" }).click();
+  }
+  await item.waitFor();
+  await page.evaluate(() => {
+    const win = window as Window & { __clickAt?: number; __rowAt?: number };
+    const observer = new MutationObserver(() => {
+      if (document.querySelector(".ant-table-row")) {
+        win.__rowAt = performance.now();
+        observer.disconnect();
+      }
+    });
+    observer.observe(document, { childList: true, subtree: true });
+    document.addEventListener("click", () => (win.__clickAt = performance.now()), {
+      capture: true,
+      once: true,
+    });
+  });
+  await item.click();
+  await listReady(page);
+  const ms = await page.evaluate(() => {
+    const win = window as Window & { __clickAt?: number; __rowAt?: number };
+    return (win.__rowAt ?? Number.NaN) - (win.__clickAt ?? Number.NaN);
+  });
+  await page.close();
+  return Math.round(ms);
+}
+
 /** The login screen is ready when its form is there. */
 export const loginReady = async (page: Page) => {
   await page.getByLabel("Password", { exact: true }).waitFor();
