@@ -58,10 +58,14 @@ async function main() {
   });
 
   let closing = false;
+  /** How long requests in flight may take to finish once a shutdown begins. */
+  const SHUTDOWN_GRACE_MS = 10_000;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, "shutting down: finishing requests in flight");
+    // A client that stops reading a response would hold the close for minutes: it gets a grace.
+    setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     try {
       await app.close();
       await database.close();
