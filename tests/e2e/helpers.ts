@@ -25,6 +25,20 @@ export async function signIn(page: Page, email = ADMIN_EMAIL, password = ADMIN_P
   await expect(page).not.toHaveURL(/\/login(\?|$)/);
 }
 
+/**
+ * Navigates inside the single-page app, as a link does (no page load): how a user moves
+ * around once the app is open, and the only way to move at all while offline. `to` is a path
+ * from the origin (`/manage/users`); the screen may add a query string of its own (a list
+ * keeps its page and sort in the address).
+ */
+export async function navigateInApp(page: Page, to: string): Promise<void> {
+  await page.evaluate((target) => {
+    window.history.pushState(null, "", target);
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  }, to);
+  await expect(page).toHaveURL(new RegExp(`${to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\?.*)?$`));
+}
+
 /** Signs in through the API (no browser) and returns the tokens and the user. */
 export async function apiSignIn(
   request: APIRequestContext,

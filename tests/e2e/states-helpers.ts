@@ -1,6 +1,6 @@
-/** Steps shared by states.spec.ts: failing one API path on demand, in-app navigation, screenshots. */
+/** Steps shared by states.spec.ts: failing one API path on demand, signing in to a screen, screenshots. */
 import { expect, type Page, type Route } from "@playwright/test";
-import { signIn } from "./helpers";
+import { navigateInApp, signIn } from "./helpers";
 import { shoot as shootBoth } from "./shots";
 
 /** Screenshots of the page as it is, at 1440×900 and 1280×800 (tests/e2e/shots.ts). */
@@ -51,18 +51,6 @@ export async function failApi(page: Page, pathname: string, failure: Failure) {
       for (const route of hung.splice(0)) void route.abort("timedout").catch(() => undefined);
     },
   };
-}
-
-/**
- * Navigates inside the single-page app, as a link does (no page load): how a user moves
- * around once the app is open, and the only way to move at all while offline.
- */
-export async function navigateInApp(page: Page, to: string): Promise<void> {
-  await page.evaluate((target) => {
-    window.history.pushState(null, "", target);
-    window.dispatchEvent(new PopStateEvent("popstate"));
-  }, to);
-  await expect(page).toHaveURL(new RegExp(`${to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
 }
 
 /** The in-place load error (src/components/load-error.tsx) of `what`. */

@@ -8,8 +8,8 @@
 import { randomUUID } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { type Row, seedCategory, uniqueTag } from "./catalogue-helpers";
-import { apiSession } from "./helpers";
-import { errorToasts, failApi, loadError, navigateInApp, shoot, signInTo } from "./states-helpers";
+import { apiSession, navigateInApp } from "./helpers";
+import { errorToasts, failApi, loadError, shoot, signInTo } from "./states-helpers";
 
 test.use({ viewport: { width: 1440, height: 900 } });
 

@@ -116,8 +116,8 @@ export default function ResetPasswordPage() {
   if (link.status === "checking") {
     return (
       <AuthLayout title="Checking your link">
-        <Flex justify="center" style={{ padding: 24 }}>
-          <Spin aria-label="Checking your link" />
+        <Flex role="status" aria-label="Checking your link" justify="center" style={{ padding: 24 }}>
+          <Spin />
         </Flex>
       </AuthLayout>
     );

@@ -1,3 +1,4 @@
+import "./page-viewport.css";
 import { Skeleton, theme } from "antd";
 import { type RefObject, useEffect } from "react";
 import type { PdfPage } from "../../../schemas/pdf-library";
@@ -7,7 +8,7 @@ import { usePageImage } from "./use-page-image";
 import { PAGE_GUTTER, type Zoom } from "./use-zoom";
 
 export interface PageViewportProps {
-  viewport: RefObject<HTMLDivElement | null>;
+  viewport: RefObject<HTMLElement | null>;
   page: PdfPage | undefined;
   zoom: Zoom;
   editor: EditorState;
@@ -21,6 +22,8 @@ export interface PageViewportProps {
  * The page at its zoom in a scrolling viewport that fills the space left to it: the page is
  * placed where the zoom's layout says (centred when smaller than the viewport), so zooming
  * can keep a point still. Hotspots are drawn on it in page fractions, right at every zoom.
+ * The viewport takes the keyboard focus (a named region), so a zoomed page can be scrolled
+ * without a mouse; the editor's keys work there as anywhere in the editor.
  */
 export function PageViewport(props: PageViewportProps) {
   const { viewport, page, zoom, editor } = props;
@@ -35,9 +38,13 @@ export function PageViewport(props: PageViewportProps) {
   }, [viewport, pageNumber]);
 
   return (
-    <div
+    <section
       ref={viewport}
       data-testid="page-viewport"
+      className="page-viewport"
+      aria-label={pageNumber === undefined ? "Page" : `Page ${pageNumber}`}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region takes the focus to be scrolled by keys
+      tabIndex={0}
       data-gutter={PAGE_GUTTER}
       style={{
         flex: 1,
@@ -73,6 +80,6 @@ export function PageViewport(props: PageViewportProps) {
           </div>
         </div>
       )}
-    </div>
+    </section>
   );
 }

@@ -53,7 +53,7 @@ export default function PdfViewerPage({ def }: ScreenProps) {
 
   const root = useRef<HTMLDivElement>(null);
   const height = useFillHeight(root, EDITOR_BOTTOM, MIN_EDITOR_HEIGHT);
-  const viewport = useRef<HTMLDivElement>(null);
+  const viewport = useRef<HTMLElement>(null);
   const [pageWidth, pageHeight] = [current?.width, current?.height];
   const pageSize = useMemo(
     () => (pageWidth && pageHeight ? { width: pageWidth, height: pageHeight } : null),

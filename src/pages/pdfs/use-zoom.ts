@@ -30,7 +30,7 @@ export interface Zoom {
 }
 
 /** The viewport's inner size (its scrollbars excluded), kept current as it resizes. */
-function useViewSize(viewport: RefObject<HTMLDivElement | null>, active: boolean): Size | null {
+function useViewSize(viewport: RefObject<HTMLElement | null>, active: boolean): Size | null {
   const [size, setSize] = useState<Size | null>(null);
   useLayoutEffect(() => {
     const el = viewport.current;
@@ -55,7 +55,7 @@ function useViewSize(viewport: RefObject<HTMLDivElement | null>, active: boolean
  * cursor for the wheel, the viewport's centre otherwise — by scrolling with it.
  * `page` is the page's size in PDF points (null while there is no page).
  */
-export function useZoom(viewport: RefObject<HTMLDivElement | null>, page: Size | null): Zoom {
+export function useZoom(viewport: RefObject<HTMLElement | null>, page: Size | null): Zoom {
   const [state, setState] = useState<ZoomState>({ mode: "width", zoom: 1 });
   const view = useViewSize(viewport, page !== null);
   const zoom = page && view ? zoomOf(state, page, view, PAGE_GUTTER) : state.zoom;

@@ -1,7 +1,7 @@
 import { CreateButton, List, useTable } from "@refinedev/antd";
 import type { CrudFilter } from "@refinedev/core";
-import { Button, Empty, Flex, Table } from "antd";
-import { useMemo, useState } from "react";
+import { Button, type CheckboxProps, Empty, Flex, Table } from "antd";
+import { type AriaAttributes, useMemo, useState } from "react";
 import { canCreate } from "../../../resources/contract";
 import { type ListColumnsPreference, PREFERENCE_KEYS } from "../../../schemas/preferences";
 import { LoadError } from "../../components/load-error";
@@ -16,6 +16,7 @@ import { BulkDeleteBar } from "./bulk-delete-bar";
 import { ColumnChooser } from "./column-chooser";
 import { hasActiveFilters } from "./filter-values";
 import { ListFilters } from "./list-filters";
+import { recordName } from "./row-actions";
 import { SELECTION_WIDTH, tableColumns, tableWidth } from "./table-columns";
 import { totalLabel } from "./total-label";
 
@@ -102,6 +103,14 @@ export default function ResourceListPage({ def }: ScreenProps) {
             selectedRowKeys: selected,
             preserveSelectedRowKeys: true,
             onChange: (keys) => setSelected(keys.map(String)),
+            getCheckboxProps: (record) => {
+              // Each row's box is named by its record, as antd names the header's "Select all".
+              // antd's types leave out aria-*, which Checkbox hands to its input.
+              const box: CheckboxProps & AriaAttributes = {
+                "aria-label": `Select ${recordName(def, record)}`,
+              };
+              return box;
+            },
           }}
           locale={{
             emptyText: filtered ? (

@@ -1,0 +1,241 @@
+/**
+ * Every screen passes an axe-core scan with no serious or critical violation (issue 13): the
+ * signed-out screens, every discovered resource's list, create, show and edit screens, the
+ * hand-written screens (home, users, account, devices, security log, outbox, DAM, PDF library,
+ * a PDF's hotspot editor, analytics) and the public catalogue viewer. A violation is printed
+ * with its rule, where it is and axe's help, so the failure says what to fix.
+ *
+ * Fast by design (the suite has a time budget): one page for the whole file, signed in once;
+ * each screen is reached inside the app as a link would (no reload), and scanned as soon as
+ * its own heading is up and nothing on it is loading.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Locator, type Page, test } from "@playwright/test";
+import { canCreate, type ResourceDefinition } from "../../resources/contract";
+import { RESOURCES } from "../../resources/index";
+import { baseType, type FieldSchema } from "../../schemas/contract";
+import { recordPath, resourceRoutes } from "../../src/resources/routes";
+import { makeCataloguePdf } from "../fixtures/make-pdf";
+import { type ApiSession, apiSession, E2E_ORIGIN, navigateInApp, signIn } from "./helpers";
+import { processedPdf, type UploadedPdf, uploadPdf } from "./pdf-helpers";
+
+// A cap for a stuck run, not a timing check: the catalogue is processed before the first scan.
+test.describe.configure({ timeout: 300_000 });
+
+/** What marks a screen as the one asked for, once it is drawn: within its <main>. */
+type Ready = (main: Locator) => Locator;
+
+/** A screen to scan: its name in the report, its path under /manage (or a full URL), its mark. */
+type Screen = [name: string, path: string, ready: Ready];
+
+const heading =
+  (name: string | RegExp): Ready =>
+  (main) =>
+    main.getByRole("heading", { name, exact: true });
+const text =
+  (words: string): Ready =>
+  (main) =>
+    main.getByText(words, { exact: true });
+
+/** Serious and critical violations of the page as it is now, in words. */
+async function violations(page: Page): Promise<string[]> {
+  const { violations: found } = await new AxeBuilder({ page })
+    // axe.run() in the page itself. The default runs axe in each frame, then opens a blank page
+    // to put the results together: about twice the time, for cross-origin frames these
+    // screens do not have (the viewer's only frames are in its hotspot dialogs, shut here).
+    .setLegacyMode()
+    // Only the violations are wanted: axe then skips writing out every node that passes.
+    .options({ resultTypes: ["violations"] })
+    .analyze();
+  return found
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) =>
+      v.nodes.map((n) => `${v.impact} ${v.id} at ${n.target.join(" ")}: ${v.help} (${v.helpUrl})`),
+    );
+}
+
+/** Loading spinners and skeletons, anywhere on the page. */
+const loading = (page: Page) => page.locator(".ant-spin-spinning, .ant-skeleton-active");
+
+/**
+ * Goes to `path` inside the app already open (a full URL is loaded instead), waits until the
+ * screen before it is gone, this one's mark is up and nothing is loading, then scans it.
+ * Returns the screen's violations, labelled by the screen.
+ */
+async function scan(page: Page, [name, path, ready]: Screen, before?: Screen): Promise<string[]> {
+  const main = page.locator("main");
+  if (path.startsWith("http")) await page.goto(path);
+  else await navigateInApp(page, `/manage${path}`);
+  if (before) await expect(before[2](main), `${name}: ${before[0]} is gone`).toHaveCount(0);
+  await expect(ready(main), `${name}: the screen is drawn`).toBeVisible({ timeout: 20_000 });
+  await expect(loading(page), `${name}: loaded`).toHaveCount(0);
+  return (await violations(page)).map((v) => `${name} (${path}): ${v}`);
+}
+
+/** Scans each screen and fails with every violation found, listed. */
+async function expectNoViolations(page: Page, screens: Screen[]) {
+  const found: string[] = [];
+  for (const [i, screen] of screens.entries()) found.push(...(await scan(page, screen, screens[i - 1])));
+  console.log(
+    found.length ? found.join("\n") : `${screens.length} screens, no serious or critical violation`,
+  );
+  expect(found).toEqual([]);
+}
+
+/** A value a field accepts, for a record made only to be looked at. */
+function sampleValue(name: string, field: FieldSchema, related: Map<string, Seeded>): unknown {
+  const relation = field["x-relation"];
+  if (relation) return related.get(relation.resource)?.id;
+  if (field.enum) return field.enum[0];
+  if (field.format === "email") return "a11y@example.com";
+  if (field.format === "uri") return "https://example.com/a11y";
+  if (field.format === "date") return "2024-03-05";
+  if (field.format === "date-time") return "2024-03-05T10:00:00Z";
+  if (field.format === "time") return "10:00";
+  switch (baseType(field)) {
+    case "integer":
+    case "number":
+      return Math.max(field.minimum ?? 1, 1);
+    case "boolean":
+      return false;
+    case "array":
+      return [];
+    default:
+      return `A11y${name.replace(/[^A-Za-z0-9]/g, "")}${Date.now()}`.slice(0, field.maxLength ?? 60);
+  }
+}
+
+/** A record made to be looked at: its id and the label its screens show. */
+interface Seeded {
+  id: string;
+  label: string;
+}
+
+/**
+ * One record of each resource that can be created, its relations pointing at records made
+ * before it (resources are tried until each one's related records exist).
+ */
+async function seedRecords(admin: ApiSession): Promise<Map<string, Seeded>> {
+  const made = new Map<string, Seeded>();
+  const pending = RESOURCES.filter(canCreate);
+  for (let round = 0; round < pending.length + 1 && pending.length; round++) {
+    for (const def of [...pending]) {
+      const fields = Object.entries(def.schema.properties).filter(([, f]) => !f.readOnly);
+      const needs = fields.flatMap(([, f]) => (f["x-relation"] ? [f["x-relation"].resource] : []));
+      if (needs.some((r) => !made.has(r))) continue;
+      const scoped = fields.find(([, f]) => f["x-relation"]?.within);
+      const body = Object.fromEntries(
+        fields
+          .filter(([name, f]) => def.schema.required.includes(name) || f["x-relation"])
+          .map(([name, f]) => [name, sampleValue(name, f, made)]),
+      );
+      // A scoped relation (a sub-category within a category) must agree with its scope.
+      if (scoped) {
+        const [name, f] = scoped;
+        const within = f["x-relation"]?.within as string;
+        const target = made.get(f["x-relation"]?.resource as string)?.id;
+        const related = await admin.expect<Record<string, unknown>>(
+          "GET",
+          `/api/${f["x-relation"]?.resource}/${target}`,
+          200,
+        );
+        body[within] = related[within];
+        body[name] = target;
+      }
+      const record = await admin.expect<Record<string, unknown>>(
+        "POST",
+        `/${def.base}/${def.name}`,
+        201,
+        body,
+      );
+      made.set(def.name, { id: String(record.id), label: String(record[def.schema["x-label"]]) });
+      pending.splice(pending.indexOf(def), 1);
+    }
+  }
+  expect(
+    pending.map((d) => d.name),
+    "resources whose sample record could not be made",
+  ).toEqual([]);
+  return made;
+}
+
+/** Uploads a 2-page catalogue, waits until it is processed and publishes it. */
+async function readyCatalogue(admin: ApiSession): Promise<UploadedPdf> {
+  const uploaded = await uploadPdf(admin, "a11y.pdf", await makeCataloguePdf({ pages: 2, photos: false }));
+  const pdf = await processedPdf(admin, uploaded.id);
+  expect(pdf.pdflist_status, pdf.error_message ?? "").toBe("ready");
+  await admin.expect("PATCH", `/api/pdfs/${pdf.id}`, 200, { pdfstatus: true });
+  return pdf;
+}
+
+test.describe("accessibility", () => {
+  let page: Page;
+  let signedIn = false;
+  let admin: ApiSession["user"];
+  let pdf: UploadedPdf;
+  let records: Map<string, Seeded>;
+
+  test.beforeAll(async ({ browser, request }) => {
+    const session = await apiSession(request);
+    admin = session.user;
+    pdf = await readyCatalogue(session);
+    records = await seedRecords(session);
+    // A context of its own (axe-core's builder refuses a page from browser.newPage()).
+    page = await (await browser.newContext()).newPage();
+  });
+
+  test.afterAll(async () => {
+    await page?.context().close();
+  });
+
+  /** The page, signed in as the admin (once for the file). */
+  async function adminPage(): Promise<Page> {
+    if (!signedIn) await signIn(page);
+    signedIn = true;
+    return page;
+  }
+
+  test("the signed-out screens and the public catalogue viewer", async () => {
+    await expectNoViolations(page, [
+      ["Sign in", `${E2E_ORIGIN}/manage/login`, heading("Sign in")],
+      ["Forgot password", "/password_reset", heading("Forgot password")],
+      ["Not found", "/404", text("Page not found")],
+      ["Catalogue viewer", `${E2E_ORIGIN}/view/${pdf.slug}`, (main) => main.page().locator("img").first()],
+    ]);
+  });
+
+  test("the hand-written screens", async () => {
+    const name = `${admin.first_name} ${admin.last_name}`;
+    await expectNoViolations(await adminPage(), [
+      ["Home", "/", heading(/^Welcome, /)],
+      ["Users", "/users", heading("Users")],
+      ["New user", "/users/create", heading("Create user")],
+      ["User", `/users/show/${admin.userID}`, heading(name)],
+      ["Edit user", `/users/edit/${admin.userID}`, heading(`Edit ${name}`)],
+      ["Account", "/account", text("My account")],
+      ["My devices", "/account/devices", text("My devices")],
+      ["Security log", "/users/security-log", heading("Security log")],
+      ["Mail outbox", "/outbox", heading("Mail outbox")],
+      ["Digital assets", "/dam", heading("All assets")],
+      ["Analytics", "/analytics", heading("Analytics")],
+    ]);
+  });
+
+  test("every resource's list, create, show and edit screens", async () => {
+    const screens: Screen[] = [];
+    for (const def of RESOURCES as ResourceDefinition[]) {
+      const routes = resourceRoutes(def);
+      screens.push([`${def.label} list`, routes.list, heading(def.label)]);
+      if (canCreate(def)) {
+        screens.push([`New ${def.singular}`, routes.create, heading(`Create ${def.singular.toLowerCase()}`)]);
+      }
+      const record = def.name === "pdfs" ? { id: pdf.id, label: pdf.name } : records.get(def.name);
+      expect(record, `a record of ${def.name} to look at`).toBeTruthy();
+      const { id, label } = record as Seeded;
+      // A PDF's show screen is its hotspot editor.
+      screens.push([`${def.singular} record`, recordPath(def, "show", id), heading(label)]);
+      screens.push([`Edit ${def.singular}`, recordPath(def, "edit", id), heading(`Edit ${label}`)]);
+    }
+    await expectNoViolations(await adminPage(), screens);
+  });
+});
