@@ -112,6 +112,8 @@ test("admin creates a category, a sub-category and a product, then edits the pro
   await page.getByRole("button", { name: "Edit" }).click();
   await expect(page).toHaveURL(new RegExp(`/manage/products/products/edit/${productId}$`));
   await expect(page.getByRole("heading", { name: `Edit ${productName}` })).toBeVisible();
+  // The tab names the screen, not Refine's "#<id> Edit Products | Refine".
+  await expect(page).toHaveTitle("Edit Product | Atelier");
   const name = page.getByLabel("Name", { exact: true });
   await expect(name).toHaveValue(productName);
   await name.fill(`${productName} (polished)`);
