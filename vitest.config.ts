@@ -14,6 +14,12 @@ export default defineConfig({
             "tests/unit/**/*.test.ts",
           ],
           environment: "node",
+          // Pure functions mostly: sharing the module graph between files (no fresh one per
+          // file) cuts the run from ~60 s to ~18 s. Stubs are undone after every test; a file
+          // that imports modules under stubs resets them when it ends (http.browser.test.ts).
+          isolate: false,
+          unstubGlobals: true,
+          unstubEnvs: true,
         },
       },
       {

@@ -4,7 +4,7 @@
  * the API base pointed at a real local server. Each test loads fresh modules so the
  * once-only logout guard and the build-time bases start clean.
  */
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import type { TokenPair } from "../schemas/auth";
 import { MemoryStorage } from "../src/lib/memory-storage";
 import { CookieDocument, type TestServer, withTestServer } from "./test-support";
@@ -47,6 +47,12 @@ withTestServer((started) => {
 afterEach(() => {
   vi.unstubAllGlobals();
   vi.unstubAllEnvs();
+});
+
+// The unit project shares modules between files (vitest.config.ts): the next file must not get
+// this file's copies, made under a stubbed VITE_API_BASE.
+afterAll(() => {
+  vi.resetModules();
 });
 
 describe("http (browser instance)", () => {
