@@ -24,6 +24,7 @@ register();
 const {
   FIRST_LOAD_BUDGETS,
   inAppFirstRowMs,
+  LIST_MENU_GROUP,
   LIST_SCREEN,
   kb,
   listReady,
@@ -131,7 +132,7 @@ try {
   const listContext = await browser.newContext({ storageState });
   const list = await measureScreen(listContext, `${origin}${LIST_SCREEN}`, listReady);
   const returning = await returnVisitFirstRowMs(listContext, `${origin}${LIST_SCREEN}`);
-  const inApp = await inAppFirstRowMs(listContext, `${origin}/manage/`, LIST_SCREEN);
+  const inApp = await inAppFirstRowMs(listContext, `${origin}/manage/`, LIST_SCREEN, LIST_MENU_GROUP);
   await listContext.close();
 
   row("/manage/login JS", login, FIRST_LOAD_BUDGETS.loginBytes);
