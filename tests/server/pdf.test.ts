@@ -4,8 +4,10 @@
  * the spec's view-image.dll answer, published-first order, hotspot links with their lock,
  * SKU suggestions, replace keeping links, broken and encrypted files, delete, permissions.
  */
+import { sql } from "kysely";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UNEXPECTED_FAILURE } from "../../server/modules/pdf/process.job";
 import { catalogueHeading, makeCataloguePdf, makeCorruptPdf, makeEncryptedPdf } from "../fixtures/make-pdf";
 import { DEVICE, DRIVERS, sleep, startServer, type TestServer } from "./harness";
 
@@ -352,6 +354,28 @@ describe.each(DRIVERS)("PDF library on %s", (driver) => {
     });
     expect(wrongSize.status).toBe(400);
     expect((await uploadMultipart(Buffer.from("GIF89a not a pdf"), "x.pdf")).status).toBe(400);
+  });
+
+  it("ends in the error state when recording the rendered pages fails, however the rendering went", async () => {
+    // The writes that record each batch of pages run beside the rendering (process.job.ts):
+    // their failure must still fail the job, not be lost.
+    await sql`
+      create function refuse_page_images() returns trigger language plpgsql as $$
+      begin raise exception 'page images refused by the test'; end $$;
+      create trigger refuse_page_images before update of images on pdf_pages
+      for each row execute function refuse_page_images();`.execute(s.database.db);
+    try {
+      const pdf = await uploadMultipart(await makeCataloguePdf({ pages: 2, photos: false }), "refused.pdf");
+      expect(pdf.status).toBe(201);
+      const done = await waitFor(pdf.body.id);
+      expect(done.pdflist_status).toBe("error");
+      expect(done.error_message).toBe(UNEXPECTED_FAILURE);
+      expect(done.error_detail).toContain("page images refused by the test");
+    } finally {
+      await sql`
+        drop trigger refuse_page_images on pdf_pages;
+        drop function refuse_page_images();`.execute(s.database.db);
+    }
   });
 
   it("ends broken and password-protected PDFs in an error state with a reason", async () => {
