@@ -26,6 +26,7 @@ import { createJobQueue } from "./jobs";
 import { createMailer } from "./mail/mailer";
 import { outboxRoutes } from "./mail/outbox.routes";
 import { catalogueRoutes } from "./modules/catalogue/catalogue.routes";
+import { cmsModule } from "./modules/cms";
 import { damRoutes } from "./modules/dam/dam.routes";
 import { createDamEvents } from "./modules/dam/events";
 import { modulesRoutes } from "./modules/modules/modules.routes";
@@ -146,6 +147,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     services = registerResources(scope, ctx, resources, rules);
     await catalogueRoutes(scope, ctx, services);
     await pdfModule(scope, ctx, services);
+    await cmsModule(scope, ctx);
   });
   await damRoutes(app, ctx);
   await assetRoutes(app, ctx);

@@ -70,6 +70,12 @@ export interface ListOptions {
   defaultSort: string;
   sortFields?: readonly string[];
   filterFields?: Readonly<Record<string, FieldType>>;
+  /**
+   * Fields that are not columns of `table`: the SQL expression that reads each (a `jsonb`
+   * path of a runtime-defined entity, server/entities/jsonb-fields.ts). Filters, search and
+   * sorts use it in place of `table.field`.
+   */
+  expressions?: Readonly<Record<string, Expression<unknown>>>;
   /** Fields searched (ilike) by `q`. */
   search?: readonly string[];
   /** Every matching row, no paging and no count (exports). */
@@ -222,6 +228,14 @@ function coerce(value: unknown, type: FieldType, field: string): unknown {
   return String(value);
 }
 
+/** A declared field as SQL: its expression, or the column of the list's table. */
+function fieldRef(eb: AnyExpressionBuilder, field: string, options: ListOptions): Expression<unknown> {
+  const expression = options.expressions?.[field];
+  return expression && Object.hasOwn(options.expressions ?? {}, field)
+    ? expression
+    : eb.ref(`${options.table}.${field}`);
+}
+
 /** Builds a WHERE expression from Refine CrudFilters over declared fields. */
 // biome-ignore lint/suspicious/noExplicitAny: filters work on any table's expression builder.
 type AnyExpressionBuilder = ExpressionBuilder<any, any>;
@@ -246,7 +260,7 @@ export function filterExpression(
       throw badRequest("Invalid filters", [
         { field: "filters", message: `cannot filter by '${String(field)}'` },
       ]);
-    const col = eb.ref(`${options.table}.${field}`);
+    const col = fieldRef(eb, field, options);
     if (operator === "null") return eb(col, "is", null);
     if (operator === "nnull") return eb(col, "is not", null);
     if (value === undefined || value === "" || (Array.isArray(value) && !value.length))
@@ -320,10 +334,13 @@ export async function listPage<DB, TB extends keyof DB, O>(
   if (options.search && list.q) {
     const search = options.search;
     const pattern = `%${escapeLike(list.q)}%`;
-    q = q.where((eb) => eb.or(search.map((f) => eb(eb.ref(`${options.table}.${f}`), "ilike", pattern))));
+    q = q.where((eb) => eb.or(search.map((f) => eb(fieldRef(eb, f, options), "ilike", pattern))));
   }
   const matching = q.clearSelect().select(sql<number>`1`.as("one"));
-  for (const [field, dir] of sorts) q = q.orderBy(`${options.table}.${field}`, dir);
+  for (const [field, dir] of sorts) {
+    const expression = options.expressions?.[field];
+    q = expression ? q.orderBy(expression, dir) : q.orderBy(`${options.table}.${field}`, dir);
+  }
   q = q.orderBy(`${options.table}.id`, "asc");
   if (options.unpaged) {
     const all = (await q.execute()) as O[];

@@ -1,0 +1,18 @@
+import { cmsDomainSchema } from "../schemas/cms-domains";
+import type { ResourceDefinition } from "./contract";
+import { MODULE_IDS } from "./modules";
+
+/** The sites and apps CMS content is delivered to (public paths `/public-cms/{key}/…`). */
+export const cmsDomains: ResourceDefinition = {
+  name: "domains",
+  schema: cmsDomainSchema,
+  moduleID: MODULE_IDS.cms,
+  base: "cms",
+  label: "Domains",
+  singular: "Domain",
+  icon: "GlobalOutlined",
+  parent: "cms",
+  order: 5,
+  columnWidths: { access: 160 },
+  uiSchema: { "ui:order": ["name", "key", "hostname", "access", "allowed_origins", "cache_control"] },
+};

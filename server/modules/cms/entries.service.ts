@@ -1,0 +1,374 @@
+/**
+ * CMS entries: a type's records, values in `jsonb`, served through the list contract and
+ * checked by the type's schema with the one validator. Every explicit save is a version;
+ * an autosave updates the draft only. A save naming an older revision is a conflict, never a
+ * silent overwrite. Publishing, versions and schedules are in entry-lifecycle.ts.
+ */
+import { sql } from "kysely";
+import { MODULE_IDS } from "../../../resources/modules";
+import { slugify } from "../../../schemas/cms-fields";
+import { type AjvErrorLike, fieldErrors, invalidInputMessage } from "../../../schemas/error-messages";
+import type { AppContext } from "../../context";
+import { jsonListFields } from "../../entities/jsonb-fields";
+import { badRequest, conflict, notFound } from "../../http/errors";
+import { type ListQuery, listPage } from "../../http/list-query";
+import type { AnyDb } from "../../resources/rules";
+import { addVersion, deleteVersions } from "../../versions/versions";
+import { referencesOf, sanitiseRichText } from "./entry-values";
+import { type ContentType, TypeRegistry } from "./type-registry";
+
+type Values = Record<string, unknown>;
+
+/** An entry row as stored. */
+export interface EntryRow {
+  id: string;
+  type_id: string;
+  domain_ids: string[];
+  status: "draft" | "published" | "unpublished";
+  data: Values;
+  published: Values | null;
+  published_at: Date | string | null;
+  slug: string | null;
+  revision: number;
+  version: number;
+  draft_changed: boolean;
+  publish_at: Date | string | null;
+  unpublish_at: Date | string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  created_by: string | null;
+  updated_by: string | null;
+}
+
+const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
+
+/** The entry as the admin API answers it: its draft's fields beside the entry's own. */
+export function entryRecord(type: ContentType, row: EntryRow): Values {
+  const out: Values = {};
+  for (const name of Object.keys(type.schema.properties)) out[name] = row.data[name] ?? null;
+  return {
+    ...out,
+    id: row.id,
+    status: row.status,
+    domain_ids: row.domain_ids,
+    revision: row.revision,
+    version: row.version,
+    draft_changed: row.draft_changed,
+    published_at: iso(row.published_at),
+    publish_at: iso(row.publish_at),
+    unpublish_at: iso(row.unpublish_at),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    created_by: row.created_by,
+    updated_by: row.updated_by,
+  };
+}
+
+/** Fields of the entry itself that a list may filter and sort by. */
+const ENTRY_COLUMNS = {
+  status: "string",
+  published_at: "date",
+  created_at: "date",
+  updated_at: "date",
+} as const;
+
+export interface EntryWrite {
+  values: Values;
+  domainIds?: string[];
+  /** The revision the editor started from (a newer one stored is a conflict). */
+  revision?: number;
+  /** Update the draft without recording a version. */
+  autosave?: boolean;
+}
+
+/** The resource name of a type's entries (versions, live events, the SPA's resource). */
+export const entriesResource = (type: Pick<ContentType, "apiName">) => `entries/${type.apiName}`;
+
+export class EntriesService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly registry: TypeRegistry,
+  ) {}
+
+  private get db(): AnyDb {
+    return this.ctx.db as unknown as AnyDb;
+  }
+
+  async list(type: ContentType, query: ListQuery & { domain?: string }) {
+    const schema = type.schema;
+    const json = jsonListFields("t.data", schema.properties as never, [
+      ...new Set([...schema["x-filterable"], ...schema["x-searchable"]]),
+    ]);
+    let base = this.db.selectFrom("cms_entries as t").selectAll("t").where("t.type_id", "=", type.id);
+    if (query.domain) base = base.where(sql<boolean>`t.domain_ids @> array[${query.domain}]::uuid[]`);
+    const { rows, total, totalExact } = await listPage(this.db, base, query, {
+      table: "t",
+      defaultSort: "-updated_at",
+      sortFields: [
+        ...schema["x-filterable"].filter((f) => json.filterFields[f]),
+        ...Object.keys(ENTRY_COLUMNS),
+      ],
+      filterFields: { ...json.filterFields, ...ENTRY_COLUMNS, id: "uuid" },
+      expressions: json.expressions,
+      search: schema["x-searchable"],
+    });
+    return { data: (rows as EntryRow[]).map((r) => entryRecord(type, r)), total, totalExact };
+  }
+
+  async row(type: ContentType, id: string, db: AnyDb = this.db, lock = false): Promise<EntryRow> {
+    let q = db.selectFrom("cms_entries").selectAll().where("id", "=", id).where("type_id", "=", type.id);
+    if (lock) q = q.forUpdate();
+    const row = (await q.executeTakeFirst()) as EntryRow | undefined;
+    if (!row) throw notFound(`${type.name} entry not found`);
+    return row;
+  }
+
+  async get(type: ContentType, id: string): Promise<Values> {
+    return entryRecord(type, await this.row(type, id));
+  }
+
+  /** Checks values against the type (the one validator) and normalises them: defaults, slug, rich text. */
+  async validate(type: ContentType, values: Values): Promise<Values> {
+    const out = structuredClone(values);
+    this.fillSlug(type, out);
+    const validate = await this.registry.validatorOf(type);
+    if (!validate(out)) {
+      const details = fieldErrors((validate.errors ?? []) as AjvErrorLike[]);
+      throw badRequest(invalidInputMessage(details), details);
+    }
+    sanitiseRichText(type.schema.properties, out, this.registry);
+    return out;
+  }
+
+  private fillSlug(type: ContentType, values: Values): void {
+    for (const [name, f] of Object.entries(type.schema.properties)) {
+      const from = f["x-slugFrom"];
+      if (f["x-kind"] !== "slug" || !from) continue;
+      const source = values[from];
+      if (
+        (values[name] === undefined || values[name] === null || values[name] === "") &&
+        typeof source === "string"
+      )
+        values[name] = slugify(source) || null;
+    }
+  }
+
+  /** The slug field's value, kept in its own column for public lookups. */
+  private slugOf(type: ContentType, values: Values): string | null {
+    const name = Object.keys(type.schema.properties).find(
+      (n) => type.schema.properties[n]["x-kind"] === "slug",
+    );
+    const value = name ? values[name] : undefined;
+    return typeof value === "string" && value ? value : null;
+  }
+
+  /** Rules a schema cannot hold: domains exist, one single per domain, unique fields and slugs, references. */
+  private async checkWrite(
+    db: AnyDb,
+    type: ContentType,
+    id: string | null,
+    values: Values,
+    domainIds: string[],
+  ) {
+    if (domainIds.length) {
+      const found = await db.selectFrom("cms_domains").select("id").where("id", "in", domainIds).execute();
+      if (found.length !== new Set(domainIds).size)
+        throw badRequest("A chosen domain does not exist", [
+          { field: "domain_ids", message: "A chosen domain does not exist" },
+        ]);
+    }
+    const others = () => {
+      let q = db.selectFrom("cms_entries").select("id").where("type_id", "=", type.id);
+      if (id) q = q.where("id", "<>", id);
+      return q;
+    };
+    const overlapping = <Q extends ReturnType<typeof others>>(q: Q) =>
+      domainIds.length
+        ? q.where(sql<boolean>`domain_ids && ${sql.val(domainIds)}::uuid[]`)
+        : q.where(sql<boolean>`cardinality(domain_ids) = 0`);
+    if (type.kind === "single") {
+      if (domainIds.length !== 1)
+        throw badRequest(`${type.name} is a single: choose exactly one domain`, [
+          { field: "domain_ids", message: "Choose exactly one domain" },
+        ]);
+      if (await overlapping(others()).executeTakeFirst())
+        throw conflict(`${type.name} already has its entry in this domain`, [
+          { field: "domain_ids", message: "This domain already has its entry" },
+        ]);
+    }
+    for (const [name, f] of Object.entries(type.schema.properties)) {
+      const value = values[name];
+      if (value === null || value === undefined) continue;
+      if (f["x-kind"] === "slug") {
+        const taken = await overlapping(others().where("slug", "=", value as string)).executeTakeFirst();
+        if (taken)
+          throw conflict(`Another ${type.name} entry in the same domain has this ${f.title}`, [
+            { field: name, message: `${f.title} is already in use in this domain` },
+          ]);
+      } else if (f["x-unique"]) {
+        const taken = await others()
+          .where(sql<boolean>`data -> ${name} = ${JSON.stringify(value)}::jsonb`)
+          .executeTakeFirst();
+        if (taken)
+          throw conflict(`Another ${type.name} entry has this ${f.title}`, [
+            { field: name, message: `${f.title} is already in use` },
+          ]);
+      }
+    }
+    await this.checkReferences(db, type, values);
+  }
+
+  private async checkReferences(db: AnyDb, type: ContentType, values: Values): Promise<void> {
+    const refs = referencesOf(type.schema.properties, values, this.registry);
+    const types = await this.registry.all();
+    for (const ref of refs) {
+      let found: unknown;
+      if (ref.kind === "media") {
+        found = await db.selectFrom("dam_assets").select("id").where("id", "=", ref.id).executeTakeFirst();
+      } else if (types.has(ref.target)) {
+        const target = types.get(ref.target)!;
+        found = await db
+          .selectFrom("cms_entries")
+          .select("id")
+          .where("id", "=", ref.id)
+          .where("type_id", "=", target.id)
+          .executeTakeFirst();
+      } else if (ref.target === "products") {
+        found = await db.selectFrom("products").select("id").where("id", "=", ref.id).executeTakeFirst();
+      }
+      if (!found) {
+        const what =
+          ref.kind === "media" ? "media item" : (types.get(ref.target)?.name ?? ref.target).toLowerCase();
+        const message = `The chosen ${what} does not exist`;
+        throw badRequest(message, [{ field: ref.path, message }]);
+      }
+    }
+  }
+
+  async create(type: ContentType, write: EntryWrite, actorId: string): Promise<Values> {
+    const values = await this.validate(type, write.values);
+    const domainIds = [...new Set(write.domainIds ?? [])];
+    const row = await this.db.transaction().execute(async (trx) => {
+      await this.checkWrite(trx, type, null, values, domainIds);
+      const inserted = (await trx
+        .insertInto("cms_entries")
+        .values({
+          type_id: type.id,
+          domain_ids: sql`${sql.val(domainIds)}::uuid[]`,
+          data: JSON.stringify(values),
+          slug: this.slugOf(type, values),
+          version: 1,
+          created_by: actorId,
+          updated_by: actorId,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow()) as EntryRow;
+      await addVersion(trx, {
+        resource: entriesResource(type),
+        recordId: inserted.id,
+        number: 1,
+        kind: "save",
+        data: values,
+        actorId,
+      });
+      return inserted;
+    });
+    this.changed(type, "created", [row.id], actorId);
+    return entryRecord(type, row);
+  }
+
+  async update(type: ContentType, id: string, write: EntryWrite, actorId: string): Promise<Values> {
+    const row = await this.db.transaction().execute(async (trx) => {
+      const existing = await this.row(type, id, trx, true);
+      if (write.revision !== undefined && write.revision !== existing.revision)
+        throw await this.conflictOf(trx, type, existing);
+      const values = await this.validate(type, { ...this.current(type, existing.data), ...write.values });
+      const domainIds = write.domainIds ? [...new Set(write.domainIds)] : existing.domain_ids;
+      await this.checkWrite(trx, type, id, values, domainIds);
+      const version = write.autosave ? existing.version : existing.version + 1;
+      const updated = (await trx
+        .updateTable("cms_entries")
+        .set({
+          data: JSON.stringify(values),
+          domain_ids: sql`${sql.val(domainIds)}::uuid[]`,
+          slug: this.slugOf(type, values),
+          revision: sql`revision + 1`,
+          version,
+          draft_changed: true,
+          updated_at: sql`now()`,
+          updated_by: actorId,
+        })
+        .where("id", "=", id)
+        .returningAll()
+        .executeTakeFirstOrThrow()) as EntryRow;
+      if (!write.autosave)
+        await addVersion(trx, {
+          resource: entriesResource(type),
+          recordId: id,
+          number: version,
+          kind: "save",
+          data: values,
+          actorId,
+        });
+      return updated;
+    });
+    this.changed(type, "updated", [id], actorId);
+    return entryRecord(type, row);
+  }
+
+  /** Stored values of the type's current fields only (a removed field's value is gone). */
+  current(type: ContentType, data: Values): Values {
+    const out: Values = {};
+    for (const name of Object.keys(type.schema.properties))
+      if (data[name] !== undefined) out[name] = data[name];
+    return out;
+  }
+
+  /** 409 naming who saved the newer revision, and when. */
+  async conflictOf(db: AnyDb, type: ContentType, existing: EntryRow) {
+    const who = existing.updated_by
+      ? await db
+          .selectFrom("users")
+          .select(["first_name", "last_name"])
+          .where("id", "=", existing.updated_by)
+          .executeTakeFirst()
+      : undefined;
+    const name = who ? `${who.first_name} ${who.last_name}`.trim() : "someone else";
+    return conflict(
+      `This ${type.name.toLowerCase()} entry was changed by ${name} at ${iso(existing.updated_at)} since you opened it. Reload it, or compare your changes with theirs.`,
+      [{ field: "revision", message: `The stored revision is ${existing.revision}` }],
+    );
+  }
+
+  async remove(type: ContentType, ids: string[], actorId: string, mustExist: boolean): Promise<number> {
+    const deleted = await this.db.transaction().execute(async (trx) => {
+      const rows = await trx
+        .deleteFrom("cms_entries")
+        .where("type_id", "=", type.id)
+        .where("id", "in", ids)
+        .returning("id")
+        .execute();
+      await deleteVersions(
+        trx,
+        entriesResource(type),
+        rows.map((r) => r.id as string),
+      );
+      return rows.map((r) => r.id as string);
+    });
+    if (mustExist && !deleted.length) throw notFound(`${type.name} entry not found`);
+    if (deleted.length) this.changed(type, "deleted", deleted, actorId);
+    return deleted.length;
+  }
+
+  changed(type: ContentType, kind: "created" | "updated" | "deleted", ids: string[], actorId: string): void {
+    this.ctx.events?.publish({
+      resource: entriesResource(type),
+      moduleID: MODULE_IDS.cms,
+      type: kind,
+      ids,
+      actorId,
+    });
+  }
+}
+
+export { TypeRegistry };

@@ -1,0 +1,25 @@
+/**
+ * The headless CMS module: content types as data, entries with drafts, versions and
+ * schedules, and the public delivery API. Domains are an engine resource (resources/cms-domains.ts).
+ */
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../../context";
+import { cmsRoutes } from "./cms.routes";
+import { ContentTypesService } from "./content-types.service";
+import { EntriesService } from "./entries.service";
+import { EntryLifecycle, SCHEDULE_JOB, type SchedulePayload } from "./entry-lifecycle";
+import { publicCmsRoutes } from "./public.routes";
+import { TypeRegistry } from "./type-registry";
+
+export async function cmsModule(app: FastifyInstance, ctx: AppContext) {
+  const registry = new TypeRegistry(ctx);
+  const types = new ContentTypesService(ctx, registry);
+  const entries = new EntriesService(ctx, registry);
+  const lifecycle = new EntryLifecycle(ctx, registry, entries);
+  ctx.jobs.register<SchedulePayload>(SCHEDULE_JOB, (job) => lifecycle.runScheduled(job.payload), {
+    concurrency: 2,
+  });
+  await cmsRoutes(app, { types, entries, lifecycle });
+  await publicCmsRoutes(app, ctx, registry);
+  return { registry, types, entries, lifecycle };
+}

@@ -1,0 +1,67 @@
+/** A navigation as the public reads it: hidden items gone, entry links resolved to their published slug. */
+import { sql } from "kysely";
+import type { NavItem } from "../../../schemas/cms-navigation";
+import type { AppContext } from "../../context";
+import type { TypeRegistry } from "./type-registry";
+
+export interface PublicNavItem {
+  label: string;
+  kind: NavItem["kind"];
+  url: string | null;
+  entry?: { type: string; id: string; slug: string | null };
+  children: PublicNavItem[];
+}
+
+export async function resolveNavigation(
+  ctx: AppContext,
+  registry: TypeRegistry,
+  domainId: string,
+  items: NavItem[],
+): Promise<PublicNavItem[]> {
+  const ids: string[] = [];
+  const collect = (list: NavItem[]) =>
+    list.forEach((i) => {
+      if (!i.hidden && i.kind === "entry" && i.entryId) ids.push(i.entryId);
+      if (!i.hidden) collect(i.children ?? []);
+    });
+  collect(items);
+  const types = await registry.all();
+  const rows = ids.length
+    ? await ctx.db
+        .selectFrom("cms_entries")
+        .select(["id", "type_id", "published"])
+        .where("id", "in", ids)
+        .where("status", "=", "published")
+        .where(sql<boolean>`domain_ids @> array[${domainId}]::uuid[]`)
+        .execute()
+    : [];
+  const slugOf = new Map<string, string | null>();
+  for (const r of rows) {
+    const type = [...types.values()].find((t) => t.id === r.type_id);
+    const field =
+      type && Object.keys(type.schema.properties).find((n) => type.schema.properties[n]["x-kind"] === "slug");
+    const value = field ? (r.published as Record<string, unknown> | null)?.[field] : null;
+    slugOf.set(r.id, typeof value === "string" ? value : null);
+  }
+  const resolve = (list: NavItem[]): PublicNavItem[] =>
+    list.flatMap((i): PublicNavItem[] => {
+      if (i.hidden) return [];
+      const children = resolve(i.children ?? []);
+      if (i.kind === "entry") {
+        // An entry not published in this domain is left out, not linked to a 404.
+        if (!i.entryId || !slugOf.has(i.entryId)) return [];
+        const slug = slugOf.get(i.entryId) ?? null;
+        return [
+          {
+            label: i.label,
+            kind: i.kind,
+            url: `/${i.type}/${slug ?? i.entryId}`,
+            entry: { type: i.type ?? "", id: i.entryId, slug },
+            children,
+          },
+        ];
+      }
+      return [{ label: i.label, kind: i.kind, url: i.kind === "url" ? (i.url ?? null) : null, children }];
+    });
+  return resolve(items);
+}

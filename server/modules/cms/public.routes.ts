@@ -1,0 +1,238 @@
+/**
+ * The public delivery API (the public CMS base, no sign-in unless the domain asks for a
+ * token): published content of one domain only, `populate` to the depth asked, an ETag on
+ * every answer with 304 for a matching `If-None-Match`, the domain's Cache-Control, and CORS
+ * for the domain's allowed origins.
+ */
+import { createHash } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { sql } from "kysely";
+import { markScopePublic } from "../../auth/access";
+import type { AppContext } from "../../context";
+import { jsonListFields } from "../../entities/jsonb-fields";
+import { HttpError, notFound } from "../../http/errors";
+import { type ListQuery, listPage, listQuerySchema } from "../../http/list-query";
+import type { AnyDb } from "../../resources/rules";
+import { resolveNavigation } from "./navigation-tree";
+import { MAX_POPULATE, Populator, publicEntry } from "./populate";
+import type { ContentType, TypeRegistry } from "./type-registry";
+
+export const PUBLIC_CMS_PREFIX = "/public-cms";
+
+interface Domain {
+  id: string;
+  key: string;
+  access: "public" | "token";
+  allowed_origins: string[];
+  cache_control: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+const populateQuery = {
+  populate: { type: "integer", minimum: 0, maximum: MAX_POPULATE, default: 1 },
+} as const;
+const domainParam = { domain: { type: "string", minLength: 1, maxLength: 63 } } as const;
+const typeParam = { type: { type: "string", minLength: 1, maxLength: 63 } } as const;
+
+type Query = ListQuery & { populate?: number };
+
+export async function publicCmsRoutes(app: FastifyInstance, ctx: AppContext, registry: TypeRegistry) {
+  const db = ctx.db as unknown as AnyDb;
+  const populator = new Populator(ctx, registry);
+
+  /** The domain of the path, its token checked when it wants one; CORS headers set. */
+  async function domainOf(request: FastifyRequest, reply: FastifyReply, key: string): Promise<Domain> {
+    const row = (await db
+      .selectFrom("cms_domains")
+      .select(["id", "key", "access", "allowed_origins", "cache_control"])
+      .where("key", "=", key)
+      .executeTakeFirst()) as Domain | undefined;
+    if (!row) throw notFound("No such domain");
+    const origins =
+      typeof row.allowed_origins === "string" ? JSON.parse(row.allowed_origins) : row.allowed_origins;
+    const origin = request.headers.origin;
+    reply.header("vary", "Origin");
+    if (origin && (origins as string[]).some((o) => o.replace(/\/+$/, "") === origin)) {
+      reply.header("access-control-allow-origin", origin);
+      reply.header("access-control-allow-headers", "authorization, if-none-match");
+      reply.header("access-control-expose-headers", "etag");
+    }
+    if (row.access === "token") {
+      const header = request.headers.authorization ?? "";
+      const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+      const found = token
+        ? await db
+            .updateTable("cms_api_tokens")
+            .set({ last_used_at: sql`now()` })
+            .where("domain_id", "=", row.id)
+            .where("token_hash", "=", hashToken(token))
+            .where("revoked_at", "is", null)
+            .returning("id")
+            .executeTakeFirst()
+        : undefined;
+      if (!found) throw new HttpError(401, "This domain's content needs a valid API token");
+    }
+    return { ...row, allowed_origins: origins };
+  }
+
+  /** Sends JSON with its ETag, or 304 when the client holds the same. */
+  function sendCached(request: FastifyRequest, reply: FastifyReply, domain: Domain, body: unknown) {
+    const json = JSON.stringify(body);
+    const etag = `"${createHash("sha1").update(json).digest("base64url")}"`;
+    reply.header("etag", etag).header("cache-control", domain.cache_control);
+    const match = request.headers["if-none-match"];
+    if (match && match.split(",").some((m) => m.trim().replace(/^W\//, "") === etag)) {
+      return reply.status(304).send();
+    }
+    return reply.type("application/json; charset=utf-8").send(json);
+  }
+
+  async function publicType(name: string, kind: "collection" | "single"): Promise<ContentType> {
+    const type = (await registry.all()).get(name);
+    if (!type || type.kind !== kind)
+      throw notFound(`No ${kind === "single" ? "single type" : "collection"} '${name}'`);
+    return type;
+  }
+
+  const published = (type: ContentType, domain: Domain) =>
+    db
+      .selectFrom("cms_entries as t")
+      .select(["t.id", "t.published", "t.published_at"])
+      .where("t.type_id", "=", type.id)
+      .where("t.status", "=", "published")
+      .where(sql<boolean>`t.domain_ids @> array[${domain.id}]::uuid[]`);
+
+  await app.register(async (scope) => {
+    markScopePublic(scope);
+    const tags = ["public cms"];
+
+    scope.options<{ Params: { domain: string } }>(
+      `${PUBLIC_CMS_PREFIX}/:domain/*`,
+      { schema: { hide: true } },
+      async (request, reply) => {
+        await domainOf(request, reply, request.params.domain).catch(() => undefined);
+        reply.header("access-control-allow-methods", "GET, OPTIONS").header("access-control-max-age", "600");
+        return reply.status(204).send();
+      },
+    );
+
+    scope.get<{ Params: { domain: string; type: string }; Querystring: Query }>(
+      `${PUBLIC_CMS_PREFIX}/:domain/:type`,
+      {
+        schema: {
+          tags,
+          summary: "Published entries of a collection (list contract; populate = reference depth)",
+          params: { type: "object", properties: { ...domainParam, ...typeParam } },
+          querystring: {
+            ...listQuerySchema,
+            properties: { ...listQuerySchema.properties, ...populateQuery },
+          },
+        },
+      },
+      async (request, reply) => {
+        const domain = await domainOf(request, reply, request.params.domain);
+        const type = await publicType(request.params.type, "collection");
+        const schema = type.schema;
+        const json = jsonListFields("t.published", schema.properties as never, [
+          ...new Set([...schema["x-filterable"], ...schema["x-searchable"]]),
+        ]);
+        const { rows, total } = await listPage(db, published(type, domain), request.query, {
+          table: "t",
+          defaultSort: "-published_at",
+          sortFields: [...schema["x-filterable"].filter((f) => json.filterFields[f]), "published_at"],
+          filterFields: { ...json.filterFields, published_at: "date", id: "uuid" },
+          expressions: json.expressions,
+          search: schema["x-searchable"],
+        });
+        const data = rows.map((r) => publicEntry(r as never));
+        await populator.populate(type, data, request.query.populate ?? 1, domain.id);
+        return sendCached(request, reply, domain, { data, total });
+      },
+    );
+
+    scope.get<{ Params: { domain: string; type: string }; Querystring: { populate?: number } }>(
+      `${PUBLIC_CMS_PREFIX}/:domain/singles/:type`,
+      {
+        schema: {
+          tags,
+          summary: "A single type's published entry in this domain",
+          params: { type: "object", properties: { ...domainParam, ...typeParam } },
+          querystring: { type: "object", additionalProperties: false, properties: populateQuery },
+        },
+      },
+      async (request, reply) => {
+        const domain = await domainOf(request, reply, request.params.domain);
+        const type = await publicType(request.params.type, "single");
+        const row = await published(type, domain).executeTakeFirst();
+        if (!row) throw notFound(`${type.name} is not published in this domain`);
+        const entry = publicEntry(row as never);
+        await populator.populate(type, [entry], request.query.populate ?? 1, domain.id);
+        return sendCached(request, reply, domain, { data: entry });
+      },
+    );
+
+    scope.get<{ Params: { domain: string; name: string } }>(
+      `${PUBLIC_CMS_PREFIX}/:domain/navigations/:name`,
+      {
+        schema: {
+          tags,
+          summary: "A navigation of this domain: its visible items, entry links resolved to their slugs",
+          params: { type: "object", properties: { ...domainParam, name: { type: "string", maxLength: 63 } } },
+        },
+      },
+      async (request, reply) => {
+        const domain = await domainOf(request, reply, request.params.domain);
+        const nav = await db
+          .selectFrom("cms_navigations")
+          .select(["name", "title", "items"])
+          .where("domain_id", "=", domain.id)
+          .where("name", "=", request.params.name)
+          .executeTakeFirst();
+        if (!nav) throw notFound("No such navigation");
+        const items = await resolveNavigation(ctx, registry, domain.id, nav.items as never);
+        return sendCached(request, reply, domain, { data: { name: nav.name, title: nav.title, items } });
+      },
+    );
+
+    scope.get<{ Params: { domain: string; type: string; ref: string }; Querystring: { populate?: number } }>(
+      `${PUBLIC_CMS_PREFIX}/:domain/:type/:ref`,
+      {
+        schema: {
+          tags,
+          summary: "One published entry of a collection, by slug or id",
+          params: {
+            type: "object",
+            properties: {
+              ...domainParam,
+              ...typeParam,
+              ref: { type: "string", minLength: 1, maxLength: 200 },
+            },
+          },
+          querystring: { type: "object", additionalProperties: false, properties: populateQuery },
+        },
+      },
+      async (request, reply) => {
+        const domain = await domainOf(request, reply, request.params.domain);
+        const type = await publicType(request.params.type, "collection");
+        const ref = request.params.ref;
+        // The published slug (the draft's may have changed since), through the published index.
+        const slugField = Object.keys(type.schema.properties).find(
+          (n) => type.schema.properties[n]["x-kind"] === "slug",
+        );
+        const bySlug = slugField
+          ? sql<boolean>`t.published @> ${JSON.stringify({ [slugField]: ref })}::jsonb`
+          : sql<boolean>`false`;
+        const row = await published(type, domain)
+          .where((eb) => (UUID.test(ref) ? eb.or([eb("t.id", "=", ref), bySlug]) : bySlug))
+          .executeTakeFirst();
+        if (!row) throw notFound(`No published ${type.name.toLowerCase()} '${ref}' in this domain`);
+        const entry = publicEntry(row as never);
+        await populator.populate(type, [entry], request.query.populate ?? 1, domain.id);
+        return sendCached(request, reply, domain, { data: entry });
+      },
+    );
+  });
+}

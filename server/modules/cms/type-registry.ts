@@ -1,0 +1,116 @@
+/**
+ * The content types, read once and kept until one changes (on any instance: the change is
+ * broadcast through the database). Every entry request reads its type from here, so the
+ * public API does not ask the database for the schema on each call. While the broadcast is
+ * not connected, each read goes to the database: a change elsewhere could be missed.
+ */
+import type { ValidateFunction } from "ajv";
+import {
+  type ContentSchema,
+  type ContentTypeKind,
+  entryJsonSchema,
+  type TypeCatalogue,
+} from "../../../schemas/cms-fields";
+import type { AppContext } from "../../context";
+import { compileBody } from "../../http/validation";
+
+export interface ContentType {
+  id: string;
+  kind: ContentTypeKind;
+  apiName: string;
+  name: string;
+  schema: ContentSchema;
+  schemaVersion: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const CHANNEL = "atelier_cms_types";
+
+export class TypeRegistry implements TypeCatalogue {
+  private types: Map<string, ContentType> | undefined;
+  private loading: Promise<Map<string, ContentType>> | undefined;
+  private readonly validators = new Map<string, ValidateFunction>();
+  private listening = false;
+
+  constructor(private readonly ctx: AppContext) {
+    ctx.broadcast.subscribe(CHANNEL, () => this.forget());
+    ctx.broadcast.onStatus((connected) => {
+      this.listening = connected;
+      this.forget();
+    });
+  }
+
+  private forget(): void {
+    this.types = undefined;
+    this.loading = undefined;
+    this.validators.clear();
+  }
+
+  /** Call after a committed change to any type, before answering. */
+  async changed(): Promise<void> {
+    this.forget();
+    await this.ctx.broadcast.publish(CHANNEL, "changed");
+  }
+
+  /** Every type by API name. */
+  async all(): Promise<Map<string, ContentType>> {
+    if (this.types && this.listening) return this.types;
+    this.loading ??= this.load();
+    const loading = this.loading;
+    const types = await loading;
+    if (this.loading === loading) this.types = types;
+    return types;
+  }
+
+  private async load(): Promise<Map<string, ContentType>> {
+    const rows = await this.ctx.db.selectFrom("content_types").selectAll().orderBy("name").execute();
+    return new Map(
+      rows.map((r) => [
+        r.api_name,
+        {
+          id: r.id,
+          kind: r.kind,
+          apiName: r.api_name,
+          name: r.name,
+          schema: (typeof r.schema === "string" ? JSON.parse(r.schema) : r.schema) as ContentSchema,
+          schemaVersion: r.schema_version,
+          createdAt: new Date(r.created_at).toISOString(),
+          updatedAt: new Date(r.updated_at).toISOString(),
+        },
+      ]),
+    );
+  }
+
+  /** A catalogue over a snapshot of the types (synchronous, as the schema builders need). */
+  static catalogueOf(types: ReadonlyMap<string, Pick<ContentType, "kind" | "schema">>): TypeCatalogue {
+    return {
+      kindOf: (name) => types.get(name)?.kind,
+      component: (name) => {
+        const t = types.get(name);
+        return t?.kind === "component" ? t.schema : undefined;
+      },
+    };
+  }
+
+  // TypeCatalogue over the last snapshot read (call all() first).
+  kindOf(name: string) {
+    return this.types?.get(name)?.kind;
+  }
+  component(name: string) {
+    const t = this.types?.get(name);
+    return t?.kind === "component" ? t.schema : undefined;
+  }
+
+  /** The validator of a type's entry values (components inlined), compiled once per version. */
+  async validatorOf(type: ContentType): Promise<ValidateFunction> {
+    const types = await this.all();
+    const key = `${type.id}:${type.schemaVersion}`;
+    let validate = this.validators.get(key);
+    if (!validate) {
+      validate = compileBody(entryJsonSchema(type.schema, TypeRegistry.catalogueOf(types)));
+      this.validators.set(key, validate);
+    }
+    return validate;
+  }
+}
