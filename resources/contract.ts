@@ -37,6 +37,8 @@ export interface ResourceDefinition {
    * or screen (a PDF is created by uploading its file, through its module's own route).
    */
   routes?: { create?: false };
+  /** `false`: no CSV export and import (records whose module serves no CSV routes). */
+  csv?: false;
   /** Screens replaced by custom pages, by key of the SPA's custom page registry. */
   pages?: Partial<Record<ScreenName, string>>;
   /** Extra row or toolbar actions, by key of the SPA's action registry. */

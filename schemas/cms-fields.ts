@@ -111,6 +111,8 @@ export interface ContentSchema {
   "x-filterable": readonly string[];
   required: readonly string[];
   properties: Readonly<Record<string, ContentField>>;
+  /** The fields' order in forms and lists (the database keeps an object's keys in an order of its own). */
+  "x-order"?: readonly string[];
 }
 
 /** A field name: a JSON key safe in paths, forms and CSV headers. */
@@ -158,6 +160,7 @@ export function contentSchemaOf(
     "x-filterable": listable,
     required: required.filter((r) => names.includes(r)),
     properties,
+    "x-order": names,
   };
 }
 
@@ -299,6 +302,10 @@ export function valueProblem(kind: FieldKind, f: ContentField, value: unknown): 
 const UUID = { type: "string", format: "uuid" } as const;
 
 /** The JSON Schema of one field's value (without null). */
+export function fieldValueSchema(f: ContentField, catalogue: TypeCatalogue): Record<string, unknown> {
+  return valueSchemaOf(f, catalogue, 0);
+}
+
 function valueSchemaOf(f: ContentField, catalogue: TypeCatalogue, depth: number): Record<string, unknown> {
   const common: Record<string, unknown> = { title: f.title };
   if (f.description) common.description = f.description;
@@ -382,7 +389,7 @@ function valueSchemaOf(f: ContentField, catalogue: TypeCatalogue, depth: number)
 /** Components nest to any depth; this bounds a schema built from a corrupted catalogue. */
 const MAX_DEPTH = 32;
 
-function componentObjectSchema(
+export function componentObjectSchema(
   apiName: string,
   catalogue: TypeCatalogue,
   depth: number,

@@ -46,7 +46,7 @@ export const PREFERENCE_KEYS = {
   /** spec §3 `ui.menuClose`: the sider is folded. */
   menuClose: "ui.menuClose",
   /** The column chooser of a resource's list. */
-  listColumns: (resource: string) => `list-columns:${resource}`,
+  listColumns: (resource: string) => `list-columns:${resource.replace(/\//g, ":")}`,
 } as const;
 
 /** What `list-columns:<resource>` holds: the columns hidden, and their order when moved. */

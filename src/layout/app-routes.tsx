@@ -32,8 +32,20 @@ const AccountPage = lazyScreen(() => import("../pages/account/account-page"));
 const MyDevicesPage = lazyScreen(() => import("../pages/account/my-devices-page"));
 const DamPage = lazyScreen(() => import("../pages/dam/dam-page"));
 const AnalyticsPage = lazyScreen(() => import("../pages/analytics/analytics-page"));
+const ContentTypesPage = lazyScreen(() => import("../pages/cms/content-types-page"));
+const EntryScreens = lazyScreen(() => import("../pages/cms/entry-screens"));
 
 const guarded = (resource: string, page: ReactNode) => <ModuleGuard resource={resource}>{page}</ModuleGuard>;
+
+/** Screens of a module besides its entity resources' (routed under the module's path). */
+const MODULE_SCREENS: Readonly<Record<string, ReactNode>> = {
+  cms: (
+    <>
+      <Route path="content-types" element={guarded("cms-content-types", <ContentTypesPage />)} />
+      <Route path="entries/:type/*" element={guarded(moduleGroupId("cms"), <EntryScreens />)} />
+    </>
+  ),
+};
 
 function Shell() {
   const { pathname } = useLocation();
@@ -74,6 +86,7 @@ export function AppRoutes() {
             <Route key={m.key} path={m.key}>
               <Route index element={guarded(moduleGroupId(m.key), <ModuleResourcesPage module={m} />)} />
               {resources.map((def) => resourceRoute(def, guarded))}
+              {MODULE_SCREENS[m.key]}
               <Route path="*" element={<Navigate to="/404" replace />} />
             </Route>
           ))}

@@ -3,10 +3,10 @@
  * its providers, the themed layout and the routes. Mounted under the `/*` route.
  */
 import "./layout.css";
-import { Refine } from "@refinedev/core";
+import { Refine, type ResourceProps } from "@refinedev/core";
 import routerProvider, { DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
 import { QueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { createAccessControlProvider } from "../../providers/access-control";
 import { createAuthProvider } from "../../providers/auth-provider";
 import { createDataProviders } from "../../providers/data-provider";
@@ -24,6 +24,7 @@ import { AppBreadcrumb } from "./app-breadcrumb";
 import { AppRoutes } from "./app-routes";
 import { documentTitle } from "./document-title";
 import { RESOURCES } from "./resources";
+import { RuntimeResources } from "./runtime-resources";
 
 /** Status of a Refine HttpError (`statusCode`) or of a raw axios error (`response.status`). */
 const statusOf = (error: unknown): number | undefined => {
@@ -64,11 +65,11 @@ function createProviders() {
   };
 }
 
-/** Refine wants a mutable array; one copy, so every render passes the same one. */
-const RESOURCE_LIST = [...RESOURCES];
-
 export default function MainLayout() {
   const [providers] = useState(createProviders);
+  // Resources defined at run time (CMS content types), after the fixed ones.
+  const [runtime, setRuntime] = useState<readonly ResourceProps[]>([]);
+  const resources = useMemo(() => [...RESOURCES, ...runtime], [runtime]);
 
   // Keeps the access token fresh while signed in (spec §4): refresh 1 minute before expiry,
   // re-armed whenever new tokens are saved.
@@ -93,7 +94,7 @@ export default function MainLayout() {
       authProvider={providers.authProvider}
       accessControlProvider={providers.accessControlProvider}
       notificationProvider={useMessageNotificationProvider}
-      resources={RESOURCE_LIST}
+      resources={resources}
       // Lists, records and selects follow other users' changes (docs/resource-api.md).
       liveProvider={liveProvider}
       options={{
@@ -106,6 +107,7 @@ export default function MainLayout() {
         breadcrumb: <AppBreadcrumb />,
       }}
     >
+      <RuntimeResources onChange={setRuntime} />
       <AppRoutes />
       <UnsavedChangesNotifier />
       <DocumentTitleHandler handler={documentTitle} />

@@ -5,7 +5,7 @@
  * entities is a menu group of them, unless its one entity bears its name (isSoleNamesake). Order here is the menu order: modules as MODULES lists
  * them, a module's entities by their definitions' `order`.
  */
-import { HomeOutlined, MailOutlined, SafetyOutlined } from "@ant-design/icons";
+import { BuildOutlined, HomeOutlined, MailOutlined, SafetyOutlined } from "@ant-design/icons";
 import type { ResourceProps } from "@refinedev/core";
 import { type AccessMeta, accessMetaFrom, findResource } from "../../providers/access-control";
 import { canCreate, type ResourceDefinition } from "../../resources/contract";
@@ -78,7 +78,7 @@ function moduleResource(module: ModuleDefinition): ResourceProps {
 }
 
 /** An entity of resources/index.ts as a Refine resource (identifier = name = API path segment). */
-function entityResource(def: ResourceDefinition): ResourceProps {
+export function entityResource(def: ResourceDefinition): ResourceProps {
   const { create, ...routes } = resourceRoutes(def);
   return {
     name: def.name,
@@ -102,6 +102,17 @@ export const RESOURCES: readonly ResourceProps[] = [
   { name: "home", list: "/", meta: { label: "Home", icon: <HomeOutlined aria-hidden /> } },
   ...MODULES.flatMap((m) => [moduleResource(m), ...resourcesOfModule(m.key).map(entityResource)]),
   ...TOP_LEVEL_RESOURCES.map(entityResource),
+  {
+    // The CMS's content-type builder; each type's entries are runtime resources (runtime-resources.tsx).
+    name: "cms-content-types",
+    list: "/cms/content-types",
+    meta: {
+      label: "Content types",
+      icon: <BuildOutlined aria-hidden />,
+      moduleID: MODULE_IDS.cms,
+      parent: moduleGroupId("cms"),
+    },
+  },
   {
     name: "outbox",
     list: "/outbox",

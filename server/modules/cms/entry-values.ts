@@ -3,7 +3,7 @@
  * fields (through components and dynamic-zone blocks, to any depth): rich text to sanitise,
  * and references to media and related records, to check on write and to populate on read.
  */
-import { FilterXSS, getDefaultWhiteList } from "xss";
+import xssDefault from "xss";
 import type { ContentField, TypeCatalogue } from "../../../schemas/cms-fields";
 
 export interface Reference {
@@ -71,9 +71,11 @@ export function referencesOf(fields: Fields, values: Values, catalogue: TypeCata
 }
 
 /** Tags and attributes rich text keeps: what an editor writes, never scripts or handlers. */
-const sanitizer = new FilterXSS({
+// xss is CommonJS: its named exports are read from the default one, as Node's ESM loader gives it.
+const xss = xssDefault as unknown as typeof import("xss");
+const sanitizer = new xss.FilterXSS({
   whiteList: {
-    ...getDefaultWhiteList(),
+    ...xss.getDefaultWhiteList(),
     h1: [],
     h2: [],
     h3: [],

@@ -30,7 +30,9 @@ export function RelationWidget({
   onBlur,
   onFocus,
 }: WidgetProps) {
-  const { resource, labelField, dependsOn } = options as unknown as RelationOptions;
+  const { resource, labelField, dependsOn, multiple } = options as unknown as RelationOptions & {
+    multiple?: boolean;
+  };
   const formData = (registry.formContext as ResourceFormContext | undefined)?.formData ?? {};
   const parentValue = dependsOn ? formData[dependsOn.field] : undefined;
   const waiting = Boolean(dependsOn) && (parentValue === undefined || parentValue === null);
@@ -52,18 +54,23 @@ export function RelationWidget({
   const parentTitle = dependsOn ? registry.rootSchema.properties?.[dependsOn.field] : undefined;
   const placeholder = waiting
     ? `Choose a ${titleOf(parentTitle).toLowerCase()} first`
-    : `Choose a ${(related?.singular ?? "record").toLowerCase()}`;
+    : multiple
+      ? `Choose ${(related?.label ?? "records").toLowerCase()}`
+      : `Choose a ${(related?.singular ?? "record").toLowerCase()}`;
 
   return (
     <Select
       {...selectProps}
+      mode={multiple ? "multiple" : undefined}
       id={id}
       value={value ?? undefined}
       placeholder={placeholder}
       allowClear={!required}
       disabled={disabled || readonly || waiting}
       status={rawErrors?.length ? "error" : undefined}
-      onChange={(next) => onChange(next ?? undefined)}
+      onChange={(next) =>
+        onChange(multiple && Array.isArray(next) && !next.length ? undefined : (next ?? undefined))
+      }
       onBlur={() => onBlur(id, value)}
       onFocus={() => onFocus(id, value)}
       style={{ width: "100%" }}

@@ -5,12 +5,14 @@
  */
 import type { RegistryWidgetsType, TemplatesType } from "@rjsf/utils";
 import { DAY_WIDGET, INSTANT_WIDGET, MEDIA_WIDGET, RELATION_WIDGET, TIME_WIDGET } from "../form-schema";
+import { AssetWidget } from "./asset-widget";
 import { BlankNumberInputTemplate } from "./blank-number-input";
 import { DayWidget, InstantWidget, TimeOfDayWidget } from "./date-widgets";
 import { MediaUrlsWidget } from "./media-urls-widget";
 import { RelationWidget } from "./relation-widget";
 
 export const FORM_WIDGETS: RegistryWidgetsType = {
+  asset: AssetWidget,
   [DAY_WIDGET]: DayWidget,
   [INSTANT_WIDGET]: InstantWidget,
   [MEDIA_WIDGET]: MediaUrlsWidget,

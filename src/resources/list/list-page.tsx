@@ -58,8 +58,12 @@ export default function ResourceListPage({ def }: ScreenProps) {
       title={def.label}
       headerButtons={({ defaultButtons }) => (
         <>
-          <CsvExportButton def={def} filters={filters} sorters={sorters} />
-          <CsvImportButton def={def} />
+          {def.csv !== false && (
+            <>
+              <CsvExportButton def={def} filters={filters} sorters={sorters} />
+              <CsvImportButton def={def} />
+            </>
+          )}
           {toolbar.map((key) => {
             const Action = TOOLBAR_ACTIONS[key];
             return Action ? <Action key={key} def={def} filters={filters} sorters={sorters} /> : null;

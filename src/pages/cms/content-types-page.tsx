@@ -1,0 +1,424 @@
+/**
+ * `/cms/content-types`: the content-type builder. Collections, singles and components on the
+ * left; the chosen type's fields on the right, added, changed, reordered and removed as a
+ * draft of the type, saved in one go. Saving asks before it deletes stored values and says
+ * why a change is refused; renaming a field keeps its values.
+ */
+import {
+  ArrowDownOutlined,
+  ArrowUpOutlined,
+  DeleteOutlined,
+  EditOutlined,
+  PlusOutlined,
+} from "@ant-design/icons";
+import { useQueryClient } from "@tanstack/react-query";
+import {
+  App,
+  Button,
+  Card,
+  Col,
+  Empty,
+  Flex,
+  Form,
+  Input,
+  Menu,
+  Modal,
+  Radio,
+  Row,
+  Space,
+  Table,
+  Tag,
+  Typography,
+} from "antd";
+import { useEffect, useMemo, useState } from "react";
+import { Link, useSearchParams } from "react-router";
+import {
+  API_NAME,
+  type ContentField,
+  type ContentTypeKind,
+  FIELD_KIND_LABELS,
+  slugify,
+} from "../../../schemas/cms-fields";
+import { LoadError } from "../../components/load-error";
+import { PageLoader } from "../../components/page-loader";
+import { getErrorMessage } from "../../lib/errors";
+import { plural } from "../../lib/text";
+import { cmsKeys, createContentType, deleteContentType, updateContentType } from "./cms-api";
+import { type ContentTypeRecord, fieldOrder } from "./entry-definition";
+import { type FieldDraft, FieldDrawer } from "./field-drawer";
+import { useContentTypes } from "./use-content-types";
+
+const KIND_NAMES: Record<ContentTypeKind, [one: string, many: string]> = {
+  collection: ["Collection", "Collections"],
+  single: ["Single", "Singles"],
+  component: ["Component", "Components"],
+};
+
+/** A field in the working copy, with the name it had when loaded (renames keep values). */
+interface FieldRow extends FieldDraft {
+  original?: string;
+}
+
+function rowsOf(type: ContentTypeRecord): FieldRow[] {
+  return fieldOrder(type.schema).map((name) => ({
+    name,
+    field: type.schema.properties[name],
+    required: type.schema.required.includes(name),
+    original: name,
+  }));
+}
+
+function NewTypeDialog({
+  open,
+  onClose,
+  onCreated,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onCreated: (t: ContentTypeRecord) => void;
+}) {
+  const [form] = Form.useForm<{ kind: ContentTypeKind; name: string; apiName: string }>();
+  const [saving, setSaving] = useState(false);
+  const { message } = App.useApp();
+  const create = async (v: { kind: ContentTypeKind; name: string; apiName: string }) => {
+    setSaving(true);
+    try {
+      // A type starts with one field, its title (components may start empty).
+      const properties: Record<string, ContentField> =
+        v.kind === "component" ? {} : { title: { "x-kind": "text", title: "Title", maxLength: 200 } };
+      const created = await createContentType({
+        ...v,
+        properties,
+        required: v.kind === "component" ? [] : ["title"],
+      });
+      message.success(`${v.name} created`);
+      form.resetFields();
+      onCreated(created);
+    } catch (error) {
+      message.error(getErrorMessage(error));
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Modal
+      title="New content type"
+      open={open}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okText="Create"
+      confirmLoading={saving}
+      destroyOnHidden
+    >
+      <Form form={form} layout="vertical" initialValues={{ kind: "collection" }} onFinish={create}>
+        <Form.Item name="kind" label="Kind">
+          <Radio.Group
+            optionType="button"
+            options={(Object.keys(KIND_NAMES) as ContentTypeKind[]).map((k) => ({
+              value: k,
+              label: KIND_NAMES[k][0],
+            }))}
+          />
+        </Form.Item>
+        <Form.Item
+          name="name"
+          label="Name"
+          rules={[{ required: true, whitespace: true, message: "Give the type a name" }]}
+        >
+          <Input
+            autoFocus
+            maxLength={120}
+            onChange={(e) => {
+              if (!form.isFieldTouched("apiName"))
+                form.setFieldValue("apiName", slugify(e.target.value).replace(/^[^a-z]+/, ""));
+            }}
+          />
+        </Form.Item>
+        <Form.Item
+          name="apiName"
+          label="API name"
+          extra="The path of its entries: /public-cms/{domain}/{API name}"
+          rules={[
+            { required: true, message: "Give the type an API name" },
+            {
+              pattern: API_NAME,
+              message:
+                "API name may only contain lower-case letters, digits and dashes, starting with a letter",
+            },
+          ]}
+        >
+          <Input maxLength={63} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+export default function ContentTypesPage() {
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const types = useContentTypes();
+  const [params, setParams] = useSearchParams();
+  const selected = types.data?.find((t) => t.apiName === params.get("type")) ?? types.data?.[0];
+  const [rows, setRows] = useState<FieldRow[]>([]);
+  const [dirty, setDirty] = useState(false);
+  const [editing, setEditing] = useState<number | "new" | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (selected) setRows(rowsOf(selected));
+    setDirty(false);
+  }, [selected]);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: cmsKeys.types });
+  const change = (next: FieldRow[]) => {
+    setRows(next);
+    setDirty(true);
+  };
+  const move = (i: number, by: number) => {
+    const next = [...rows];
+    const [row] = next.splice(i, 1);
+    next.splice(i + by, 0, row);
+    change(next);
+  };
+
+  const save = async (confirm = false) => {
+    if (!selected) return;
+    setSaving(true);
+    const renames: Record<string, string> = {};
+    for (const r of rows) if (r.original && r.original !== r.name) renames[r.original] = r.name;
+    try {
+      await updateContentType(selected.apiName, {
+        properties: Object.fromEntries(rows.map((r) => [r.name, r.field])),
+        required: rows.filter((r) => r.required).map((r) => r.name),
+        ...(Object.keys(renames).length ? { renames } : {}),
+        ...(confirm ? { confirm: true } : {}),
+      });
+      await refresh();
+      message.success(`${selected.name} saved`);
+    } catch (error) {
+      const status = (error as { statusCode?: number; response?: { status?: number } }).response?.status;
+      if (status === 409 && !confirm) {
+        modal.confirm({
+          title: "Delete stored values?",
+          content: getErrorMessage(error),
+          okText: "Yes, remove the fields",
+          okButtonProps: { danger: true },
+          onOk: () => save(true),
+        });
+      } else message.error(getErrorMessage(error));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const remove = (type: ContentTypeRecord) =>
+    modal.confirm({
+      title: `Delete ${type.name}?`,
+      content: type.entryCount
+        ? `Its ${plural(type.entryCount, "entry", "entries")} will be deleted with it.`
+        : "It has no entries.",
+      okText: "Yes, delete",
+      okButtonProps: { danger: true },
+      onOk: async () => {
+        try {
+          await deleteContentType(type.apiName, type.entryCount > 0);
+          setParams({});
+          await refresh();
+          message.success(`${type.name} deleted`);
+        } catch (error) {
+          message.error(getErrorMessage(error));
+        }
+      },
+    });
+
+  const menuItems = useMemo(
+    () =>
+      (Object.keys(KIND_NAMES) as ContentTypeKind[]).map((kind) => ({
+        type: "group" as const,
+        key: kind,
+        label: KIND_NAMES[kind][1],
+        children: (types.data ?? [])
+          .filter((t) => t.kind === kind)
+          .map((t) => ({ key: t.apiName, label: t.name })),
+      })),
+    [types.data],
+  );
+
+  if (types.isLoading) return <PageLoader />;
+  if (types.isError)
+    return <LoadError what="content types" error={types.error} onRetry={() => types.refetch()} />;
+
+  const current = editing === null || editing === "new" ? undefined : rows[editing];
+  return (
+    <Row gutter={16}>
+      <Col xs={24} md={7} xl={6}>
+        <Card
+          title="Types"
+          extra={
+            <Button type="primary" icon={<PlusOutlined aria-hidden />} onClick={() => setCreating(true)}>
+              New type
+            </Button>
+          }
+          styles={{ body: { padding: 0 } }}
+        >
+          {types.data?.length ? (
+            <Menu
+              mode="inline"
+              selectedKeys={selected ? [selected.apiName] : []}
+              items={menuItems}
+              onClick={({ key }) => setParams({ type: key })}
+              style={{ borderInlineEnd: 0 }}
+            />
+          ) : (
+            <Empty style={{ padding: 24 }} description="No content types yet" />
+          )}
+        </Card>
+      </Col>
+      <Col xs={24} md={17} xl={18}>
+        {selected ? (
+          <Card
+            title={
+              <Space>
+                <Typography.Title level={4} style={{ margin: 0 }}>
+                  {selected.name}
+                </Typography.Title>
+                <Tag>{KIND_NAMES[selected.kind][0]}</Tag>
+                <Typography.Text type="secondary" code>
+                  {selected.apiName}
+                </Typography.Text>
+              </Space>
+            }
+            extra={
+              <Space wrap>
+                {selected.kind !== "component" && (
+                  <Link to={`/cms/entries/${selected.apiName}`}>
+                    {selected.entryCount
+                      ? `Open ${plural(selected.entryCount, "entry", "entries")}`
+                      : "Open entries"}
+                  </Link>
+                )}
+                <Button danger icon={<DeleteOutlined aria-hidden />} onClick={() => remove(selected)}>
+                  Delete type
+                </Button>
+              </Space>
+            }
+          >
+            <Table<FieldRow>
+              rowKey={(r) => r.original ?? r.name}
+              dataSource={rows}
+              pagination={false}
+              locale={{ emptyText: <Empty description="No fields yet" /> }}
+              columns={[
+                { title: "Title", render: (_, r) => r.field.title },
+                { title: "API name", render: (_, r) => <Typography.Text code>{r.name}</Typography.Text> },
+                {
+                  title: "Kind",
+                  render: (_, r) => (
+                    <Space size={4}>
+                      {FIELD_KIND_LABELS[r.field["x-kind"]]}
+                      {r.field["x-multiple"] && <Tag>many</Tag>}
+                    </Space>
+                  ),
+                },
+                { title: "Required", render: (_, r) => (r.required ? "Yes" : "No"), width: 100 },
+                {
+                  title: "Actions",
+                  width: 180,
+                  render: (_, r, i) => (
+                    <Space size={0}>
+                      <Button
+                        type="text"
+                        aria-label={`Change ${r.field.title}`}
+                        icon={<EditOutlined aria-hidden />}
+                        onClick={() => setEditing(i)}
+                      />
+                      <Button
+                        type="text"
+                        aria-label={`Move ${r.field.title} up`}
+                        icon={<ArrowUpOutlined aria-hidden />}
+                        disabled={i === 0}
+                        onClick={() => move(i, -1)}
+                      />
+                      <Button
+                        type="text"
+                        aria-label={`Move ${r.field.title} down`}
+                        icon={<ArrowDownOutlined aria-hidden />}
+                        disabled={i === rows.length - 1}
+                        onClick={() => move(i, 1)}
+                      />
+                      <Button
+                        type="text"
+                        danger
+                        aria-label={`Remove ${r.field.title}`}
+                        icon={<DeleteOutlined aria-hidden />}
+                        onClick={() => change(rows.filter((_, j) => j !== i))}
+                      />
+                    </Space>
+                  ),
+                },
+              ]}
+            />
+            <Flex justify="space-between" style={{ marginTop: 16 }}>
+              <Button icon={<PlusOutlined aria-hidden />} onClick={() => setEditing("new")}>
+                Add field
+              </Button>
+              <Space>
+                {dirty && <Typography.Text type="secondary">Unsaved changes</Typography.Text>}
+                <Button
+                  disabled={!dirty}
+                  onClick={() => {
+                    if (selected) setRows(rowsOf(selected));
+                    setDirty(false);
+                  }}
+                >
+                  Discard
+                </Button>
+                <Button type="primary" disabled={!dirty} loading={saving} onClick={() => save()}>
+                  Save type
+                </Button>
+              </Space>
+            </Flex>
+          </Card>
+        ) : (
+          <Card>
+            <Empty description="Create a collection, a single or a component to start">
+              <Button type="primary" onClick={() => setCreating(true)}>
+                New type
+              </Button>
+            </Empty>
+          </Card>
+        )}
+      </Col>
+      <NewTypeDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={async (t) => {
+          setCreating(false);
+          await refresh();
+          setParams({ type: t.apiName });
+        }}
+      />
+      {selected && (
+        <FieldDrawer
+          open={editing !== null}
+          initial={current}
+          takenNames={rows.filter((_, i) => i !== editing).map((r) => r.name)}
+          textFields={rows
+            .filter((r) => ["text", "longtext"].includes(r.field["x-kind"]))
+            .map((r) => ({ name: r.name, title: r.field.title }))}
+          types={types.data ?? []}
+          self={selected.apiName}
+          onClose={() => setEditing(null)}
+          onDone={(draft) => {
+            if (editing === "new") change([...rows, draft]);
+            else if (editing !== null)
+              change(rows.map((r, i) => (i === editing ? { ...draft, original: r.original } : r)));
+            setEditing(null);
+          }}
+        />
+      )}
+    </Row>
+  );
+}
