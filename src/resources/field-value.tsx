@@ -44,6 +44,10 @@ export function FieldValue({ schema, field, record, variant = "cell", relationId
   const kind = fieldKind(schema, field);
   const definition = schema.properties[field];
 
+  // A group of values (a CMS component, a block list, JSON): its parts in words, not "[object Object]".
+  if (typeof value === "object" && !(Array.isArray(value) && value.every((v) => typeof v !== "object")))
+    return <Typography.Text>{describeValue(value)}</Typography.Text>;
+
   const relation = relationOf(definition);
   if (relation && typeof value === "string")
     return <RelationValue {...relation} id={value} ids={relationIds} truncate={variant === "cell"} />;
@@ -94,6 +98,18 @@ export function FieldValue({ schema, field, record, variant = "cell", relationId
     default:
       return <TextValue kind={kind} value={value} variant={variant} />;
   }
+}
+
+/** A nested value as one line: `Text: Shop now · Address: https://…`; lists by their items. */
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return "—";
+  if (Array.isArray(value)) return value.length ? value.map(describeValue).join("; ") : "—";
+  if (typeof value === "object")
+    return Object.entries(value as Record<string, unknown>)
+      .filter(([k, v]) => k !== "__component" && v !== null && v !== undefined && v !== "")
+      .map(([k, v]) => `${k}: ${describeValue(v)}`)
+      .join(" · ");
+  return String(value);
 }
 
 /**

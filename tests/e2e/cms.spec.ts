@@ -1,0 +1,143 @@
+/**
+ * The headless CMS in the browser (issue 14): a type built in the builder, an entry with a
+ * media item, a component and a relation created on the generated form, published from its
+ * page, and read back from the public delivery API by the page itself.
+ */
+import { expect, type Page, test } from "@playwright/test";
+import sharp from "sharp";
+import { type ApiSession, apiSession, choose, E2E_ORIGIN, signIn } from "./helpers";
+import { shoot } from "./shots";
+
+test.describe.configure({ timeout: 180_000 });
+
+const png = () =>
+  sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 40, g: 120, b: 200 } } })
+    .png()
+    .toBuffer();
+
+/** A field added through the builder's drawer. */
+async function addField(page: Page, kind: string, title: string, more?: () => Promise<void>) {
+  await page.getByRole("button", { name: "Add field" }).first().click();
+  const drawer = page.locator(".ant-drawer-content");
+  await expect(drawer.getByText("Add a field")).toBeVisible();
+  // The drawer slides in: a click during the slide can land outside it.
+  await expect(async () => choose(page, "Kind", kind, { type: true })).toPass({ timeout: 15_000 });
+  await drawer.getByLabel("Title", { exact: true }).fill(title);
+  await more?.();
+  await drawer.getByRole("button", { name: "Add field" }).click();
+  await expect(drawer).toBeHidden();
+}
+
+test("build a type, create and publish an entry with media, a component and a relation, and read it from the public API", async ({
+  page,
+  request,
+}) => {
+  const run = Date.now().toString(36);
+  const admin: ApiSession = await apiSession(request);
+  const domainKey = `shop-${run}`;
+  const domain = await admin.expect<{ id: string }>("POST", "/cms/domains", 201, {
+    key: domainKey,
+    name: `Shop ${run}`,
+  });
+  await admin.expect("POST", "/cms/content-types", 201, {
+    kind: "component",
+    apiName: `cta-${run}`,
+    name: `Call to action ${run}`,
+    properties: {
+      text: { "x-kind": "text", title: "Button text" },
+      href: { "x-kind": "url", title: "Address" },
+    },
+  });
+  await admin.expect("POST", "/cms/content-types", 201, {
+    kind: "collection",
+    apiName: `author-${run}`,
+    name: `Author ${run}`,
+    properties: { name: { "x-kind": "text", title: "Name" } },
+    required: ["name"],
+  });
+  const author = await admin.expect<{ id: string }>("POST", `/cms/entries/author-${run}`, 201, {
+    name: "Ann Writer",
+    domain_ids: [domain.id],
+  });
+  await admin.expect("POST", `/cms/entries/author-${run}/${author.id}/publish`, 200, {});
+  const upload = await admin.send("POST", "/dam/assets", {
+    multipart: { file: { name: `cover-${run}.png`, mimeType: "image/png", buffer: await png() } },
+  });
+  expect(upload.status()).toBe(201);
+
+  await signIn(page);
+
+  // The builder: a new collection, three fields, saved.
+  await page.goto("cms/content-types");
+  await page.getByRole("button", { name: "New type" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "New content type" });
+  await dialog.getByLabel("Name", { exact: true }).fill(`Story ${run}`);
+  await expect(dialog.getByLabel("API name")).toHaveValue(`story-${run}`);
+  await dialog.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByRole("heading", { name: `Story ${run}` })).toBeVisible();
+  await addField(page, "Media", "Cover");
+  await addField(page, "Component", "Hero", async () => {
+    await choose(page, "Component", `Call to action ${run}`);
+  });
+  await addField(page, "Relation", "Author", async () => {
+    await choose(page, "Related to", `Author ${run}`);
+  });
+  await expect(page.getByText("Unsaved changes")).toBeVisible();
+  await shoot(page, "cms", "builder");
+  await page.getByRole("button", { name: "Save type" }).click();
+  await expect(page.getByText(`Story ${run} saved`)).toBeVisible();
+  const type = await admin.expect<{ schema: { properties: Record<string, unknown> } }>(
+    "GET",
+    `/cms/content-types/story-${run}`,
+    200,
+  );
+  expect(Object.keys(type.schema.properties)).toEqual(
+    expect.arrayContaining(["title", "cover", "hero", "author"]),
+  );
+
+  // Its entries: the generated create form, with the asset picker, the component and the relation.
+  await page.getByRole("link", { name: "Open entries" }).click();
+  await expect(page.getByText(`No story ${run} yet`)).toBeVisible();
+  await page.getByRole("button", { name: "Create", exact: true }).first().click();
+  await expect(page.getByRole("heading", { name: `Create story ${run}` })).toBeVisible();
+  await page.getByRole("textbox", { name: "Title" }).fill("Spring launch");
+  await page.getByRole("button", { name: "Choose from assets" }).click();
+  const picker = page.getByRole("dialog").filter({ hasText: "Insert" });
+  await picker.getByRole("option", { name: new RegExp(`cover-${run}`) }).dblclick();
+  await expect(page.getByText(`cover-${run}`)).toBeVisible();
+  await page.getByLabel("Button text").fill("Shop the range");
+  await page.getByLabel("Address").fill("https://shop.example.com/spring");
+  await choose(page, "Author", "Ann Writer");
+  await choose(page, "Domains", `Shop ${run}`);
+  await page.keyboard.press("Escape");
+  await shoot(page, "cms", "entry-form");
+  await page.getByRole("button", { name: "Save" }).click();
+
+  // Its page: a draft until published.
+  const lifecycle = page.getByTestId("entry-lifecycle");
+  await expect(page.getByTestId("entry-status")).toHaveText("Draft");
+  await lifecycle.getByRole("button", { name: "Publish", exact: true }).click();
+  await expect(page.getByTestId("entry-status")).toHaveText("Published");
+  await shoot(page, "cms", "entry-published");
+
+  // The public API, read by the page as a site would: published, populated one level.
+  const entryId = page.url().split("/show/")[1];
+  const answer = await page.evaluate(async (url) => {
+    const res = await fetch(url);
+    return { status: res.status, etag: res.headers.get("etag"), body: await res.json() };
+  }, `${E2E_ORIGIN}/public-cms/${domainKey}/story-${run}/${entryId}`);
+  expect(answer.status).toBe(200);
+  expect(answer.etag).toBeTruthy();
+  expect(answer.body.data).toMatchObject({
+    title: "Spring launch",
+    hero: { text: "Shop the range", href: "https://shop.example.com/spring" },
+    author: { id: author.id, name: "Ann Writer" },
+    cover: { name: `cover-${run}.png`, mime: "image/png" },
+  });
+  expect(answer.body.data.cover.url).toMatch(/^https?:\/\/.+\/assets\//);
+
+  // Versions: the save and the publish, by this admin.
+  await lifecycle.getByRole("button", { name: "Versions" }).click();
+  await expect(page.getByText("Version 2 · Published")).toBeVisible();
+  await expect(page.getByText("Version 1 · Saved")).toBeVisible();
+});
