@@ -42,6 +42,7 @@ import { securityEventRoutes } from "./security/events.routes";
 import { withRedaction } from "./security/redact";
 import { createStorage } from "./storage";
 import { assetRoutes } from "./storage/serve";
+import { WebhookService } from "./webhooks/webhooks";
 
 export interface AppOptions {
   config: Config;
@@ -125,7 +126,10 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     damEvents: createDamEvents(),
     // PGlite is one process (the DATA_DIR lock): jobs it left running are taken back at once.
     jobs: createJobQueue({ db, log: app.log, reclaimOnStart: database.kind === "pglite" }),
+    // Set just below: the sender registers its job on the queue above.
+    webhooks: undefined as unknown as WebhookService,
   };
+  ctx.webhooks = new WebhookService(ctx);
   watchSessionChanges(ctx);
   await ensureFirstAdmin(db, config, app.log);
 

@@ -28,6 +28,11 @@ export interface Config {
   authMaxAttemptsIp: number;
   logLevel: string;
   trustProxy: boolean;
+  /**
+   * Outbound calls (webhooks, automation HTTP steps) may reach private, loopback and
+   * link-local addresses. Off by default (server/http/outbound.ts); tests turn it on.
+   */
+  outboundAllowPrivate: boolean;
   /** How long a checked session may be reused without a lookup, ms (0: never). */
   sessionCacheMs: number;
   /** Folder of the built SPA. */
@@ -136,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     authMaxAttemptsIp: int(env, "AUTH_MAX_ATTEMPTS_IP", 100),
     logLevel,
     trustProxy: bool(env, "TRUST_PROXY", false),
+    outboundAllowPrivate: bool(env, "OUTBOUND_ALLOW_PRIVATE", false),
     sessionCacheMs: int(env, "SESSION_CACHE_MS", 5000, 0),
     clientDir: path.resolve(env.CLIENT_DIR || "dist/client"),
     storage,

@@ -12,6 +12,7 @@ import type { Mailer } from "./mail/mailer";
 import type { DamEvents } from "./modules/dam/events";
 import type { AccountEvents, ResourceEvents } from "./realtime/events";
 import type { StorageDriver } from "./storage";
+import type { WebhookService } from "./webhooks/webhooks";
 
 export interface AppContext {
   config: Config;
@@ -33,4 +34,6 @@ export interface AppContext {
   damEvents: DamEvents;
   /** The durable job queue (PDF processing, …), started with the app. */
   jobs: JobQueue;
+  /** Signed outbound webhooks of every module, with their delivery log. */
+  webhooks: WebhookService;
 }

@@ -3,6 +3,7 @@
  * schedules, and the public delivery API. Domains are an engine resource (resources/cms-domains.ts).
  */
 import type { FastifyInstance } from "fastify";
+import { MODULE_IDS } from "../../../resources/modules";
 import type { AppContext } from "../../context";
 import { cmsRoutes } from "./cms.routes";
 import { ContentTypesService } from "./content-types.service";
@@ -10,6 +11,7 @@ import { EntriesService } from "./entries.service";
 import { EntryLifecycle, SCHEDULE_JOB, type SchedulePayload } from "./entry-lifecycle";
 import { publicCmsRoutes } from "./public.routes";
 import { TypeRegistry } from "./type-registry";
+import { cmsWebhookRoutes } from "./webhook.routes";
 
 export async function cmsModule(app: FastifyInstance, ctx: AppContext) {
   const registry = new TypeRegistry(ctx);
@@ -19,7 +21,12 @@ export async function cmsModule(app: FastifyInstance, ctx: AppContext) {
   ctx.jobs.register<SchedulePayload>(SCHEDULE_JOB, (job) => lifecycle.runScheduled(job.payload), {
     concurrency: 2,
   });
+  // Published, unpublished and deleted entries reach the CMS's webhooks.
+  lifecycle.onChange(async (event, type, entry) => {
+    await ctx.webhooks.dispatch(MODULE_IDS.cms, `entry.${event}`, { type: type.apiName, entry });
+  });
   await cmsRoutes(app, { types, entries, lifecycle });
+  await cmsWebhookRoutes(app, ctx);
   await publicCmsRoutes(app, ctx, registry);
   return { registry, types, entries, lifecycle };
 }

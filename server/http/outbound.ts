@@ -1,0 +1,151 @@
+/**
+ * The one outbound HTTP client (ARCHITECTURE.md §6): webhooks, automation HTTP steps, store
+ * and SMS providers all call out through it. It refuses private, loopback, link-local and
+ * other non-public addresses unless configuration allows them (OUTBOUND_ALLOW_PRIVATE), checks
+ * the address actually connected to (the check is in the socket's DNS lookup, so a name that
+ * resolves to a public address at first and a private one later is still refused), times out,
+ * and never follows redirects.
+ */
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import http from "node:http";
+import https from "node:https";
+import { isIP, type LookupFunction } from "node:net";
+
+export class OutboundRefused extends Error {}
+
+export interface OutboundOptions {
+  allowPrivate: boolean;
+  /** Whole request, connect to last byte (default 10 s). */
+  timeoutMs?: number;
+  /** Most bytes of the answer kept (default 64 KiB); the rest is dropped. */
+  maxBodyBytes?: number;
+}
+
+export interface OutboundRequest {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** Whether an IP address is one the public internet routes (not private, loopback, link-local, …). */
+export function isPublicAddress(address: string): boolean {
+  const version = isIP(address);
+  if (version === 4) {
+    const [a, b] = address.split(".").map(Number);
+    if (a === 0 || a === 10 || a === 127) return false;
+    if (a === 100 && b >= 64 && b <= 127) return false; // carrier-grade NAT
+    if (a === 169 && b === 254) return false; // link-local, cloud metadata
+    if (a === 172 && b >= 16 && b <= 31) return false;
+    if (a === 192 && b === 168) return false;
+    if (a === 192 && b === 0) return false;
+    if (a === 198 && (b === 18 || b === 19)) return false;
+    if (a >= 224) return false; // multicast, reserved, broadcast
+    return true;
+  }
+  if (version === 6) {
+    const v6 = address.toLowerCase();
+    if (v6 === "::" || v6 === "::1") return false;
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(v6);
+    if (mapped) return isPublicAddress(mapped[1]);
+    if (/^f[cd]/.test(v6)) return false; // unique local
+    if (/^fe[89ab]/.test(v6)) return false; // link-local
+    if (v6.startsWith("ff")) return false; // multicast
+    return true;
+  }
+  return false;
+}
+
+const REFUSED = "This address is private, loopback or link-local, which outbound calls may not reach";
+
+/** A DNS lookup that answers only public addresses (or any, when allowed). */
+function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, "", 4);
+      const list = addresses as LookupAddress[];
+      const allowed = allowPrivate ? list : list.filter((a) => isPublicAddress(a.address));
+      if (!allowed.length) return callback(new OutboundRefused(REFUSED), "", 4);
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+      return callback(null, allowed[0].address, allowed[0].family);
+    });
+  };
+}
+
+/** Why `target` may not be called, in words, or undefined (for checking a URL when it is saved). */
+export async function outboundProblem(target: string, allowPrivate: boolean): Promise<string | undefined> {
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    return "must be a full URL such as https://example.com/hook";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "must start with http:// or https://";
+  if (url.username || url.password) return "must not hold a user name or password";
+  if (allowPrivate) return undefined;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host)) return isPublicAddress(host) ? undefined : REFUSED.replace("This address", "The address");
+  const found = await new Promise<LookupAddress[]>((resolve) =>
+    dnsLookup(host, { all: true }, (err, addresses) => resolve(err ? [] : addresses)),
+  );
+  if (!found.length) return "names a host that cannot be found";
+  return found.some((a) => !isPublicAddress(a.address))
+    ? REFUSED.replace("This address", "The host's address")
+    : undefined;
+}
+
+/** Calls `target`; answers its status, headers and (capped) body. Redirects are answered, never followed. */
+export async function outboundCall(
+  target: string,
+  request: OutboundRequest,
+  options: OutboundOptions,
+): Promise<OutboundResponse> {
+  const url = new URL(target);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new OutboundRefused("Only http and https URLs may be called");
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host) && !options.allowPrivate && !isPublicAddress(host)) throw new OutboundRefused(REFUSED);
+  const client = url.protocol === "https:" ? https : http;
+  const maxBody = options.maxBodyBytes ?? 64 * 1024;
+  return new Promise((resolve, reject) => {
+    const req = client.request(
+      url,
+      {
+        method: request.method,
+        headers: { "user-agent": "Atelier", ...request.headers },
+        lookup: guardedLookup(options.allowPrivate),
+        timeout: options.timeoutMs ?? 10_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          if (size < maxBody) chunks.push(chunk.subarray(0, maxBody - size));
+          size += chunk.length;
+        });
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+        res.on("error", reject);
+      },
+    );
+    const deadline = setTimeout(
+      () => req.destroy(new Error(`No answer within ${options.timeoutMs ?? 10_000} ms`)),
+      options.timeoutMs ?? 10_000,
+    );
+    req.on("close", () => clearTimeout(deadline));
+    req.on("timeout", () => req.destroy(new Error("The connection timed out")));
+    req.on("error", reject);
+    req.end(request.body);
+  });
+}

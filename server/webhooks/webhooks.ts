@@ -1,0 +1,237 @@
+/**
+ * The signed-webhook sender (issue 14; the forms, CRM and automation modules reuse it): a
+ * module's admins register URLs for its events; each event becomes a delivery, sent by the
+ * durable job queue with growing waits between attempts, signed with HMAC-SHA256 over
+ * `<timestamp>.<body>` by the hook's secret, and logged (status, attempts, the answer's code
+ * or the error) for the admin to read. Targets go through the outbound client, which refuses
+ * private addresses unless configuration allows them.
+ */
+import { createHmac, randomBytes } from "node:crypto";
+import { sql } from "kysely";
+import type { AppContext } from "../context";
+import { badRequest, notFound } from "../http/errors";
+import { outboundCall, outboundProblem } from "../http/outbound";
+
+export const DELIVER_JOB = "webhook.deliver";
+export const DELIVERY_ATTEMPTS = 6;
+
+export interface WebhookRecord {
+  id: string;
+  name: string;
+  url: string;
+  events: string[];
+  active: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  event: string;
+  state: "pending" | "delivered" | "failed";
+  attempts: number;
+  responseStatus: number | null;
+  error: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+}
+
+/** The signature header's value: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`. */
+export function signature(secret: string, timestamp: number, body: string): string {
+  const mac = createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
+  return `t=${timestamp},v1=${mac}`;
+}
+
+const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
+
+// biome-ignore lint/suspicious/noExplicitAny: rows of webhooks.
+const toWebhook = (r: any): WebhookRecord => ({
+  id: r.id,
+  name: r.name,
+  url: r.url,
+  events: typeof r.events === "string" ? JSON.parse(r.events) : r.events,
+  active: r.active,
+  createdAt: iso(r.created_at) as string,
+  updatedAt: iso(r.updated_at) as string,
+});
+
+export class WebhookService {
+  constructor(private readonly ctx: AppContext) {
+    ctx.jobs.register<{ deliveryId: string }>(
+      DELIVER_JOB,
+      (job) => this.deliver(job.payload.deliveryId, job.attempt),
+      {
+        concurrency: 4,
+        maxAttempts: DELIVERY_ATTEMPTS,
+      },
+    );
+  }
+
+  private async checkUrl(url: string): Promise<void> {
+    const problem = await outboundProblem(url, this.ctx.config.outboundAllowPrivate);
+    if (problem) throw badRequest(`URL ${problem}`, [{ field: "url", message: `URL ${problem}` }]);
+  }
+
+  async list(moduleId: number): Promise<WebhookRecord[]> {
+    const rows = await this.ctx.db
+      .selectFrom("webhooks")
+      .selectAll()
+      .where("module_id", "=", moduleId)
+      .orderBy("name")
+      .execute();
+    return rows.map(toWebhook);
+  }
+
+  private async row(moduleId: number, id: string) {
+    const row = await this.ctx.db
+      .selectFrom("webhooks")
+      .selectAll()
+      .where("id", "=", id)
+      .where("module_id", "=", moduleId)
+      .executeTakeFirst();
+    if (!row) throw notFound("Webhook not found");
+    return row;
+  }
+
+  /** Creates a hook; the answer is the only one that carries its secret. */
+  async create(
+    moduleId: number,
+    input: { name: string; url: string; events: string[]; active?: boolean },
+    actorId: string,
+  ): Promise<WebhookRecord & { secret: string }> {
+    await this.checkUrl(input.url);
+    const secret = `whsec_${randomBytes(24).toString("base64url")}`;
+    const row = await this.ctx.db
+      .insertInto("webhooks")
+      .values({
+        module_id: moduleId,
+        name: input.name,
+        url: input.url,
+        events: JSON.stringify([...new Set(input.events)]),
+        secret,
+        active: input.active ?? true,
+        created_by: actorId,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { ...toWebhook(row), secret };
+  }
+
+  async update(
+    moduleId: number,
+    id: string,
+    change: { name?: string; url?: string; events?: string[]; active?: boolean },
+  ): Promise<WebhookRecord> {
+    await this.row(moduleId, id);
+    if (change.url !== undefined) await this.checkUrl(change.url);
+    const row = await this.ctx.db
+      .updateTable("webhooks")
+      .set({
+        ...(change.name !== undefined ? { name: change.name } : {}),
+        ...(change.url !== undefined ? { url: change.url } : {}),
+        ...(change.events !== undefined ? { events: JSON.stringify([...new Set(change.events)]) } : {}),
+        ...(change.active !== undefined ? { active: change.active } : {}),
+        updated_at: sql`now()`,
+      })
+      .where("id", "=", id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toWebhook(row);
+  }
+
+  async remove(moduleId: number, id: string): Promise<void> {
+    await this.row(moduleId, id);
+    await this.ctx.db.deleteFrom("webhooks").where("id", "=", id).execute();
+  }
+
+  async deliveries(moduleId: number, id: string, limit = 50): Promise<DeliveryRecord[]> {
+    await this.row(moduleId, id);
+    const rows = await this.ctx.db
+      .selectFrom("webhook_deliveries")
+      .selectAll()
+      .where("webhook_id", "=", id)
+      .orderBy("created_at", "desc")
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      event: r.event,
+      state: r.state,
+      attempts: r.attempts,
+      responseStatus: r.response_status,
+      error: r.error,
+      createdAt: iso(r.created_at) as string,
+      deliveredAt: iso(r.delivered_at),
+    }));
+  }
+
+  /** Queues a delivery of `event` to each active hook of the module that listens to it. */
+  async dispatch(moduleId: number, event: string, payload: unknown): Promise<number> {
+    const hooks = await this.ctx.db
+      .selectFrom("webhooks")
+      .select(["id"])
+      .where("module_id", "=", moduleId)
+      .where("active", "=", true)
+      .where(sql<boolean>`events @> ${JSON.stringify([event])}::jsonb`)
+      .execute();
+    for (const hook of hooks) {
+      await this.ctx.db.transaction().execute(async (trx) => {
+        const delivery = await trx
+          .insertInto("webhook_deliveries")
+          .values({ webhook_id: hook.id, event, payload: JSON.stringify({ event, data: payload }) })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        await this.ctx.jobs.enqueue(DELIVER_JOB, { deliveryId: delivery.id }, { db: trx });
+      });
+    }
+    return hooks.length;
+  }
+
+  /** One attempt; throwing makes the queue try again later (until the last attempt). */
+  private async deliver(deliveryId: string, attempt: number): Promise<void> {
+    const found = await this.ctx.db
+      .selectFrom("webhook_deliveries as d")
+      .innerJoin("webhooks as w", "w.id", "d.webhook_id")
+      .select(["d.id", "d.event", "d.payload", "d.state", "w.url", "w.secret", "w.active"])
+      .where("d.id", "=", deliveryId)
+      .executeTakeFirst();
+    if (!found || found.state === "delivered") return;
+    const body = typeof found.payload === "string" ? found.payload : JSON.stringify(found.payload);
+    const timestamp = Math.floor(Date.now() / 1000);
+    let status: number | null = null;
+    let error: string | null = null;
+    try {
+      const answer = await outboundCall(
+        found.url,
+        {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-atelier-event": found.event,
+            "x-atelier-delivery": found.id,
+            "x-atelier-signature": signature(found.secret, timestamp, body),
+          },
+          body,
+        },
+        { allowPrivate: this.ctx.config.outboundAllowPrivate, timeoutMs: 10_000 },
+      );
+      status = answer.status;
+      if (status < 200 || status >= 300) error = `The endpoint answered ${status}`;
+    } catch (e) {
+      error = (e as Error).message || "The call failed";
+    }
+    const last = attempt >= DELIVERY_ATTEMPTS;
+    await this.ctx.db
+      .updateTable("webhook_deliveries")
+      .set({
+        attempts: attempt,
+        response_status: status,
+        error,
+        state: error ? (last ? "failed" : "pending") : "delivered",
+        ...(error ? {} : { delivered_at: sql`now()` }),
+      })
+      .where("id", "=", deliveryId)
+      .execute();
+    if (error && !last) throw new Error(error);
+  }
+}
