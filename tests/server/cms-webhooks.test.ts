@@ -8,7 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPublicAddress } from "../../server/http/outbound";
-import { startServer, type TestServer } from "./harness";
+import { DRIVERS, startServer, type TestServer } from "./harness";
 
 type Rec = Record<string, unknown> & { id: string };
 
@@ -164,5 +164,48 @@ describe("CMS webhooks", () => {
         "0.0.0.0",
       ].some(isPublicAddress),
     ).toBe(false);
+  });
+});
+
+describe.runIf(DRIVERS.includes("postgres"))("a scheduled publish", () => {
+  it("happens at its time even when the server restarted in between", async () => {
+    const first = await startServer("postgres");
+    const databaseUrl = first.databaseUrl as string;
+    const token = (await first.signIn()).accessToken;
+    const call = (server: TestServer, method: string, path: string, body?: unknown) =>
+      server.api<Rec>(method, path, { token, body });
+    const shop = (await call(first, "POST", "/cms/domains", { key: "later", name: "Later" })).body;
+    await call(first, "POST", "/cms/content-types", {
+      kind: "collection",
+      apiName: "news",
+      name: "News",
+      properties: { title: { "x-kind": "text", title: "Title" } },
+    });
+    const entry = (await call(first, "POST", "/cms/entries/news", { title: "Soon", domain_ids: [shop.id] }))
+      .body;
+    const at = new Date(Date.now() + 4000).toISOString();
+    const scheduled = await call(first, "POST", `/cms/entries/news/${entry.id}/schedule`, { publishAt: at });
+    expect(scheduled.status, JSON.stringify(scheduled.body)).toBe(200);
+    expect(scheduled.body.publish_at).toBe(at);
+    const past = await call(first, "POST", `/cms/entries/news/${entry.id}/schedule`, {
+      publishAt: "2000-01-01T00:00:00Z",
+    });
+    expect(past.status).toBe(400);
+    // The server stops before the time; another starts on the same database.
+    await first.close({ keepDatabase: true });
+    const second = await startServer("postgres", {}, { databaseUrl });
+    try {
+      const read = await until(
+        () => second.api<{ data: Rec }>("GET", `/public-cms/later/news/${entry.id}`),
+        (r) => r.status === 200,
+      );
+      expect(read.status).toBe(200);
+      expect(read.body.data.title).toBe("Soon");
+      const token2 = (await second.signIn()).accessToken;
+      const stored = await second.api<Rec>("GET", `/cms/entries/news/${entry.id}`, { token: token2 });
+      expect(stored.body).toMatchObject({ status: "published", publish_at: null });
+    } finally {
+      await second.close();
+    }
   });
 });

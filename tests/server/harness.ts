@@ -51,7 +51,8 @@ export interface TestServer extends App {
     options?: { body?: unknown; token?: string; headers?: Record<string, string> },
   ): Promise<ApiAnswer<T>>;
   signIn(email?: string, password?: string, device?: typeof DEVICE): Promise<SignedIn>;
-  close(): Promise<void>;
+  /** Stops the server; `keepDatabase` leaves its PostgreSQL database for another instance. */
+  close(options?: { keepDatabase?: boolean }): Promise<void>;
 }
 
 export interface SignedIn {
@@ -151,7 +152,7 @@ export async function startServer(
       if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body;
     },
-    async close() {
+    async close({ keepDatabase = false } = {}) {
       const closing = built.app.close();
       // A response a test never read (a `fetch` whose body was left) holds its connection open,
       // and a graceful close waits for it until the socket times out (over a minute). A test
@@ -159,7 +160,7 @@ export async function startServer(
       built.app.server.closeAllConnections();
       await closing;
       await database.close();
-      await dropDb?.();
+      if (!keepDatabase) await dropDb?.();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
