@@ -306,6 +306,70 @@ describe.each(DRIVERS)("CMS on %s", (driver) => {
     expect((await call("GET", `/cms/entries/article/${entry.id}`)).body.score).toBeUndefined();
   });
 
+  it("serves a domain's navigation with entry links resolved to their slugs, hidden items left out", async () => {
+    const items = [
+      { id: "a", label: "Hello", kind: "entry", type: "article", entryId: entry.id, children: [] },
+      {
+        id: "b",
+        label: "More",
+        kind: "group",
+        children: [
+          { id: "c", label: "Docs", kind: "url", url: "https://docs.example.com", children: [] },
+          { id: "d", label: "Secret", kind: "url", url: "/secret", hidden: true, children: [] },
+        ],
+      },
+    ];
+    const created = await call("POST", "/cms/navigations", {
+      domain_id: shop.id,
+      name: "header",
+      title: "Header",
+      max_depth: 2,
+      items,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const pub = await s.api<{ data: { items: unknown[] } }>("GET", "/public-cms/shop/navigations/header");
+    expect(pub.body.data.items).toEqual([
+      {
+        label: "Hello",
+        kind: "entry",
+        url: "/article/hello-world",
+        entry: { type: "article", id: entry.id, slug: "hello-world" },
+        children: [],
+      },
+      {
+        label: "More",
+        kind: "group",
+        url: null,
+        children: [{ label: "Docs", kind: "url", url: "https://docs.example.com", children: [] }],
+      },
+    ]);
+    const deep = [
+      {
+        id: "x",
+        label: "L1",
+        kind: "group",
+        children: [
+          {
+            id: "y",
+            label: "L2",
+            kind: "group",
+            children: [{ id: "z", label: "L3", kind: "url", url: "/z", children: [] }],
+          },
+        ],
+      },
+    ];
+    const tooDeep = await call("PATCH", `/cms/navigations/${created.body.id}`, { items: deep });
+    expect(tooDeep.status).toBe(400);
+    expect(tooDeep.body.message).toBe("L3 is nested deeper than 2 levels");
+    const twice = await call("POST", "/cms/navigations", {
+      domain_id: shop.id,
+      name: "header",
+      title: "Again",
+    });
+    expect(twice.status).toBe(409);
+    expect((await s.api("GET", "/public-cms/blog/navigations/header")).status).toBe(404);
+  });
+
   it("keeps one single entry per domain, served at /singles", async () => {
     await call("POST", "/cms/content-types", {
       kind: "single",
@@ -330,6 +394,28 @@ describe.each(DRIVERS)("CMS on %s", (driver) => {
     expect(ask.body.message).toMatch(/has 1 entry; confirm/);
     expect((await call("DELETE", "/cms/content-types/home?confirm=true")).status).toBe(204);
     expect((await s.api("GET", "/public-cms/shop/singles/home")).status).toBe(404);
+  });
+
+  it("serves a token-protected domain only with one of its tokens, until it is revoked", async () => {
+    const locked = (await call("POST", "/cms/domains", { key: "members", name: "Members", access: "token" }))
+      .body;
+    const made = await call<Rec & { token: string }>("POST", `/cms/domains/${locked.id}/tokens`, {
+      name: "Site build",
+    });
+    expect(made.status).toBe(201);
+    expect(made.body.token).toMatch(/^cms_/);
+    const listed = await call<{ data: Rec[] }>("GET", `/cms/domains/${locked.id}/tokens`);
+    expect(listed.body.data[0]).toMatchObject({
+      name: "Site build",
+      prefix: made.body.token.slice(0, 10),
+      revokedAt: null,
+    });
+    expect(JSON.stringify(listed.body)).not.toContain(made.body.token);
+    expect((await s.api("GET", "/public-cms/members/article")).status).toBe(401);
+    expect((await s.api("GET", "/public-cms/members/article", { token: "cms_wrong" })).status).toBe(401);
+    expect((await s.api("GET", "/public-cms/members/article", { token: made.body.token })).status).toBe(200);
+    expect((await call("DELETE", `/cms/domains/${locked.id}/tokens/${made.body.id}`)).status).toBe(204);
+    expect((await s.api("GET", "/public-cms/members/article", { token: made.body.token })).status).toBe(401);
   });
 
   it("needs the CMS module on every admin route", async () => {

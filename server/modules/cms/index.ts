@@ -9,7 +9,9 @@ import { cmsRoutes } from "./cms.routes";
 import { ContentTypesService } from "./content-types.service";
 import { EntriesService } from "./entries.service";
 import { EntryLifecycle, SCHEDULE_JOB, type SchedulePayload } from "./entry-lifecycle";
+import { navigationRoutes } from "./navigation.routes";
 import { publicCmsRoutes } from "./public.routes";
+import { tokenRoutes } from "./token.routes";
 import { TypeRegistry } from "./type-registry";
 import { cmsWebhookRoutes } from "./webhook.routes";
 
@@ -27,6 +29,8 @@ export async function cmsModule(app: FastifyInstance, ctx: AppContext) {
   });
   await cmsRoutes(app, { types, entries, lifecycle });
   await cmsWebhookRoutes(app, ctx);
+  await navigationRoutes(app, ctx, registry);
+  await tokenRoutes(app, ctx);
   await publicCmsRoutes(app, ctx, registry);
   return { registry, types, entries, lifecycle };
 }
