@@ -34,6 +34,10 @@ export interface DamAsset {
   width: number | null;
   height: number | null;
   alt: string;
+  /** A caption shown with the asset (the CMS media library edits it too). */
+  caption: string;
+  /** Where the subject is, as fractions of width and height (0–1); null: the centre. */
+  focalPoint: { x: number; y: number } | null;
   tags: string[];
   url: string;
   thumbnailUrl: string | null;

@@ -27,6 +27,7 @@ import { createMailer } from "./mail/mailer";
 import { outboxRoutes } from "./mail/outbox.routes";
 import { catalogueRoutes } from "./modules/catalogue/catalogue.routes";
 import { cmsModule } from "./modules/cms";
+import { cmsMediaRoutes } from "./modules/cms/media.routes";
 import { damRoutes } from "./modules/dam/dam.routes";
 import { createDamEvents } from "./modules/dam/events";
 import { modulesRoutes } from "./modules/modules/modules.routes";
@@ -147,13 +148,16 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   await app.register(outboxRoutes, ctx);
   await app.register(securityEventRoutes, ctx);
   let services: ResourceServices = new Map();
+  let cms: Awaited<ReturnType<typeof cmsModule>> | undefined;
   await app.register(async (scope) => {
     services = registerResources(scope, ctx, resources, rules);
     await catalogueRoutes(scope, ctx, services);
     await pdfModule(scope, ctx, services);
-    await cmsModule(scope, ctx);
+    cms = await cmsModule(scope, ctx);
   });
-  await damRoutes(app, ctx);
+  await damRoutes(app, ctx, async (scope, dam) => {
+    if (cms) await cmsMediaRoutes(scope, ctx, dam, cms.registry);
+  });
   await assetRoutes(app, ctx);
   await healthRoutes(app, db);
   await registerOpenApiUi(app);

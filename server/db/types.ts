@@ -133,6 +133,9 @@ export interface DamAssetsTable {
   height: number | null;
   alt: Generated<string>;
   tags: ColumnType<string[], string[] | undefined, string[]>;
+  caption: Generated<string>;
+  focal_x: number | null;
+  focal_y: number | null;
 }
 
 /** The durable job queue (server/jobs). */

@@ -418,6 +418,85 @@ describe.each(DRIVERS)("CMS on %s", (driver) => {
     expect((await s.api("GET", "/public-cms/members/article", { token: made.body.token })).status).toBe(401);
   });
 
+  it("keeps a media library over the asset manager: CMS-only users use the CMS folder; details live on the asset", async () => {
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    const upload = async (token: string, path: string, name: string) => {
+      const form = new FormData();
+      form.append("file", new Blob([png], { type: "image/png" }), name);
+      const res = await fetch(`${s.baseUrl}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      });
+      return { status: res.status, body: (await res.json()) as { data: Rec[] } };
+    };
+    const elsewhere = await upload(admin, "/dam/assets", "dam-only.png");
+    expect(elsewhere.status).toBe(201);
+    await call("POST", "/api/users", {
+      first_name: "Cora",
+      last_name: "Content",
+      email: `cms-only-${driver}@example.com`,
+      password: "Cms-only-passw0rd",
+      role: 3,
+      modules: [4],
+    });
+    const editor = (await s.signIn(`cms-only-${driver}@example.com`, "Cms-only-passw0rd")).accessToken;
+    const mine = await upload(editor, "/cms/media", "hero.png");
+    expect(mine.status, JSON.stringify(mine.body)).toBe(201);
+    const media = mine.body.data[0];
+    const list = await s.api<{ mediaDtoList: Rec[]; metaData: { pagination: Rec } }>(
+      "GET",
+      "/cms/media?pageSize=10",
+      { token: editor },
+    );
+    expect(list.body.mediaDtoList.map((m) => m.name)).toEqual(["hero.png"]);
+    expect(list.body.metaData.pagination).toEqual({ page: 1, pageSize: 10, total: 1, pageCount: 1 });
+    expect(
+      (await s.api("PATCH", `/cms/media/${elsewhere.body.data[0].id}`, { token: editor, body: { alt: "x" } }))
+        .status,
+    ).toBe(404);
+    const all = await call<{ mediaDtoList: Rec[] }>("GET", "/cms/media?pageSize=100");
+    expect(all.body.mediaDtoList.map((m) => m.name)).toEqual(
+      expect.arrayContaining(["hero.png", "dam-only.png"]),
+    );
+
+    const described = await s.api<Rec>("PATCH", `/cms/media/${media.id}`, {
+      token: editor,
+      body: { alt: "A hero", caption: "Spring", focalPoint: { x: 0.25, y: 0.75 } },
+    });
+    expect(described.status).toBe(200);
+    const asset = await call<Rec>("GET", `/dam/assets/${media.id}`);
+    expect(asset.body).toMatchObject({ alt: "A hero", caption: "Spring", focalPoint: { x: 0.25, y: 0.75 } });
+    const badPoint = await s.api("PATCH", `/cms/media/${media.id}`, {
+      token: editor,
+      body: { focalPoint: { x: 2, y: 0 } },
+    });
+    expect(badPoint.status).toBe(400);
+
+    const withCover = await call("POST", "/cms/content-types", {
+      kind: "collection",
+      apiName: "gallery",
+      name: "Gallery",
+      properties: {
+        title: { "x-kind": "text", title: "Title" },
+        cover: { "x-kind": "media", title: "Cover" },
+      },
+    });
+    expect(withCover.status).toBe(201);
+    const used = (await call("POST", "/cms/entries/gallery", { title: "Spring", cover: media.id })).body;
+    const usage = await s.api<{ data: Rec[] }>("GET", `/cms/media/${media.id}/usage`, { token: editor });
+    expect(usage.body.data).toEqual([{ type: "gallery", typeName: "Gallery", id: used.id, label: "Spring" }]);
+    const ask = await s.api("DELETE", `/cms/media/${media.id}`, { token: editor });
+    expect(ask.status).toBe(409);
+    expect(ask.body.message).toMatch(/used by Gallery "Spring"/);
+    expect((await s.api("DELETE", `/cms/media/${media.id}?confirm=true`, { token: editor })).status).toBe(
+      204,
+    );
+  });
+
   it("needs the CMS module on every admin route", async () => {
     const anon = await s.api("GET", "/cms/content-types");
     expect(anon.status).toBe(401);

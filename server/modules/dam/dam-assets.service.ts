@@ -23,11 +23,22 @@ const fileColumns = (upload: StoredUpload) => ({
   height: upload.height,
 });
 
+/** What a PATCH of an asset may change. */
+export interface AssetChange {
+  name?: string;
+  alt?: string;
+  caption?: string;
+  focalPoint?: { x: number; y: number } | null;
+  tags?: string[];
+  folderId?: string | null;
+}
+
 export class DamAssets extends DamStore {
   async list(query: AssetListQuery): Promise<ListAnswer<DamAsset>> {
     const { page = 1, pageSize = 100 } = query;
     let base = this.db.selectFrom("dam_assets");
-    const everywhere = Boolean(query.q || query.tag);
+    const everywhere = Boolean(query.q || query.tag || query.everywhere);
+    if (query.within) base = base.where("folder_id", "=", query.within);
     if (!everywhere) {
       base = query.folderId
         ? base.where("folder_id", "=", query.folderId)
@@ -83,11 +94,7 @@ export class DamAssets extends DamStore {
     }
   }
 
-  async update(
-    id: string,
-    input: { name?: string; alt?: string; tags?: string[]; folderId?: string | null },
-    actorId: string,
-  ): Promise<DamAsset> {
+  async update(id: string, input: AssetChange, actorId: string): Promise<DamAsset> {
     const before = await this.assetRow(this.db, id);
     if (input.folderId !== undefined) await this.assertParent(this.db, input.folderId, "folderId");
     const name = input.name?.trim();
@@ -100,6 +107,10 @@ export class DamAssets extends DamStore {
       .set({
         ...(name !== undefined ? { name } : {}),
         ...(input.alt !== undefined ? { alt: input.alt } : {}),
+        ...(input.caption !== undefined ? { caption: input.caption } : {}),
+        ...(input.focalPoint !== undefined
+          ? { focal_x: input.focalPoint?.x ?? null, focal_y: input.focalPoint?.y ?? null }
+          : {}),
         ...(tags ? { tags } : {}),
         ...(input.folderId !== undefined ? { folder_id: input.folderId } : {}),
         updated_at: new Date(),

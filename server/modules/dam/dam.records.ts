@@ -40,6 +40,9 @@ export interface AssetRecord {
   width: number | null;
   height: number | null;
   alt: string;
+  caption?: string;
+  focal_x?: number | null;
+  focal_y?: number | null;
   tags: string[];
   created_at: Date;
   updated_at: Date;
@@ -56,6 +59,9 @@ export function toAsset(row: AssetRecord): DamAsset {
     width: row.width,
     height: row.height,
     alt: row.alt,
+    caption: row.caption ?? "",
+    focalPoint:
+      row.focal_x === null || row.focal_x === undefined ? null : { x: row.focal_x, y: row.focal_y as number },
     tags: row.tags ?? [],
     ...assetUrls(row.storage_key, row.mime),
     createdAt: iso(row.created_at),
@@ -94,6 +100,10 @@ export interface FolderListQuery {
 
 export interface AssetListQuery {
   folderId?: string;
+  /** Every folder's assets (not only those of `folderId` or the top level). */
+  everywhere?: boolean;
+  /** Only this folder's assets, searches too (a user who may see one folder only). */
+  within?: string;
   q?: string;
   tag?: string;
   /** Only assets of this kind (by detected mime type). */

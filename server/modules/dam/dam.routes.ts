@@ -19,7 +19,10 @@ import { badRequest, HttpError } from "../../http/errors";
 import { multipartParts } from "../../http/multipart";
 import { type IncomingFile, type StoredUpload, storeUpload, uploadLimits } from "../../storage/upload";
 import { type AssetListQuery, DamService, type FolderListQuery } from "./dam.service";
+import type { AssetChange } from "./dam-assets.service";
 import {
+  ASSET_CAPTION,
+  ASSET_FOCAL_POINT,
   config,
   DAM_BASE,
   folderNameSchema,
@@ -34,7 +37,15 @@ import { registerSelectionRoutes } from "./selection.routes";
 
 export { DAM_BASE };
 
-export async function damRoutes(app: FastifyInstance, ctx: AppContext): Promise<DamService> {
+/**
+ * The asset manager's routes. `alongside` registers other modules' routes over the same assets
+ * (the CMS media library) in the same scope, with its multipart parser.
+ */
+export async function damRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  alongside?: (scope: FastifyInstance, dam: DamService) => Promise<void>,
+): Promise<DamService> {
   const dam = new DamService(ctx);
 
   await app.register(async (scope) => {
@@ -45,6 +56,7 @@ export async function damRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     registerFolderRoutes(scope, dam);
     registerAssetRoutes(scope, ctx, dam);
     registerSelectionRoutes(scope, ctx, dam);
+    await alongside?.(scope, dam);
   });
   return dam;
 }
@@ -131,6 +143,59 @@ function registerFolderRoutes(app: FastifyInstance, dam: DamService) {
   );
 }
 
+/**
+ * Stores the files of a multipart upload as assets (the asset manager's upload, and the CMS
+ * media library's). `into` puts every file in that folder whatever the request names (a user
+ * who may only use one folder). A refused type is that file's problem; the others still go in.
+ */
+export async function uploadAssets(
+  request: FastifyRequest,
+  ctx: AppContext,
+  dam: DamService,
+  into?: string,
+): Promise<DamUploadResponse> {
+  const actorId = principalOf(request).userId;
+  const answer: DamUploadResponse = { data: [], errors: [] };
+  let checkedFolder: string | null = null;
+  const receiving = receiveFiles(request, async (file, named) => {
+    const folderId = into ?? named;
+    if (folderId && folderId !== checkedFolder) {
+      if (!(await dam.folders.exists(folderId))) {
+        file.file.resume();
+        throw badRequest("The folder does not exist", [{ field: "folderId", message: "does not exist" }]);
+      }
+      checkedFolder = folderId;
+    }
+    try {
+      const stored = await storeUpload(ctx.storage, file, uploadLimits(ctx));
+      answer.data.push(await dam.assets.create(stored, folderId, actorId));
+    } catch (error) {
+      if (error instanceof HttpError && error.statusCode === 400) {
+        answer.errors.push({ name: file.filename, message: error.message } satisfies DamUploadError);
+        return;
+      }
+      throw error;
+    }
+  });
+  try {
+    await receiving;
+  } catch (error) {
+    // A body broken after some files went in (truncated, a bad folder later on) is refused
+    // as a whole: the files it stored go again, so a refused upload changes nothing.
+    if (answer.data.length) {
+      await dam.selection.remove({ folderIds: [], assetIds: answer.data.map((a) => a.id) }, actorId);
+    }
+    throw error;
+  }
+  if (!answer.data.length) {
+    throw badRequest(
+      answer.errors.length === 1 ? answer.errors[0].message : "None of the files could be uploaded",
+      answer.errors.map((e) => ({ field: "file", message: e.message })),
+    );
+  }
+  return answer;
+}
+
 /** Reads every part of a multipart upload, storing each file as it streams in. */
 async function receiveFiles(
   request: FastifyRequest,
@@ -199,48 +264,7 @@ function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamServ
         consumes: ["multipart/form-data"],
       },
     },
-    async (request, reply) => {
-      const actorId = principalOf(request).userId;
-      const answer: DamUploadResponse = { data: [], errors: [] };
-      let checkedFolder: string | null = null;
-      const receiving = receiveFiles(request, async (file, folderId) => {
-        if (folderId && folderId !== checkedFolder) {
-          if (!(await dam.folders.exists(folderId))) {
-            file.file.resume();
-            throw badRequest("The folder does not exist", [{ field: "folderId", message: "does not exist" }]);
-          }
-          checkedFolder = folderId;
-        }
-        try {
-          const stored = await storeUpload(ctx.storage, file, uploadLimits(ctx));
-          answer.data.push(await dam.assets.create(stored, folderId, actorId));
-        } catch (error) {
-          // A refused type is that file's problem; the others still go in.
-          if (error instanceof HttpError && error.statusCode === 400) {
-            answer.errors.push({ name: file.filename, message: error.message } satisfies DamUploadError);
-            return;
-          }
-          throw error;
-        }
-      });
-      try {
-        await receiving;
-      } catch (error) {
-        // A body broken after some files went in (truncated, a bad folder later on) is refused
-        // as a whole: the files it stored go again, so a refused upload changes nothing.
-        if (answer.data.length) {
-          await dam.selection.remove({ folderIds: [], assetIds: answer.data.map((a) => a.id) }, actorId);
-        }
-        throw error;
-      }
-      if (!answer.data.length) {
-        throw badRequest(
-          answer.errors.length === 1 ? answer.errors[0].message : "None of the files could be uploaded",
-          answer.errors.map((e) => ({ field: "file", message: e.message })),
-        );
-      }
-      return reply.status(201).send(answer);
-    },
+    async (request, reply) => reply.status(201).send(await uploadAssets(request, ctx, dam)),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -251,7 +275,7 @@ function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamServ
 
   app.patch<{
     Params: { id: string };
-    Body: { name?: string; alt?: string; tags?: string[]; folderId?: string | null };
+    Body: AssetChange;
   }>(
     `${DAM_BASE}/assets/:id`,
     {
@@ -268,6 +292,8 @@ function registerAssetRoutes(app: FastifyInstance, ctx: AppContext, dam: DamServ
           properties: {
             name: { type: "string", minLength: 1, maxLength: ASSET_NAME_MAX },
             alt: { type: "string", maxLength: ALT_MAX },
+            caption: ASSET_CAPTION,
+            focalPoint: ASSET_FOCAL_POINT,
             tags: {
               type: "array",
               maxItems: TAGS_MAX,

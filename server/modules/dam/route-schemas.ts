@@ -22,3 +22,23 @@ export const selection = {
   assetIds: { type: "array", items: uuid, maxItems: 5000, default: [] },
 } as const;
 export const folderNameSchema = { type: "string", minLength: 1, maxLength: FOLDER_NAME_MAX } as const;
+
+/** An asset's caption (shared by the asset manager's and the CMS media library's PATCH). */
+export const ASSET_CAPTION = { type: "string", title: "Caption", maxLength: 1000 } as const;
+
+/** Where the subject is: fractions of width and height; null puts it back in the centre. */
+export const ASSET_FOCAL_POINT = {
+  title: "Focal point",
+  anyOf: [
+    {
+      type: "object",
+      additionalProperties: false,
+      required: ["x", "y"],
+      properties: {
+        x: { type: "number", title: "Focal point x", minimum: 0, maximum: 1 },
+        y: { type: "number", title: "Focal point y", minimum: 0, maximum: 1 },
+      },
+    },
+    { type: "null" },
+  ],
+} as const;
