@@ -37,6 +37,12 @@ export interface ResourceDefinition {
    * or screen (a PDF is created by uploading its file, through its module's own route).
    */
   routes?: { create?: false };
+  /**
+   * A field of the record that changes on every write (CMS entries' `revision`): the edit form
+   * sends the value it opened with, and a 409 from a newer one is shown as a conflict to
+   * reload or overwrite, never a silent overwrite.
+   */
+  revisionField?: string;
   /** `false`: no CSV export and import (records whose module serves no CSV routes). */
   csv?: false;
   /** Screens replaced by custom pages, by key of the SPA's custom page registry. */

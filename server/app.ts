@@ -28,6 +28,7 @@ import { outboxRoutes } from "./mail/outbox.routes";
 import { catalogueRoutes } from "./modules/catalogue/catalogue.routes";
 import { cmsModule } from "./modules/cms";
 import { cmsMediaRoutes } from "./modules/cms/media.routes";
+import { cmsOpenApi } from "./modules/cms/openapi";
 import { damRoutes } from "./modules/dam/dam.routes";
 import { createDamEvents } from "./modules/dam/events";
 import { modulesRoutes } from "./modules/modules/modules.routes";
@@ -160,7 +161,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   });
   await assetRoutes(app, ctx);
   await healthRoutes(app, db);
-  await registerOpenApiUi(app);
+  await registerOpenApiUi(app, cms ? [cmsOpenApi(cms.registry)] : []);
   await spaRoutes(app, config);
   // On PostgreSQL, N instances may share the database: socket events reach every instance's
   // sockets through it. PGlite is one process: socket.io's in-memory adapter is all it needs.

@@ -25,9 +25,25 @@ export async function registerOpenApi(app: FastifyInstance) {
   });
 }
 
-export async function registerOpenApiUi(app: FastifyInstance) {
+/** The part of the document an extension changes. */
+export type OpenApiDocument = { paths?: Record<string, unknown>; [key: string]: unknown };
+
+/** Paths made at request time (routes defined as data, such as CMS content types). */
+export interface OpenApiExtension {
+  prepare(): Promise<void>;
+  transform(doc: OpenApiDocument): OpenApiDocument;
+}
+
+export async function registerOpenApiUi(app: FastifyInstance, extensions: readonly OpenApiExtension[] = []) {
   await app.register(async (scope) => {
     markScopePublic(scope);
-    await scope.register(swaggerUi, { routePrefix: "/api/docs" });
+    scope.addHook("onRequest", async () => {
+      for (const e of extensions) await e.prepare();
+    });
+    await scope.register(swaggerUi, {
+      routePrefix: "/api/docs",
+      transformSpecification: (doc) =>
+        extensions.reduce<OpenApiDocument>((d, e) => e.transform(d), doc as OpenApiDocument) as typeof doc,
+    });
   });
 }

@@ -44,6 +44,7 @@ import {
   SOCKET_PATH,
   type SubscribeAck,
 } from "../../schemas/realtime";
+import { runtimeFamilyOf } from "../../src/lib/runtime-resources";
 import { bearerToken, type Principal, resolvePrincipal } from "../auth/principal";
 import type { AppContext } from "../context";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../db/unavailable";
@@ -152,6 +153,13 @@ export function attachRealtime(
 ): Realtime {
   const resources = options.resources ?? RESOURCES;
   const byName = new Map(resources.map((r) => [r.name, r]));
+  // A resource by name: a defined one, or one of a run-time family (CMS entries of a type).
+  const lookup = (name: string): { name: string; moduleID: number } | undefined => {
+    const def = byName.get(name);
+    if (def) return def;
+    const family = runtimeFamilyOf(name);
+    return family ? { name, moduleID: family.moduleID } : undefined;
+  };
   const log = ctx.log.child({ component: "realtime" });
 
   const io: RealtimeServer = new Server(app.server, {
@@ -191,7 +199,7 @@ export function attachRealtime(
       const reply = (answer: SubscribeAck) => {
         if (typeof ack === "function") ack(answer);
       };
-      const def = typeof name === "string" ? byName.get(name) : undefined;
+      const def = typeof name === "string" ? lookup(name) : undefined;
       if (!def) return reply({ ok: false, message: "Unknown resource" });
       let granted: ReadonlySet<number>;
       try {
@@ -205,7 +213,7 @@ export function attachRealtime(
       reply({ ok: true });
     });
     socket.on("unsubscribe", async (name) => {
-      if (typeof name === "string" && byName.has(name)) await socket.leave(resourceRoom(name));
+      if (typeof name === "string" && lookup(name)) await socket.leave(resourceRoom(name));
     });
     await socket.join(personalRooms(principal));
   });
@@ -221,7 +229,7 @@ export function attachRealtime(
   // is always told, for the sockets of the other instances.
   const localOnly = !options.adapter;
   const stopResourceFanOut = ctx.events.subscribe((change) => {
-    if (!byName.has(change.resource)) return;
+    if (!lookup(change.resource)) return;
     const room = resourceRoom(change.resource);
     if (localOnly && !root.adapter.rooms.has(room)) return;
     const message: ResourceChangeMessage = { resource: change.resource, type: change.type, ids: change.ids };

@@ -34,6 +34,9 @@ const DamPage = lazyScreen(() => import("../pages/dam/dam-page"));
 const AnalyticsPage = lazyScreen(() => import("../pages/analytics/analytics-page"));
 const ContentTypesPage = lazyScreen(() => import("../pages/cms/content-types-page"));
 const EntryScreens = lazyScreen(() => import("../pages/cms/entry-screens"));
+const NavigationsPage = lazyScreen(() => import("../pages/cms/navigations-page"));
+const WebhooksPage = lazyScreen(() => import("../pages/cms/webhooks-page"));
+const MediaPage = lazyScreen(() => import("../pages/cms/media-page"));
 
 const guarded = (resource: string, page: ReactNode) => <ModuleGuard resource={resource}>{page}</ModuleGuard>;
 
@@ -42,6 +45,9 @@ const MODULE_SCREENS: Readonly<Record<string, ReactNode>> = {
   cms: (
     <>
       <Route path="content-types" element={guarded("cms-content-types", <ContentTypesPage />)} />
+      <Route path="navigations" element={guarded("cms-navigations", <NavigationsPage />)} />
+      <Route path="webhooks" element={guarded("cms-webhooks", <WebhooksPage />)} />
+      <Route path="media" element={guarded("cms-media", <MediaPage />)} />
       <Route path="entries/:type/*" element={guarded(moduleGroupId("cms"), <EntryScreens />)} />
     </>
   ),

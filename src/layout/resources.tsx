@@ -5,7 +5,15 @@
  * entities is a menu group of them, unless its one entity bears its name (isSoleNamesake). Order here is the menu order: modules as MODULES lists
  * them, a module's entities by their definitions' `order`.
  */
-import { BuildOutlined, HomeOutlined, MailOutlined, SafetyOutlined } from "@ant-design/icons";
+import {
+  ApiOutlined,
+  BuildOutlined,
+  HomeOutlined,
+  MailOutlined,
+  MenuOutlined,
+  PictureOutlined,
+  SafetyOutlined,
+} from "@ant-design/icons";
 import type { ResourceProps } from "@refinedev/core";
 import { type AccessMeta, accessMetaFrom, findResource } from "../../providers/access-control";
 import { canCreate, type ResourceDefinition } from "../../resources/contract";
@@ -109,6 +117,36 @@ export const RESOURCES: readonly ResourceProps[] = [
     meta: {
       label: "Content types",
       icon: <BuildOutlined aria-hidden />,
+      moduleID: MODULE_IDS.cms,
+      parent: moduleGroupId("cms"),
+    },
+  },
+  {
+    name: "cms-media",
+    list: "/cms/media",
+    meta: {
+      label: "Media library",
+      icon: <PictureOutlined aria-hidden />,
+      moduleID: MODULE_IDS.cms,
+      parent: moduleGroupId("cms"),
+    },
+  },
+  {
+    name: "cms-navigations",
+    list: "/cms/navigations",
+    meta: {
+      label: "Navigations",
+      icon: <MenuOutlined aria-hidden />,
+      moduleID: MODULE_IDS.cms,
+      parent: moduleGroupId("cms"),
+    },
+  },
+  {
+    name: "cms-webhooks",
+    list: "/cms/webhooks",
+    meta: {
+      label: "Webhooks",
+      icon: <ApiOutlined aria-hidden />,
       moduleID: MODULE_IDS.cms,
       parent: moduleGroupId("cms"),
     },

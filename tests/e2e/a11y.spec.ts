@@ -101,7 +101,12 @@ function sampleValue(name: string, field: FieldSchema, related: Map<string, Seed
     case "array":
       return [];
     default:
-      return `A11y${name.replace(/[^A-Za-z0-9]/g, "")}${Date.now()}`.slice(0, field.maxLength ?? 60);
+      // A field with a pattern (a SKU code, a domain key): lower-case letters and digits fit them all.
+      return (
+        field.pattern
+          ? `a11y${name.replace(/[^a-z0-9]/g, "")}${Date.now()}`
+          : `A11y${name.replace(/[^A-Za-z0-9]/g, "")}${Date.now()}`
+      ).slice(0, field.maxLength ?? 60);
   }
 }
 
@@ -218,6 +223,10 @@ test.describe("accessibility", () => {
       ["Mail outbox", "/outbox", heading("Mail outbox")],
       ["Digital assets", "/dam", heading("All assets")],
       ["Analytics", "/analytics", heading("Analytics")],
+      ["Content types", "/cms/content-types", text("Types")],
+      ["Media library", "/cms/media", text("Media library")],
+      ["Navigations", "/cms/navigations", text("Navigations")],
+      ["Webhooks", "/cms/webhooks", text("Webhooks")],
     ]);
   });
 

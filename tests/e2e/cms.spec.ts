@@ -140,4 +140,97 @@ test("build a type, create and publish an entry with media, a component and a re
   await lifecycle.getByRole("button", { name: "Versions" }).click();
   await expect(page.getByText("Version 2 · Published")).toBeVisible();
   await expect(page.getByText("Version 1 · Saved")).toBeVisible();
+  await page.keyboard.press("Escape");
+
+  // Two editors: someone saves while this form is open; this save is a conflict, not an overwrite.
+  await page.getByRole("button", { name: "Edit" }).click();
+  const title = page.getByRole("textbox", { name: "Title" });
+  await expect(title).toHaveValue("Spring launch");
+  const stored = await admin.expect<{ revision: number }>("GET", `/cms/entries/story-${run}/${entryId}`, 200);
+  await admin.expect("PATCH", `/cms/entries/story-${run}/${entryId}`, 200, {
+    title: "Their title",
+    revision: stored.revision,
+  });
+  await title.fill("My title");
+  await page.getByRole("button", { name: "Save" }).click();
+  const conflict = page.getByRole("dialog", { name: "Changed by someone else" });
+  await expect(conflict).toContainText("Their title");
+  await expect(conflict).toContainText("My title");
+  await shoot(page, "cms", "conflict");
+  await conflict.getByRole("button", { name: "Reload theirs" }).click();
+  await expect(title).toHaveValue("Their title");
+});
+
+test("build a domain's navigation by dragging, and read it from the public API", async ({
+  page,
+  request,
+}) => {
+  const run = Date.now().toString(36);
+  const admin: ApiSession = await apiSession(request);
+  const domain = await admin.expect<{ id: string }>("POST", "/cms/domains", 201, {
+    key: `nav-${run}`,
+    name: `Nav ${run}`,
+  });
+  await signIn(page);
+  await page.goto(`cms/navigations?domain=${domain.id}`);
+  await expect(page.getByText("This domain has no navigation yet")).toBeVisible();
+  await page.getByRole("button", { name: "New navigation" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "New navigation" });
+  await dialog.getByLabel("Title").fill("Main menu");
+  await expect(dialog.getByLabel("Name", { exact: true })).toHaveValue("main-menu");
+  await dialog.getByRole("button", { name: "Create" }).click();
+
+  for (const [label, url] of [
+    ["Home", "/"],
+    ["Shop", "/shop"],
+    ["Sale", "/shop/sale"],
+  ] as const) {
+    await page.getByLabel("Label").fill(label);
+    await page.getByLabel("URL").fill(url);
+    await page.getByRole("button", { name: "Add item" }).click();
+    await expect(page.getByRole("button", { name: new RegExp(`^Move ${label} `) })).toBeVisible();
+  }
+  const rows = page.getByTestId("nav-row");
+  await expect(rows).toHaveCount(3);
+
+  // The keyboard drag: Sale lifted, moved up above Shop, dropped.
+  const sale = page.getByRole("button", { name: /^Move Sale / });
+  await sale.focus();
+  await page.keyboard.press("Space");
+  await page.keyboard.press("ArrowUp");
+  await page.keyboard.press("Space");
+  await expect(rows.nth(1)).toContainText("Sale");
+
+  // A mouse drag: Home from the top to the bottom.
+  const home = page.getByRole("button", { name: /^Move Home / });
+  const from = await home.boundingBox();
+  const to = await rows.nth(2).boundingBox();
+  if (!from || !to) throw new Error("rows not laid out");
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, from.y + 20, { steps: 4 });
+  await page.mouse.move(from.x + from.width / 2, to.y + to.height - 4, { steps: 12 });
+  await page.mouse.up();
+  await expect(rows.nth(2)).toContainText("Home");
+
+  // Nested: Shop under Sale; Home hidden.
+  await page.getByRole("button", { name: "Indent Shop" }).click();
+  await expect(rows.nth(1)).toHaveAttribute("data-depth", "1");
+  await page.getByRole("button", { name: "Hide Home" }).click();
+  await shoot(page, "cms", "navigation");
+  await page.getByRole("button", { name: "Save navigation" }).click();
+  await expect(page.getByText("Main menu saved")).toBeVisible();
+
+  const answer = await page.evaluate(
+    async (url) => (await fetch(url)).json(),
+    `${E2E_ORIGIN}/public-cms/nav-${run}/navigations/main-menu`,
+  );
+  expect(answer.data.items).toEqual([
+    {
+      label: "Sale",
+      kind: "url",
+      url: "/shop/sale",
+      children: [{ label: "Shop", kind: "url", url: "/shop", children: [] }],
+    },
+  ]);
 });

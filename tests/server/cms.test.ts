@@ -4,6 +4,7 @@
  * conflicts; safe type changes; and the public delivery API (published only, domain scoping,
  * populate, ETag/304, CORS, tokens).
  */
+import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRIVERS, startServer, type TestServer } from "./harness";
 
@@ -495,6 +496,52 @@ describe.each(DRIVERS)("CMS on %s", (driver) => {
     expect((await s.api("DELETE", `/cms/media/${media.id}?confirm=true`, { token: editor })).status).toBe(
       204,
     );
+  });
+
+  it("lists each type's delivery API in the OpenAPI document, with its fields, and the document stays valid", async () => {
+    const doc = (
+      await s.api<{
+        paths: Record<
+          string,
+          { get: { responses: Record<string, { content?: Record<string, { schema: Rec }> }> } }
+        >;
+      }>("GET", "/api/docs/json")
+    ).body;
+    const list = doc.paths["/public-cms/{domain}/article"];
+    expect(list).toBeDefined();
+    const schema = list.get.responses["200"].content?.["application/json"].schema as unknown as {
+      properties: { data: { items: { properties: Rec } } };
+    };
+    expect(Object.keys(schema.properties.data.items.properties)).toEqual(
+      expect.arrayContaining(["id", "title", "slug", "hero", "blocks", "publishedAt"]),
+    );
+    expect(doc.paths["/public-cms/{domain}/article/{ref}"]).toBeDefined();
+    expect(doc.paths["/public-cms/{domain}/link"]).toBeUndefined(); // a component has no API of its own
+    const SwaggerParser = (await import("@apidevtools/swagger-parser")).default;
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
+  });
+
+  it("sends live changes of a type's entries to subscribers with the CMS module", async () => {
+    const socket = io(s.baseUrl, {
+      path: "/socket.io",
+      auth: { token: admin },
+      forceNew: true,
+      reconnection: false,
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.on("connect", () => resolve());
+        socket.on("connect_error", reject);
+      });
+      const ack = await socket.emitWithAck("subscribe", "entries/article");
+      expect(ack).toEqual({ ok: true });
+      expect(await socket.emitWithAck("subscribe", "entries/Not_A_Type!")).toMatchObject({ ok: false });
+      const change = new Promise<Rec>((resolve) => socket.on("change", resolve));
+      const made = (await call("POST", "/cms/entries/article", { title: "Live one" })).body;
+      expect(await change).toEqual({ resource: "entries/article", type: "created", ids: [made.id] });
+    } finally {
+      socket.disconnect();
+    }
   });
 
   it("needs the CMS module on every admin route", async () => {

@@ -335,7 +335,7 @@ export class EntriesService {
       : undefined;
     const name = who ? `${who.first_name} ${who.last_name}`.trim() : "someone else";
     return conflict(
-      `This ${type.name.toLowerCase()} entry was changed by ${name} at ${iso(existing.updated_at)} since you opened it. Reload it, or compare your changes with theirs.`,
+      `This ${type.name.toLowerCase()} entry was changed by ${name} since you opened it. Reload it, or compare your changes with theirs.`,
       [{ field: "revision", message: `The stored revision is ${existing.revision}` }],
     );
   }

@@ -84,7 +84,7 @@ export async function publicCmsRoutes(app: FastifyInstance, ctx: AppContext, reg
     const etag = `"${createHash("sha1").update(json).digest("base64url")}"`;
     reply.header("etag", etag).header("cache-control", domain.cache_control);
     const match = request.headers["if-none-match"];
-    if (match && match.split(",").some((m) => m.trim().replace(/^W\//, "") === etag)) {
+    if (match?.split(",").some((m) => m.trim().replace(/^W\//, "") === etag)) {
       return reply.status(304).send();
     }
     return reply.type("application/json; charset=utf-8").send(json);

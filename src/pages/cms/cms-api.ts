@@ -4,6 +4,8 @@
  */
 import { createServiceClient } from "../../../providers/http";
 import type { ContentField, ContentTypeKind } from "../../../schemas/cms-fields";
+import type { NavItem } from "../../../schemas/cms-navigation";
+import type { DamAsset } from "../../../schemas/dam";
 import type { FieldChange } from "../../../schemas/versions";
 import type { ContentTypeRecord } from "./entry-definition";
 
@@ -12,6 +14,7 @@ const client = createServiceClient("cms");
 export const cmsKeys = {
   types: ["cms", "content-types"] as const,
   versions: (type: string, id: string) => ["cms", "versions", type, id] as const,
+  navigations: (domainId: string) => ["cms", "navigations", domainId] as const,
 };
 
 export async function listContentTypes(): Promise<ContentTypeRecord[]> {
@@ -85,4 +88,139 @@ export async function diffVersions(
 
 export async function restoreVersion(type: string, id: string, number: number): Promise<void> {
   await client.post(`${entryPath(type, id)}/versions/${number}/restore`);
+}
+
+export interface DomainRecord {
+  id: string;
+  key: string;
+  name: string;
+}
+
+export async function listDomains(): Promise<DomainRecord[]> {
+  return (await client.get<{ data: DomainRecord[] }>("/domains", { params: { pageSize: 200, sort: "name" } }))
+    .data.data;
+}
+
+export interface NavigationRecord {
+  id: string;
+  domain_id: string;
+  name: string;
+  title: string;
+  max_depth: number;
+  items: NavItem[];
+}
+
+export async function listNavigations(domainId: string): Promise<NavigationRecord[]> {
+  return (await client.get<{ data: NavigationRecord[] }>("/navigations", { params: { domain: domainId } }))
+    .data.data;
+}
+
+export async function createNavigation(body: Omit<NavigationRecord, "id">): Promise<NavigationRecord> {
+  return (await client.post<NavigationRecord>("/navigations", body)).data;
+}
+
+export async function updateNavigation(
+  id: string,
+  body: Partial<Omit<NavigationRecord, "id">>,
+): Promise<NavigationRecord> {
+  return (await client.patch<NavigationRecord>(`/navigations/${encodeURIComponent(id)}`, body)).data;
+}
+
+/** A type's entries as select options (label field, newest first), for links to entries. */
+export async function listEntryOptions(
+  type: string,
+  labelField: string,
+): Promise<Array<{ value: string; label: string }>> {
+  const { data } = await client.get<{ data: Array<Record<string, unknown>> }>(
+    `/entries/${encodeURIComponent(type)}`,
+    {
+      params: { pageSize: 200 },
+    },
+  );
+  return data.data.map((e) => ({ value: String(e.id), label: String(e[labelField] ?? e.id) }));
+}
+
+export const WEBHOOK_EVENTS = ["entry.publish", "entry.unpublish", "entry.delete"] as const;
+
+export interface CmsWebhook {
+  id: string;
+  name: string;
+  url: string;
+  events: string[];
+  active: boolean;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  event: string;
+  state: "pending" | "delivered" | "failed";
+  attempts: number;
+  responseStatus: number | null;
+  error: string | null;
+  createdAt: string;
+}
+
+export async function listWebhooks(): Promise<CmsWebhook[]> {
+  return (await client.get<{ data: CmsWebhook[] }>("/webhooks")).data.data;
+}
+
+export async function createWebhook(body: {
+  name: string;
+  url: string;
+  events: string[];
+}): Promise<CmsWebhook & { secret: string }> {
+  return (await client.post<CmsWebhook & { secret: string }>("/webhooks", body)).data;
+}
+
+export async function updateWebhook(id: string, body: Partial<Omit<CmsWebhook, "id">>): Promise<CmsWebhook> {
+  return (await client.patch<CmsWebhook>(`/webhooks/${encodeURIComponent(id)}`, body)).data;
+}
+
+export async function deleteWebhook(id: string): Promise<void> {
+  await client.delete(`/webhooks/${encodeURIComponent(id)}`);
+}
+
+export async function listDeliveries(id: string): Promise<WebhookDelivery[]> {
+  return (await client.get<{ data: WebhookDelivery[] }>(`/webhooks/${encodeURIComponent(id)}/deliveries`))
+    .data.data;
+}
+
+export interface MediaPage {
+  mediaDtoList: DamAsset[];
+  metaData: { pagination: { page: number; pageSize: number; total: number; pageCount: number } };
+}
+
+export async function listMedia(page: number, pageSize: number, q: string): Promise<MediaPage> {
+  return (await client.get<MediaPage>("/media", { params: { page, pageSize, ...(q ? { q } : {}) } })).data;
+}
+
+export async function uploadMedia(file: File, onProgress: (percent: number) => void): Promise<DamAsset[]> {
+  const form = new FormData();
+  form.append("file", file);
+  const { data } = await client.post<{ data: DamAsset[] }>("/media", form, {
+    onUploadProgress: (e) => onProgress(e.total ? Math.round((e.loaded / e.total) * 100) : 0),
+  });
+  return data.data;
+}
+
+export async function updateMedia(
+  id: string,
+  body: { alt?: string; caption?: string; focalPoint?: { x: number; y: number } | null },
+): Promise<DamAsset> {
+  return (await client.patch<DamAsset>(`/media/${encodeURIComponent(id)}`, body)).data;
+}
+
+export interface MediaUse {
+  type: string;
+  typeName: string;
+  id: string;
+  label: string;
+}
+
+export async function mediaUsage(id: string): Promise<MediaUse[]> {
+  return (await client.get<{ data: MediaUse[] }>(`/media/${encodeURIComponent(id)}/usage`)).data.data;
+}
+
+export async function deleteMedia(id: string, confirm: boolean): Promise<void> {
+  await client.delete(`/media/${encodeURIComponent(id)}`, { params: confirm ? { confirm: true } : {} });
 }

@@ -176,5 +176,6 @@ export function entryDefinition(
     order: 10,
     uiSchema: uiSchemaOf(type.schema, types),
     csv: false,
+    revisionField: "revision",
   };
 }

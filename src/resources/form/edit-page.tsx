@@ -6,6 +6,7 @@ import { type FormData, toFormData, toUpdateBody } from "../form-schema";
 import { placeOfResource, RecordUnavailablePage } from "../record-not-found";
 import { recordState } from "../show/record-state";
 import type { ResourceRecord, ScreenProps } from "../types";
+import { type Conflict, ConflictDialog } from "./conflict-dialog";
 import { ResourceForm, type ResourceFormHandle } from "./resource-form";
 
 /** `/<module>/<name>/edit/:id`: the generated edit form; sends only the changed fields. */
@@ -13,6 +14,8 @@ export default function ResourceEditPage({ def }: ScreenProps) {
   const { id } = useParams();
   const formRef = useRef<ResourceFormHandle>(null);
   const [serverErrors, setServerErrors] = useState<HttpError["errors"]>();
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [formKey, setFormKey] = useState(0);
   const { open } = useNotification();
   // The record is read here rather than by useForm, whose read toasts every failure: a
   // failure is shown in place instead (not found, or a load error with Retry).
@@ -24,24 +27,47 @@ export default function ResourceEditPage({ def }: ScreenProps) {
     redirect: "show",
     mutationMode: "pessimistic",
     successNotification: { type: "success", message: "Changes saved" },
+    // A conflict is shown in its own dialog (ConflictDialog), not as a toast besides.
+    ...(def.revisionField
+      ? {
+          errorNotification: (error?: HttpError) =>
+            error?.statusCode === 409
+              ? false
+              : { type: "error" as const, message: error?.message || "Something Went Wrong" },
+        }
+      : {}),
     queryOptions: { enabled: false },
   });
   const record = query.data?.data;
+  // The record as the form opened it: live updates refresh `record` under an open form, and a
+  // save must name the revision the user started from, or another's save would be overwritten.
+  const opened = useRef<{ key: number; record: ResourceRecord } | null>(null);
+  if (record && opened.current?.key !== formKey) opened.current = { key: formKey, record };
   const label = record?.[def.schema["x-label"]];
   const state = recordState(id, query);
 
-  const save = async (data: FormData) => {
-    if (!record) return;
-    const body = toUpdateBody(data, record, def.schema);
+  const save = async (
+    data: FormData,
+    base: ResourceRecord | undefined = opened.current?.record ?? record,
+  ) => {
+    if (!base) return;
+    const body = toUpdateBody(data, base, def.schema);
     if (Object.keys(body).length === 0) {
       open?.({ type: "success", message: "No changes to save" });
-      redirect("show", record.id);
+      redirect("show", base.id);
       return;
     }
+    // The revision this form opened: a newer one on the server is a conflict, not an overwrite.
+    if (def.revisionField) body[def.revisionField] = base[def.revisionField];
     setServerErrors(undefined);
     try {
       await onFinish(body);
     } catch (error) {
+      if (def.revisionField && (error as HttpError).statusCode === 409) {
+        const latest = (await query.refetch()).data?.data;
+        if (latest) setConflict({ message: (error as HttpError).message, mine: data, theirs: latest });
+        return;
+      }
       setServerErrors((error as HttpError).errors);
     }
   };
@@ -78,7 +104,7 @@ export default function ResourceEditPage({ def }: ScreenProps) {
     >
       {record && (
         <ResourceForm
-          key={record.id}
+          key={`${record.id}:${formKey}`}
           def={def}
           formRef={formRef}
           initialData={toFormData(record, def.schema)}
@@ -87,6 +113,20 @@ export default function ResourceEditPage({ def }: ScreenProps) {
           disabled={mutation.isPending}
         />
       )}
+      <ConflictDialog
+        def={def}
+        conflict={conflict}
+        onReload={() => {
+          setConflict(null);
+          setFormKey((k) => k + 1);
+        }}
+        onOverwrite={() => {
+          const c = conflict;
+          setConflict(null);
+          if (c) void save(c.mine, c.theirs);
+        }}
+        onCancel={() => setConflict(null)}
+      />
     </Edit>
   );
 }
