@@ -142,6 +142,22 @@ test("build a type, create and publish an entry with media, a component and a re
   await expect(page.getByText("Version 1 · Saved")).toBeVisible();
   await page.keyboard.press("Escape");
 
+  // A scheduled unpublish, tomorrow at 10:00 local time.
+  await lifecycle.getByRole("button", { name: "Schedule" }).click();
+  const schedule = page.getByRole("dialog", { name: "Schedule" });
+  const tomorrow = new Date(Date.now() + 86_400_000);
+  const day = `${String(tomorrow.getDate()).padStart(2, "0")}-${String(tomorrow.getMonth() + 1).padStart(2, "0")}-${tomorrow.getFullYear()}`;
+  await schedule.getByLabel("Unpublish at").fill(`${day} 10:00`);
+  await schedule.getByLabel("Unpublish at").press("Enter");
+  await schedule.getByRole("button", { name: "Save schedule" }).click();
+  await expect(lifecycle.getByText(`Unpublishes ${day} 10:00`)).toBeVisible();
+  const scheduled = await admin.expect<{ unpublish_at: string }>(
+    "GET",
+    `/cms/entries/story-${run}/${entryId}`,
+    200,
+  );
+  expect(new Date(scheduled.unpublish_at).getDate()).toBe(tomorrow.getDate());
+
   // Two editors: someone saves while this form is open; this save is a conflict, not an overwrite.
   await page.getByRole("button", { name: "Edit" }).click();
   const title = page.getByRole("textbox", { name: "Title" });
@@ -195,10 +211,16 @@ test("build a domain's navigation by dragging, and read it from the public API",
 
   // The keyboard drag: Sale lifted, moved up above Shop, dropped.
   const sale = page.getByRole("button", { name: /^Move Sale / });
+  // Each step waits for dnd-kit's spoken announcement of it (its live region says the latest).
+  const region = page.locator("[id^=DndLiveRegion]");
   await sale.focus();
   await page.keyboard.press("Space");
+  await expect(region).toContainText(/Picked up draggable item|was moved over droppable area/);
+  const lifted = await region.textContent();
   await page.keyboard.press("ArrowUp");
+  await expect(region).not.toHaveText(lifted ?? "");
   await page.keyboard.press("Space");
+  await expect(region).toContainText("was dropped over droppable area");
   await expect(rows.nth(1)).toContainText("Sale");
 
   // A mouse drag: Home from the top to the bottom.

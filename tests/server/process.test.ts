@@ -52,10 +52,11 @@ afterAll(() => {
 
 describe("server process on PGlite", () => {
   it("refuses a bad setting with a clear message", async () => {
+    // Both at once: each start is mostly the loading of the server's code.
     const p = start(tempDir(), 1, { PORT: "eighty" });
+    const common = start(tempDir(), await freePort(), { ADMIN_PASSWORD: "password123" });
     expect(await p.exited).toBe(78);
     expect(p.output()).toContain("PORT must be a whole number");
-    const common = start(tempDir(), await freePort(), { ADMIN_PASSWORD: "password123" });
     expect(await common.exited).toBe(78);
     expect(common.output()).toContain("ADMIN_PASSWORD is a common password");
   });

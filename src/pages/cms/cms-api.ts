@@ -224,3 +224,11 @@ export async function mediaUsage(id: string): Promise<MediaUse[]> {
 export async function deleteMedia(id: string, confirm: boolean): Promise<void> {
   await client.delete(`/media/${encodeURIComponent(id)}`, { params: confirm ? { confirm: true } : {} });
 }
+
+export async function scheduleEntry(
+  type: string,
+  id: string,
+  body: { publishAt?: string | null; unpublishAt?: string | null },
+): Promise<void> {
+  await client.post(`${entryPath(type, id)}/schedule`, body);
+}

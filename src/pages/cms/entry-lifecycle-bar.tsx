@@ -2,7 +2,7 @@
  * An entry's life on its page: its status, Publish / Unpublish, and its versions (who saved
  * or published what, when), each comparable with the current draft and restorable.
  */
-import { HistoryOutlined } from "@ant-design/icons";
+import { ClockCircleOutlined, HistoryOutlined } from "@ant-design/icons";
 import { useInvalidate, useOne } from "@refinedev/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { App, Button, Card, Drawer, Flex, List, Popconfirm, Space, Table, Tag, Typography } from "antd";
@@ -11,6 +11,7 @@ import type { ResourceDefinition } from "../../../resources/contract";
 import { DateText } from "../../components/date-text";
 import { getErrorMessage } from "../../lib/errors";
 import { cmsKeys, diffVersions, listVersions, publishEntry, restoreVersion, unpublishEntry } from "./cms-api";
+import { ScheduleDialog } from "./schedule-dialog";
 
 const STATUS_COLOURS = { draft: "default", published: "green", unpublished: "orange" } as const;
 const KIND_LABELS = { save: "Saved", publish: "Published", restore: "Restored" } as const;
@@ -32,6 +33,7 @@ export function EntryLifecycleBar({ def, id }: { def: ResourceDefinition; id: st
   const [busy, setBusy] = useState(false);
   const [history, setHistory] = useState(false);
   const [compare, setCompare] = useState<number | null>(null);
+  const [scheduling, setScheduling] = useState(false);
   const versions = useQuery({
     queryKey: cmsKeys.versions(type, id),
     queryFn: () => listVersions(type, id),
@@ -77,10 +79,23 @@ export function EntryLifecycleBar({ def, id }: { def: ResourceDefinition; id: st
               Last published <DateText value={entry.published_at} />
             </Typography.Text>
           )}
+          {typeof entry.publish_at === "string" && (
+            <Tag color="blue">
+              Publishes <DateText value={entry.publish_at} />
+            </Tag>
+          )}
+          {typeof entry.unpublish_at === "string" && (
+            <Tag color="orange">
+              Unpublishes <DateText value={entry.unpublish_at} />
+            </Tag>
+          )}
         </Space>
         <Space wrap>
           <Button icon={<HistoryOutlined aria-hidden />} onClick={() => setHistory(true)}>
             Versions
+          </Button>
+          <Button icon={<ClockCircleOutlined aria-hidden />} onClick={() => setScheduling(true)}>
+            Schedule
           </Button>
           {status === "published" && (
             <Popconfirm
@@ -101,6 +116,18 @@ export function EntryLifecycleBar({ def, id }: { def: ResourceDefinition; id: st
           </Button>
         </Space>
       </Flex>
+      <ScheduleDialog
+        open={scheduling}
+        type={type}
+        id={id}
+        publishAt={(entry.publish_at as string | null) ?? null}
+        unpublishAt={(entry.unpublish_at as string | null) ?? null}
+        onClose={() => setScheduling(false)}
+        onDone={async () => {
+          setScheduling(false);
+          await refresh();
+        }}
+      />
       <Drawer title="Versions" open={history} onClose={() => setHistory(false)} width={560}>
         <List
           loading={versions.isLoading}
