@@ -52,9 +52,9 @@ function FocalPoint({
       aria-label="Focal point: click where the subject is, or move it with the arrow keys"
       style={{
         position: "relative",
-        display: "inline-block",
+        display: "block",
+        width: "100%",
         cursor: "crosshair",
-        maxWidth: "100%",
         padding: 0,
         border: 0,
         background: "none",
@@ -84,7 +84,7 @@ function FocalPoint({
       <img
         src={asset.url}
         alt={asset.alt || asset.name}
-        style={{ display: "block", maxWidth: "100%", maxHeight: 320, borderRadius: token.borderRadius }}
+        style={{ display: "block", width: "100%", height: "auto", borderRadius: token.borderRadius }}
       />
       <span
         aria-hidden
