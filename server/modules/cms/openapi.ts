@@ -3,7 +3,7 @@
  * collection and single with its entries' fields, made from the stored types when the document
  * is asked for, so a type built in the admin appears without a restart.
  */
-import { entryJsonSchema } from "../../../schemas/cms-fields";
+import { entryJsonSchema } from "../../../schemas/cms-entry-schema";
 import type { OpenApiDocument as Document } from "../../http/docs";
 import { MAX_POPULATE } from "./populate";
 import { PUBLIC_CMS_PREFIX } from "./public.routes";

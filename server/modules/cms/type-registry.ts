@@ -5,12 +5,8 @@
  * not connected, each read goes to the database: a change elsewhere could be missed.
  */
 import type { ValidateFunction } from "ajv";
-import {
-  type ContentSchema,
-  type ContentTypeKind,
-  entryJsonSchema,
-  type TypeCatalogue,
-} from "../../../schemas/cms-fields";
+import { entryJsonSchema } from "../../../schemas/cms-entry-schema";
+import type { ContentSchema, ContentTypeKind, TypeCatalogue } from "../../../schemas/cms-fields";
 import type { AppContext } from "../../context";
 import { compileBody } from "../../http/validation";
 

@@ -4,155 +4,22 @@
  * draft of the type, saved in one go. Saving asks before it deletes stored values and says
  * why a change is refused; renaming a field keeps its values.
  */
-import {
-  ArrowDownOutlined,
-  ArrowUpOutlined,
-  DeleteOutlined,
-  EditOutlined,
-  PlusOutlined,
-} from "@ant-design/icons";
+import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
-import {
-  App,
-  Button,
-  Card,
-  Col,
-  Empty,
-  Flex,
-  Form,
-  Input,
-  Menu,
-  Modal,
-  Radio,
-  Row,
-  Space,
-  Table,
-  Tag,
-  Typography,
-} from "antd";
+import { App, Button, Card, Col, Empty, Flex, Menu, Row, Space, Tag, Typography } from "antd";
 import { useEffect, useMemo, useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import {
-  API_NAME,
-  type ContentField,
-  type ContentTypeKind,
-  FIELD_KIND_LABELS,
-  slugify,
-} from "../../../schemas/cms-fields";
+import type { ContentTypeKind } from "../../../schemas/cms-fields";
 import { LoadError } from "../../components/load-error";
 import { PageLoader } from "../../components/page-loader";
 import { getErrorMessage } from "../../lib/errors";
 import { plural } from "../../lib/text";
-import { cmsKeys, createContentType, deleteContentType, updateContentType } from "./cms-api";
-import { type ContentTypeRecord, fieldOrder } from "./entry-definition";
-import { type FieldDraft, FieldDrawer } from "./field-drawer";
+import { cmsKeys, deleteContentType, updateContentType } from "./cms-api";
+import type { ContentTypeRecord } from "./entry-definition";
+import { FieldDrawer } from "./field-drawer";
+import { KIND_NAMES, NewTypeDialog } from "./new-type-dialog";
+import { type FieldRow, rowsOf, TypeFieldsTable } from "./type-fields-table";
 import { useContentTypes } from "./use-content-types";
-
-const KIND_NAMES: Record<ContentTypeKind, [one: string, many: string]> = {
-  collection: ["Collection", "Collections"],
-  single: ["Single", "Singles"],
-  component: ["Component", "Components"],
-};
-
-/** A field in the working copy, with the name it had when loaded (renames keep values). */
-interface FieldRow extends FieldDraft {
-  original?: string;
-}
-
-function rowsOf(type: ContentTypeRecord): FieldRow[] {
-  return fieldOrder(type.schema).map((name) => ({
-    name,
-    field: type.schema.properties[name],
-    required: type.schema.required.includes(name),
-    original: name,
-  }));
-}
-
-function NewTypeDialog({
-  open,
-  onClose,
-  onCreated,
-}: {
-  open: boolean;
-  onClose: () => void;
-  onCreated: (t: ContentTypeRecord) => void;
-}) {
-  const [form] = Form.useForm<{ kind: ContentTypeKind; name: string; apiName: string }>();
-  const [saving, setSaving] = useState(false);
-  const { message } = App.useApp();
-  const create = async (v: { kind: ContentTypeKind; name: string; apiName: string }) => {
-    setSaving(true);
-    try {
-      // A type starts with one field, its title (components may start empty).
-      const properties: Record<string, ContentField> =
-        v.kind === "component" ? {} : { title: { "x-kind": "text", title: "Title", maxLength: 200 } };
-      const created = await createContentType({
-        ...v,
-        properties,
-        required: v.kind === "component" ? [] : ["title"],
-      });
-      message.success(`${v.name} created`);
-      form.resetFields();
-      onCreated(created);
-    } catch (error) {
-      message.error(getErrorMessage(error));
-    } finally {
-      setSaving(false);
-    }
-  };
-  return (
-    <Modal
-      title="New content type"
-      open={open}
-      onCancel={onClose}
-      onOk={() => form.submit()}
-      okText="Create"
-      confirmLoading={saving}
-      destroyOnHidden
-    >
-      <Form form={form} layout="vertical" initialValues={{ kind: "collection" }} onFinish={create}>
-        <Form.Item name="kind" label="Kind">
-          <Radio.Group
-            optionType="button"
-            options={(Object.keys(KIND_NAMES) as ContentTypeKind[]).map((k) => ({
-              value: k,
-              label: KIND_NAMES[k][0],
-            }))}
-          />
-        </Form.Item>
-        <Form.Item
-          name="name"
-          label="Name"
-          rules={[{ required: true, whitespace: true, message: "Give the type a name" }]}
-        >
-          <Input
-            autoFocus
-            maxLength={120}
-            onChange={(e) => {
-              if (!form.isFieldTouched("apiName"))
-                form.setFieldValue("apiName", slugify(e.target.value).replace(/^[^a-z]+/, ""));
-            }}
-          />
-        </Form.Item>
-        <Form.Item
-          name="apiName"
-          label="API name"
-          extra="The path of its entries: /public-cms/{domain}/{API name}"
-          rules={[
-            { required: true, message: "Give the type an API name" },
-            {
-              pattern: API_NAME,
-              message:
-                "API name may only contain lower-case letters, digits and dashes, starting with a letter",
-            },
-          ]}
-        >
-          <Input maxLength={63} />
-        </Form.Item>
-      </Form>
-    </Modal>
-  );
-}
 
 export default function ContentTypesPage() {
   const { message, modal } = App.useApp();
@@ -305,60 +172,11 @@ export default function ContentTypesPage() {
               </Space>
             }
           >
-            <Table<FieldRow>
-              rowKey={(r) => r.original ?? r.name}
-              dataSource={rows}
-              pagination={false}
-              locale={{ emptyText: <Empty description="No fields yet" /> }}
-              columns={[
-                { title: "Title", render: (_, r) => r.field.title },
-                { title: "API name", render: (_, r) => <Typography.Text code>{r.name}</Typography.Text> },
-                {
-                  title: "Kind",
-                  render: (_, r) => (
-                    <Space size={4}>
-                      {FIELD_KIND_LABELS[r.field["x-kind"]]}
-                      {r.field["x-multiple"] && <Tag>many</Tag>}
-                    </Space>
-                  ),
-                },
-                { title: "Required", render: (_, r) => (r.required ? "Yes" : "No"), width: 100 },
-                {
-                  title: "Actions",
-                  width: 180,
-                  render: (_, r, i) => (
-                    <Space size={0}>
-                      <Button
-                        type="text"
-                        aria-label={`Change ${r.field.title}`}
-                        icon={<EditOutlined aria-hidden />}
-                        onClick={() => setEditing(i)}
-                      />
-                      <Button
-                        type="text"
-                        aria-label={`Move ${r.field.title} up`}
-                        icon={<ArrowUpOutlined aria-hidden />}
-                        disabled={i === 0}
-                        onClick={() => move(i, -1)}
-                      />
-                      <Button
-                        type="text"
-                        aria-label={`Move ${r.field.title} down`}
-                        icon={<ArrowDownOutlined aria-hidden />}
-                        disabled={i === rows.length - 1}
-                        onClick={() => move(i, 1)}
-                      />
-                      <Button
-                        type="text"
-                        danger
-                        aria-label={`Remove ${r.field.title}`}
-                        icon={<DeleteOutlined aria-hidden />}
-                        onClick={() => change(rows.filter((_, j) => j !== i))}
-                      />
-                    </Space>
-                  ),
-                },
-              ]}
+            <TypeFieldsTable
+              rows={rows}
+              onEdit={setEditing}
+              onMove={move}
+              onRemove={(i) => change(rows.filter((_, j) => j !== i))}
             />
             <Flex justify="space-between" style={{ marginTop: 16 }}>
               <Button icon={<PlusOutlined aria-hidden />} onClick={() => setEditing("new")}>

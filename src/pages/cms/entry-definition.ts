@@ -6,12 +6,11 @@
  */
 import type { ResourceDefinition } from "../../../resources/contract";
 import { MODULE_IDS } from "../../../resources/modules";
+import { componentObjectSchema, fieldValueSchema } from "../../../schemas/cms-entry-schema";
 import {
   type ContentField,
   type ContentSchema,
   type ContentTypeKind,
-  componentObjectSchema,
-  fieldValueSchema,
   RELATION_RESOURCES,
   type TypeCatalogue,
 } from "../../../schemas/cms-fields";
