@@ -18,7 +18,8 @@ const idParams = {
   properties: { id: { type: "string", format: "uuid" } },
 } as const;
 
-const idsBody = {
+/** The body of a bulk delete (`{ ids }`), shared with module routes that delete in bulk. */
+export const idsBody = {
   type: "object",
   required: ["ids"],
   additionalProperties: false,

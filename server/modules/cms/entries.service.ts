@@ -13,7 +13,7 @@ import { jsonListFields } from "../../entities/jsonb-fields";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import { type ListQuery, listPage } from "../../http/list-query";
 import type { AnyDb } from "../../resources/rules";
-import { addVersion, deleteVersions } from "../../versions/versions";
+import { addVersion, deleteVersions, type VersionKind } from "../../versions/versions";
 import { referencesOf, sanitiseRichText } from "./entry-values";
 import { type ContentType, TypeRegistry } from "./type-registry";
 
@@ -286,34 +286,44 @@ export class EntriesService {
       const domainIds = write.domainIds ? [...new Set(write.domainIds)] : existing.domain_ids;
       await this.checkWrite(trx, type, id, values, domainIds);
       const version = write.autosave ? existing.version : existing.version + 1;
-      const updated = (await trx
-        .updateTable("cms_entries")
-        .set({
+      return this.writeEntry(
+        trx,
+        type,
+        id,
+        {
           data: JSON.stringify(values),
           domain_ids: sql`${sql.val(domainIds)}::uuid[]`,
           slug: this.slugOf(type, values),
-          revision: sql`revision + 1`,
           version,
           draft_changed: true,
-          updated_at: sql`now()`,
           updated_by: actorId,
-        })
-        .where("id", "=", id)
-        .returningAll()
-        .executeTakeFirstOrThrow()) as EntryRow;
-      if (!write.autosave)
-        await addVersion(trx, {
-          resource: entriesResource(type),
-          recordId: id,
-          number: version,
-          kind: "save",
-          data: values,
-          actorId,
-        });
-      return updated;
+        },
+        write.autosave ? undefined : { number: version, kind: "save", data: values, actorId },
+      );
     });
     this.changed(type, "updated", [id], actorId);
     return entryRecord(type, row);
+  }
+
+  /**
+   * Writes an entry's columns (its revision and `updated_at` move on) and, when given, records
+   * the version the write makes: saves, publishes and restores all go through here.
+   */
+  async writeEntry(
+    trx: AnyDb,
+    type: ContentType,
+    id: string,
+    set: Values,
+    version?: { number: number; kind: VersionKind; data: Values; actorId: string },
+  ): Promise<EntryRow> {
+    const row = (await trx
+      .updateTable("cms_entries")
+      .set({ ...set, revision: sql`revision + 1`, updated_at: sql`now()` })
+      .where("id", "=", id)
+      .returningAll()
+      .executeTakeFirstOrThrow()) as EntryRow;
+    if (version) await addVersion(trx, { resource: entriesResource(type), recordId: id, ...version });
+    return row;
   }
 
   /** Stored values of the type's current fields only (a removed field's value is gone). */

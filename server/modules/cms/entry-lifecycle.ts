@@ -11,7 +11,7 @@ import { diffValues, type FieldChange } from "../../../schemas/versions";
 import type { AppContext } from "../../context";
 import { badRequest, notFound } from "../../http/errors";
 import type { AnyDb } from "../../resources/rules";
-import { addVersion, getVersion, listVersions, type VersionSummary } from "../../versions/versions";
+import { getVersion, listVersions, type VersionSummary } from "../../versions/versions";
 import { type EntriesService, type EntryRow, entriesResource, entryRecord } from "./entries.service";
 import type { ContentType, TypeRegistry } from "./type-registry";
 
@@ -67,9 +67,11 @@ export class EntryLifecycle {
       // Published content must satisfy the type as it is now.
       const values = await this.entries.validate(type, this.entries.current(type, existing.data));
       const version = existing.version + 1;
-      const updated = (await trx
-        .updateTable("cms_entries")
-        .set({
+      return this.entries.writeEntry(
+        trx,
+        type,
+        id,
+        {
           data: JSON.stringify(values),
           published: JSON.stringify(values),
           status: "published",
@@ -77,22 +79,15 @@ export class EntryLifecycle {
           publish_at: null,
           draft_changed: false,
           version,
-          revision: sql`revision + 1`,
-          updated_at: sql`now()`,
           ...(actorId ? { updated_by: actorId } : {}),
-        })
-        .where("id", "=", id)
-        .returningAll()
-        .executeTakeFirstOrThrow()) as EntryRow;
-      await addVersion(trx, {
-        resource: entriesResource(type),
-        recordId: id,
-        number: version,
-        kind: "publish",
-        data: values,
-        actorId: actorId ?? (existing.updated_by as string),
-      });
-      return updated;
+        },
+        {
+          number: version,
+          kind: "publish",
+          data: values,
+          actorId: actorId ?? (existing.updated_by as string),
+        },
+      );
     });
     const record = entryRecord(type, row);
     this.entries.changed(type, "updated", [id], actorId ?? "");
@@ -161,28 +156,13 @@ export class EntryLifecycle {
       const existing = await this.entries.row(type, id, trx, true);
       const values = await this.entries.validate(type, this.entries.current(type, version.data));
       const next = existing.version + 1;
-      const updated = (await trx
-        .updateTable("cms_entries")
-        .set({
-          data: JSON.stringify(values),
-          version: next,
-          revision: sql`revision + 1`,
-          draft_changed: true,
-          updated_at: sql`now()`,
-          updated_by: actorId,
-        })
-        .where("id", "=", id)
-        .returningAll()
-        .executeTakeFirstOrThrow()) as EntryRow;
-      await addVersion(trx, {
-        resource: entriesResource(type),
-        recordId: id,
-        number: next,
-        kind: "restore",
-        data: values,
-        actorId,
-      });
-      return updated;
+      return this.entries.writeEntry(
+        trx,
+        type,
+        id,
+        { data: JSON.stringify(values), version: next, draft_changed: true, updated_by: actorId },
+        { number: next, kind: "restore", data: values, actorId },
+      );
     });
     this.entries.changed(type, "updated", [id], actorId);
     return entryRecord(type, row);

@@ -134,17 +134,4 @@ export const scheduleBody = {
   },
 } as const;
 
-export const idsBody = {
-  type: "object",
-  required: ["ids"],
-  additionalProperties: false,
-  properties: {
-    ids: {
-      type: "array",
-      minItems: 1,
-      maxItems: 1000,
-      uniqueItems: true,
-      items: { type: "string", format: "uuid" },
-    },
-  },
-} as const;
+export { idsBody } from "../../resources/engine";
