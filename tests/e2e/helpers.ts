@@ -184,15 +184,31 @@ export async function apiSession(
 export const combobox = (page: Page, label: string) =>
   page.getByLabel(label, { exact: true }).and(page.getByRole("combobox"));
 
-/** Picks `option` in the select labelled `label`, typing it first when the select searches. */
-export async function choose(page: Page, label: string, option: string, { type = false } = {}) {
+/**
+ * Picks `option` in the select labelled `label`, typing it (or `search`) first when the select
+ * searches.
+ */
+export async function choose(
+  page: Page,
+  label: string,
+  option: string,
+  { type = false, search }: { type?: boolean; search?: string } = {},
+) {
   const box = combobox(page, label);
-  await box.click({ force: true });
-  if (type) await box.fill(option);
-  await page
-    .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)")
-    .locator(`.ant-select-item-option[title="${option}"]`)
-    .click();
+  const select = box.locator(
+    "xpath=ancestor::div[contains(concat(' ', normalize-space(@class), ' '), ' ant-select ')][1]",
+  );
+  const chosen = select.locator(`.ant-select-selection-item[title="${option}"]`);
+  const open = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)");
+  // A click on an option can be lost while the list is still opening on a busy machine, so
+  // this confirms the select shows the choice and tries again if it does not.
+  await expect(async () => {
+    if ((await chosen.count()) > 0) return;
+    if (!(await open.first().isVisible())) await box.click({ force: true });
+    if (type || search) await box.fill(search ?? option);
+    await open.locator(`.ant-select-item-option[title="${option}"]`).click({ timeout: 5000 });
+    await expect(chosen.first()).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 30_000 });
 }
 
 /**

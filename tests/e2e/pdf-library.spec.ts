@@ -17,18 +17,6 @@ async function draw(page: Page, from: [number, number], to: [number, number]) {
   await page.mouse.up();
 }
 
-/** Searches the product select by SKU and picks the product. */
-async function pickProduct(page: Page, search: string, label: string) {
-  const box = page.getByLabel("Product", { exact: true }).and(page.getByRole("combobox"));
-  await box.click({ force: true });
-  await box.fill(search);
-  const option = page
-    .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)")
-    .locator(`.ant-select-item-option[title="${label}"]`);
-  await expect(option).toHaveCount(1);
-  await option.click();
-}
-
 test.use({ viewport: { width: 1440, height: 1000 } });
 
 test("upload, process, publish, and draw a hotspot of every kind", async ({ page, request }) => {
@@ -103,8 +91,14 @@ test("upload, process, publish, and draw a hotspot of every kind", async ({ page
       (p) => p.getByRole("textbox", { name: "URL" }).fill("https://example.com/embed"),
     ],
     ["Custom Text", (p) => p.getByRole("textbox", { name: "Custom Text" }).fill("Linen, washed twice")],
-    ["Add Product", (p) => pickProduct(p, `${tag}-SOFA`, `${tag} Linen sofa (${tag}-SOFA)`)],
-    ["Add Product (with details)", (p) => pickProduct(p, `${tag}-SOFA`, `${tag} Linen sofa (${tag}-SOFA)`)],
+    [
+      "Add Product",
+      (p) => choose(p, "Product", `${tag} Linen sofa (${tag}-SOFA)`, { search: `${tag}-SOFA` }),
+    ],
+    [
+      "Add Product (with details)",
+      (p) => choose(p, "Product", `${tag} Linen sofa (${tag}-SOFA)`, { search: `${tag}-SOFA` }),
+    ],
   ];
   for (const [i, [label, fill]] of kinds.entries()) {
     const y = 0.03 + i * 0.045;
