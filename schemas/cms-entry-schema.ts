@@ -37,7 +37,7 @@ function valueSchemaOf(f: ContentField, catalogue: TypeCatalogue, depth: number)
     case "longtext":
       return text({ maxLength: f.maxLength ?? 20_000 });
     case "richtext":
-      return text({ maxLength: f.maxLength ?? 200_000 });
+      return text({ maxLength: f.maxLength ?? 200_000, "x-richText": true });
     case "email":
       return text({ format: "email", maxLength: f.maxLength ?? 320 });
     case "url":

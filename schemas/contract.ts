@@ -52,6 +52,8 @@ export interface FieldSchema {
   "x-media"?: boolean;
   /** Multi-line text in forms. */
   "x-multiline"?: boolean;
+  /** HTML written in the rich-text editor (the server sanitises it). */
+  "x-richText"?: boolean;
 }
 
 /** An entity's schema. `x-table` names its table; every property is a real column. */

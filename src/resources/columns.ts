@@ -39,6 +39,7 @@ export interface ListColumn {
 const KIND_WIDTHS: Readonly<Record<FieldKind, number>> = {
   text: 200,
   multiline: 240,
+  richtext: 240,
   list: 200,
   enum: 110,
   boolean: 90,
@@ -57,7 +58,7 @@ const KIND_WIDTHS: Readonly<Record<FieldKind, number>> = {
 };
 
 /** Kinds of free text: their columns share the spare room, and their values are cut to fit. */
-const FLEXIBLE: ReadonlySet<FieldKind> = new Set(["text", "multiline", "list"]);
+const FLEXIBLE: ReadonlySet<FieldKind> = new Set(["text", "multiline", "richtext", "list"]);
 
 /** The label column's least width: most names fit whole. */
 const LABEL_MIN_WIDTH = 300;
@@ -161,7 +162,7 @@ export type FilterControl =
   | { kind: "text"; field: string; title: string };
 
 /** Kinds filtered by a "contains" box. */
-const TEXT_KINDS: ReadonlySet<FieldKind> = new Set(["text", "multiline", "email", "url"]);
+const TEXT_KINDS: ReadonlySet<FieldKind> = new Set(["text", "multiline", "richtext", "email", "url"]);
 
 /**
  * The filter controls above the table, one per `x-filterable` field, chosen by kind: enum

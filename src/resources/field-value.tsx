@@ -9,6 +9,7 @@ import { enumLabel, type FieldKind, fieldKind, relationOf } from "./fields";
 import { IMAGE_PLACEHOLDER } from "./image-placeholder";
 import { TruncatedText } from "./list/truncated-text";
 import { RelationValue } from "./relation-value";
+import "./rich-text.css";
 
 /** Tag colours of labelled enums (statuses), by the value's position. */
 const ENUM_COLORS = ["default", "green", "orange", "blue", "purple", "cyan", "magenta", "gold"];
@@ -150,6 +151,12 @@ function LinkText({
   return variant === "cell" ? <TruncatedText text={text} render={link} /> : link(text);
 }
 
+/** The words of an HTML fragment, for a one-line cell. */
+function textOfHtml(html: string): string {
+  const doc = new DOMParser().parseFromString(html, "text/html");
+  return (doc.body.textContent ?? "").replace(/\s+/g, " ").trim();
+}
+
 function TextValue({
   kind,
   value,
@@ -160,6 +167,13 @@ function TextValue({
   variant: "cell" | "detail";
 }) {
   const text = Array.isArray(value) ? value.join(", ") : String(value);
+  if (kind === "richtext") {
+    // Stored sanitised by the server (tags an editor writes, no scripts or handlers).
+    if (variant === "detail")
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on the server before it is stored
+      return <div className="atelier-rich-text__content" dangerouslySetInnerHTML={{ __html: text }} />;
+    return <TruncatedText text={textOfHtml(text)} />;
+  }
   if (variant === "detail") {
     return <span style={{ whiteSpace: kind === "multiline" ? "pre-wrap" : undefined }}>{text}</span>;
   }

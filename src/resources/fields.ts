@@ -7,6 +7,7 @@ import { baseType, type EntitySchema, type FieldSchema } from "../../schemas/con
 export type FieldKind =
   | "text"
   | "multiline"
+  | "richtext"
   | "enum"
   | "boolean"
   | "integer"
@@ -67,6 +68,7 @@ export function fieldKind(schema: EntitySchema, name: string): FieldKind {
   if (field.format === "email") return "email";
   if (field.format === "uri") return "url";
   if (field.format === "uuid") return "id";
+  if (field["x-richText"]) return "richtext";
   return field["x-multiline"] ? "multiline" : "text";
 }
 

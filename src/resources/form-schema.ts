@@ -13,6 +13,8 @@ export type FormData = Record<string, unknown>;
 /** Widget names of the form's registry (form/widgets.ts); replace an entry to change a widget. */
 export const RELATION_WIDGET = "relation";
 export const MEDIA_WIDGET = "media";
+/** Rich text (CMS rich-text fields): the TipTap editor. */
+export const RICH_TEXT_WIDGET = "richtext";
 /** `date`: a day picker, `DD-MM-YYYY`. */
 export const DAY_WIDGET = "day";
 /** `date-time`: a day and time picker, `DD-MM-YYYY HH:mm` in local time. */
@@ -129,6 +131,8 @@ export function deriveUiSchema(def: ResourceDefinition, resolve: Resolve): UiSch
       derived[name] = { "ui:widget": RELATION_WIDGET, "ui:options": { ...options } };
     } else if (field["x-media"]) {
       derived[name] = { "ui:widget": MEDIA_WIDGET };
+    } else if (field["x-richText"]) {
+      derived[name] = { "ui:widget": RICH_TEXT_WIDGET };
     } else if (field["x-multiline"]) {
       derived[name] = { "ui:widget": "textarea", "ui:options": { rows: 4 } };
     } else if (field.enum && field["x-enumLabels"]) {

@@ -82,6 +82,7 @@ test("build a type, create and publish an entry with media, a component and a re
   await addField(page, "Relation", "Author", async () => {
     await choose(page, "Related to", `Author ${run}`);
   });
+  await addField(page, "Rich text", "Body");
   await expect(page.getByText("Unsaved changes")).toBeVisible();
   await shoot(page, "cms", "builder");
   await page.getByRole("button", { name: "Save type" }).click();
@@ -92,7 +93,7 @@ test("build a type, create and publish an entry with media, a component and a re
     200,
   );
   expect(Object.keys(type.schema.properties)).toEqual(
-    expect.arrayContaining(["title", "cover", "hero", "author"]),
+    expect.arrayContaining(["title", "cover", "hero", "author", "body"]),
   );
 
   // Its entries: the generated create form, with the asset picker, the component and the relation.
@@ -110,6 +111,21 @@ test("build a type, create and publish an entry with media, a component and a re
   await choose(page, "Author", "Ann Writer");
   await choose(page, "Domains", `Shop ${run}`);
   await page.keyboard.press("Escape");
+  // The rich-text editor: typed text, a bold word by its shortcut, a list by its button.
+  const body = page.getByRole("textbox", { name: "Body" });
+  await body.click();
+  await page.keyboard.type("New colours for ");
+  await page.keyboard.press("ControlOrMeta+b");
+  await page.keyboard.type("spring");
+  await page.keyboard.press("ControlOrMeta+b");
+  await page.keyboard.press("Enter");
+  await page
+    .getByRole("toolbar", { name: "Body formatting" })
+    .getByRole("button", { name: "Bulleted list" })
+    .click();
+  await page.keyboard.type("Linen");
+  await expect(page.getByRole("button", { name: "Bulleted list" })).toHaveAttribute("aria-pressed", "true");
+  await shoot(page, "cms", "entry-form");
   await shoot(page, "cms", "entry-form");
   await page.getByRole("button", { name: "Save" }).click();
 
@@ -133,6 +149,7 @@ test("build a type, create and publish an entry with media, a component and a re
     hero: { text: "Shop the range", href: "https://shop.example.com/spring" },
     author: { id: author.id, name: "Ann Writer" },
     cover: { name: `cover-${run}.png`, mime: "image/png" },
+    body: "<p>New colours for <strong>spring</strong></p><ul><li><p>Linen</p></li></ul>",
   });
   expect(answer.body.data.cover.url).toMatch(/^https?:\/\/.+\/assets\//);
 

@@ -74,7 +74,7 @@ function formField(
   const value = fieldValueSchema(f, catalogue);
   if (kind === "relation" && !f["x-multiple"])
     return { ...value, "x-relation": relationTarget(f, types) } as FieldSchema;
-  if (kind === "longtext" || kind === "richtext") return { ...value, "x-multiline": true } as FieldSchema;
+  if (kind === "longtext") return { ...value, "x-multiline": true } as FieldSchema;
   if (kind === "dynamiczone") {
     // rjsf offers a choice of block kinds through oneOf; the server checks the same blocks by if/then.
     const blocks = (f["x-components"] ?? []).map((c) => {

@@ -42,7 +42,7 @@ interface ResourceFormProps {
  */
 const FORM_LAYOUT = {
   colSpan: {
-    ...{ textarea: 24, media: 24, array: 24, object: 24 },
+    ...{ textarea: 24, richtext: 24, media: 24, array: 24, object: 24 },
     ...{
       relation: 12,
       select: 12,

@@ -4,12 +4,20 @@
  * asset manager's picker will take the `media` entry.
  */
 import type { RegistryWidgetsType, TemplatesType } from "@rjsf/utils";
-import { DAY_WIDGET, INSTANT_WIDGET, MEDIA_WIDGET, RELATION_WIDGET, TIME_WIDGET } from "../form-schema";
+import {
+  DAY_WIDGET,
+  INSTANT_WIDGET,
+  MEDIA_WIDGET,
+  RELATION_WIDGET,
+  RICH_TEXT_WIDGET,
+  TIME_WIDGET,
+} from "../form-schema";
 import { AssetWidget } from "./asset-widget";
 import { BlankNumberInputTemplate } from "./blank-number-input";
 import { DayWidget, InstantWidget, TimeOfDayWidget } from "./date-widgets";
 import { MediaUrlsWidget } from "./media-urls-widget";
 import { RelationWidget } from "./relation-widget";
+import { RichTextWidget, TextOrRichTextWidget } from "./rich-text-widget";
 
 export const FORM_WIDGETS: RegistryWidgetsType = {
   asset: AssetWidget,
@@ -18,6 +26,8 @@ export const FORM_WIDGETS: RegistryWidgetsType = {
   [MEDIA_WIDGET]: MediaUrlsWidget,
   [RELATION_WIDGET]: RelationWidget,
   [TIME_WIDGET]: TimeOfDayWidget,
+  [RICH_TEXT_WIDGET]: RichTextWidget,
+  TextWidget: TextOrRichTextWidget,
 };
 
 /** Templates replaced in every generated form. */
