@@ -1,10 +1,11 @@
 /**
  * The measured cases of the resource engine benchmark (bench/resource-engine.ts): each case is
- * warmed up on both sides, then measured in ROUNDS slices alternating engine and floor.
+ * warmed up on both sides, then measured in ROUNDS slices alternating engine and floor
+ * (`measureSides`, shared with bench/cms-public.ts).
  */
 import { createBody, updateBody } from "./resource-engine-floor";
 import type { LoadRunner, LoadSpec } from "./resource-engine-load";
-import { cpuNow, merge, type Phase, type Row } from "./resource-engine-report";
+import { cpuNow, type Measured, merge, type Phase, type Row } from "./resource-engine-report";
 import {
   CASES,
   CONNECTIONS,
@@ -17,6 +18,48 @@ import {
   WARMUP,
 } from "./resource-engine-settings";
 import type { Sides } from "./resource-engine-setup";
+
+/** One side of a measured case: what autocannon sends, and which process answers it. */
+export interface MeasuredSide {
+  spec: LoadSpec;
+  /** "engine": this process (the app); "floor": the floor's process. */
+  process: "engine" | "floor";
+}
+
+/** The processes whose CPU is counted, and when the floor's was forked (for --cpu-prof windows). */
+export interface Processes {
+  floorPid: number;
+  floorForkedAt: number;
+  postmasterPid: number | null;
+}
+
+/**
+ * Warms each side up (WARMUP s), then measures them in ROUNDS slices of DURATION / ROUNDS s
+ * each, alternating (ABAB…, or ABCABC…). Per side: the merged figures, and when it was
+ * measured, in seconds since its process started (for `cpuprofile-summary.mjs --window`).
+ */
+export async function measureSides(
+  load: LoadRunner,
+  sides: readonly MeasuredSide[],
+  processes: Processes,
+): Promise<Array<{ measured: Measured; window: string }>> {
+  const { floorPid, floorForkedAt, postmasterPid } = processes;
+  const phase = async (side: MeasuredSide, seconds: number, windows: string[]): Promise<Phase> => {
+    const before = cpuNow(floorPid, postmasterPid);
+    const from = process.uptime() - (side.process === "floor" ? floorForkedAt : 0);
+    const r = await load.run(side.spec, seconds);
+    windows.push(`${from.toFixed(1)}–${(from + seconds).toFixed(1)}`);
+    const after = cpuNow(floorPid, postmasterPid);
+    return { ...r, nodeCpu: after[side.process] - before[side.process], pgCpu: after.pg - before.pg };
+  };
+  for (const side of sides) await load.run(side.spec, WARMUP);
+  const phases = sides.map(() => [] as Phase[]);
+  const windows = sides.map(() => [] as string[]);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, side] of sides.entries()) phases[i].push(await phase(side, DURATION / ROUNDS, windows[i]));
+  }
+  return sides.map((_, i) => ({ measured: merge(phases[i]), window: windows[i].join(",") }));
+}
 
 /** Runs every selected case against both sides; one row per case. */
 export async function runCases(driver: Driver, sides: Sides, load: LoadRunner, t0: number): Promise<Row[]> {
@@ -31,32 +74,20 @@ export async function runCases(driver: Driver, sides: Sides, load: LoadRunner, t
   });
   const floorSpec = (s: Partial<LoadSpec>): LoadSpec => ({ ...base, url: floorUrl, kind: "fixed", ...s });
   const rows: Row[] = [];
-  /** When each side was measured, in seconds since its process started (for --cpu-prof windows). */
-  const windows = { engine: [] as string[], floor: [] as string[] };
-  const phase = async (spec: LoadSpec, seconds: number, side: "engine" | "floor"): Promise<Phase> => {
-    const before = cpuNow(floor.pid, postmasterPid);
-    const from = process.uptime() - (side === "floor" ? floorForkedAt : 0);
-    const r = await load.run(spec, seconds);
-    windows[side].push(`${from.toFixed(1)}–${(from + seconds).toFixed(1)}`);
-    const after = cpuNow(floor.pid, postmasterPid);
-    return { ...r, nodeCpu: after[side] - before[side], pgCpu: after.pg - before.pg };
-  };
   /** Warm-up each side, then ROUNDS slices alternating engine and floor. */
   const measure = async (label: string, engine: LoadSpec, floorS: LoadSpec) => {
-    await load.run(engine, WARMUP);
-    await load.run(floorS, WARMUP);
-    const e: Phase[] = [];
-    const f: Phase[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      e.push(await phase(engine, DURATION / ROUNDS, "engine"));
-      f.push(await phase(floorS, DURATION / ROUNDS, "floor"));
-    }
-    rows.push({ label, engine: merge(e), floor: merge(f) });
-    process.stderr.write(
-      `  ${driver} ${label}: done (${((Date.now() - t0) / 1000).toFixed(0)} s; measured at s ${windows.engine.join(", ")} of the engine's process, ${windows.floor.join(", ")} of the floor's)\n`,
+    const [e, f] = await measureSides(
+      load,
+      [
+        { spec: engine, process: "engine" },
+        { spec: floorS, process: "floor" },
+      ],
+      { floorPid: floor.pid, floorForkedAt, postmasterPid },
     );
-    windows.engine = [];
-    windows.floor = [];
+    rows.push({ label, engine: e.measured, floor: f.measured });
+    process.stderr.write(
+      `  ${driver} ${label}: done (${((Date.now() - t0) / 1000).toFixed(0)} s; measured at s ${e.window} of the engine's process, ${f.window} of the floor's)\n`,
+    );
   };
 
   if (CASES.has("list")) {

@@ -7,20 +7,20 @@
  * on the same database, so it reads the same rows; on PGlite it owns a PGlite of its own,
  * migrated and seeded with the same rows by the same `seed` (PGlite is one backend in one
  * process: it cannot be shared with another process, and sharing the engine's in-process
- * instance would put the floor on the engine's thread).
+ * instance would put the floor on the engine's thread). The database handle, the fork and the
+ * listen are shared with the CMS bench's floor (bench/cms-public-floor.ts).
  */
-import { type ChildProcess, fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import Fastify, { type FastifyInstance } from "fastify";
 import { Kysely, sql } from "kysely";
 import pg from "pg";
 import { type Database, migrate } from "../server/db";
 import { PGliteDialect } from "../server/db/pglite-dialect";
+import { ForkedServer, serveForked } from "./bench-run";
 import { PAGE_SIZE, PRODUCTS } from "./resource-engine-settings";
 
 // ---------------------------------------------------------------------------------------------
@@ -172,102 +172,73 @@ export interface FloorReady extends BenchData {
   where: string;
 }
 
-async function startFloor(start: FloorStart): Promise<{ ready: FloorReady; close: () => Promise<void> }> {
-  let query: Query;
-  let adminId: string;
-  let where: string;
-  const closers: Array<() => Promise<void> | void> = [];
+/** A floor's own handle on the database: statements go straight to the driver. */
+export interface FloorDatabase {
+  query: Query;
+  /** Where its rows are, as printed. */
+  where: string;
+  /** A PGlite of its own only: the Kysely it was migrated with, to fill it. */
+  pgliteDb: Kysely<Database> | null;
+  closers: Array<() => Promise<void> | void>;
+}
+
+/**
+ * PostgreSQL: a `pg` Pool (max 10, as the engine's) on the engine's database. PGlite: a PGlite
+ * of the floor's own (in memory or a temp data dir), migrated, for the caller to fill.
+ */
+export async function openFloorDatabase(
+  start: Pick<FloorStart, "databaseUrl" | "inMemory">,
+): Promise<FloorDatabase> {
+  const closers: FloorDatabase["closers"] = [];
   if (start.databaseUrl) {
     const pool = new pg.Pool({ connectionString: start.databaseUrl, max: 10 });
     pool.on("error", () => {});
     closers.push(() => pool.end());
-    query = (text, params) => pool.query(text, params);
-    adminId = start.adminId ?? "";
-    where = "own pg.Pool (max 10) on the same database";
-  } else {
-    const dir = start.inMemory ? null : mkdtempSync(path.join(os.tmpdir(), "atelier-bench-floor-"));
-    if (dir) closers.push(() => rmSync(dir, { recursive: true, force: true }));
-    const pglite = await PGlite.create(dir ? path.join(dir, "pglite") : "memory://");
-    closers.unshift(() => pglite.close());
-    // Kysely builds the schema and the rows only; requests go straight to PGlite.
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-    await migrate(db);
-    const admin = await sql<{ id: string }>`
-      insert into users (email, first_name, last_name, password_hash, role)
-      values ('floor@example.com', 'Floor', 'Bench', 'x', 2) returning id`.execute(db);
-    adminId = admin.rows[0].id;
-    await seed(db, adminId);
-    query = (text, params) => pglite.query<Record<string, unknown>>(text, params);
-    where = `own PGlite (${dir ? `data dir ${dir}` : "in memory"}), seeded the same way`;
+    const query: Query = (text, params) => pool.query(text, params);
+    return { query, where: "own pg.Pool (max 10) on the same database", pgliteDb: null, closers };
   }
-  const data = await benchData(query);
-  const server = floorServer(query, adminId);
+  const dir = start.inMemory ? null : mkdtempSync(path.join(os.tmpdir(), "atelier-bench-floor-"));
+  if (dir) closers.push(() => rmSync(dir, { recursive: true, force: true }));
+  const pglite = await PGlite.create(dir ? path.join(dir, "pglite") : "memory://");
+  closers.unshift(() => pglite.close());
+  // Kysely builds the schema and the rows only; requests go straight to PGlite.
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  await migrate(db);
+  const query: Query = (text, params) => pglite.query<Record<string, unknown>>(text, params);
+  return { query, where: `own PGlite (${dir ? `data dir ${dir}` : "in memory"})`, pgliteDb: db, closers };
+}
+
+/** Listens on a free loopback port; the URL, and a close of the server then of `closers`. */
+export async function listenFloor(server: FastifyInstance, closers: FloorDatabase["closers"]) {
   closers.unshift(() => server.close());
   await server.listen({ port: 0, host: "127.0.0.1" });
-  const url = `http://127.0.0.1:${(server.server.address() as net.AddressInfo).port}`;
   return {
-    ready: { url, where, ...data },
+    url: `http://127.0.0.1:${(server.server.address() as net.AddressInfo).port}`,
     close: async () => {
       for (const c of closers) await c();
     },
   };
 }
 
-function floorChild() {
-  let close: (() => Promise<void>) | null = null;
-  process.once("message", async (start: FloorStart) => {
-    try {
-      const floor = await startFloor(start);
-      close = floor.close;
-      process.send?.({ ready: floor.ready });
-    } catch (error) {
-      process.send?.({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-    }
-  });
-  process.on("disconnect", async () => {
-    await close?.().catch(() => {});
-    process.exit(0);
-  });
+async function startFloor(start: FloorStart): Promise<{ ready: FloorReady; close: () => Promise<void> }> {
+  const { query, where, pgliteDb, closers } = await openFloorDatabase(start);
+  let adminId = start.adminId ?? "";
+  if (pgliteDb) {
+    const admin = await sql<{ id: string }>`
+      insert into users (email, first_name, last_name, password_hash, role)
+      values ('floor@example.com', 'Floor', 'Bench', 'x', 2) returning id`.execute(pgliteDb);
+    adminId = admin.rows[0].id;
+    await seed(pgliteDb, adminId);
+  }
+  const data = await benchData(query);
+  const { url, close } = await listenFloor(floorServer(query, adminId), closers);
+  return { ready: { url, where: pgliteDb ? `${where}, seeded the same way` : where, ...data }, close };
 }
 
 /** The floor's process, as the parent drives it. */
-export class FloorProcess {
-  private readonly child: ChildProcess;
+export type FloorProcess = ForkedServer<FloorReady>;
 
-  private constructor(
-    child: ChildProcess,
-    readonly ready: FloorReady,
-  ) {
-    this.child = child;
-  }
+export const startFloorProcess = (start: FloorStart): Promise<FloorProcess> =>
+  ForkedServer.start<FloorStart, FloorReady>(import.meta.url, "--floor-child", start);
 
-  get pid(): number {
-    return this.child.pid ?? 0;
-  }
-
-  static start(start: FloorStart): Promise<FloorProcess> {
-    const child = fork(fileURLToPath(import.meta.url), ["--floor-child"], {
-      execArgv: process.execArgv,
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-    });
-    return new Promise((resolve, reject) => {
-      child.once("message", (m: { ready?: FloorReady; error?: string }) => {
-        if (m.ready) resolve(new FloorProcess(child, m.ready));
-        else reject(new Error(`floor failed to start: ${m.error}`));
-      });
-      child.once("exit", (code) => reject(new Error(`floor process exited (${code})`)));
-      child.send(start);
-    });
-  }
-
-  /** Closes the floor's server and database, then waits for its process to end. */
-  stop(): Promise<void> {
-    if (this.child.exitCode !== null) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.child.once("exit", () => resolve());
-      this.child.disconnect();
-    });
-  }
-}
-
-if (process.argv[2] === "--floor-child") floorChild();
+if (process.argv[2] === "--floor-child") serveForked(startFloor);

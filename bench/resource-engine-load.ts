@@ -27,6 +27,8 @@ export interface LoadSpec {
   /** Start of the unique `sku_code` / `name` of each request. */
   skuPrefix?: string;
   token?: string;
+  /** More request headers (e.g. `if-none-match`). */
+  headers?: Record<string, string>;
   connections: number;
 }
 
@@ -44,7 +46,7 @@ export interface PhaseResult {
 
 export async function runLoad(spec: LoadSpec, seconds: number, salt: string): Promise<PhaseResult> {
   const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...spec.headers };
   if (spec.token) headers.authorization = `Bearer ${spec.token}`;
   let request: AutocannonRequest;
   if (spec.kind === "fixed") {

@@ -108,14 +108,13 @@ export const fmt = (n: number, digits = 0) => n.toFixed(digits);
 export const pad = (s: string, n: number) => s.padEnd(n);
 export const lpad = (s: string, n: number) => s.padStart(n);
 
-export function problems(r: Measured): string {
-  const bad = r.non2xx + r.errors + r.timeouts;
-  if (!bad) return "";
-  const codes = Object.entries(r.statuses)
-    .filter(([c]) => !c.startsWith("2"))
-    .map(([c, n]) => `${c}×${n}`)
-    .join(" ");
-  return ` [!${r.non2xx} non-2xx ${codes}, ${r.errors} errors, ${r.timeouts} timeouts]`;
+/** Answers other than the `expected` status class ("2": any 2xx; "304"), errors and timeouts. */
+export function problems(r: Measured, expected = "2"): string {
+  const unexpected = Object.entries(r.statuses).filter(([c]) => !c.startsWith(expected));
+  const others = unexpected.reduce((a, [, n]) => a + n, 0);
+  if (!others && !r.errors && !r.timeouts) return "";
+  const codes = unexpected.map(([c, n]) => `${c}×${n}`).join(" ");
+  return ` [!${others} not ${expected === "2" ? "2xx" : expected} ${codes}, ${r.errors} errors, ${r.timeouts} timeouts]`;
 }
 
 /** Whether a ratio reaches the target, as printed beside it. */

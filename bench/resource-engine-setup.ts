@@ -14,7 +14,14 @@ import { loadConfig } from "../server/config";
 import { type DatabaseHandle, openDatabase } from "../server/db";
 import type { Cleanup } from "./bench-run";
 import { captureStatements } from "./resource-engine-capture";
-import { benchData, createBody, FloorProcess, seed, updateBody } from "./resource-engine-floor";
+import {
+  benchData,
+  createBody,
+  type FloorProcess,
+  seed,
+  startFloorProcess,
+  updateBody,
+} from "./resource-engine-floor";
 import {
   ADMIN,
   CASES,
@@ -38,8 +45,28 @@ export interface Sides {
   data: Awaited<ReturnType<typeof benchData>>;
 }
 
-/** Starts both sides for `driver`, registering their cleanups; null when the driver is unavailable. */
-export async function startSides(driver: Driver, cleanups: Cleanup[]): Promise<Sides | null> {
+/** The real app for a driver, listening on a loopback port (shared with bench/cms-public.ts). */
+export interface StartedApp {
+  url: string;
+  database: DatabaseHandle;
+  /** postgres:// URL of its database, null on PGlite. */
+  databaseUrl: string | null;
+  /** The PostgreSQL server's process (its CPU time is reported), null on PGlite. */
+  postmasterPid: number | null;
+  /** Where its database is, as printed. */
+  where: string;
+}
+
+/**
+ * Starts the database for `driver` (a throwaway PostgreSQL cluster, or PGlite in a temp data
+ * dir or in memory) and the real app on it, registering their cleanups; `env` is added to the
+ * app's settings. Null when the driver is unavailable.
+ */
+export async function startApp(
+  driver: Driver,
+  cleanups: Cleanup[],
+  env: Record<string, string> = {},
+): Promise<StartedApp | null> {
   let databaseUrl: string | null = null;
   let pgliteDir = "memory://";
   let where = "PGlite in memory";
@@ -70,13 +97,33 @@ export async function startSides(driver: Driver, cleanups: Cleanup[]): Promise<S
     PORT: "0",
     CLIENT_DIR: "/nonexistent-client-dir",
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...env,
   });
   const database: DatabaseHandle = await openDatabase({ databaseUrl, pgliteDir });
   cleanups.unshift(() => database.close());
   const built = await buildApp({ config, database, logger: false });
   cleanups.unshift(() => built.app.close());
   await built.app.listen({ port: 0, host: "127.0.0.1" });
-  const engineUrl = `http://127.0.0.1:${(built.app.server.address() as net.AddressInfo).port}`;
+  const url = `http://127.0.0.1:${(built.app.server.address() as net.AddressInfo).port}`;
+  return { url, database, databaseUrl, postmasterPid, where };
+}
+
+/** Signs the bench's admin in through the app; its access token. */
+export async function signIn(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/auth/signin`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "user-agent": "atelier-bench" },
+    body: JSON.stringify({ ...ADMIN, deviceInfo: { deviceId: "bench", deviceName: "Benchmark" } }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { accessToken: string }).accessToken;
+}
+
+/** Starts both sides for `driver`, registering their cleanups; null when the driver is unavailable. */
+export async function startSides(driver: Driver, cleanups: Cleanup[]): Promise<Sides | null> {
+  const started = await startApp(driver, cleanups);
+  if (!started) return null;
+  const { url: engineUrl, database, databaseUrl, postmasterPid, where } = started;
 
   const { db } = database;
   const admin = await db
@@ -93,7 +140,7 @@ export async function startSides(driver: Driver, cleanups: Cleanup[]): Promise<S
 
   const tFloor = Date.now();
   const floorForkedAt = process.uptime();
-  const floor = await FloorProcess.start({
+  const floor = await startFloorProcess({
     databaseUrl,
     inMemory: PGLITE_IN_MEMORY,
     adminId: admin.id,
@@ -102,13 +149,7 @@ export async function startSides(driver: Driver, cleanups: Cleanup[]): Promise<S
   const floorSeconds = (Date.now() - tFloor) / 1000;
   const floorUrl = floor.ready.url;
 
-  const signIn = await fetch(`${engineUrl}/api/auth/signin`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "user-agent": "atelier-bench" },
-    body: JSON.stringify({ ...ADMIN, deviceInfo: { deviceId: "bench", deviceName: "Benchmark" } }),
-  });
-  if (signIn.status !== 200) throw new Error(`sign-in failed: ${signIn.status} ${await signIn.text()}`);
-  const token = ((await signIn.json()) as { accessToken: string }).accessToken;
+  const token = await signIn(engineUrl);
   const auth = { authorization: `Bearer ${token}` };
 
   // A sanity request through each path, so a wrong token or URL shows up before the runs.
