@@ -182,8 +182,11 @@ export function createDataProvider(client: AxiosInstance, base: string): DataPro
       resource,
       id,
       variables,
+      meta,
     }: Parameters<DataProvider["update"]>[0] & { variables: TVariables }) {
-      return { data: await call(() => client.patch<TData>(url(resource, id), variables)) };
+      // `meta.query`: query parameters of the write (a CMS draft's `autosave=true`).
+      const params = meta?.query as Record<string, string | number | boolean> | undefined;
+      return { data: await call(() => client.patch<TData>(url(resource, id), variables, { params })) };
     },
 
     deleteOne,

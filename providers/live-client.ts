@@ -20,6 +20,8 @@ import type { Socket } from "socket.io-client";
 import type {
   AccountMessage,
   ClientToServerEvents,
+  Editor,
+  PresenceAck,
   ResourceChangeMessage,
   ServerToClientEvents,
   SubscribeAck,
@@ -60,6 +62,11 @@ export interface LiveClient {
    * may have changed: an `access-changed` event, or a reconnection. Returns the unsubscribe.
    */
   watchAccount(listener: () => void): () => void;
+  /**
+   * Says this page has the record's edit form open, and calls `listener` with everyone who has
+   * it open (this user included) now and whenever that changes. Returns the leave.
+   */
+  watchPresence(resource: string, id: string, listener: (editors: Editor[]) => void): () => void;
   /** The socket, once the first subscription opened it (for tests and diagnostics). */
   readonly socket: LiveSocket | null;
 }
@@ -179,6 +186,20 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     });
   };
 
+  /** Edit forms open on this page, by `resource\0id`, with who wants to know who else has them. */
+  const presence = new Map<string, { resource: string; id: string; listeners: Set<(e: Editor[]) => void> }>();
+  const presenceKey = (resource: string, id: string) => `${resource}\0${id}`;
+  const tellEditors = (resource: string, id: string, editors: Editor[]) => {
+    for (const listener of [...(presence.get(presenceKey(resource, id))?.listeners ?? [])]) listener(editors);
+  };
+  const joinPresence = (s: LiveSocket, resource: string, id: string) => {
+    s.timeout(10_000).emit("presence:join", resource, id, (err: Error | null, answer?: PresenceAck) => {
+      if (err || !answer) return; // no answer: the next reconnection joins again
+      if (!answer.ok) logError(`Presence for ${resource} refused: ${answer.message}`);
+      else tellEditors(resource, id, answer.editors);
+    });
+  };
+
   const dispatch = (message: ResourceChangeMessage) => {
     const subs = subscriptions.get(message.resource);
     if (!subs) return;
@@ -199,6 +220,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     socket = null;
     subscriptions.clear();
     accountListeners.clear();
+    presence.clear();
     connectedBefore = false;
     clearJoined();
     refreshesInARow = 0;
@@ -263,6 +285,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     s.on("connect", () => {
       refreshesInARow = 0;
       for (const resource of subscriptions.keys()) join(s, resource);
+      for (const { resource, id } of presence.values()) joinPresence(s, resource, id);
       if (connectedBefore) notifyAccount();
       connectedBefore = true;
     });
@@ -276,6 +299,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
       if (reason === "io server disconnect") retryLater(s);
     });
     s.on("change", dispatch);
+    s.on("presence", (message) => tellEditors(message.resource, message.id, message.editors));
     s.on("account", onAccount);
     s.connect();
     return s;
@@ -317,10 +341,29 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     };
   };
 
+  const watchPresence = (resource: string, id: string, listener: (editors: Editor[]) => void) => {
+    const key = presenceKey(resource, id);
+    let entry = presence.get(key);
+    if (!entry) {
+      entry = { resource, id, listeners: new Set() };
+      presence.set(key, entry);
+      const s = open();
+      if (s.connected) joinPresence(s, resource, id);
+    }
+    entry.listeners.add(listener);
+    return () => {
+      const current = presence.get(key);
+      if (!current?.listeners.delete(listener) || current.listeners.size > 0) return;
+      presence.delete(key);
+      if (socket?.connected) socket.emit("presence:leave", resource, id);
+    };
+  };
+
   return {
     provider,
     disconnect,
     watchAccount,
+    watchPresence,
     get socket() {
       return socket;
     },

@@ -10,7 +10,7 @@
  */
 import type { LiveProvider } from "@refinedev/core";
 import { io, type ManagerOptions, type SocketOptions } from "socket.io-client";
-import { SOCKET_PATH } from "../schemas/realtime";
+import { type Editor, SOCKET_PATH } from "../schemas/realtime";
 import { forceLogout, performRefresh } from "./http";
 import { createLiveClient, type LiveSocket } from "./live-client";
 import { SERVICE_BASES } from "./service-bases";
@@ -51,4 +51,19 @@ export function disconnectLive(): void {
  */
 export function watchAccount(listener: () => void): () => void {
   return live.watchAccount(listener);
+}
+
+/**
+ * Says this page has a record's edit form open and calls `listener` with everyone who has it
+ * open (this user included), now and whenever someone comes or goes. Returns the leave.
+ *
+ * @example
+ * useEffect(() => watchPresence("entries/article", id, setEditors), [id]);
+ */
+export function watchPresence(
+  resource: string,
+  id: string,
+  listener: (editors: Editor[]) => void,
+): () => void {
+  return live.watchPresence(resource, id, listener);
 }

@@ -14,5 +14,6 @@ export const cmsDomains: ResourceDefinition = {
   parent: "cms",
   order: 5,
   columnWidths: { access: 160 },
+  pages: { show: "domains.show" },
   uiSchema: { "ui:order": ["name", "key", "hostname", "access", "allowed_origins", "cache_control"] },
 };

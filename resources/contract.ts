@@ -43,6 +43,11 @@ export interface ResourceDefinition {
    * reload or overwrite, never a silent overwrite.
    */
   revisionField?: string;
+  /**
+   * The edit form saves by itself a few seconds after a change, as a draft update that adds no
+   * version (`PATCH …?autosave=true`, CMS entries); Save still records a version.
+   */
+  autosave?: boolean;
   /** `false`: no CSV export and import (records whose module serves no CSV routes). */
   csv?: false;
   /** Screens replaced by custom pages, by key of the SPA's custom page registry. */

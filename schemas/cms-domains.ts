@@ -65,7 +65,8 @@ export const cmsDomainSchema = {
     cache_control: {
       type: "string",
       title: "Cache-Control",
-      description: "Sent with every public answer of this domain",
+      description:
+        "Sent with every answer of a public domain (a token domain's answers are always private, no-cache, so each read checks its token)",
       minLength: 1,
       maxLength: 200,
       default: DEFAULT_CACHE_CONTROL,

@@ -39,13 +39,33 @@ export interface ServerToClientEvents {
   account: (message: AccountMessage) => void;
   /** On `/dam` only: a committed asset manager change (docs/dam-api.md). */
   "dam:change": (message: DamChange) => void;
+  /** Who has a record's edit form open, sent to each of them when someone comes or goes. */
+  presence: (message: PresenceMessage) => void;
 }
+
+/** One person with a record's edit form open (one entry however many tabs they have). */
+export interface Editor {
+  userId: string;
+  name: string;
+}
+
+export interface PresenceMessage {
+  resource: string;
+  id: string;
+  editors: Editor[];
+}
+
+export type PresenceAck = { ok: true; editors: Editor[] } | { ok: false; message: string };
 
 /** Events the client emits. */
 export interface ClientToServerEvents {
   /** Joins the resource's room when the user has its module. */
   subscribe: (resource: string, ack: (answer: SubscribeAck) => void) => void;
   unsubscribe: (resource: string) => void;
+  /** Says this socket has the record's edit form open (the user needs the resource's module). */
+  "presence:join": (resource: string, id: string, ack: (answer: PresenceAck) => void) => void;
+  /** The edit form closed. Leaving is also implied when the socket disconnects. */
+  "presence:leave": (resource: string, id: string) => void;
 }
 
 /**

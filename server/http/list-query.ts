@@ -49,9 +49,11 @@ export const listQuerySchema = {
 
 /**
  * How a filter value is checked and bound: `date` is an instant or a day (bound as ISO text in
- * UTC, so a `date` column reads the day that was sent), `time` a time of day without a zone.
+ * UTC, so a `date` column reads the day that was sent), `time` a time of day without a zone,
+ * `uuids` a `uuid[]` column, which `eq`/`in` match when it holds any of the values (`ne`/`nin`
+ * when it holds none).
  */
-export type FieldType = "string" | "number" | "integer" | "boolean" | "date" | "time" | "uuid";
+export type FieldType = "string" | "number" | "integer" | "boolean" | "date" | "time" | "uuid" | "uuids";
 
 export interface LogicalFilter {
   field: string;
@@ -267,6 +269,7 @@ export function filterExpression(
       return sql<SqlBool>`true`;
     if (typeof operator !== "string")
       throw invalidFilters("each filter needs an operator", `filters.${field}`);
+    if (type === "uuids") return holdsAny(col, operator, value, field);
     if (Object.hasOwn(CMP, operator)) return eb(col, CMP[operator], coerce(value, type, field));
     if (operator === "in" || operator === "nin") {
       const list = (Array.isArray(value) ? value : [value]).map((v) => coerce(v, type, field));
@@ -294,6 +297,22 @@ export function filterExpression(
     ]);
   };
   return eb.and(filters.map(one));
+}
+
+/** A `uuid[]` column holding any (`eq`, `in`) or none (`ne`, `nin`) of the values. */
+function holdsAny(
+  col: Expression<unknown>,
+  operator: string,
+  value: unknown,
+  field: string,
+): Expression<SqlBool> {
+  if (!["eq", "in", "ne", "nin"].includes(operator))
+    throw badRequest("Invalid filters", [
+      { field: `filters.${field}`, message: `'${operator}' does not apply to a list; use eq, in, ne or nin` },
+    ]);
+  const ids = (Array.isArray(value) ? value : [value]).map((v) => coerce(v, "uuid", field));
+  const any = sql<SqlBool>`${col} && ${sql.val(ids)}::uuid[]`;
+  return operator === "eq" || operator === "in" ? any : sql<SqlBool>`not (${any})`;
 }
 
 /** Up to this many matches the total is counted exactly; past it, the planner's estimate is used. */

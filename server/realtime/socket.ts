@@ -49,9 +49,12 @@ import { bearerToken, type Principal, resolvePrincipal } from "../auth/principal
 import type { AppContext } from "../context";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../db/unavailable";
 import { HttpError } from "../http/errors";
+import { presenceFor } from "./presence";
 
 interface SocketData {
   principal: Principal;
+  /** The user's name, read when the socket first says it has an edit form open (presence). */
+  name?: string;
 }
 
 // biome-ignore lint/complexity/noBannedTypes: no server-to-server events.
@@ -63,8 +66,13 @@ export type RealtimeServer = Server<
   InterServerEvents,
   SocketData
 >;
-type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
-type AppNamespace = Namespace<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type AppNamespace = Namespace<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  InterServerEvents,
+  SocketData
+>;
 
 export interface RealtimeOptions {
   /** Resources a client may subscribe to; all of resources/index.ts by default. */
@@ -193,8 +201,14 @@ export function attachRealtime(
 
   const root = io.of("/");
   root.use(authenticate());
+  const presence = presenceFor(root, {
+    ctx,
+    lookup,
+    granted: (socket) => grantedModules(ctx, socket.data.principal),
+  });
   root.on("connection", async (socket) => {
     const { principal } = socket.data;
+    presence(socket);
     socket.on("subscribe", async (name, ack) => {
       const reply = (answer: SubscribeAck) => {
         if (typeof ack === "function") ack(answer);

@@ -12,6 +12,7 @@ import { lazyScreen } from "../components/lazy-screen";
 import type { ScreenProps } from "./types";
 
 export const CUSTOM_PAGES: Readonly<Record<string, ComponentType<ScreenProps>>> = {
+  "domains.show": lazyScreen(() => import("../pages/cms/domain-show-page")),
   "pdfs.library": lazyScreen(() => import("../pages/pdfs/pdf-library-page")),
   "pdfs.viewer": lazyScreen(() => import("../pages/pdfs/pdf-viewer-page")),
 };

@@ -52,6 +52,20 @@ export function FieldValue({ schema, field, record, variant = "cell", relationId
   const relation = relationOf(definition);
   if (relation && typeof value === "string")
     return <RelationValue {...relation} id={value} ids={relationIds} truncate={variant === "cell"} />;
+  // Many related records (a CMS entry's domains, a relation field taking many): each by its label.
+  if (relation && Array.isArray(value)) {
+    if (!value.length) return EMPTY_VALUE;
+    return (
+      <span style={variant === "cell" ? { whiteSpace: "nowrap" } : undefined}>
+        {value.map((id, i) => (
+          <span key={String(id)}>
+            {i > 0 && ", "}
+            <RelationValue {...relation} id={String(id)} ids={relationIds ?? value.map(String)} />
+          </span>
+        ))}
+      </span>
+    );
+  }
 
   switch (kind) {
     case "enum": {

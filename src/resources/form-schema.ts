@@ -35,6 +35,8 @@ export interface RelationOptions {
   resource: string;
   labelField: string;
   dependsOn?: RelationDependency;
+  /** The field holds a list of ids (a select of many). */
+  multiple?: boolean;
 }
 
 type Resolve = (name: string) => ResourceDefinition | undefined;
@@ -126,6 +128,7 @@ export function deriveUiSchema(def: ResourceDefinition, resolve: Resolve): UiSch
     const relation = relationOf(field);
     if (relation) {
       const options: RelationOptions = { resource: relation.resource, labelField: relation.labelField };
+      if (baseType(field) === "array") options.multiple = true;
       const dependsOn = relationDependency(def, name, resolve);
       if (dependsOn) options.dependsOn = dependsOn;
       derived[name] = { "ui:widget": RELATION_WIDGET, "ui:options": { ...options } };

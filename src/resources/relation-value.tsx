@@ -52,7 +52,7 @@ export function idsOf(records: readonly Record<string, unknown>[] | undefined, f
   const ids = new Set<string>();
   for (const record of records ?? []) {
     const value = record[field];
-    if (typeof value === "string" && value) ids.add(value);
+    for (const id of Array.isArray(value) ? value : [value]) if (typeof id === "string" && id) ids.add(id);
   }
   return [...ids].sort();
 }

@@ -4,7 +4,7 @@
  * from the Mail outbox screen.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { api, apiSession, apiSignIn, chooseRoleAndModules, signIn, signOut } from "./helpers";
+import { api, apiSession, apiSignIn, chooseRoleAndModules, createUser, signIn, signOut } from "./helpers";
 
 const COMMON = "This password is too common and easy to guess. Choose another.";
 
@@ -24,12 +24,11 @@ test("a user changes their own password from the account page and signs out thei
 }) => {
   const admin = await apiSession(request);
   const email = `account-${Date.now()}@example.com`;
-  await admin.expect("POST", "/api/users", 201, {
+  await createUser(admin, {
     first_name: "Cora",
     last_name: "Changer",
     email,
     password: "Cora-Lantern-41",
-    role: 3,
     modules: [5],
   });
   // Another device of the same user, signed in through the API.

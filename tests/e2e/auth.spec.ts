@@ -1,6 +1,6 @@
 /** Sign-in, sign-out, the forgot/reset password flow and the 404 screen, in Chromium. */
 import { expect, test } from "@playwright/test";
-import { ADMIN_EMAIL, apiSession, signIn, signOut, waitForMail } from "./helpers";
+import { ADMIN_EMAIL, apiSession, createUser, signIn, signOut, waitForMail } from "./helpers";
 
 test("a wrong password shows the server's message and stays on the sign-in screen", async ({ page }) => {
   await page.goto("login");
@@ -29,12 +29,11 @@ test("forgot and reset password through the mailed link", async ({ page, request
   // The e2e server's access tokens live 5 s; the session refreshes its token across the browser steps.
   const admin = await apiSession(request);
   const email = `reset-${Date.now()}@example.com`;
-  await admin.expect("POST", "/api/users", 201, {
+  await createUser(admin, {
     first_name: "Rosa",
     last_name: "Reset",
     email,
     password: "Old-passw0rd",
-    role: 3,
     modules: [6],
   });
 

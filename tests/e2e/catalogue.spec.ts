@@ -16,7 +16,7 @@ import {
   seedCategory,
   uniqueTag,
 } from "./catalogue-helpers";
-import { apiSession, choose, combobox, signIn } from "./helpers";
+import { apiSession, choose, combobox, createUser, signIn } from "./helpers";
 
 test("admin creates a category, a sub-category and a product, then edits the product", async ({
   page,
@@ -286,12 +286,11 @@ test("a user without the Products module is kept out of the catalogue, on screen
   const admin = await apiSession(request);
   const email = `no-products-${Date.now()}@example.com`;
   const password = "Nora-passw0rd";
-  await admin.expect("POST", "/api/users", 201, {
+  await createUser(admin, {
     first_name: "Nora",
     last_name: "Noproducts",
     email,
     password,
-    role: 3,
     modules: [6],
   });
 

@@ -5,7 +5,7 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
-import { type ApiSession, apiSession, choose, E2E_ORIGIN, signIn } from "./helpers";
+import { type ApiSession, apiSession, choose, createUser, E2E_ORIGIN, signIn } from "./helpers";
 import { shoot } from "./shots";
 
 test.describe.configure({ timeout: 180_000 });
@@ -272,4 +272,138 @@ test("build a domain's navigation by dragging, and read it from the public API",
       children: [{ label: "Shop", kind: "url", url: "/shop", children: [] }],
     },
   ]);
+});
+
+test("a token-protected domain: a token made on its page reads the API until revoked; the entries list filters by domain", async ({
+  page,
+  request,
+}) => {
+  const run = Date.now().toString(36);
+  const admin: ApiSession = await apiSession(request);
+  const members = await admin.expect<{ id: string }>("POST", "/cms/domains", 201, {
+    key: `members-${run}`,
+    name: `Members ${run}`,
+    access: "token",
+  });
+  const open = await admin.expect<{ id: string }>("POST", "/cms/domains", 201, {
+    key: `open-${run}`,
+    name: `Open ${run}`,
+  });
+  await admin.expect("POST", "/cms/content-types", 201, {
+    kind: "collection",
+    apiName: `note-${run}`,
+    name: `Note ${run}`,
+    properties: { title: { "x-kind": "text", title: "Title" } },
+  });
+  for (const [title, domain] of [
+    ["Members only", members.id],
+    ["For everyone", open.id],
+  ]) {
+    const made = await admin.expect<{ id: string }>("POST", `/cms/entries/note-${run}`, 201, {
+      title,
+      domain_ids: [domain],
+    });
+    await admin.expect("POST", `/cms/entries/note-${run}/${made.id}/publish`, 200, {});
+  }
+  const read = (token?: string) =>
+    page.evaluate(
+      async ({ url, token }) => {
+        const res = await fetch(url, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
+        return { status: res.status, body: await res.json() };
+      },
+      { url: `${E2E_ORIGIN}/public-cms/members-${run}/note-${run}`, token },
+    );
+
+  await signIn(page);
+  await page.goto(`cms/domains/show/${members.id}`);
+  const tokens = page.locator(".ant-card").filter({ hasText: "API tokens" });
+  await expect(tokens.getByText("No tokens yet")).toBeVisible();
+  expect((await read()).status).toBe(401);
+  await tokens.getByRole("button", { name: "New token" }).click();
+  const dialog = page.getByRole("dialog", { name: "New API token" });
+  await dialog.getByLabel("Name").fill("Members site");
+  await dialog.getByRole("button", { name: "Create" }).click();
+  const shown = page.getByRole("dialog", { name: "API token" });
+  const token = (await shown.locator("code").textContent()) ?? "";
+  expect(token).toMatch(/^cms_/);
+  await shoot(page, "cms", "token-shown");
+  await shown.getByRole("button", { name: "Done" }).click();
+  await expect(tokens.getByRole("row", { name: /Members site/ })).toContainText(token.slice(0, 10));
+
+  const answer = await read(token);
+  expect(answer.status).toBe(200);
+  expect(answer.body.data.map((e: { title: string }) => e.title)).toEqual(["Members only"]);
+
+  await tokens.getByRole("button", { name: "Revoke" }).click();
+  await page.getByRole("button", { name: "Yes, revoke" }).click();
+  await expect(tokens.getByText("Revoked", { exact: true })).toBeVisible();
+  expect((await read(token)).status).toBe(401);
+
+  // The entries list: each entry's domains by name, and a filter by domain.
+  await page.goto(`cms/entries/note-${run}`);
+  const list = page.getByRole("table");
+  await expect(list.getByRole("row")).toHaveCount(3);
+  await expect(list.getByRole("row", { name: /Members only/ })).toContainText(`Members ${run}`);
+  await choose(page, "Filter by Domains", `Open ${run}`, { search: `Open ${run}` });
+  await expect(list.getByRole("row")).toHaveCount(2);
+  await expect(list).toContainText("For everyone");
+  await shoot(page, "cms", "entries-by-domain");
+});
+
+test("two editors on one entry see each other; the draft saves itself without a version, Save adds one", async ({
+  page,
+  browser,
+  request,
+}) => {
+  const run = Date.now().toString(36);
+  const admin: ApiSession = await apiSession(request);
+  await admin.expect("POST", "/cms/content-types", 201, {
+    kind: "collection",
+    apiName: `memo-${run}`,
+    name: `Memo ${run}`,
+    properties: { title: { "x-kind": "text", title: "Title" } },
+  });
+  const memo = await admin.expect<{ id: string }>("POST", `/cms/entries/memo-${run}`, 201, {
+    title: "First",
+  });
+  const email = `erin-${run}@example.com`;
+  const password = "Erin-passw0rd";
+  await createUser(admin, {
+    first_name: "Erin",
+    last_name: "Editor",
+    email,
+    password,
+    modules: [4],
+  });
+  const versions = async () =>
+    (await admin.expect<{ data: unknown[] }>("GET", `/cms/entries/memo-${run}/${memo.id}/versions`, 200)).data
+      .length;
+  const before = await versions();
+
+  await signIn(page);
+  await page.goto(`cms/entries/memo-${run}/edit/${memo.id}`);
+  await expect(page.getByRole("textbox", { name: "Title" })).toHaveValue("First");
+  const erin = await browser.newContext();
+  const erinPage = await erin.newPage();
+  await signIn(erinPage, email, password);
+  await erinPage.goto(`cms/entries/memo-${run}/edit/${memo.id}`);
+
+  // Each sees the other, by name; when Erin leaves, the notice goes.
+  await expect(page.getByTestId("other-editors")).toContainText("Erin Editor is also editing this");
+  await expect(erinPage.getByTestId("other-editors")).toContainText("Admin User is also editing this");
+  await shoot(page, "cms", "other-editors");
+  await erin.close();
+  await expect(page.getByTestId("other-editors")).toHaveCount(0);
+
+  // Autosave: the draft on the server follows the form, with no new version.
+  await page.getByRole("textbox", { name: "Title" }).fill("Second");
+  await expect(page.getByTestId("autosave-status")).toContainText("Draft saved at");
+  const draft = await admin.expect<{ title: string }>("GET", `/cms/entries/memo-${run}/${memo.id}`, 200);
+  expect(draft.title).toBe("Second");
+  expect(await versions()).toBe(before);
+
+  // Save records a version even though the draft already holds every change.
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Changes saved")).toBeVisible();
+  expect(await versions()).toBe(before + 1);
 });

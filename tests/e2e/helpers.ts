@@ -185,6 +185,18 @@ export const combobox = (page: Page, label: string) =>
   page.getByLabel(label, { exact: true }).and(page.getByRole("combobox"));
 
 /**
+ * Makes a non-admin user through the API with these modules and a password of their own, and
+ * returns how they sign in.
+ */
+export async function createUser(
+  admin: ApiSession,
+  user: { first_name: string; last_name: string; email: string; password: string; modules: number[] },
+): Promise<{ email: string; password: string }> {
+  await admin.expect("POST", "/api/users", 201, { ...user, role: 3 });
+  return { email: user.email, password: user.password };
+}
+
+/**
  * Picks `option` in the select labelled `label`, typing it (or `search`) first when the select
  * searches.
  */

@@ -7,26 +7,26 @@
  */
 import { sql } from "kysely";
 import sharp from "sharp";
-import { io, type Socket } from "socket.io-client";
+import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MODULE_IDS } from "../../resources/modules";
 import type { DamChange, DamFolder, DamUploadResponse } from "../../schemas/dam";
 import { DAM_CHANGE_EVENT } from "../../schemas/dam";
 import {
   DAM_NAMESPACE,
+  type PresenceAck,
+  type PresenceMessage,
   type ResourceChangeMessage,
-  SOCKET_PATH,
   type SubscribeAck,
 } from "../../schemas/realtime";
 import { makeCataloguePdf } from "../fixtures/make-pdf";
 import { DRIVERS, startInstances, type TestServer } from "./harness";
-import { Received } from "./received";
+import { openSocket, Received } from "./received";
 
 /** Longest wait for one event; generous, so a loaded machine is slower, not red. */
 const EVENT_MS = 30_000;
 /** Longest wait for a catalogue to be processed. */
 const PROCESS_MS = 90_000;
-const ORIGIN = "https://atelier.example.test"; // PUBLIC_URL of the test servers
 
 describe.runIf(DRIVERS.includes("postgres"))("socket events across two instances", () => {
   let a: TestServer;
@@ -35,21 +35,9 @@ describe.runIf(DRIVERS.includes("postgres"))("socket events across two instances
   let categoryId: string;
   const sockets: Socket[] = [];
 
-  /** A browser's socket on `server`: same origin, the access token in `auth`. */
-  async function connect(server: TestServer, namespace = "/"): Promise<Socket> {
-    const socket = io(`${server.baseUrl}${namespace}`, {
-      path: SOCKET_PATH,
-      auth: { token },
-      extraHeaders: { origin: ORIGIN },
-      forceNew: true,
-    });
-    sockets.push(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once("connect", resolve);
-      socket.once("connect_error", reject);
-    });
-    return socket;
-  }
+  /** A browser's socket on `server` (the admin's unless `as` says whose token). */
+  const connect = (server: TestServer, namespace = "/", as = token) =>
+    openSocket(server.baseUrl, as, sockets, namespace);
 
   /** A socket on `server` subscribed to live lists of `resources`, recording their changes. */
   async function liveList(server: TestServer, ...resources: string[]) {
@@ -132,6 +120,35 @@ describe.runIf(DRIVERS.includes("postgres"))("socket events across two instances
     expect(deleted).toEqual({ resource: "products", type: "deleted", ids: [id] });
     // Once per socket: neither the remote copy nor the local one is doubled.
     expect(onB.seen.filter((m) => m.type === "deleted" && m.ids.includes(id))).toHaveLength(1);
+  });
+
+  it("an edit form open through B is seen by the editor on A, and its closing too", async () => {
+    const email = `cluster-editor-${Date.now()}@example.com`;
+    const made = await call(a, "POST", "/api/users", {
+      first_name: "Cleo",
+      last_name: "Cluster",
+      email,
+      password: "Cluster-passw0rd",
+      role: 3,
+      modules: [MODULE_IDS.products],
+    });
+    expect(made.status).toBe(201);
+    const cleo = (await b.signIn(email, "Cluster-passw0rd")).accessToken;
+    const id = "5d0c6f55-0a7e-4c35-9b0e-6f3b7c2d9a10";
+    const onA = await connect(a);
+    const heard = new Received<PresenceMessage>(onA, "presence", EVENT_MS);
+    expect(await onA.timeout(EVENT_MS).emitWithAck("presence:join", "products", id)).toMatchObject({
+      ok: true,
+    });
+    const onB = await connect(b, "/", cleo);
+    const ack = (await onB.timeout(EVENT_MS).emitWithAck("presence:join", "products", id)) as PresenceAck;
+    expect(ack.ok && ack.editors.map((e) => e.name)).toEqual(["Admin User", "Cleo Cluster"]);
+    await heard.until((m) => m.editors.some((e) => e.name === "Cleo Cluster"), "Cleo's arrival on A");
+    onB.close();
+    await heard.until(
+      (m) => m === heard.seen.at(-1) && m.editors.length === 1 && heard.seen.length > 1,
+      "Cleo's leaving on A",
+    );
   });
 
   it("keeps the order of events emitted on A, on B", async () => {

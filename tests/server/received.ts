@@ -1,5 +1,36 @@
-/** Socket events as the server tests read them: everything received, and a wait for one. */
-import type { Socket } from "socket.io-client";
+/**
+ * Sockets as the server tests use them: a browser's connection, and the events it received
+ * with a wait for one.
+ */
+import { io, type Socket } from "socket.io-client";
+import { SOCKET_PATH } from "../../schemas/realtime";
+
+/** PUBLIC_URL of the test servers: the origin a browser's socket comes from. */
+export const TEST_ORIGIN = "https://atelier.example.test";
+
+/**
+ * A browser's socket on the server at `baseUrl`: same origin, the access token in `auth`,
+ * connected (or the handshake's error). Each is pushed to `opened`, for the test to close.
+ */
+export async function openSocket(
+  baseUrl: string,
+  token: string,
+  opened: Socket[],
+  namespace = "/",
+): Promise<Socket> {
+  const socket = io(`${baseUrl}${namespace}`, {
+    path: SOCKET_PATH,
+    auth: { token },
+    extraHeaders: { origin: TEST_ORIGIN },
+    forceNew: true,
+  });
+  opened.push(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", resolve);
+    socket.once("connect_error", reject);
+  });
+  return socket;
+}
 
 /** Every event of one kind a socket received, and a wait for one that matches. */
 export class Received<T> {

@@ -108,7 +108,7 @@ export class EntriesService {
         ...schema["x-filterable"].filter((f) => json.filterFields[f]),
         ...Object.keys(ENTRY_COLUMNS),
       ],
-      filterFields: { ...json.filterFields, ...ENTRY_COLUMNS, id: "uuid" },
+      filterFields: { ...json.filterFields, ...ENTRY_COLUMNS, id: "uuid", domain_ids: "uuids" },
       expressions: json.expressions,
       search: schema["x-searchable"],
     });

@@ -17,6 +17,8 @@ import { resolveNavigation } from "./navigation-tree";
 import { MAX_POPULATE, Populator, publicEntry } from "./populate";
 import type { ContentType, TypeRegistry } from "./type-registry";
 
+/** Cache-Control of every answer of a token-protected domain. */
+export const TOKEN_CACHE_CONTROL = "private, no-cache";
 export const PUBLIC_CMS_PREFIX = "/public-cms";
 
 interface Domain {
@@ -82,7 +84,10 @@ export async function publicCmsRoutes(app: FastifyInstance, ctx: AppContext, reg
   function sendCached(request: FastifyRequest, reply: FastifyReply, domain: Domain, body: unknown) {
     const json = JSON.stringify(body);
     const etag = `"${createHash("sha1").update(json).digest("base64url")}"`;
-    reply.header("etag", etag).header("cache-control", domain.cache_control);
+    // A token domain's answer is never reused unchecked: a revoked token must stop working at
+    // once, and no shared cache may hand it to a caller without one. The ETag keeps rereads cheap.
+    const cacheControl = domain.access === "token" ? TOKEN_CACHE_CONTROL : domain.cache_control;
+    reply.header("etag", etag).header("cache-control", cacheControl);
     const match = request.headers["if-none-match"];
     if (match?.split(",").some((m) => m.trim().replace(/^W\//, "") === etag)) {
       return reply.status(304).send();

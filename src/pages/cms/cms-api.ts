@@ -15,6 +15,7 @@ export const cmsKeys = {
   types: ["cms", "content-types"] as const,
   versions: (type: string, id: string) => ["cms", "versions", type, id] as const,
   navigations: (domainId: string) => ["cms", "navigations", domainId] as const,
+  tokens: (domainId: string) => ["cms", "tokens", domainId] as const,
 };
 
 export async function listContentTypes(): Promise<ContentTypeRecord[]> {
@@ -183,6 +184,31 @@ export async function deleteWebhook(id: string): Promise<void> {
 export async function listDeliveries(id: string): Promise<WebhookDelivery[]> {
   return (await client.get<{ data: WebhookDelivery[] }>(`/webhooks/${encodeURIComponent(id)}/deliveries`))
     .data.data;
+}
+
+export interface ApiToken {
+  id: string;
+  name: string;
+  /** The token's first characters, to tell tokens apart. */
+  prefix: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
+const tokensPath = (domainId: string) => `/domains/${encodeURIComponent(domainId)}/tokens`;
+
+export async function listTokens(domainId: string): Promise<ApiToken[]> {
+  return (await client.get<{ data: ApiToken[] }>(tokensPath(domainId))).data.data;
+}
+
+/** Makes a token; the answer's `token` is the only time it is shown. */
+export async function createToken(domainId: string, name: string): Promise<ApiToken & { token: string }> {
+  return (await client.post<ApiToken & { token: string }>(tokensPath(domainId), { name })).data;
+}
+
+export async function revokeToken(domainId: string, tokenId: string): Promise<void> {
+  await client.delete(`${tokensPath(domainId)}/${encodeURIComponent(tokenId)}`);
 }
 
 export interface MediaPage {

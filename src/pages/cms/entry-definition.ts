@@ -72,8 +72,7 @@ function formField(
 ): FieldSchema {
   const kind = f["x-kind"];
   const value = fieldValueSchema(f, catalogue);
-  if (kind === "relation" && !f["x-multiple"])
-    return { ...value, "x-relation": relationTarget(f, types) } as FieldSchema;
+  if (kind === "relation") return { ...value, "x-relation": relationTarget(f, types) } as FieldSchema;
   if (kind === "longtext") return { ...value, "x-multiline": true } as FieldSchema;
   if (kind === "dynamiczone") {
     // rjsf offers a choice of block kinds through oneOf; the server checks the same blocks by if/then.
@@ -97,17 +96,11 @@ function formField(
 function uiSchemaOf(schema: ContentSchema, types: readonly ContentTypeRecord[]): Record<string, unknown> {
   const ui: Record<string, unknown> = {
     "ui:order": [...fieldOrder(schema), "*"],
-    domain_ids: {
-      "ui:widget": "relation",
-      "ui:options": { resource: "domains", labelField: "name", multiple: true },
-    },
   };
   for (const [name, f] of Object.entries(schema.properties)) {
     const kind = f["x-kind"];
     if (kind === "media")
       ui[name] = { "ui:widget": ASSET_WIDGET, "ui:options": { multiple: Boolean(f["x-multiple"]) } };
-    if (kind === "relation" && f["x-multiple"])
-      ui[name] = { "ui:widget": "relation", "ui:options": { ...relationTarget(f, types), multiple: true } };
     if (kind === "component") {
       const inner = catalogueOf(types).component(f["x-component"] ?? "");
       if (inner)
@@ -137,9 +130,9 @@ export function entryDefinition(
     "x-table": "cms_entries",
     "x-label": type.schema["x-label"] || "id",
     "x-defaultSort": "-updated_at",
-    "x-list": [...type.schema["x-list"], "status", "updated_at"],
+    "x-list": [...type.schema["x-list"], "domain_ids", "status", "updated_at"],
     "x-searchable": type.schema["x-searchable"],
-    "x-filterable": [...type.schema["x-filterable"], "status", "updated_at"],
+    "x-filterable": [...type.schema["x-filterable"], "status", "domain_ids", "updated_at"],
     required: type.schema.required,
     properties: {
       id: auditProperties.id,
@@ -150,6 +143,7 @@ export function entryDefinition(
         description: "Where the entry is delivered once published",
         items: { type: "string", format: "uuid", title: "Domain" },
         maxItems: 100,
+        "x-relation": { resource: "domains", labelField: "name" },
       } as unknown as FieldSchema,
       status: {
         type: "string",
@@ -176,5 +170,6 @@ export function entryDefinition(
     uiSchema: uiSchemaOf(type.schema, types),
     csv: false,
     revisionField: "revision",
+    autosave: true,
   };
 }

@@ -6,7 +6,6 @@
 import { PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import {
-  Alert,
   App,
   Button,
   Card,
@@ -26,6 +25,7 @@ import {
 import { useState } from "react";
 import { DateText } from "../../components/date-text";
 import { LoadError } from "../../components/load-error";
+import { SecretOnceModal } from "../../components/secret-once-modal";
 import { getErrorMessage } from "../../lib/errors";
 import {
   type CmsWebhook,
@@ -232,24 +232,7 @@ export default function WebhooksPage() {
           </Form.Item>
         </Form>
       </Modal>
-      <Modal
-        title="Signing secret"
-        open={secret !== null}
-        onOk={() => setSecret(null)}
-        onCancel={() => setSecret(null)}
-        cancelButtonProps={{ style: { display: "none" } }}
-        okText="Done"
-      >
-        <Alert
-          type="warning"
-          showIcon
-          message="Copy it now: it is not shown again."
-          style={{ marginBottom: 12 }}
-        />
-        <Typography.Paragraph copyable code>
-          {secret}
-        </Typography.Paragraph>
-      </Modal>
+      <SecretOnceModal title="Signing secret" secret={secret} onClose={() => setSecret(null)} />
       <Deliveries hook={log} onClose={() => setLog(null)} />
     </Card>
   );

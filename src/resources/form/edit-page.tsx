@@ -1,13 +1,16 @@
 import { Edit } from "@refinedev/antd";
-import { type HttpError, useForm, useNotification, useOne } from "@refinedev/core";
-import { useRef, useState } from "react";
+import { type HttpError, useForm, useNotification, useOne, useWarnAboutChange } from "@refinedev/core";
+import { useCallback, useRef, useState } from "react";
 import { useParams } from "react-router";
 import { type FormData, toFormData, toUpdateBody } from "../form-schema";
 import { placeOfResource, RecordUnavailablePage } from "../record-not-found";
 import { recordState } from "../show/record-state";
 import type { ResourceRecord, ScreenProps } from "../types";
+import { AutosaveStatus } from "./autosave-status";
 import { type Conflict, ConflictDialog } from "./conflict-dialog";
+import { EditorsNotice } from "./editors-notice";
 import { ResourceForm, type ResourceFormHandle } from "./resource-form";
+import { useAutosave } from "./use-autosave";
 
 /** `/<module>/<name>/edit/:id`: the generated edit form; sends only the changed fields. */
 export default function ResourceEditPage({ def }: ScreenProps) {
@@ -45,14 +48,30 @@ export default function ResourceEditPage({ def }: ScreenProps) {
   if (record && opened.current?.key !== formKey) opened.current = { key: formKey, record };
   const label = record?.[def.schema["x-label"]];
   const state = recordState(id, query);
+  const { setWarnWhen } = useWarnAboutChange();
+  // Drafts saved by autosave since the form opened: Save then records a version even when
+  // every change is already on the server.
+  const autosaved = useRef(false);
+  const autosave = useAutosave(
+    def,
+    useCallback(() => opened.current?.record, []),
+    useCallback(
+      (saved: ResourceRecord) => {
+        if (opened.current) opened.current = { ...opened.current, record: saved };
+        autosaved.current = true;
+        setWarnWhen(false);
+      },
+      [setWarnWhen],
+    ),
+  );
 
-  const save = async (
-    data: FormData,
-    base: ResourceRecord | undefined = opened.current?.record ?? record,
-  ) => {
+  const save = async (data: FormData, explicitBase?: ResourceRecord) => {
+    // A draft save in flight ends first; its answer is the record this save builds on.
+    await autosave.settle();
+    const base = explicitBase ?? opened.current?.record ?? record;
     if (!base) return;
     const body = toUpdateBody(data, base, def.schema);
-    if (Object.keys(body).length === 0) {
+    if (Object.keys(body).length === 0 && !autosaved.current) {
       open?.({ type: "success", message: "No changes to save" });
       redirect("show", base.id);
       return;
@@ -96,12 +115,19 @@ export default function ResourceEditPage({ def }: ScreenProps) {
         loading: mutation.isPending,
         disabled: !record,
       }}
+      footerButtons={({ defaultButtons }) => (
+        <>
+          {def.autosave && <AutosaveStatus state={autosave.state} />}
+          {defaultButtons}
+        </>
+      )}
       deleteButtonProps={{
         confirmTitle: `Delete this ${def.singular.toLowerCase()}?`,
         confirmOkText: "Yes, delete",
         successNotification: { type: "success", message: `${def.singular} deleted` },
       }}
     >
+      {record && id && <EditorsNotice resource={def.name} id={id} singular={def.singular} />}
       {record && (
         <ResourceForm
           key={`${record.id}:${formKey}`}
@@ -111,6 +137,7 @@ export default function ResourceEditPage({ def }: ScreenProps) {
           onSubmit={save}
           serverErrors={serverErrors}
           disabled={mutation.isPending}
+          onEdit={def.autosave ? autosave.changed : undefined}
         />
       )}
       <ConflictDialog
@@ -118,6 +145,8 @@ export default function ResourceEditPage({ def }: ScreenProps) {
         conflict={conflict}
         onReload={() => {
           setConflict(null);
+          autosaved.current = false;
+          autosave.reset();
           setFormKey((k) => k + 1);
         }}
         onOverwrite={() => {

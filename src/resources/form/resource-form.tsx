@@ -34,6 +34,8 @@ interface ResourceFormProps {
   serverErrors?: ServerFieldErrors;
   formRef: Ref<ResourceFormHandle>;
   disabled?: boolean;
+  /** Told the values after each edit by the user (autosave). */
+  onEdit?: (data: FormData) => void;
 }
 
 /**
@@ -72,6 +74,7 @@ export function ResourceForm({
   serverErrors,
   formRef,
   disabled,
+  onEdit,
 }: ResourceFormProps) {
   const schema = useMemo(() => formSchemaOf(def.schema), [def]);
   const uiSchema = useMemo(() => deriveUiSchema(def, resourceByName), [def]);
@@ -91,6 +94,7 @@ export function ResourceForm({
     if (fieldId) setWarnWhen(true);
     setExtraErrors((current) => withoutFieldErrors(current, fields));
     setFormData(next);
+    if (fieldId) onEdit?.(next);
   };
 
   const formContext: ResourceFormContext = { formData, ...FORM_LAYOUT };
