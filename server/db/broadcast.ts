@@ -102,7 +102,8 @@ export function localBroadcast(): Broadcast {
       local.add(channel, handler);
       return local.remover(channel, handler);
     },
-    onStatus: () => {},
+    // One process, no other instance to miss: connected from the start, and always.
+    onStatus: (listener) => listener(true),
     close: async () => {},
   };
 }

@@ -66,6 +66,9 @@ export interface ConditionalFilter {
 }
 export type CrudFilter = LogicalFilter | ConditionalFilter;
 
+/** The column `totalColumn` lists usually name (a name no schema field takes). */
+export const TOTAL_COLUMN = "__atelier_total";
+
 export interface ListOptions {
   /** Table alias prefixed to column names. */
   table: string;

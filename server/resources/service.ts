@@ -8,14 +8,13 @@ import type { ResourceDefinition } from "../../resources/contract";
 import { fieldTitle as titleOf } from "../../schemas/error-messages";
 import type { AppContext } from "../context";
 import { badRequest, conflict, HttpError, notFound } from "../http/errors";
-import { type FieldType, type ListQuery, type ListResult, listPage } from "../http/list-query";
+import { type FieldType, type ListQuery, type ListResult, listPage, TOTAL_COLUMN } from "../http/list-query";
 import { filterTypeOf, type ScopedRelation, scopedRelationsOf, uniqueName } from "./columns";
 import { type Row, toColumns, toRecord } from "./records";
 import type { AnyDb, ResourceRules } from "./rules";
 import { StatementCache } from "./statements";
 
 /** The page's total, as listPage adds it to each row (a name no schema field takes). */
-const TOTAL_COLUMN = "__atelier_total";
 
 const listBaseOf = (db: AnyDb, table: string) => db.selectFrom(`${table} as t`).selectAll("t");
 

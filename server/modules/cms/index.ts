@@ -11,12 +11,14 @@ import { EntriesService } from "./entries.service";
 import { EntryLifecycle, SCHEDULE_JOB, type SchedulePayload } from "./entry-lifecycle";
 import { navigationRoutes } from "./navigation.routes";
 import { publicCmsRoutes } from "./public.routes";
+import { PublicCache } from "./public-cache";
 import { tokenRoutes } from "./token.routes";
 import { TypeRegistry } from "./type-registry";
 import { cmsWebhookRoutes } from "./webhook.routes";
 
 export async function cmsModule(app: FastifyInstance, ctx: AppContext) {
   const registry = new TypeRegistry(ctx);
+  const delivery = new PublicCache(ctx, registry);
   const types = new ContentTypesService(ctx, registry);
   const entries = new EntriesService(ctx, registry);
   const lifecycle = new EntryLifecycle(ctx, registry, entries);
@@ -29,8 +31,8 @@ export async function cmsModule(app: FastifyInstance, ctx: AppContext) {
   });
   await cmsRoutes(app, { types, entries, lifecycle });
   await cmsWebhookRoutes(app, ctx);
-  await navigationRoutes(app, ctx, registry);
+  await navigationRoutes(app, ctx, registry, delivery);
   await tokenRoutes(app, ctx);
-  await publicCmsRoutes(app, ctx, registry);
+  await publicCmsRoutes(app, ctx, registry, delivery);
   return { registry, types, entries, lifecycle };
 }

@@ -10,6 +10,7 @@ import { checkNavigation, MAX_NAV_ITEMS, type NavItem } from "../../../schemas/c
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { badRequest, conflict, notFound } from "../../http/errors";
+import type { PublicCache } from "./public-cache";
 import type { TypeRegistry } from "./type-registry";
 
 const config = { access: moduleAccess(MODULE_IDS.cms) };
@@ -85,7 +86,12 @@ const toRecord = (r: any) => ({
   updated_at: new Date(r.updated_at).toISOString(),
 });
 
-export async function navigationRoutes(app: FastifyInstance, ctx: AppContext, registry: TypeRegistry) {
+export async function navigationRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  registry: TypeRegistry,
+  delivery: PublicCache,
+) {
   const db = ctx.db;
 
   /** The tree's rules, and entry links that name entries that exist. */
@@ -203,6 +209,7 @@ export async function navigationRoutes(app: FastifyInstance, ctx: AppContext, re
         .catch((e: unknown) => {
           throw translate(e);
         });
+      await delivery.changed();
       return reply.status(201).send(toRecord(row));
     },
   );
@@ -245,6 +252,7 @@ export async function navigationRoutes(app: FastifyInstance, ctx: AppContext, re
         .catch((e: unknown) => {
           throw translate(e);
         });
+      await delivery.changed();
       return toRecord(row);
     },
   );
@@ -258,6 +266,7 @@ export async function navigationRoutes(app: FastifyInstance, ctx: AppContext, re
         .returning("id")
         .executeTakeFirst();
       if (!gone) throw notFound("Navigation not found");
+      await delivery.changed();
       return reply.status(204).send();
     },
   );

@@ -11,10 +11,11 @@ import { markScopePublic } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { jsonListFields } from "../../entities/jsonb-fields";
 import { HttpError, notFound } from "../../http/errors";
-import { type ListQuery, listPage, listQuerySchema } from "../../http/list-query";
+import { type ListQuery, listPage, listQuerySchema, TOTAL_COLUMN } from "../../http/list-query";
 import type { AnyDb } from "../../resources/rules";
 import { resolveNavigation } from "./navigation-tree";
 import { MAX_POPULATE, Populator, publicEntry } from "./populate";
+import type { PublicCache } from "./public-cache";
 import type { ContentType, TypeRegistry } from "./type-registry";
 
 /** Cache-Control of every answer of a token-protected domain. */
@@ -41,18 +42,28 @@ const typeParam = { type: { type: "string", minLength: 1, maxLength: 63 } } as c
 
 type Query = ListQuery & { populate?: number };
 
-export async function publicCmsRoutes(app: FastifyInstance, ctx: AppContext, registry: TypeRegistry) {
+export async function publicCmsRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  registry: TypeRegistry,
+  cache: PublicCache,
+) {
   const db = ctx.db as unknown as AnyDb;
   const populator = new Populator(ctx, registry);
 
   /** The domain of the path, its token checked when it wants one; CORS headers set. */
   async function domainOf(request: FastifyRequest, reply: FastifyReply, key: string): Promise<Domain> {
-    const row = (await db
-      .selectFrom("cms_domains")
-      .select(["id", "key", "access", "allowed_origins", "cache_control"])
-      .where("key", "=", key)
-      .executeTakeFirst()) as Domain | undefined;
-    if (!row) throw notFound("No such domain");
+    let row = cache.domain<Domain>(key);
+    if (!row) {
+      const generation = cache.generation;
+      row = (await db
+        .selectFrom("cms_domains")
+        .select(["id", "key", "access", "allowed_origins", "cache_control"])
+        .where("key", "=", key)
+        .executeTakeFirst()) as Domain | undefined;
+      if (!row) throw notFound("No such domain");
+      cache.keepDomain(key, row, generation);
+    }
     const origins =
       typeof row.allowed_origins === "string" ? JSON.parse(row.allowed_origins) : row.allowed_origins;
     const origin = request.headers.origin;
@@ -80,19 +91,31 @@ export async function publicCmsRoutes(app: FastifyInstance, ctx: AppContext, reg
     return { ...row, allowed_origins: origins };
   }
 
-  /** Sends JSON with its ETag, or 304 when the client holds the same. */
-  function sendCached(request: FastifyRequest, reply: FastifyReply, domain: Domain, body: unknown) {
-    const json = JSON.stringify(body);
-    const etag = `"${createHash("sha1").update(json).digest("base64url")}"`;
+  /**
+   * Answers with the kept JSON of this request (same domain, path and query) or with what
+   * `compute` makes (kept for the next time), with its ETag, or 304 when the client holds it.
+   */
+  async function answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    domain: Domain,
+    compute: () => Promise<unknown>,
+  ) {
+    const key = `${domain.id} ${request.url}`;
+    let kept = cache.get(key);
+    if (!kept) {
+      const generation = cache.generation;
+      kept = cache.keep(key, await compute(), generation);
+    }
     // A token domain's answer is never reused unchecked: a revoked token must stop working at
     // once, and no shared cache may hand it to a caller without one. The ETag keeps rereads cheap.
     const cacheControl = domain.access === "token" ? TOKEN_CACHE_CONTROL : domain.cache_control;
-    reply.header("etag", etag).header("cache-control", cacheControl);
+    reply.header("etag", kept.etag).header("cache-control", cacheControl);
     const match = request.headers["if-none-match"];
-    if (match?.split(",").some((m) => m.trim().replace(/^W\//, "") === etag)) {
+    if (match?.split(",").some((m) => m.trim().replace(/^W\//, "") === kept.etag)) {
       return reply.status(304).send();
     }
-    return reply.type("application/json; charset=utf-8").send(json);
+    return reply.type("application/json; charset=utf-8").send(kept.body);
   }
 
   async function publicType(name: string, kind: "collection" | "single"): Promise<ContentType> {
@@ -140,21 +163,24 @@ export async function publicCmsRoutes(app: FastifyInstance, ctx: AppContext, reg
       async (request, reply) => {
         const domain = await domainOf(request, reply, request.params.domain);
         const type = await publicType(request.params.type, "collection");
-        const schema = type.schema;
-        const json = jsonListFields("t.published", schema.properties as never, [
-          ...new Set([...schema["x-filterable"], ...schema["x-searchable"]]),
-        ]);
-        const { rows, total } = await listPage(db, published(type, domain), request.query, {
-          table: "t",
-          defaultSort: "-published_at",
-          sortFields: [...schema["x-filterable"].filter((f) => json.filterFields[f]), "published_at"],
-          filterFields: { ...json.filterFields, published_at: "date", id: "uuid" },
-          expressions: json.expressions,
-          search: schema["x-searchable"],
+        return answer(request, reply, domain, async () => {
+          const schema = type.schema;
+          const json = jsonListFields("t.published", schema.properties as never, [
+            ...new Set([...schema["x-filterable"], ...schema["x-searchable"]]),
+          ]);
+          const { rows, total } = await listPage(db, published(type, domain), request.query, {
+            table: "t",
+            defaultSort: "-published_at",
+            sortFields: [...schema["x-filterable"].filter((f) => json.filterFields[f]), "published_at"],
+            filterFields: { ...json.filterFields, published_at: "date", id: "uuid" },
+            expressions: json.expressions,
+            search: schema["x-searchable"],
+            totalColumn: TOTAL_COLUMN,
+          });
+          const data = rows.map((r) => publicEntry(r as never));
+          await populator.populate(type, data, request.query.populate ?? 1, domain.id);
+          return { data, total };
         });
-        const data = rows.map((r) => publicEntry(r as never));
-        await populator.populate(type, data, request.query.populate ?? 1, domain.id);
-        return sendCached(request, reply, domain, { data, total });
       },
     );
 
@@ -171,11 +197,13 @@ export async function publicCmsRoutes(app: FastifyInstance, ctx: AppContext, reg
       async (request, reply) => {
         const domain = await domainOf(request, reply, request.params.domain);
         const type = await publicType(request.params.type, "single");
-        const row = await published(type, domain).executeTakeFirst();
-        if (!row) throw notFound(`${type.name} is not published in this domain`);
-        const entry = publicEntry(row as never);
-        await populator.populate(type, [entry], request.query.populate ?? 1, domain.id);
-        return sendCached(request, reply, domain, { data: entry });
+        return answer(request, reply, domain, async () => {
+          const row = await published(type, domain).executeTakeFirst();
+          if (!row) throw notFound(`${type.name} is not published in this domain`);
+          const entry = publicEntry(row as never);
+          await populator.populate(type, [entry], request.query.populate ?? 1, domain.id);
+          return { data: entry };
+        });
       },
     );
 
@@ -190,15 +218,17 @@ export async function publicCmsRoutes(app: FastifyInstance, ctx: AppContext, reg
       },
       async (request, reply) => {
         const domain = await domainOf(request, reply, request.params.domain);
-        const nav = await db
-          .selectFrom("cms_navigations")
-          .select(["name", "title", "items"])
-          .where("domain_id", "=", domain.id)
-          .where("name", "=", request.params.name)
-          .executeTakeFirst();
-        if (!nav) throw notFound("No such navigation");
-        const items = await resolveNavigation(ctx, registry, domain.id, nav.items as never);
-        return sendCached(request, reply, domain, { data: { name: nav.name, title: nav.title, items } });
+        return answer(request, reply, domain, async () => {
+          const nav = await db
+            .selectFrom("cms_navigations")
+            .select(["name", "title", "items"])
+            .where("domain_id", "=", domain.id)
+            .where("name", "=", request.params.name)
+            .executeTakeFirst();
+          if (!nav) throw notFound("No such navigation");
+          const items = await resolveNavigation(ctx, registry, domain.id, nav.items as never);
+          return { data: { name: nav.name, title: nav.title, items } };
+        });
       },
     );
 
@@ -223,20 +253,22 @@ export async function publicCmsRoutes(app: FastifyInstance, ctx: AppContext, reg
         const domain = await domainOf(request, reply, request.params.domain);
         const type = await publicType(request.params.type, "collection");
         const ref = request.params.ref;
-        // The published slug (the draft's may have changed since), through the published index.
-        const slugField = Object.keys(type.schema.properties).find(
-          (n) => type.schema.properties[n]["x-kind"] === "slug",
-        );
-        const bySlug = slugField
-          ? sql<boolean>`t.published @> ${JSON.stringify({ [slugField]: ref })}::jsonb`
-          : sql<boolean>`false`;
-        const row = await published(type, domain)
-          .where((eb) => (UUID.test(ref) ? eb.or([eb("t.id", "=", ref), bySlug]) : bySlug))
-          .executeTakeFirst();
-        if (!row) throw notFound(`No published ${type.name.toLowerCase()} '${ref}' in this domain`);
-        const entry = publicEntry(row as never);
-        await populator.populate(type, [entry], request.query.populate ?? 1, domain.id);
-        return sendCached(request, reply, domain, { data: entry });
+        return answer(request, reply, domain, async () => {
+          // The published slug (the draft's may have changed since), through the published index.
+          const slugField = Object.keys(type.schema.properties).find(
+            (n) => type.schema.properties[n]["x-kind"] === "slug",
+          );
+          const bySlug = slugField
+            ? sql<boolean>`t.published @> ${JSON.stringify({ [slugField]: ref })}::jsonb`
+            : sql<boolean>`false`;
+          const row = await published(type, domain)
+            .where((eb) => (UUID.test(ref) ? eb.or([eb("t.id", "=", ref), bySlug]) : bySlug))
+            .executeTakeFirst();
+          if (!row) throw notFound(`No published ${type.name.toLowerCase()} '${ref}' in this domain`);
+          const entry = publicEntry(row as never);
+          await populator.populate(type, [entry], request.query.populate ?? 1, domain.id);
+          return { data: entry };
+        });
       },
     );
   });

@@ -21,7 +21,7 @@ export interface ContentType {
   updatedAt: string;
 }
 
-const CHANNEL = "atelier_cms_types";
+const TYPES_CHANNEL = "atelier_cms_types";
 
 export class TypeRegistry implements TypeCatalogue {
   private types: Map<string, ContentType> | undefined;
@@ -30,23 +30,31 @@ export class TypeRegistry implements TypeCatalogue {
   private listening = false;
 
   constructor(private readonly ctx: AppContext) {
-    ctx.broadcast.subscribe(CHANNEL, () => this.forget());
+    ctx.broadcast.subscribe(TYPES_CHANNEL, () => this.forget());
     ctx.broadcast.onStatus((connected) => {
       this.listening = connected;
       this.forget();
     });
   }
 
+  private readonly forgetListeners: (() => void)[] = [];
+
   private forget(): void {
     this.types = undefined;
     this.loading = undefined;
     this.validators.clear();
+    for (const listener of this.forgetListeners) listener();
+  }
+
+  /** Calls `listener` whenever the types may have changed (here or on another instance). */
+  onChange(listener: () => void): void {
+    this.forgetListeners.push(listener);
   }
 
   /** Call after a committed change to any type, before answering. */
   async changed(): Promise<void> {
     this.forget();
-    await this.ctx.broadcast.publish(CHANNEL, "changed");
+    await this.ctx.broadcast.publish(TYPES_CHANNEL, "changed");
   }
 
   /** Every type by API name. */
