@@ -2,7 +2,8 @@
  * The delivery API's kept answers (server/modules/cms/public-cache.ts) are never stale: each
  * thing a public answer is made of — the entry, its type, its domain, a navigation, a media
  * item's details, a related product — changes the next answer as soon as its change is
- * committed, on this instance and, through the database broadcast, on another one.
+ * committed, on this instance and, through the database broadcast, on another one. Also the
+ * write side's turn-taking: simultaneous creates cannot both take one slug.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRIVERS, startInstances, startServer, type TestServer } from "./harness";
@@ -120,6 +121,29 @@ describe.each(DRIVERS)("the CMS delivery cache on %s", (driver) => {
     // Unpublished: gone from the list at once.
     await call("POST", `/cms/entries/post-${driver}/${post.id}/unpublish`, {});
     expect((await read()).body.data).toEqual([]);
+  });
+
+  it("of simultaneous creates with one slug in one domain, one is stored and the others are told", async () => {
+    const call = <T = Rec>(method: string, path: string, body?: unknown) =>
+      s.api<T>(method, path, { token, body });
+    const domain = (await call("POST", "/cms/domains", { key: `race-${driver}`, name: "Race" })).body;
+    await call("POST", "/cms/content-types", {
+      kind: "collection",
+      apiName: `page-${driver}`,
+      name: "Page",
+      properties: {
+        title: { "x-kind": "text", title: "Title" },
+        slug: { "x-kind": "slug", title: "Slug", "x-slugFrom": "title" },
+      },
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        call("POST", `/cms/entries/page-${driver}`, { title: "About us", domain_ids: [domain.id] }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    const list = await call<{ total: number }>("GET", `/cms/entries/page-${driver}`);
+    expect(list.body.total).toBe(1);
   });
 
   it("serves a navigation's change at once", async () => {

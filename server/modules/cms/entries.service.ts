@@ -171,6 +171,11 @@ export class EntriesService {
     values: Values,
     domainIds: string[],
   ) {
+    // Uniqueness is checked by reading; two writes of one type checking at once could both find
+    // a slug free. A lock per type, held to the end of the transaction, makes them take turns.
+    const fields = Object.values(type.schema.properties);
+    if (type.kind === "single" || fields.some((f) => f["x-kind"] === "slug" || f["x-unique"]))
+      await sql`select pg_advisory_xact_lock(hashtextextended(${`cms-entries:${type.id}`}, 0))`.execute(db);
     if (domainIds.length) {
       const found = await db.selectFrom("cms_domains").select("id").where("id", "in", domainIds).execute();
       if (found.length !== new Set(domainIds).size)
