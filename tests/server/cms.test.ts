@@ -590,4 +590,41 @@ describe.each(DRIVERS)("CMS on %s", (driver) => {
       ).toBe(403);
     }
   });
+  it("renames a component's field in every entry that holds the component, blocks and nesting included", async () => {
+    const linkType = (await call<Rec & { schema: { properties: Rec } }>("GET", "/cms/content-types/link"))
+      .body;
+    const { label, ...linkRest } = linkType.schema.properties;
+    const renamed = await call("PATCH", "/cms/content-types/link", {
+      properties: { ...linkRest, caption: label },
+      required: ["caption"],
+      renames: { label: "caption" },
+    });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const quoteType = (await call<Rec & { schema: { properties: Rec } }>("GET", "/cms/content-types/quote"))
+      .body;
+    const { said, ...quoteRest } = quoteType.schema.properties;
+    expect(
+      (
+        await call("PATCH", "/cms/content-types/quote", {
+          properties: { ...quoteRest, words: said },
+          required: ["words"],
+          renames: { said: "words" },
+        })
+      ).status,
+    ).toBe(200);
+
+    // The link sits in the article's hero (a cta), the quote in its blocks: draft and published.
+    const draft = await call<Rec & { hero: Rec & { link: Rec }; blocks: Rec[] }>(
+      "GET",
+      `/cms/entries/article/${entry.id}`,
+    );
+    expect(draft.body.hero.link).toEqual({ caption: "Go", href: "https://shop.example.com" });
+    expect(draft.body.blocks[0]).toMatchObject({ __component: "quote", words: "Nice", by: "Ann" });
+    const pub = await s.api<{ data: Rec & { hero: Rec & { link: Rec }; blocks: Rec[] } }>(
+      "GET",
+      "/public-cms/shop/article/hello-world",
+    );
+    expect(pub.body.data.hero.link).toEqual({ caption: "Go", href: "https://shop.example.com" });
+    expect(pub.body.data.blocks[0]).toEqual({ __component: "quote", words: "Nice", by: "Ann" });
+  });
 });

@@ -18,6 +18,7 @@ import type { FieldError } from "../../../schemas/error-messages";
 import { plural } from "../../../src/lib/text";
 import type { AppContext } from "../../context";
 import { badRequest, conflict, HttpError, notFound } from "../../http/errors";
+import { holdersOf, replaceHolder } from "./type-holders";
 import { type ContentType, TypeRegistry } from "./type-registry";
 
 export interface TypeInput {
@@ -187,18 +188,28 @@ export class ContentTypesService {
     );
 
     await this.ctx.db.transaction().execute(async (trx) => {
-      const entries = await trx
-        .selectFrom("cms_entries")
-        .select(["id", "data", "published"])
-        .where("type_id", "=", type.id)
-        .forUpdate()
-        .execute();
+      // A component's values live in the entries of every type that uses it, at any depth.
+      let q = trx.selectFrom("cms_entries").select(["id", "type_id", "data", "published"]).forUpdate();
+      if (type.kind !== "component") q = q.where("type_id", "=", type.id);
+      const ownerOf = new Map([...types.values()].map((t) => [t.id, t]));
+      const entries = (await q.execute()).map((e) => {
+        const owner = ownerOf.get(e.type_id);
+        const data = e.data as Record<string, unknown>;
+        const published = e.published as Record<string, unknown> | null;
+        return {
+          id: e.id,
+          data,
+          published,
+          holders: owner
+            ? [
+                ...holdersOf(type, owner, data, this.registry),
+                ...holdersOf(type, owner, published, this.registry),
+              ]
+            : [],
+        };
+      });
       const holding = (field: string) =>
-        entries.filter(
-          (e) =>
-            (e.data as Record<string, unknown>)[field] != null ||
-            (e.published as Record<string, unknown> | null)?.[field] != null,
-        ).length;
+        entries.filter((e) => e.holders.some((h) => h[field] != null)).length;
       const losing = removed.map((f) => ({ field: f, count: holding(f) })).filter((l) => l.count > 0);
       if (losing.length && !change.confirm) {
         throw new HttpError(
@@ -235,12 +246,15 @@ export class ContentTypesService {
       const changes = Object.keys(renames).length || removed.length || converted.length;
       if (changes) {
         for (const e of entries) {
-          const data = rewrite(e.data as Record<string, unknown>, errors);
-          const published = rewrite(e.published as Record<string, unknown> | null, errors);
+          if (!e.holders.length) continue;
+          for (const holder of e.holders) replaceHolder(holder, rewrite(holder, errors) ?? {});
           if (errors.length) break;
           await trx
             .updateTable("cms_entries")
-            .set({ data: JSON.stringify(data), published: published ? JSON.stringify(published) : null })
+            .set({
+              data: JSON.stringify(e.data),
+              published: e.published ? JSON.stringify(e.published) : null,
+            })
             .where("id", "=", e.id)
             .execute();
         }
