@@ -103,8 +103,7 @@ export function listColumns(def: ResourceDefinition): ListColumn[] {
     const kind = fieldKind(schema, field);
     const title = fieldTitle(schema, field);
     // A list of values (a many relation) filters but has no order of its own.
-    const sortable =
-      schema["x-filterable"].includes(field) && schema.properties[field]?.type !== "array";
+    const sortable = schema["x-filterable"].includes(field) && schema.properties[field]?.type !== "array";
     const isLabel = field === label;
     const byKind = isLabel ? LABEL_MIN_WIDTH : kind === "enum" ? enumWidth(def, field) : KIND_WIDTHS[kind];
     return {

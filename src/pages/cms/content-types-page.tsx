@@ -7,11 +7,12 @@
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { useQueryClient } from "@tanstack/react-query";
 import { App, Button, Card, Col, Empty, Flex, Menu, Row, Space, Tag, Typography } from "antd";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import type { ContentTypeKind } from "../../../schemas/cms-fields";
 import { LoadError } from "../../components/load-error";
 import { PageLoader } from "../../components/page-loader";
+import { useUnsavedWarning } from "../../hooks/use-unsaved-warning";
 import { getErrorMessage } from "../../lib/errors";
 import { plural } from "../../lib/text";
 import { cmsKeys, deleteContentType, updateContentType } from "./cms-api";
@@ -29,12 +30,21 @@ export default function ContentTypesPage() {
   const selected = types.data?.find((t) => t.apiName === params.get("type")) ?? types.data?.[0];
   const [rows, setRows] = useState<FieldRow[]>([]);
   const [dirty, setDirty] = useState(false);
+  const dirtyRef = useRef(dirty);
+  dirtyRef.current = dirty;
   const [editing, setEditing] = useState<number | "new" | null>(null);
   const [creating, setCreating] = useState(false);
   const [saving, setSaving] = useState(false);
 
+  useUnsavedWarning(dirty);
+  // Another type chosen: its fields. The same type read again (a refetch): kept unless unsaved
+  // edits are on screen, which a refetch must never wipe.
+  const shown = useRef<string | undefined>(undefined);
   useEffect(() => {
-    if (selected) setRows(rowsOf(selected));
+    if (!selected) return;
+    if (shown.current === selected.apiName && dirtyRef.current) return;
+    shown.current = selected.apiName;
+    setRows(rowsOf(selected));
     setDirty(false);
   }, [selected]);
 

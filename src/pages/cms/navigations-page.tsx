@@ -19,11 +19,12 @@ import {
   Space,
   Typography,
 } from "antd";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import type { NavItem, NavItemKind } from "../../../schemas/cms-navigation";
 import { LoadError } from "../../components/load-error";
 import { PageLoader } from "../../components/page-loader";
+import { useUnsavedWarning } from "../../hooks/use-unsaved-warning";
 import { getErrorMessage } from "../../lib/errors";
 import { randomId } from "../../lib/text";
 import {
@@ -232,10 +233,18 @@ export default function NavigationsPage() {
   const nav = navigations.data?.find((n) => n.id === params.get("nav")) ?? navigations.data?.[0];
   const [rows, setRows] = useState<FlatItem[]>([]);
   const [dirty, setDirty] = useState(false);
+  const dirtyRef = useRef(dirty);
+  dirtyRef.current = dirty;
   const [creating, setCreating] = useState(false);
   const [saving, setSaving] = useState(false);
 
+  useUnsavedWarning(dirty);
+  // Another navigation chosen: its items. The same one read again (a refetch): kept unless
+  // unsaved edits are on screen, which a refetch must never wipe.
+  const shown = useRef<string | undefined>(undefined);
   useEffect(() => {
+    if (shown.current === nav?.id && dirtyRef.current) return;
+    shown.current = nav?.id;
     setRows(nav ? flatten(nav.items) : []);
     setDirty(false);
   }, [nav]);
