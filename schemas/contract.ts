@@ -50,6 +50,8 @@ export interface FieldSchema {
   "x-enumLabels"?: readonly string[];
   /** The field holds media URLs picked from the asset manager. */
   "x-media"?: boolean;
+  /** The field holds asset ids (one, or a list) of the asset manager (CMS media fields). */
+  "x-asset"?: boolean;
   /** Multi-line text in forms. */
   "x-multiline"?: boolean;
   /** HTML written in the rich-text editor (the server sanitises it). */

@@ -53,6 +53,7 @@ const KIND_WIDTHS: Readonly<Record<FieldKind, number>> = {
   url: 220,
   relation: 180,
   media: 140,
+  assets: 140,
   urls: 140,
   id: 110,
 };

@@ -1,14 +1,14 @@
 import { useGetIdentity } from "@refinedev/core";
-import { Flex, Tag, Tooltip, Typography, theme } from "antd";
-import { lazy, Suspense, useState } from "react";
+import { Tag, Tooltip, Typography } from "antd";
 import type { MeResponse } from "../../schemas/auth";
 import type { EntitySchema } from "../../schemas/contract";
 import { DEFAULT_CURRENCY } from "../lib/constants";
 import { formatDmyTime, formatIsoDay, formatTimeOfDay } from "../lib/dates";
+import { AssetValue } from "./asset-value";
 import { enumLabel, type FieldKind, fieldKind, relationOf } from "./fields";
-import { IMAGE_PLACEHOLDER } from "./image-placeholder";
 import { TruncatedText } from "./list/truncated-text";
 import { RelationValue } from "./relation-value";
+import { EMPTY_VALUE, Thumbnails } from "./thumbnails";
 import "./rich-text.css";
 
 /** Tag colours of labelled enums (statuses), by the value's position. */
@@ -26,7 +26,7 @@ export function formatMoney(amount: number, currency: unknown): string {
   }
 }
 
-export const EMPTY_VALUE = <Typography.Text type="secondary">—</Typography.Text>;
+export { EMPTY_VALUE };
 
 interface FieldValueProps {
   schema: EntitySchema;
@@ -99,6 +99,10 @@ export function FieldValue({ schema, field, record, variant = "cell", relationId
         <LinkText href={String(value)} text={String(value)} variant={variant} external />
       ) : (
         <TextValue kind="text" value={value} variant={variant} />
+      );
+    case "assets":
+      return (
+        <AssetValue ids={Array.isArray(value) ? value.map(String) : [String(value)]} variant={variant} />
       );
     case "media":
     case "urls":
@@ -206,66 +210,5 @@ function AuditUser({ id }: { id: string }) {
     <Typography.Text code copyable={{ text: id }}>
       {id.slice(0, 8)}
     </Typography.Text>
-  );
-}
-
-const CELL_THUMBS = 3;
-
-const ImagePreview = lazy(() => import("./image-preview"));
-
-/**
- * Image URLs as thumbnails (a few and a count in a cell, all on the show page); a thumbnail
- * opens the full-size preview, which loads then.
- */
-function Thumbnails({ urls, variant }: { urls: string[]; variant: "cell" | "detail" }) {
-  const { token } = theme.useToken();
-  const [opened, setOpened] = useState<number | null>(null);
-  if (urls.length === 0) return EMPTY_VALUE;
-  const size = variant === "cell" ? 28 : 72;
-  const shown = variant === "cell" ? urls.slice(0, CELL_THUMBS) : urls;
-  const more = urls.length - shown.length;
-  return (
-    <Flex
-      gap={4}
-      align="center"
-      wrap="wrap"
-      aria-label={`${urls.length} ${urls.length === 1 ? "image" : "images"}`}
-    >
-      {shown.map((url, index) => (
-        <button
-          // biome-ignore lint/suspicious/noArrayIndexKey: a URL may repeat; the position is its identity.
-          key={`${index}-${url}`}
-          type="button"
-          aria-label={`Open image ${index + 1}`}
-          onClick={(event) => {
-            event.stopPropagation();
-            setOpened(index);
-          }}
-          style={{ padding: 0, border: 0, background: "none", cursor: "zoom-in", lineHeight: 0 }}
-        >
-          <img
-            src={url}
-            width={size}
-            height={size}
-            alt=""
-            loading="lazy"
-            onError={(event) => {
-              if (event.currentTarget.src !== IMAGE_PLACEHOLDER) event.currentTarget.src = IMAGE_PLACEHOLDER;
-            }}
-            style={{
-              objectFit: "cover",
-              borderRadius: token.borderRadiusSM,
-              background: token.colorFillTertiary,
-            }}
-          />
-        </button>
-      ))}
-      {more > 0 && <Typography.Text type="secondary">+{more}</Typography.Text>}
-      {opened !== null && (
-        <Suspense fallback={null}>
-          <ImagePreview urls={urls} current={opened} onClose={() => setOpened(null)} />
-        </Suspense>
-      )}
-    </Flex>
   );
 }

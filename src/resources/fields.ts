@@ -20,6 +20,7 @@ export type FieldKind =
   | "url"
   | "relation"
   | "media"
+  | "assets"
   | "urls"
   | "list"
   | "id";
@@ -50,6 +51,7 @@ export function fieldKind(schema: EntitySchema, name: string): FieldKind {
   const field = schema.properties[name];
   if (!field) return "text";
   if (field["x-relation"]) return "relation";
+  if (field["x-asset"]) return "assets";
   if (field.enum) return "enum";
   switch (baseType(field)) {
     case "boolean":

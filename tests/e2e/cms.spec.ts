@@ -134,6 +134,9 @@ test("build a type, create and publish an entry with media, a component and a re
   await expect(page.getByTestId("entry-status")).toHaveText("Draft");
   await lifecycle.getByRole("button", { name: "Publish", exact: true }).click();
   await expect(page.getByTestId("entry-status")).toHaveText("Published");
+  // The show page gives the cover by its thumbnail and name, the domains by name.
+  await expect(page.getByText(`cover-${run}.png`)).toBeVisible();
+  await expect(page.getByRole("link", { name: `Shop ${run}` })).toBeVisible();
   await shoot(page, "cms", "entry-published");
 
   // The public API, read by the page as a site would: published, populated one level.

@@ -480,6 +480,16 @@ describe.each(DRIVERS)("CMS on %s", (driver) => {
       (await s.api("PATCH", `/cms/media/${elsewhere.body.data[0].id}`, { token: editor, body: { alt: "x" } }))
         .status,
     ).toBe(404);
+    // By ids (an entry's media fields shown by thumbnail): only those the user may see.
+    const byIds = await s.api<{ mediaDtoList: Rec[] }>(
+      "GET",
+      `/cms/media?ids=${media.id},${elsewhere.body.data[0].id}`,
+      { token: editor },
+    );
+    expect(byIds.body.mediaDtoList.map((m) => m.name)).toEqual(["hero.png"]);
+    const badIds = await s.api<{ details: Rec[] }>("GET", "/cms/media?ids=not-an-id", { token: editor });
+    expect(badIds.status).toBe(400);
+    expect(badIds.body.details[0]).toMatchObject({ message: expect.stringContaining("asset ids") });
     const all = await call<{ mediaDtoList: Rec[] }>("GET", "/cms/media?pageSize=100");
     expect(all.body.mediaDtoList.map((m) => m.name)).toEqual(
       expect.arrayContaining(["hero.png", "dam-only.png"]),

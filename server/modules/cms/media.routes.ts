@@ -38,6 +38,8 @@ export interface MediaUse {
   label: string;
 }
 
+const UUID_TEXT = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+
 export async function cmsMediaRoutes(
   app: FastifyInstance,
   ctx: AppContext,
@@ -98,7 +100,7 @@ export async function cmsMediaRoutes(
     });
   }
 
-  app.get<{ Querystring: { page: number; pageSize: number; q?: string } }>(
+  app.get<{ Querystring: { page: number; pageSize: number; q?: string; ids?: string } }>(
     "/cms/media",
     {
       config,
@@ -113,12 +115,19 @@ export async function cmsMediaRoutes(
             page: { type: "integer", minimum: 1, maximum: MAX_PAGE, default: 1 },
             pageSize: { type: "integer", minimum: 1, maximum: 100, default: 24 },
             q: { type: "string", maxLength: 200 },
+            ids: {
+              type: "string",
+              description: "Only these assets: ids separated by commas (an entry's media fields)",
+              pattern: `^${UUID_TEXT}(,${UUID_TEXT}){0,99}$`,
+              "x-patternMessage": "must be up to 100 asset ids separated by commas",
+            },
           },
         },
       },
     },
     async (request) => {
       const { page, pageSize, q } = request.query;
+      const ids = request.query.ids?.split(",");
       const everything = seesEverything(request);
       // Without the asset manager: the CMS folder only. With it: every folder (a search's reach).
       const folderId = everything ? null : await mediaFolder(principalOf(request).userId);
@@ -126,6 +135,7 @@ export async function cmsMediaRoutes(
         ...(folderId ? { within: folderId } : {}),
         everywhere: true,
         q: q || undefined,
+        ...(ids ? { ids } : {}),
         page,
         pageSize,
         sort: "-createdAt",

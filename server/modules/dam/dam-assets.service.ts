@@ -37,8 +37,9 @@ export class DamAssets extends DamStore {
   async list(query: AssetListQuery): Promise<ListAnswer<DamAsset>> {
     const { page = 1, pageSize = 100 } = query;
     let base = this.db.selectFrom("dam_assets");
-    const everywhere = Boolean(query.q || query.tag || query.everywhere);
+    const everywhere = Boolean(query.q || query.tag || query.everywhere || query.ids);
     if (query.within) base = base.where("folder_id", "=", query.within);
+    if (query.ids) base = base.where("id", "in", query.ids.length ? [...query.ids] : [null as never]);
     if (!everywhere) {
       base = query.folderId
         ? base.where("folder_id", "=", query.folderId)

@@ -104,6 +104,8 @@ export interface AssetListQuery {
   everywhere?: boolean;
   /** Only this folder's assets, searches too (a user who may see one folder only). */
   within?: string;
+  /** Only these assets, wherever they are (a record's media field shown by thumbnail). */
+  ids?: readonly string[];
   q?: string;
   tag?: string;
   /** Only assets of this kind (by detected mime type). */

@@ -73,6 +73,7 @@ function formField(
   const kind = f["x-kind"];
   const value = fieldValueSchema(f, catalogue);
   if (kind === "relation") return { ...value, "x-relation": relationTarget(f, types) } as FieldSchema;
+  if (kind === "media") return { ...value, "x-asset": true } as FieldSchema;
   if (kind === "longtext") return { ...value, "x-multiline": true } as FieldSchema;
   if (kind === "dynamiczone") {
     // rjsf offers a choice of block kinds through oneOf; the server checks the same blocks by if/then.

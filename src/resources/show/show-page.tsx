@@ -10,7 +10,7 @@ import type { ResourceRecord, ScreenProps } from "../types";
 import { recordState } from "./record-state";
 
 /** Wide values take the whole row. */
-const FULL_ROW = new Set(["multiline", "richtext", "media", "urls"]);
+const FULL_ROW = new Set(["multiline", "richtext", "media", "assets", "urls"]);
 
 /**
  * `/<module>/<name>/show/:id`: every field of the record (audit fields included),
