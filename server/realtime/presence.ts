@@ -84,15 +84,26 @@ export function presenceFor(root: AppNamespace, deps: PresenceDeps) {
         return reply({ ok: false, message: "Presence is unavailable right now" });
       }
       open.add(key);
-      await socket.join(roomOf(def.name, id));
-      reply({ ok: true, editors: await editorsIn(root, roomOf(def.name, id)) });
+      try {
+        await socket.join(roomOf(def.name, id));
+        reply({ ok: true, editors: await editorsIn(root, roomOf(def.name, id)) });
+      } catch (error) {
+        // Another instance did not answer in time: the next change of the room tells everyone.
+        log.warn({ err: error }, "presence join: editors not read");
+        reply({ ok: false, message: "Presence is unavailable right now" });
+        return;
+      }
       await tell(def.name, id);
     });
 
     socket.on("presence:leave", async (resource, id) => {
       const key = `${resource}\0${id}`;
       if (typeof resource !== "string" || typeof id !== "string" || !open.delete(key)) return;
-      await socket.leave(roomOf(resource, id));
+      try {
+        await socket.leave(roomOf(resource, id));
+      } catch (error) {
+        log.warn({ err: error }, "presence leave failed");
+      }
       await tell(resource, id);
     });
 
