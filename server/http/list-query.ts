@@ -12,6 +12,7 @@ import {
   type SqlBool,
   sql,
 } from "kysely";
+import type { CrudFilter, LogicalFilter } from "../../schemas/conditions";
 import { isTimeOfDay } from "../../schemas/formats";
 import { badRequest } from "./errors";
 import { nulFields } from "./input-guards";
@@ -55,16 +56,8 @@ export const listQuerySchema = {
  */
 export type FieldType = "string" | "number" | "integer" | "boolean" | "date" | "time" | "uuid" | "uuids";
 
-export interface LogicalFilter {
-  field: string;
-  operator: string;
-  value?: unknown;
-}
-export interface ConditionalFilter {
-  operator: "or" | "and";
-  value: CrudFilter[];
-}
-export type CrudFilter = LogicalFilter | ConditionalFilter;
+// The condition language is one (schemas/conditions.ts); these are its SQL reading.
+export type { ConditionalFilter, CrudFilter, LogicalFilter } from "../../schemas/conditions";
 
 /** The column `totalColumn` lists usually name (a name no schema field takes). */
 export const TOTAL_COLUMN = "__atelier_total";

@@ -9,7 +9,6 @@ import { MODULE_IDS } from "../../../resources/modules";
 import { slugify } from "../../../schemas/cms-fields";
 import { type AjvErrorLike, fieldErrors, invalidInputMessage } from "../../../schemas/error-messages";
 import type { AppContext } from "../../context";
-import { jsonListFields } from "../../entities/jsonb-fields";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import { type ListQuery, listPage, TOTAL_COLUMN } from "../../http/list-query";
 import type { AnyDb } from "../../resources/rules";
@@ -96,9 +95,7 @@ export class EntriesService {
 
   async list(type: ContentType, query: ListQuery & { domain?: string }) {
     const schema = type.schema;
-    const json = jsonListFields("t.data", schema.properties as never, [
-      ...new Set([...schema["x-filterable"], ...schema["x-searchable"]]),
-    ]);
+    const json = this.registry.listFields(type, "t.data");
     let base = this.db.selectFrom("cms_entries as t").selectAll("t").where("t.type_id", "=", type.id);
     if (query.domain) base = base.where(sql<boolean>`t.domain_ids @> array[${query.domain}]::uuid[]`);
     const { rows, total, totalExact } = await listPage(this.db, base, query, {

@@ -9,7 +9,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { sql } from "kysely";
 import { markScopePublic } from "../../auth/access";
 import type { AppContext } from "../../context";
-import { jsonListFields } from "../../entities/jsonb-fields";
 import { HttpError, notFound } from "../../http/errors";
 import { type ListQuery, listPage, listQuerySchema, TOTAL_COLUMN } from "../../http/list-query";
 import type { AnyDb } from "../../resources/rules";
@@ -165,9 +164,7 @@ export async function publicCmsRoutes(
         const type = await publicType(request.params.type, "collection");
         return answer(request, reply, domain, async () => {
           const schema = type.schema;
-          const json = jsonListFields("t.published", schema.properties as never, [
-            ...new Set([...schema["x-filterable"], ...schema["x-searchable"]]),
-          ]);
+          const json = registry.listFields(type, "t.published");
           const { rows, total } = await listPage(db, published(type, domain), request.query, {
             table: "t",
             defaultSort: "-published_at",

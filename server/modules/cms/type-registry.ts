@@ -5,9 +5,10 @@
  * not connected, each read goes to the database: a change elsewhere could be missed.
  */
 import type { ValidateFunction } from "ajv";
-import { entryJsonSchema } from "../../../schemas/cms-entry-schema";
+import { entryJsonSchema, fieldValueSchema } from "../../../schemas/cms-entry-schema";
 import type { ContentSchema, ContentTypeKind, TypeCatalogue } from "../../../schemas/cms-fields";
 import type { AppContext } from "../../context";
+import { type JsonListFields, jsonListFields } from "../../entities/jsonb-fields";
 import { compileBody } from "../../http/validation";
 
 export interface ContentType {
@@ -27,6 +28,7 @@ export class TypeRegistry implements TypeCatalogue {
   private types: Map<string, ContentType> | undefined;
   private loading: Promise<Map<string, ContentType>> | undefined;
   private readonly validators = new Map<string, ValidateFunction>();
+  private readonly listFieldsCache = new Map<string, JsonListFields>();
   private listening = false;
 
   constructor(private readonly ctx: AppContext) {
@@ -43,6 +45,7 @@ export class TypeRegistry implements TypeCatalogue {
     this.types = undefined;
     this.loading = undefined;
     this.validators.clear();
+    this.listFieldsCache.clear();
     for (const listener of this.forgetListeners) listener();
   }
 
@@ -65,6 +68,25 @@ export class TypeRegistry implements TypeCatalogue {
     const types = await loading;
     if (this.loading === loading) this.types = types;
     return types;
+  }
+
+  /**
+   * A type's filterable and searchable fields as the list contract reads them from the jsonb
+   * `column`, each by its value's JSON Schema (an integer compares as a number, a date as a day).
+   */
+  listFields(type: ContentType, column: string): JsonListFields {
+    const key = `${type.id}:${type.schemaVersion}:${column}`;
+    let fields = this.listFieldsCache.get(key);
+    if (!fields) {
+      const schemas = Object.fromEntries(
+        Object.entries(type.schema.properties).map(([name, f]) => [name, fieldValueSchema(f, this)]),
+      );
+      fields = jsonListFields(column, schemas, [
+        ...new Set([...type.schema["x-filterable"], ...type.schema["x-searchable"]]),
+      ]);
+      this.listFieldsCache.set(key, fields);
+    }
+    return fields;
   }
 
   private async load(): Promise<Map<string, ContentType>> {

@@ -72,6 +72,9 @@ export default function ContentTypesPage() {
         ...(Object.keys(renames).length ? { renames } : {}),
         ...(confirm ? { confirm: true } : {}),
       });
+      // Saved: what the server now holds replaces the rows when it arrives.
+      dirtyRef.current = false;
+      setDirty(false);
       await refresh();
       message.success(`${selected.name} saved`);
     } catch (error) {

@@ -258,6 +258,9 @@ export default function NavigationsPage() {
     setSaving(true);
     try {
       await updateNavigation(nav.id, { items: buildTree(rows) });
+      // Saved: what the server now holds replaces the rows when it arrives.
+      dirtyRef.current = false;
+      setDirty(false);
       await queryClient.invalidateQueries({ queryKey: cmsKeys.navigations(domainId ?? "") });
       message.success(`${nav.title} saved`);
     } catch (error) {
