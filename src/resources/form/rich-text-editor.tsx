@@ -113,6 +113,20 @@ function LinkButton({ editor, disabled }: { editor: Editor; disabled?: boolean }
   );
 }
 
+const NO_MARKS = {
+  bold: false,
+  italic: false,
+  underline: false,
+  strike: false,
+  h2: false,
+  h3: false,
+  bullet: false,
+  ordered: false,
+  quote: false,
+  canUndo: false,
+  canRedo: false,
+};
+
 export default function RichTextEditor({
   id,
   value,
@@ -142,29 +156,38 @@ export default function RichTextEditor({
   });
   const marks = useEditorState({
     editor,
-    selector: ({ editor: e }) => ({
-      bold: e?.isActive("bold") ?? false,
-      italic: e?.isActive("italic") ?? false,
-      underline: e?.isActive("underline") ?? false,
-      strike: e?.isActive("strike") ?? false,
-      h2: e?.isActive("heading", { level: 2 }) ?? false,
-      h3: e?.isActive("heading", { level: 3 }) ?? false,
-      bullet: e?.isActive("bulletList") ?? false,
-      ordered: e?.isActive("orderedList") ?? false,
-      quote: e?.isActive("blockquote") ?? false,
-      canUndo: e?.can().undo() ?? false,
-      canRedo: e?.can().redo() ?? false,
-    }),
+    // An editor being replaced or torn down (a remount, leaving the page) answers nothing: its
+    // view is gone, and asking it would throw inside React's render.
+    selector: ({ editor: e }) => {
+      if (!e || e.isDestroyed) return NO_MARKS;
+      try {
+        return {
+          bold: e.isActive("bold"),
+          italic: e.isActive("italic"),
+          underline: e.isActive("underline"),
+          strike: e.isActive("strike"),
+          h2: e.isActive("heading", { level: 2 }),
+          h3: e.isActive("heading", { level: 3 }),
+          bullet: e.isActive("bulletList"),
+          ordered: e.isActive("orderedList"),
+          quote: e.isActive("blockquote"),
+          canUndo: e.can().undo(),
+          canRedo: e.can().redo(),
+        };
+      } catch {
+        return NO_MARKS;
+      }
+    },
   });
 
   // A value set from outside (a restore, a reload after a conflict) replaces the document.
   useEffect(() => {
-    if (!editor) return;
+    if (!editor || editor.isDestroyed) return;
     if ((value ?? undefined) !== htmlOf(editor))
       editor.commands.setContent(value ?? "", { emitUpdate: false });
   }, [editor, value]);
   useEffect(() => {
-    editor?.setEditable(!disabled);
+    if (editor && !editor.isDestroyed) editor.setEditable(!disabled);
   }, [editor, disabled]);
 
   if (!editor) return null;
