@@ -3,19 +3,11 @@
  * `pageSize`, `sort` (`-price,name`), `filters` (JSON of Refine CrudFilters), `q`.
  * Sorts and filters are only allowed on declared fields; values are always bound.
  */
-import {
-  CompiledQuery,
-  type Expression,
-  type ExpressionBuilder,
-  type Kysely,
-  type SelectQueryBuilder,
-  type SqlBool,
-  sql,
-} from "kysely";
-import type { CrudFilter, LogicalFilter } from "../../schemas/conditions";
-import { isTimeOfDay } from "../../schemas/formats";
+import { CompiledQuery, type Expression, type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import type { CrudFilter } from "../../schemas/conditions";
 import { badRequest } from "./errors";
 import { nulFields } from "./input-guards";
+import { escapeLike, fieldRef, filterExpression, invalidFilters } from "./list-filter-sql";
 
 export interface ListQuery {
   page?: number;
@@ -56,8 +48,9 @@ export const listQuerySchema = {
  */
 export type FieldType = "string" | "number" | "integer" | "boolean" | "date" | "time" | "uuid" | "uuids";
 
-// The condition language is one (schemas/conditions.ts); these are its SQL reading.
+// The condition language is one (schemas/conditions.ts); list-filter-sql.ts is its SQL reading.
 export type { ConditionalFilter, CrudFilter, LogicalFilter } from "../../schemas/conditions";
+export { filterExpression } from "./list-filter-sql";
 
 /** The column `totalColumn` lists usually name (a name no schema field takes). */
 export const TOTAL_COLUMN = "__atelier_total";
@@ -103,9 +96,6 @@ export function parseSort(sort: string, allowed: readonly string[]): Array<[stri
     });
 }
 
-const invalidFilters = (message: string, field = "filters") =>
-  badRequest("Invalid filters", [{ field, message }]);
-
 /** True for a JSON object (not an array, not null). */
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -145,170 +135,6 @@ export function parseFilters(raw: string | undefined): CrudFilter[] {
   if (!Array.isArray(parsed)) throw invalidFilters("must be a list");
   checkFilters(parsed, 1);
   return parsed as CrudFilter[];
-}
-
-const LIKE: Record<string, (v: string) => string> = {
-  contains: (v) => `%${v}%`,
-  ncontains: (v) => `%${v}%`,
-  startswith: (v) => `${v}%`,
-  nstartswith: (v) => `${v}%`,
-  endswith: (v) => `%${v}`,
-  nendswith: (v) => `%${v}`,
-};
-const escapeLike = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
-const CMP: Record<string, "=" | "<>" | "<" | ">" | "<=" | ">="> = {
-  eq: "=",
-  ne: "<>",
-  lt: "<",
-  gt: ">",
-  lte: "<=",
-  gte: ">=",
-};
-
-const INT32_MAX = 2_147_483_647;
-
-function coerce(value: unknown, type: FieldType, field: string): unknown {
-  const bad = () =>
-    badRequest("Invalid filters", [{ field: `filters.${field}`, message: `must be a ${type}` }]);
-  if (value === null) return null;
-  if (type === "number" || type === "integer") {
-    const n = typeof value === "number" ? value : Number(value);
-    if (!Number.isFinite(n) || value === "" || typeof value === "boolean") throw bad();
-    // Integer columns are 32-bit: a bigger or fractional value cannot match, and PostgreSQL
-    // would refuse to compare it rather than answer "no rows".
-    if (type === "integer" && (!Number.isInteger(n) || Math.abs(n) > INT32_MAX)) {
-      throw badRequest("Invalid filters", [
-        {
-          field: `filters.${field}`,
-          message: `must be a whole number between -${INT32_MAX} and ${INT32_MAX}`,
-        },
-      ]);
-    }
-    return n;
-  }
-  if (type === "boolean") {
-    if (value === true || value === "true") return true;
-    if (value === false || value === "false") return false;
-    throw bad();
-  }
-  if (type === "uuid") {
-    if (
-      typeof value !== "string" ||
-      !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
-    ) {
-      throw bad();
-    }
-    return value;
-  }
-  if (type === "date") {
-    const d = new Date(String(value));
-    if (Number.isNaN(d.getTime())) throw bad();
-    // JavaScript dates reach year 275760; PostgreSQL cannot read those years back as text.
-    const year = d.getUTCFullYear();
-    if (year < 1 || year > 9999) {
-      throw badRequest("Invalid filters", [
-        { field: `filters.${field}`, message: "must be a date between the years 1 and 9999" },
-      ]);
-    }
-    // Text, not the Date: pg would write a Date in the server's local time, and a `date`
-    // column compared with it would take the local day, one off west of Greenwich.
-    return d.toISOString();
-  }
-  if (type === "time") {
-    if (typeof value !== "string" || !isTimeOfDay(value)) {
-      throw badRequest("Invalid filters", [
-        { field: `filters.${field}`, message: "must be a time of day written HH:MM or HH:MM:SS" },
-      ]);
-    }
-    return value;
-  }
-  if (typeof value !== "string" && typeof value !== "number") throw bad();
-  return String(value);
-}
-
-/** A declared field as SQL: its expression, or the column of the list's table. */
-function fieldRef(eb: AnyExpressionBuilder, field: string, options: ListOptions): Expression<unknown> {
-  const expression = options.expressions?.[field];
-  return expression && Object.hasOwn(options.expressions ?? {}, field)
-    ? expression
-    : eb.ref(`${options.table}.${field}`);
-}
-
-/** Builds a WHERE expression from Refine CrudFilters over declared fields. */
-// biome-ignore lint/suspicious/noExplicitAny: filters work on any table's expression builder.
-type AnyExpressionBuilder = ExpressionBuilder<any, any>;
-
-export function filterExpression(
-  eb: AnyExpressionBuilder,
-  filters: CrudFilter[],
-  options: ListOptions,
-): Expression<SqlBool> {
-  const fields = options.filterFields ?? {};
-  const one = (f: CrudFilter): Expression<SqlBool> => {
-    if (f.operator === "or" || f.operator === "and") {
-      if (!Array.isArray(f.value))
-        throw badRequest("Invalid filters", [{ field: "filters", message: `${f.operator} needs a list` }]);
-      const parts = (f.value as CrudFilter[]).map(one);
-      if (!parts.length) return sql<SqlBool>`true`;
-      return f.operator === "or" ? eb.or(parts) : eb.and(parts);
-    }
-    const { field, operator, value } = f as LogicalFilter;
-    const type = typeof field === "string" && Object.hasOwn(fields, field) ? fields[field] : undefined;
-    if (!type)
-      throw badRequest("Invalid filters", [
-        { field: "filters", message: `cannot filter by '${String(field)}'` },
-      ]);
-    const col = fieldRef(eb, field, options);
-    if (operator === "null") return eb(col, "is", null);
-    if (operator === "nnull") return eb(col, "is not", null);
-    if (value === undefined || value === "" || (Array.isArray(value) && !value.length))
-      return sql<SqlBool>`true`;
-    if (typeof operator !== "string")
-      throw invalidFilters("each filter needs an operator", `filters.${field}`);
-    if (type === "uuids") return holdsAny(col, operator, value, field);
-    if (Object.hasOwn(CMP, operator)) return eb(col, CMP[operator], coerce(value, type, field));
-    if (operator === "in" || operator === "nin") {
-      const list = (Array.isArray(value) ? value : [value]).map((v) => coerce(v, type, field));
-      return eb(col, operator === "in" ? "in" : "not in", list);
-    }
-    if (operator === "between") {
-      if (!Array.isArray(value) || value.length !== 2)
-        throw badRequest("Invalid filters", [
-          { field: `filters.${field}`, message: "between needs two values" },
-        ]);
-      return eb.and([
-        eb(col, ">=", coerce(value[0], type, field)),
-        eb(col, "<=", coerce(value[1], type, field)),
-      ]);
-    }
-    if (Object.hasOwn(LIKE, operator)) {
-      const pattern = LIKE[operator](escapeLike(String(value)));
-      const text = sql`${col}::text`;
-      return operator.startsWith("n")
-        ? sql<SqlBool>`${text} not ilike ${pattern}`
-        : sql<SqlBool>`${text} ilike ${pattern}`;
-    }
-    throw badRequest("Invalid filters", [
-      { field: "filters", message: `unknown operator '${String(operator)}'` },
-    ]);
-  };
-  return eb.and(filters.map(one));
-}
-
-/** A `uuid[]` column holding any (`eq`, `in`) or none (`ne`, `nin`) of the values. */
-function holdsAny(
-  col: Expression<unknown>,
-  operator: string,
-  value: unknown,
-  field: string,
-): Expression<SqlBool> {
-  if (!["eq", "in", "ne", "nin"].includes(operator))
-    throw badRequest("Invalid filters", [
-      { field: `filters.${field}`, message: `'${operator}' does not apply to a list; use eq, in, ne or nin` },
-    ]);
-  const ids = (Array.isArray(value) ? value : [value]).map((v) => coerce(v, "uuid", field));
-  const any = sql<SqlBool>`${col} && ${sql.val(ids)}::uuid[]`;
-  return operator === "eq" || operator === "in" ? any : sql<SqlBool>`not (${any})`;
 }
 
 /** Up to this many matches the total is counted exactly; past it, the planner's estimate is used. */
