@@ -3,6 +3,8 @@
  * (fuzz-values.ts): bodies that break the transport (truncated JSON, invalid UTF-8, wrong
  * content types, malformed multipart) and hostile path and query values.
  */
+
+import { OPERATORS } from "../../schemas/conditions";
 import { badValue, type Pools, type Rng } from "./fuzz-values";
 
 /** A request ready for fetch: the path is already percent-encoded (on purpose, sometimes badly). */
@@ -217,25 +219,8 @@ export function queryString(rng: Rng, names: string[], pools: Pools): string {
   const params: string[] = [];
   const field = () => (pools.fields.length && rng.chance(0.8) ? rng.pick(pools.fields) : rng.string(6));
   const filter = (): unknown => {
-    const op = rng.pick([
-      "eq",
-      "ne",
-      "lt",
-      "gt",
-      "lte",
-      "gte",
-      "in",
-      "nin",
-      "between",
-      "contains",
-      "ncontains",
-      "startswith",
-      "null",
-      "nnull",
-      "bogus",
-      "constructor",
-      "toString",
-    ]);
+    // Every operator of the condition language, and names that are none.
+    const op = rng.pick([...OPERATORS, "bogus", "constructor", "toString"]);
     return { field: field(), operator: op, value: rng.chance(0.5) ? badValue(rng) : rng.string(4) };
   };
   const filtersValue = (): string => {
