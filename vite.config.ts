@@ -172,6 +172,60 @@ function lighterModules(): Plugin {
   };
 }
 
+/** The embed script's source and its fixed address in the build (`GET /forms/embed.js` serves it). */
+const EMBED_ENTRY = "src/forms-public/embed.ts";
+const EMBED_FILE = "embed.js";
+
+/**
+ * Builds the forms embed script (src/forms-public/embed.ts) as `assets/embed.js`: one classic
+ * script with everything inlined, under a name that never changes, since other sites load it
+ * with `<script src=… async>`. It cannot be an entry of the main build: an entry there is an ES
+ * module that imports the chunks it shares with the form's page (the renderer, the checks),
+ * which a classic script cannot load. So it is a build of its own (Vite's library mode, IIFE),
+ * run inside this one and emitted as an asset, which also gets it precompressed.
+ */
+function embedScript(): Plugin {
+  let root = "";
+  let assetsDir = "";
+  let mode = "";
+  return {
+    name: "atelier-embed-script",
+    apply: "build",
+    configResolved(config) {
+      root = config.root;
+      assetsDir = config.build.assetsDir;
+      mode = config.mode;
+    },
+    async generateBundle() {
+      const { build } = await import("vite");
+      const result = await build({
+        configFile: false,
+        root,
+        mode,
+        logLevel: "warn",
+        publicDir: false,
+        build: {
+          write: false,
+          emptyOutDir: false,
+          lib: {
+            entry: EMBED_ENTRY,
+            formats: ["iife"],
+            name: "AtelierFormsEmbed",
+            fileName: () => EMBED_FILE,
+          },
+        },
+      });
+      const outputs = (Array.isArray(result) ? result : [result]).flatMap((r) =>
+        "output" in r ? r.output : [],
+      );
+      const chunk = outputs.find((o) => o.type === "chunk");
+      if (!chunk || outputs.length !== 1)
+        this.error(`embed script: expected one file, got ${outputs.length}`);
+      this.emitFile({ type: "asset", fileName: `${assetsDir}/${EMBED_FILE}`, source: chunk.code });
+    },
+  };
+}
+
 export default defineConfig({
   base: BASE,
   // browserFinders: the definitions of resources/ come from import.meta.glob, not the disk.
@@ -185,6 +239,7 @@ export default defineConfig({
     lighterModules(),
     buildMeta(),
     cspSources(),
+    embedScript(),
     precompressAssets(),
   ],
   resolve: { alias: [...ESM_ICONS, ...LIGHTER] },
@@ -193,7 +248,8 @@ export default defineConfig({
     emptyOutDir: true,
     chunkSizeWarningLimit: 1200,
     rolldownOptions: {
-      input: { main: "index.html", viewer: "viewer.html" },
+      // form.html: a public form's page (src/forms-public); its embed script is built apart.
+      input: { main: "index.html", viewer: "viewer.html", form: "form.html" },
       treeshake: { moduleSideEffects: PURE_PACKAGES },
     },
   },

@@ -31,6 +31,7 @@ import { cmsMediaRoutes } from "./modules/cms/media.routes";
 import { cmsOpenApi } from "./modules/cms/openapi";
 import { damRoutes } from "./modules/dam/dam.routes";
 import { createDamEvents } from "./modules/dam/events";
+import { formsModule } from "./modules/forms";
 import { modulesRoutes } from "./modules/modules/modules.routes";
 import { pdfModule } from "./modules/pdf";
 import { preferencesRoutes } from "./modules/preferences/preferences.routes";
@@ -155,6 +156,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     await catalogueRoutes(scope, ctx, services);
     await pdfModule(scope, ctx, services);
     cms = await cmsModule(scope, ctx);
+    await formsModule(scope, ctx);
   });
   await damRoutes(app, ctx, async (scope, dam) => {
     if (cms) await cmsMediaRoutes(scope, ctx, dam, cms.registry);

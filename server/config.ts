@@ -33,6 +33,8 @@ export interface Config {
    * link-local addresses. Off by default (server/http/outbound.ts); tests turn it on.
    */
   outboundAllowPrivate: boolean;
+  /** Public form submissions accepted per IP address and minute (`FORMS_RATE_LIMIT`). */
+  formsRateLimit: number;
   /** How long a checked session may be reused without a lookup, ms (0: never). */
   sessionCacheMs: number;
   /** Folder of the built SPA. */
@@ -142,6 +144,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     trustProxy: bool(env, "TRUST_PROXY", false),
     outboundAllowPrivate: bool(env, "OUTBOUND_ALLOW_PRIVATE", false),
+    formsRateLimit: int(env, "FORMS_RATE_LIMIT", 30),
     sessionCacheMs: int(env, "SESSION_CACHE_MS", 5000, 0),
     clientDir: path.resolve(env.CLIENT_DIR || "dist/client"),
     storage,

@@ -7,13 +7,21 @@ import type { Database } from "../db";
 
 export const RATE_WINDOW_SECONDS = 15 * 60;
 
-/** Counts one attempt under `key` and returns the count in the current window. */
-export async function hit(db: Kysely<Database>, key: string, windowSeconds = RATE_WINDOW_SECONDS) {
+/**
+ * Counts `amount` attempts (one by default) under `key` and returns the count in the current
+ * window, these included.
+ */
+export async function hit(
+  db: Kysely<Database>,
+  key: string,
+  windowSeconds = RATE_WINDOW_SECONDS,
+  amount = 1,
+) {
   const window = `${windowSeconds} seconds`;
   const row = await sql<{ count: number }>`
-    insert into rate_limits (key, window_start, count) values (${key}, now(), 1)
+    insert into rate_limits (key, window_start, count) values (${key}, now(), ${amount})
     on conflict (key) do update set
-      count = case when rate_limits.window_start < now() - ${window}::interval then 1 else rate_limits.count + 1 end,
+      count = case when rate_limits.window_start < now() - ${window}::interval then ${amount} else rate_limits.count + ${amount} end,
       window_start = case when rate_limits.window_start < now() - ${window}::interval then now() else rate_limits.window_start end
     returning count`.execute(db);
   return row.rows[0]?.count ?? 1;

@@ -10,6 +10,13 @@ import type {
   WebhookDeliveriesTable,
   WebhooksTable,
 } from "./types-content";
+import type {
+  FormDefinitionsTable,
+  FormFilesTable,
+  FormStatsTable,
+  FormSubmissionsTable,
+  FormsTable,
+} from "./types-forms";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -103,6 +110,9 @@ export interface MailOutboxTable {
   secret_link: ColumnType<string | null, string | null | undefined, string | null>;
   secret_hash: ColumnType<string | null, string | null | undefined, string | null>;
   secret_expires_at: NullableTimestamp;
+  cc: ColumnType<string[], string | undefined, string>;
+  bcc: ColumnType<string[], string | undefined, string>;
+  reply_to: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RateLimitsTable {
@@ -337,4 +347,9 @@ export interface Database {
   cms_domains: CmsDomainsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  forms: FormsTable;
+  form_definitions: FormDefinitionsTable;
+  form_submissions: FormSubmissionsTable;
+  form_stats: FormStatsTable;
+  form_files: FormFilesTable;
 }

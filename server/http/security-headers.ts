@@ -41,6 +41,8 @@ export interface PageSources {
   frameSrc?: readonly string[];
   /** Origins the page may load images from, besides ours and the asset base. */
   imgSrc?: readonly string[];
+  /** Who may frame the page, instead of FRAME_ANCESTORS (public forms: any site, `*`). */
+  frameAncestors?: readonly string[];
 }
 
 export const HSTS = "max-age=31536000; includeSubDomains";
@@ -83,7 +85,10 @@ export function contentSecurityPolicy(config: Config, kind: PageKind, page: Page
     ["object-src", ["'none'"]],
     ["base-uri", ["'self'"]],
     ["form-action", ["'self'"]],
-    ["frame-ancestors", kind === "public" ? config.frameAncestors.split(" ") : ["'none'"]],
+    [
+      "frame-ancestors",
+      kind === "public" ? (page.frameAncestors ?? config.frameAncestors.split(" ")) : ["'none'"],
+    ],
   ];
   return directives.map(([name, sources]) => `${name} ${sources.join(" ")}`).join("; ");
 }

@@ -100,6 +100,12 @@ export interface JobQueue {
   register<P>(name: string, handler: JobHandler<P>, options?: RegisterOptions): void;
   /** Stores a job and answers its id (or the pending job's id, see EnqueueOptions.key). */
   enqueue<P>(name: string, payload: P, options?: EnqueueOptions): Promise<string>;
+  /** Many jobs of one name at once, without keys or run times (one statement). */
+  enqueueMany<P>(
+    name: string,
+    payloads: readonly P[],
+    options?: Pick<EnqueueOptions, "db" | "maxAttempts">,
+  ): Promise<string[]>;
   start(): Promise<void>;
   /** Stops taking jobs, waits for running ones, then aborts and hands back the rest. */
   stop(): Promise<void>;

@@ -49,6 +49,23 @@ export async function insertJob(db: Kysely<Database>, job: NewJob): Promise<stri
   return rows[0]?.id ?? null;
 }
 
+/** Many keyless jobs of one name in one statement (a batch of submissions' deliveries). */
+export async function insertJobs(
+  db: Kysely<Database>,
+  name: string,
+  payloads: readonly unknown[],
+  maxAttempts: number,
+): Promise<string[]> {
+  if (!payloads.length) return [];
+  const rows = payloads.map(
+    (p) => sql`(${name}, cast(${JSON.stringify(p ?? null)} as text)::jsonb, ${maxAttempts})`,
+  );
+  const result = await sql<{ id: string }>`
+    insert into jobs (name, payload, max_attempts) values ${sql.join(rows)} returning id
+  `.execute(db);
+  return result.rows.map((r) => r.id);
+}
+
 /**
  * A newer job with the same key replaces a running one: the running job finishes its run
  * but gives up its key and its remaining attempts, so an older payload is never retried

@@ -12,6 +12,7 @@ import {
   extendLeases,
   getJob,
   insertJob,
+  insertJobs,
   markDone,
   markFailed,
   releaseJobs,
@@ -308,6 +309,17 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         await supersedeRunning(target, name, job.key);
       }
       throw new Error(`Could not enqueue job "${name}" with key "${job.key}"`);
+    },
+
+    async enqueueMany(name, payloads, opts = {}) {
+      if (!name) throw new Error("A job name is required");
+      const maxAttempts = positiveInt(
+        opts.maxAttempts ?? registry.get(name)?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+        "maxAttempts",
+      );
+      const ids = await insertJobs(opts.db ?? db, name, payloads, maxAttempts);
+      if (ids.length) wake();
+      return ids;
     },
 
     async start() {

@@ -11,7 +11,11 @@ import type { Database } from "../db";
 import { secretColumnsOf } from "./outbox-secrets";
 
 export interface OutgoingMail {
-  to: string;
+  /** One address, or several (a form's Destination list). */
+  to: string | string[];
+  cc?: string[];
+  bcc?: string[];
+  replyTo?: string;
   subject: string;
   text: string;
   html?: string;
@@ -19,6 +23,13 @@ export interface OutgoingMail {
 
 export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
+  /**
+   * Puts mails in the outbox inside the caller's transaction (`db`): they exist only if it
+   * commits, and are sent after it (a form submission and its notification, stored together).
+   */
+  queue(mails: readonly OutgoingMail[], db: Kysely<Database>): Promise<void>;
+  /** Sends what is pending now rather than at the next poll (after `queue`'s commit). */
+  wake(): void;
   /** Delivers pending mails now; resolves with how many were handled. */
   flush(): Promise<number>;
   stop(): Promise<void>;
@@ -63,6 +74,9 @@ export function createMailer(
         await transport.sendMail({
           from: options.from,
           to: mail.to_address,
+          cc: mail.cc?.length ? mail.cc : undefined,
+          bcc: mail.bcc?.length ? mail.bcc : undefined,
+          replyTo: mail.reply_to ?? undefined,
           subject: mail.subject,
           text: mail.text_body,
           html: mail.html_body ?? undefined,
@@ -114,6 +128,17 @@ export function createMailer(
     );
   }
 
+  const outboxRow = (mail: OutgoingMail) => ({
+    to_address: Array.isArray(mail.to) ? mail.to.join(", ") : mail.to,
+    cc: JSON.stringify(mail.cc ?? []),
+    bcc: JSON.stringify(mail.bcc ?? []),
+    reply_to: mail.replyTo ?? null,
+    subject: mail.subject,
+    text_body: mail.text,
+    html_body: mail.html ?? null,
+    status: transport ? "pending" : "stored",
+  });
+
   if (transport && options.poll !== false) {
     timer = setInterval(flushInBackground, POLL_MS);
     timer.unref();
@@ -124,15 +149,18 @@ export function createMailer(
       await db
         .insertInto("mail_outbox")
         .values({
-          to_address: mail.to,
-          subject: mail.subject,
-          text_body: mail.text,
-          html_body: mail.html ?? null,
-          status: transport ? "pending" : "stored",
+          ...outboxRow(mail),
           // A set-password link is tracked so the stored copy is scrubbed once it is dead.
           ...(await secretColumnsOf(db, mail.text)),
         })
         .execute();
+      if (transport) flushInBackground();
+    },
+    async queue(mails, trx) {
+      if (!mails.length) return;
+      await trx.insertInto("mail_outbox").values(mails.map(outboxRow)).execute();
+    },
+    wake() {
       if (transport) flushInBackground();
     },
     flush,

@@ -187,6 +187,37 @@ export class WebhookService {
     return hooks.length;
   }
 
+  /**
+   * Deliveries of many events of one kind inside the caller's transaction (`db`): they exist
+   * only if it commits (a batch of form submissions, stored with their deliveries).
+   */
+  async queueMany(moduleId: number, event: string, payloads: readonly unknown[], db: AppContext["db"]) {
+    if (!payloads.length) return 0;
+    const hooks = await db
+      .selectFrom("webhooks")
+      .select(["id"])
+      .where("module_id", "=", moduleId)
+      .where("active", "=", true)
+      .where(sql<boolean>`events @> ${JSON.stringify([event])}::jsonb`)
+      .execute();
+    if (!hooks.length) return 0;
+    const deliveries = await db
+      .insertInto("webhook_deliveries")
+      .values(
+        hooks.flatMap((hook) =>
+          payloads.map((data) => ({ webhook_id: hook.id, event, payload: JSON.stringify({ event, data }) })),
+        ),
+      )
+      .returning("id")
+      .execute();
+    await this.ctx.jobs.enqueueMany(
+      DELIVER_JOB,
+      deliveries.map((d) => ({ deliveryId: d.id })),
+      { db },
+    );
+    return deliveries.length;
+  }
+
   /** One attempt; throwing makes the queue try again later (until the last attempt). */
   private async deliver(deliveryId: string, attempt: number): Promise<void> {
     const found = await this.ctx.db

@@ -8,7 +8,7 @@
  * Reproduce a run with `FUZZ_SEED=<seed printed below>`; `FUZZ_REQUESTS` changes the total.
  * A failure lists each failing request in full (method, path, headers, body).
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
@@ -24,7 +24,7 @@ const PER_DRIVER = Math.ceil(TOTAL / DRIVERS.length);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
 /** Requests in flight at once: enough to keep the server busy, few enough for 2 cores. */
 const CONCURRENCY = 6;
-/** The SPA and viewer pages, so their routes answer as in production rather than 503 "not built". */
+/** The SPA, viewer and form pages (and the forms embed script), so their routes answer as in production rather than 503 "not built". */
 /** Stands for the admin's current access token, filled in when the request is sent. */
 const ADMIN_TOKEN = "Bearer <admin>";
 const STUB_PAGE = "<!doctype html><html><head><title>stub</title></head><body></body></html>";
@@ -192,6 +192,9 @@ describe.each(DRIVERS)("fuzz on %s", (driver) => {
     clientDir = mkdtempSync(path.join(os.tmpdir(), "atelier-fuzz-client-"));
     writeFileSync(path.join(clientDir, "index.html"), STUB_PAGE);
     writeFileSync(path.join(clientDir, "viewer.html"), STUB_PAGE);
+    writeFileSync(path.join(clientDir, "form.html"), STUB_PAGE);
+    mkdirSync(path.join(clientDir, "assets"));
+    writeFileSync(path.join(clientDir, "assets", "embed.js"), "/* stub */");
     s = await startServer(driver, {
       CLIENT_DIR: clientDir,
       // Thousands of sign-in attempts from one address are the point here, not an attack.

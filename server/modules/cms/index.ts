@@ -5,6 +5,7 @@
 import type { FastifyInstance } from "fastify";
 import { MODULE_IDS } from "../../../resources/modules";
 import type { AppContext } from "../../context";
+import { webhookRoutes } from "../../webhooks/webhook.routes";
 import { cmsRoutes } from "./cms.routes";
 import { ContentTypesService } from "./content-types.service";
 import { EntriesService } from "./entries.service";
@@ -14,7 +15,9 @@ import { publicCmsRoutes } from "./public.routes";
 import { PublicCache } from "./public-cache";
 import { tokenRoutes } from "./token.routes";
 import { TypeRegistry } from "./type-registry";
-import { cmsWebhookRoutes } from "./webhook.routes";
+
+/** The events the CMS's webhooks may listen to. */
+export const CMS_WEBHOOK_EVENTS = ["entry.publish", "entry.unpublish", "entry.delete"] as const;
 
 export async function cmsModule(app: FastifyInstance, ctx: AppContext) {
   const registry = new TypeRegistry(ctx);
@@ -30,7 +33,13 @@ export async function cmsModule(app: FastifyInstance, ctx: AppContext) {
     await ctx.webhooks.dispatch(MODULE_IDS.cms, `entry.${event}`, { type: type.apiName, entry });
   });
   await cmsRoutes(app, { types, entries, lifecycle });
-  await cmsWebhookRoutes(app, ctx);
+  await webhookRoutes(app, ctx, {
+    moduleId: MODULE_IDS.cms,
+    path: "/cms/webhooks",
+    events: CMS_WEBHOOK_EVENTS,
+    tag: "cms webhooks",
+    moduleName: "CMS",
+  });
   await navigationRoutes(app, ctx, registry, delivery);
   await tokenRoutes(app, ctx);
   await publicCmsRoutes(app, ctx, registry, delivery);

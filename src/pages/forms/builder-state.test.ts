@@ -65,6 +65,55 @@ describe("the form builder's transitions (spec §4)", () => {
     expect(failed).toMatchObject({ loading: false, error: "Form not found" });
   });
 
+  it("a field dropped between others is inserted there and selected", () => {
+    const state = builderReducer(withTwo(), {
+      type: "add",
+      field: newField("phone", "f3", "Phone"),
+      index: 1,
+    });
+    expect(state.items.map((f) => f.id)).toEqual(["f1", "f3", "f2"]);
+    expect(state).toMatchObject({ selected: 1, edited: false });
+    expect(state.properties?.id).toBe("f3");
+    const past = builderReducer(withTwo(), {
+      type: "add",
+      field: newField("phone", "f3", "Phone"),
+      index: 9,
+    });
+    expect(past.items.map((f) => f.id)).toEqual(["f1", "f2", "f3"]);
+  });
+
+  it("changing the selected field's kind keeps the panel's other edits", () => {
+    let state = builderReducer(withTwo(), { type: "select", index: 0 });
+    state = builderReducer(state, { type: "edit", patch: { label: "Your age" } });
+    state = builderReducer(state, { type: "changeKind", index: 0, kind: "number" });
+    expect(state.properties).toMatchObject({ label: "Your age", kind: "number", validation: {} });
+    expect(state.items[0]).toMatchObject({ label: "Name", kind: "number" });
+  });
+
+  it("the selection follows its field through a reorder", () => {
+    let state = builderReducer(withTwo(), { type: "select", index: 0 });
+    state = builderReducer(state, { type: "edit", patch: { label: "Full name" } });
+    state = builderReducer(state, { type: "reorder", items: [email, name] });
+    expect(state).toMatchObject({ selected: 1, edited: true });
+    expect(state.properties?.label).toBe("Full name");
+  });
+
+  it("renaming a field's id carries over to the conditions that read it", () => {
+    const dependent = {
+      ...newField("text", "f3", "Company"),
+      logic: [
+        { action: "show" as const, match: "all" as const, conditions: [{ field: "f2", operator: "nnull" }] },
+      ],
+    };
+    const state = builderReducer(withTwo({ items: [name, email, dependent] }), {
+      type: "renameField",
+      from: "f2",
+      to: "work_email",
+    });
+    expect(state.items[2].logic?.[0].conditions[0].field).toBe("work_email");
+    expect(state.items[0]).toBe(name);
+  });
+
   it("ignores a transition naming a field that is not there", () => {
     const state = withTwo();
     expect(builderReducer(state, { type: "delete", index: 5 })).toBe(state);

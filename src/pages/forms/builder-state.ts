@@ -9,20 +9,15 @@
  * - deleting a field removes it and clears the selection;
  * - reordering replaces the list;
  * - loading clears the error flag; an error ends loading.
+ * Beyond the spec's list, what a canvas needs: a field dropped between others is inserted
+ * there (and selected, as an added one), the selection follows its field through a reorder,
+ * and renaming a field's id carries over to the conditions that read it.
  */
-import { defaultValidation, type FieldValidation, type FormFieldKind } from "../../../schemas/forms";
+import type { FormFieldDef } from "../../../schemas/form-definition";
+import { defaultValidation, type FormFieldKind } from "../../../schemas/forms";
 
-export interface BuilderField {
-  /** Stable across reorders: the drag handle's and the answers' key. */
-  id: string;
-  kind: FormFieldKind;
-  label: string;
-  placeholder?: string;
-  help?: string;
-  required?: boolean;
-  options?: string[];
-  validation: FieldValidation;
-}
+/** A field as the builder edits it: the stored definition's field (schemas/form-definition.ts). */
+export type BuilderField = FormFieldDef;
 
 export interface BuilderState {
   items: BuilderField[];
@@ -46,13 +41,17 @@ export const initialBuilderState: BuilderState = {
 };
 
 export type BuilderAction =
-  | { type: "add"; field: BuilderField }
+  /** Appends the field, or inserts it at `index` (a drop on the canvas). */
+  | { type: "add"; field: BuilderField; index?: number }
   | { type: "changeKind"; index: number; kind: FormFieldKind }
-  | { type: "edit"; patch: Partial<Omit<BuilderField, "id">> }
+  /** A change in the property panel; the id among them only while the page lets it change. */
+  | { type: "edit"; patch: Partial<BuilderField> }
   | { type: "update"; index: number; field: BuilderField }
   | { type: "select"; index: number }
   | { type: "delete"; index: number }
   | { type: "reorder"; items: BuilderField[] }
+  /** A field's id changed: the logic of every field that read its answer follows. */
+  | { type: "renameField"; from: string; to: string }
   | { type: "loading" }
   | { type: "loaded"; items: BuilderField[] }
   | { type: "error"; message: string };
@@ -62,8 +61,12 @@ const inRange = (state: BuilderState, index: number) => index >= 0 && index < st
 export function builderReducer(state: BuilderState, action: BuilderAction): BuilderState {
   switch (action.type) {
     case "add": {
-      const items = [...state.items, action.field];
-      return { ...state, items, selected: items.length - 1, properties: action.field };
+      const at =
+        action.index === undefined
+          ? state.items.length
+          : Math.max(0, Math.min(action.index, state.items.length));
+      const items = [...state.items.slice(0, at), action.field, ...state.items.slice(at)];
+      return { ...state, items, selected: at, edited: false, properties: action.field };
     }
     case "changeKind": {
       if (!inRange(state, action.index)) return state;
@@ -73,7 +76,12 @@ export function builderReducer(state: BuilderState, action: BuilderAction): Buil
         validation: defaultValidation(action.kind),
       };
       const items = state.items.map((f, i) => (i === action.index ? field : f));
-      return { ...state, items, properties: state.selected === action.index ? field : state.properties };
+      // The panel's other edits to that field (a label typed before the kind was changed) stay.
+      const properties =
+        state.selected === action.index
+          ? { ...(state.properties ?? field), kind: action.kind, validation: field.validation }
+          : state.properties;
+      return { ...state, items, properties };
     }
     case "edit":
       if (!state.properties) return state;
@@ -96,8 +104,22 @@ export function builderReducer(state: BuilderState, action: BuilderAction): Buil
         properties: null,
       };
     }
-    case "reorder":
-      return { ...state, items: action.items };
+    case "reorder": {
+      // The selection follows its field to its new place.
+      const id = state.selected === null ? null : state.items[state.selected]?.id;
+      const at = id === null ? -1 : action.items.findIndex((f) => f.id === id);
+      return at < 0
+        ? { ...state, items: action.items, selected: null, edited: false, properties: null }
+        : { ...state, items: action.items, selected: at };
+    }
+    case "renameField": {
+      const rename = (f: BuilderField) => renameInLogic(f, action.from, action.to);
+      return {
+        ...state,
+        items: state.items.map(rename),
+        properties: state.properties && rename(state.properties),
+      };
+    }
     case "loading":
       return { ...state, loading: true, error: null };
     case "loaded":
@@ -112,6 +134,18 @@ export function builderReducer(state: BuilderState, action: BuilderAction): Buil
     case "error":
       return { ...state, loading: false, error: action.message };
   }
+}
+
+/** The field with its logic's conditions on `from` reading `to` instead (the same object if none did). */
+export function renameInLogic(field: BuilderField, from: string, to: string): BuilderField {
+  if (!field.logic?.some((rule) => rule.conditions.some((c) => c.field === from))) return field;
+  return {
+    ...field,
+    logic: field.logic.map((rule) => ({
+      ...rule,
+      conditions: rule.conditions.map((c) => (c.field === from ? { ...c, field: to } : c)),
+    })),
+  };
 }
 
 /** A new field of a kind, with the kind's validation. */

@@ -1,24 +1,31 @@
 /**
- * `/cms/webhooks`: the CMS's outbound webhooks (entry published, unpublished, deleted) and
- * their delivery log, over the shared sender (server/webhooks). The secret is answered once,
- * when the hook is created.
+ * A module's outbound webhooks and their delivery log (`/cms/webhooks`: entry published,
+ * unpublished, deleted; `/forms/webhooks`: submission created), over the shared sender
+ * (webhooks.ts). The secret is answered once, when the hook is created.
  */
 import type { FastifyInstance } from "fastify";
-import { MODULE_IDS } from "../../../resources/modules";
-import { moduleAccess, principalOf } from "../../auth/access";
-import type { AppContext } from "../../context";
+import { moduleAccess, principalOf } from "../auth/access";
+import type { AppContext } from "../context";
 
-export const CMS_WEBHOOK_EVENTS = ["entry.publish", "entry.unpublish", "entry.delete"] as const;
+export interface WebhookRoutesOptions {
+  /** The module whose hooks these are. */
+  moduleId: number;
+  /** Where the routes live (`/cms/webhooks`). */
+  path: string;
+  /** The events a hook may listen to. */
+  events: readonly string[];
+  /** OpenAPI tag and the module's name in summaries. */
+  tag: string;
+  moduleName: string;
+}
 
-const config = { access: moduleAccess(MODULE_IDS.cms) };
 const security = [{ bearer: [] }];
-const tags = ["cms webhooks"];
 const idParams = {
   type: "object",
   required: ["id"],
   properties: { id: { type: "string", format: "uuid" } },
 } as const;
-const fields = {
+const fieldsOf = (events: readonly string[]) => ({
   name: { type: "string", title: "Name", minLength: 1, maxLength: 120 },
   url: { type: "string", title: "URL", minLength: 1, maxLength: 2000 },
   events: {
@@ -26,25 +33,28 @@ const fields = {
     title: "Events",
     minItems: 1,
     uniqueItems: true,
-    items: { type: "string", enum: CMS_WEBHOOK_EVENTS },
+    items: { type: "string", enum: events },
   },
   active: { type: "boolean", title: "Active" },
-} as const;
+});
 
 type Body = { name: string; url: string; events: string[]; active?: boolean };
 
-export async function cmsWebhookRoutes(app: FastifyInstance, ctx: AppContext) {
-  const cms = MODULE_IDS.cms;
+export async function webhookRoutes(app: FastifyInstance, ctx: AppContext, options: WebhookRoutesOptions) {
+  const { moduleId: cms, path } = options;
+  const config = { access: moduleAccess(cms) };
+  const tags = [options.tag];
+  const fields = fieldsOf(options.events);
   app.get(
-    "/cms/webhooks",
-    { config, schema: { tags, security, summary: "List the CMS's webhooks" } },
+    path,
+    { config, schema: { tags, security, summary: `List the ${options.moduleName}'s webhooks` } },
     async () => {
       const data = await ctx.webhooks.list(cms);
       return { data, total: data.length };
     },
   );
   app.post<{ Body: Body }>(
-    "/cms/webhooks",
+    path,
     {
       config: { ...config, idempotent: true },
       schema: {
@@ -63,7 +73,7 @@ export async function cmsWebhookRoutes(app: FastifyInstance, ctx: AppContext) {
       reply.status(201).send(await ctx.webhooks.create(cms, request.body, principalOf(request).userId)),
   );
   app.patch<{ Params: { id: string }; Body: Partial<Body> }>(
-    "/cms/webhooks/:id",
+    `${path}/:id`,
     {
       config,
       schema: {
@@ -77,7 +87,7 @@ export async function cmsWebhookRoutes(app: FastifyInstance, ctx: AppContext) {
     (request) => ctx.webhooks.update(cms, request.params.id, request.body),
   );
   app.delete<{ Params: { id: string } }>(
-    "/cms/webhooks/:id",
+    `${path}/:id`,
     { config, schema: { tags, security, summary: "Delete a webhook and its log", params: idParams } },
     async (request, reply) => {
       await ctx.webhooks.remove(cms, request.params.id);
@@ -85,7 +95,7 @@ export async function cmsWebhookRoutes(app: FastifyInstance, ctx: AppContext) {
     },
   );
   app.get<{ Params: { id: string } }>(
-    "/cms/webhooks/:id/deliveries",
+    `${path}/:id/deliveries`,
     {
       config,
       schema: { tags, security, summary: "A webhook's last 50 deliveries, newest first", params: idParams },

@@ -1,0 +1,209 @@
+/**
+ * A form's answers: which fields show and which are required under the conditional logic, and
+ * the check of a submission against the fields. The public renderer runs it as the respondent
+ * types and the server runs it again on every submission, the same code on both sides, so a
+ * field required only when visible is required only then on both. Pure: no Node, no React.
+ */
+
+import { parseDmy } from "../src/lib/dates";
+import { plural } from "../src/lib/text";
+import { matches } from "./conditions";
+import type { FieldError } from "./error-messages";
+import { answers, type FormFieldDef, logicFilter } from "./form-definition";
+
+export type Answers = Record<string, unknown>;
+
+/** What the logic makes of each field for the answers given. */
+export interface FieldStates {
+  visible: Set<string>;
+  required: Set<string>;
+}
+
+/** The largest number of files one file field takes. */
+export const MAX_FILES_PER_FIELD = 5;
+
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+/** Whether text is an email address (the form's answers and its mail settings alike). */
+export const isEmailAddress = (text: string) => text.length <= 320 && EMAIL.test(text);
+
+/**
+ * Visibility and requirement of every field, in field order: a rule reads the answers of the
+ * fields before and after it, but an answer of a field hidden so far counts as empty, so a
+ * chain of conditions (B shows when A says yes, C when B says yes) hides as a person expects.
+ */
+export function fieldStates(fields: readonly FormFieldDef[], values: Answers): FieldStates {
+  const visible = new Set<string>();
+  const required = new Set<string>();
+  const hidden = new Set<string>();
+  const seen: Answers = {};
+  for (const [k, v] of Object.entries(values)) seen[k] = v;
+  for (const f of fields) {
+    const rules = f.logic ?? [];
+    const holds = (action: string) =>
+      rules
+        .filter((r) => r.action === action && r.conditions.length)
+        .some((r) => matches(seen, [logicFilter(r)]));
+    const showRules = rules.filter((r) => r.action === "show" && r.conditions.length);
+    const shown = (showRules.length === 0 || holds("show")) && !holds("hide");
+    if (!shown) {
+      hidden.add(f.id);
+      seen[f.id] = undefined;
+      continue;
+    }
+    visible.add(f.id);
+    if (answers(f) && (f.required || holds("require"))) required.add(f.id);
+  }
+  return { visible, required };
+}
+
+const isBlank = (v: unknown) => v === undefined || v === null || v === "" || (Array.isArray(v) && !v.length);
+
+const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+
+const TRUE_WORDS = new Set(["true", "on", "yes", "1"]);
+
+/** Reads `D-M-YYYY` (spec §5, src/lib/dates.ts) as `YYYY-MM-DD`, or null when it is no real date. */
+export function dmyToIso(input: string): string | null {
+  const date = parseDmy(input);
+  return date ? date.toISOString().slice(0, 10) : null;
+}
+
+/** One field's answer, normalised to what is stored, or the sentence saying what is wrong. */
+function checkValue(f: FormFieldDef, raw: unknown): { value?: unknown; problem?: string } {
+  const v = f.validation ?? {};
+  const text = () => {
+    const value = first(raw);
+    return typeof value === "string" ? value.trim() : typeof value === "number" ? String(value) : undefined;
+  };
+  switch (f.kind) {
+    case "text":
+    case "longtext":
+    case "email":
+    case "phone":
+    case "hidden": {
+      const value = text();
+      if (value === undefined) return { problem: "must be text" };
+      const max = v.maxLength ?? (f.kind === "hidden" ? 1000 : undefined);
+      if (v.minLength !== undefined && value.length < v.minLength)
+        return { problem: `must be at least ${plural(v.minLength, "character")}` };
+      if (max !== undefined && value.length > max)
+        return { problem: `must be at most ${plural(max, "character")}` };
+      if (f.kind === "email" && !isEmailAddress(value)) return { problem: "must be a valid email address" };
+      if (v.pattern && !safeTest(v.pattern, value))
+        return { problem: f.kind === "phone" ? "must be a phone number" : "is not in the expected format" };
+      return { value };
+    }
+    case "number":
+    case "rating": {
+      const value = typeof first(raw) === "number" ? (first(raw) as number) : Number(text());
+      if (!Number.isFinite(value)) return { problem: "must be a number" };
+      if (f.kind === "rating" && !Number.isInteger(value)) return { problem: "must be a whole number" };
+      if (v.min !== undefined && value < v.min) return { problem: `must be ${v.min} or more` };
+      if (v.max !== undefined && value > v.max) return { problem: `must be ${v.max} or less` };
+      return { value };
+    }
+    case "date": {
+      const value = text();
+      const iso = value === undefined ? null : dmyToIso(value);
+      if (!iso) return { problem: "must be a real date written day-month-year, such as 31-12-2025" };
+      return { value: iso };
+    }
+    case "dropdown":
+    case "radio": {
+      const value = text();
+      if (value === undefined || !(f.options ?? []).includes(value))
+        return { problem: "must be one of its choices" };
+      return { value };
+    }
+    case "checkboxes": {
+      const list = (Array.isArray(raw) ? raw : [raw]).filter(
+        (x) => x !== "" && x !== undefined && x !== null,
+      );
+      if (!list.every((x) => typeof x === "string" && (f.options ?? []).includes(x)))
+        return { problem: "must be among its choices" };
+      const value = [...new Set(list as string[])];
+      if (v.minItems && value.length < v.minItems)
+        return { problem: `needs at least ${plural(v.minItems, "choice")}` };
+      if (v.maxItems !== undefined && value.length > v.maxItems)
+        return { problem: `takes at most ${plural(v.maxItems, "choice")}` };
+      return { value };
+    }
+    case "consent": {
+      const value = first(raw);
+      const yes = value === true || (typeof value === "string" && TRUE_WORDS.has(value.toLowerCase()));
+      return { value: yes };
+    }
+    case "file": {
+      const list = (Array.isArray(raw) ? raw : [raw]).filter(
+        (x) => x !== "" && x !== undefined && x !== null,
+      );
+      if (!list.every((x) => typeof x === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(x)))
+        return { problem: "must be uploaded files" };
+      if (list.length > MAX_FILES_PER_FIELD)
+        return { problem: `takes at most ${plural(MAX_FILES_PER_FIELD, "file")}` };
+      return { value: list };
+    }
+    default:
+      return {};
+  }
+}
+
+/** Tests a builder's pattern; one that does not compile never matches. */
+function safeTest(pattern: string, value: string): boolean {
+  try {
+    return new RegExp(pattern, "u").test(value);
+  } catch {
+    return false;
+  }
+}
+
+export interface CheckedAnswers {
+  /** The answers of visible fields, normalised (dates as `YYYY-MM-DD`, numbers as numbers). */
+  values: Answers;
+  errors: FieldError[];
+}
+
+/**
+ * Checks a submission's answers against the fields and their logic. Answers of hidden fields
+ * and unknown keys are dropped; an empty optional answer is left out.
+ *
+ * @example
+ * checkAnswers(fields, { email: "nope" }).errors; // [{ field: "email", message: "Email must be a valid email address" }]
+ */
+export function checkAnswers(fields: readonly FormFieldDef[], raw: Answers): CheckedAnswers {
+  const states = fieldStates(fields, raw);
+  const values: Answers = {};
+  const errors: FieldError[] = [];
+  for (const f of fields) {
+    if (!answers(f) || !states.visible.has(f.id)) continue;
+    const given = raw[f.id];
+    const required = states.required.has(f.id);
+    const consentMissing = f.kind === "consent" && checkValue(f, given).value !== true;
+    if (isBlank(given) || (Array.isArray(given) && given.every(isBlank)) || (required && consentMissing)) {
+      if (required)
+        errors.push({
+          field: f.id,
+          message: f.kind === "consent" ? `"${f.label}" must be ticked` : `${f.label} is required`,
+        });
+      else if (f.kind === "consent") values[f.id] = false;
+      continue;
+    }
+    const { value, problem } = checkValue(f, given);
+    if (problem) errors.push({ field: f.id, message: `${f.label} ${problem}` });
+    else if (value !== undefined) values[f.id] = value;
+  }
+  return { values, errors };
+}
+
+/** The answer of a field as text in mails and CSV: lists joined, consent as Yes/No. */
+export function answerText(f: Pick<FormFieldDef, "kind">, value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (f.kind === "consent") return value ? "Yes" : "No";
+  if (Array.isArray(value)) return value.join(", ");
+  if (f.kind === "date" && typeof value === "string") {
+    const [y, m, d] = value.split("-");
+    return `${d}-${m}-${y}`;
+  }
+  return String(value);
+}

@@ -1,0 +1,314 @@
+/**
+ * What a stored form definition may hold: its JSON Schema (the server's one validator checks the
+ * builder's PUT with it, with the usual per-field messages), and the checks a schema cannot say
+ * (ids unique, conditions naming fields that exist, every mail address real), shared with the
+ * builder so it can say the same before saving. Pure.
+ */
+import { OPERATORS } from "./conditions";
+import type { FieldError } from "./error-messages";
+import { isEmailAddress } from "./form-answers";
+import {
+  answers,
+  FIELD_ID_PATTERN,
+  FIRST_TOUCH_MODES,
+  type FormDefinition,
+  hasOptions,
+  LOGIC_ACTIONS,
+  MAX_FORM_FIELDS,
+  PARAMETER_NAME_PATTERN,
+} from "./form-definition";
+import { DEFAULT_TRACKING_PARAMETERS, FORM_FIELD_KINDS } from "./forms";
+
+/** Field ids the submissions list uses for its own columns. */
+export const RESERVED_FIELD_IDS = [
+  "id",
+  "created_at",
+  "version",
+  "tracking",
+  "utm_source",
+  "utm_medium",
+  "utm_campaign",
+  "referrer",
+];
+
+const text = (title: string, maxLength: number, minLength = 0) =>
+  ({ type: "string", title, maxLength, ...(minLength ? { minLength } : {}) }) as const;
+const count = (title: string) => ({ type: "integer", title, minimum: 0, maximum: 1_000_000 }) as const;
+const addresses = (title: string) =>
+  ({
+    type: "array",
+    title,
+    maxItems: 20,
+    items: { type: "string", title: "Address", maxLength: 320 },
+  }) as const;
+const parameter = {
+  type: "object",
+  additionalProperties: false,
+  required: ["id", "name", "type"],
+  properties: {
+    id: { type: "integer", title: "ID", minimum: 1, maximum: 10_000 },
+    name: {
+      type: "string",
+      title: "Parameter name",
+      pattern: PARAMETER_NAME_PATTERN,
+      "x-patternMessage": "must start with a letter and hold only letters, digits, _ and -",
+    },
+    type: { type: "integer", title: "Type", minimum: 0, maximum: 1 },
+    defaultValue: text("Default value", 200),
+  },
+} as const;
+
+export const formDefinitionSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["fields", "settings"],
+  properties: {
+    fields: {
+      type: "array",
+      title: "Fields",
+      maxItems: MAX_FORM_FIELDS,
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["id", "kind", "label", "validation"],
+        properties: {
+          id: {
+            type: "string",
+            title: "Field ID",
+            pattern: FIELD_ID_PATTERN,
+            "x-patternMessage":
+              "must start with a lower-case letter and hold only lower-case letters, digits and _",
+          },
+          kind: { type: "string", title: "Type", enum: FORM_FIELD_KINDS },
+          label: text("Label", 300, 1),
+          placeholder: text("Placeholder", 200),
+          help: text("Help text", 1000),
+          required: { type: "boolean", title: "Required" },
+          options: {
+            type: "array",
+            title: "Options",
+            maxItems: 200,
+            items: { type: "string", title: "Option", minLength: 1, maxLength: 200 },
+          },
+          defaultValue: text("Default value", 1000),
+          validation: {
+            type: "object",
+            title: "Validation",
+            additionalProperties: false,
+            properties: {
+              minLength: count("Minimum length"),
+              maxLength: count("Maximum length"),
+              pattern: text("Pattern", 500),
+              min: { type: "number", title: "Minimum" },
+              max: { type: "number", title: "Maximum" },
+              accept: {
+                type: "array",
+                title: "Allowed file types",
+                maxItems: 30,
+                items: { type: "string", title: "File type", minLength: 1, maxLength: 100 },
+              },
+              maxSizeMb: { type: "number", title: "Largest file (MB)", exclusiveMinimum: 0, maximum: 50 },
+              minItems: count("Fewest choices"),
+              maxItems: count("Most choices"),
+            },
+          },
+          logic: {
+            type: "array",
+            title: "Logic",
+            maxItems: 10,
+            items: {
+              type: "object",
+              additionalProperties: false,
+              required: ["action", "match", "conditions"],
+              properties: {
+                action: { type: "string", title: "Action", enum: LOGIC_ACTIONS },
+                match: { type: "string", title: "Match", enum: ["all", "any"] },
+                conditions: {
+                  type: "array",
+                  title: "Conditions",
+                  maxItems: 20,
+                  items: {
+                    type: "object",
+                    additionalProperties: false,
+                    required: ["field", "operator"],
+                    properties: {
+                      field: text("Condition field", 63, 1),
+                      operator: { type: "string", title: "Operator", enum: OPERATORS },
+                      value: { type: ["string", "number", "boolean", "array", "null"], title: "Value" },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+    settings: {
+      type: "object",
+      additionalProperties: false,
+      required: ["mail", "utm", "submit", "firstTouch"],
+      properties: {
+        mail: {
+          type: "object",
+          additionalProperties: false,
+          required: ["isEmail", "Destination", "sendCc", "sendBcc", "subject", "body"],
+          properties: {
+            isEmail: { type: "boolean", title: "Send notification mail" },
+            Destination: addresses("Destination"),
+            sendCc: addresses("Cc"),
+            sendBcc: addresses("Bcc"),
+            subject: text("Subject", 200),
+            body: text("Body", 10_000),
+            replyToField: { type: ["string", "null"], title: "Reply-To field", maxLength: 63 },
+            confirmation: {
+              type: "object",
+              additionalProperties: false,
+              required: ["enabled", "subject", "body"],
+              properties: {
+                enabled: { type: "boolean", title: "Confirmation mail" },
+                subject: text("Confirmation subject", 200),
+                body: text("Confirmation body", 10_000),
+              },
+            },
+          },
+        },
+        utm: {
+          type: "object",
+          additionalProperties: false,
+          required: ["trackingId", "Step", "defaultParameters", "customParameters"],
+          properties: {
+            trackingId: text("Tracking ID", 100),
+            Step: { type: "integer", title: "Step", minimum: 1, maximum: 1000 },
+            defaultParameters: { type: "array", title: "Default parameters", maxItems: 5, items: parameter },
+            customParameters: { type: "array", title: "Custom parameters", maxItems: 20, items: parameter },
+          },
+        },
+        submit: {
+          type: "object",
+          additionalProperties: false,
+          required: ["buttonLabel", "successMessage"],
+          properties: {
+            buttonLabel: text("Button label", 60, 1),
+            successMessage: text("Success message", 1000, 1),
+          },
+        },
+        firstTouch: { type: "string", title: "First-touch tracking", enum: FIRST_TOUCH_MODES },
+      },
+    },
+  },
+} as const;
+
+const compiles = (pattern: string) => {
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * What the schema cannot check. Paths as the API's `details` say them (`fields.2.id`).
+ *
+ * @example
+ * definitionProblems({ fields: [a, { ...a }], settings }); // [{ field: "fields.1.id", message: "Field ID … is used twice" }]
+ */
+export function definitionProblems(def: FormDefinition): FieldError[] {
+  const problems: FieldError[] = [];
+  const ids = new Map<string, number>();
+  def.fields.forEach((f, i) => {
+    const at = `fields.${i}`;
+    if (RESERVED_FIELD_IDS.includes(f.id))
+      problems.push({
+        field: `${at}.id`,
+        message: `Field ID "${f.id}" is kept for the submissions list; choose another`,
+      });
+    else if (ids.has(f.id)) problems.push({ field: `${at}.id`, message: `Field ID "${f.id}" is used twice` });
+    ids.set(f.id, i);
+    if (hasOptions(f.kind)) {
+      const options = f.options ?? [];
+      if (!options.length)
+        problems.push({ field: `${at}.options`, message: `${f.label} needs at least one option` });
+      if (new Set(options).size !== options.length)
+        problems.push({ field: `${at}.options`, message: `${f.label} has the same option twice` });
+    }
+    const v = f.validation;
+    if (v.pattern && !compiles(v.pattern))
+      problems.push({
+        field: `${at}.validation.pattern`,
+        message: `Pattern of ${f.label} is not a valid expression`,
+      });
+    if (v.minLength !== undefined && v.maxLength !== undefined && v.minLength > v.maxLength)
+      problems.push({
+        field: `${at}.validation.maxLength`,
+        message: `Maximum length of ${f.label} is below its minimum`,
+      });
+    if (v.min !== undefined && v.max !== undefined && v.min > v.max)
+      problems.push({ field: `${at}.validation.max`, message: `Maximum of ${f.label} is below its minimum` });
+  });
+  def.fields.forEach((f, i) => {
+    (f.logic ?? []).forEach((rule, r) => {
+      rule.conditions.forEach((c, k) => {
+        const target = ids.get(c.field);
+        const path = `fields.${i}.logic.${r}.conditions.${k}.field`;
+        if (target === undefined || !answers(def.fields[target]))
+          problems.push({
+            field: path,
+            message: `A condition of ${f.label} names a field that is not in the form`,
+          });
+        else if (c.field === f.id)
+          problems.push({ field: path, message: `A condition of ${f.label} names the field itself` });
+      });
+    });
+  });
+  const mail = def.settings.mail;
+  for (const list of ["Destination", "sendCc", "sendBcc"] as const)
+    mail[list].forEach((address, i) => {
+      if (!isEmailAddress(address.trim()))
+        problems.push({
+          field: `settings.mail.${list}.${i}`,
+          message: `"${address}" is not an email address`,
+        });
+    });
+  if (mail.isEmail && !mail.Destination.length)
+    problems.push({
+      field: "settings.mail.Destination",
+      message: "Destination needs at least one address to send to",
+    });
+  const replyTo = mail.replyToField ? def.fields[ids.get(mail.replyToField) ?? -1] : undefined;
+  if (mail.replyToField && replyTo?.kind !== "email")
+    problems.push({
+      field: "settings.mail.replyToField",
+      message: "Reply-To field must be an email field of the form",
+    });
+  if (mail.confirmation?.enabled && !mail.replyToField)
+    problems.push({
+      field: "settings.mail.confirmation.enabled",
+      message: "A confirmation mail needs the Reply-To field, to know where to send it",
+    });
+  const utm = def.settings.utm;
+  const defaults = new Set(DEFAULT_TRACKING_PARAMETERS.map((p) => p.name));
+  const standard = utm.defaultParameters.map((p) => `${p.id}:${p.name}:${p.type}`).join();
+  if (standard !== DEFAULT_TRACKING_PARAMETERS.map((p) => `${p.id}:${p.name}:${p.type}`).join())
+    problems.push({
+      field: "settings.utm.defaultParameters",
+      message:
+        "Default parameters must be utm_source, utm_medium, utm_campaign, utm_term and utm_content (ids 1 to 5, type 0)",
+    });
+  const names = new Set<string>();
+  utm.customParameters.forEach((p, i) => {
+    if (defaults.has(p.name))
+      problems.push({
+        field: `settings.utm.customParameters.${i}.name`,
+        message: `${p.name} is a default parameter already`,
+      });
+    else if (names.has(p.name))
+      problems.push({
+        field: `settings.utm.customParameters.${i}.name`,
+        message: `Parameter ${p.name} is there twice`,
+      });
+    names.add(p.name);
+  });
+  return problems;
+}

@@ -1,0 +1,294 @@
+/**
+ * Stores public submissions durably before anyone is told they were received, many per
+ * transaction: while one batch commits, the next gathers, so 50 people sending at once cost a
+ * few commits, not 50 (group commit). Each batch writes, in one transaction, the submissions,
+ * the day's counts, the notification and confirmation mails (the outbox) and the webhook
+ * deliveries (jobs), so a submission never exists without its mail and hook, nor they without
+ * it. Each submitter's promise settles only after that commit.
+ *
+ * The per-address limit is counted in the same transaction (the database's counters, so every
+ * instance shares them): a submission past the limit is refused with 429 and stores nothing.
+ *
+ * A batch that fails for another reason than the database being away is retried one
+ * submission at a time, so one bad submission cannot fail the others.
+ */
+import { sql } from "kysely";
+import { MODULE_IDS } from "../../../resources/modules";
+import { answerText } from "../../../schemas/form-answers";
+import type { FormDefinition } from "../../../schemas/form-definition";
+import { hit } from "../../auth/rate-limit";
+import type { AppContext } from "../../context";
+import { isDatabaseUnavailable } from "../../db/unavailable";
+import { HttpError } from "../../http/errors";
+import type { OutgoingMail } from "../../mail/mailer";
+import type { AnyDb } from "../../resources/rules";
+import type { PublishedForm } from "./forms.service";
+import type { Tracking } from "./tracking";
+
+/** The event the module's webhooks hear. */
+export const SUBMISSION_EVENT = "submission.created";
+/** Submissions written in one transaction at most. */
+const MAX_BATCH = 200;
+
+export interface NewSubmission {
+  form: PublishedForm;
+  answers: Record<string, unknown>;
+  tracking: Tracking;
+  idempotencyKey: string | null;
+  /** Tokens of files uploaded for this submission's file fields. */
+  files: string[];
+  /** The sender's address: submissions are limited per address and minute. */
+  ip: string;
+}
+
+export interface StoredSubmission {
+  id: string;
+  createdAt: string;
+  /** A retry of a submission stored before (same Idempotency-Key): nothing new was written. */
+  repeated: boolean;
+}
+
+interface Pending {
+  item: NewSubmission;
+  resolve: (stored: StoredSubmission) => void;
+  reject: (error: unknown) => void;
+}
+
+/** A submission refused by the per-address limit. */
+export const tooMany = () => new HttpError(429, "Too many answers from your address; try again in a minute");
+
+export class SubmissionWriter {
+  private queue: Pending[] = [];
+  private running: Promise<void> | null = null;
+
+  constructor(private readonly ctx: AppContext) {}
+
+  /** Resolves once the submission (with its mails and deliveries) is committed. */
+  submit(item: NewSubmission): Promise<StoredSubmission> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.running ??= this.drain().finally(() => {
+        this.running = null;
+      });
+    });
+  }
+
+  /** Resolves when nothing is waiting (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length) {
+      const batch = this.queue.splice(0, MAX_BATCH);
+      try {
+        const stored = await this.write(batch.map((p) => p.item));
+        batch.forEach((p, i) => {
+          const outcome = stored[i];
+          if (outcome instanceof HttpError) p.reject(outcome);
+          else p.resolve(outcome);
+        });
+      } catch (error) {
+        if (batch.length === 1 || isDatabaseUnavailable(error)) {
+          for (const p of batch) p.reject(error);
+          continue;
+        }
+        for (const p of batch) {
+          try {
+            const [outcome] = await this.write([p.item]);
+            if (outcome instanceof HttpError) p.reject(outcome);
+            else p.resolve(outcome);
+          } catch (single) {
+            p.reject(single);
+          }
+        }
+      }
+    }
+    this.ctx.mailer.wake();
+  }
+
+  /** Per-address limit: which of `items` are past it (counted here, in the transaction). */
+  private async refused(trx: AnyDb, items: NewSubmission[]): Promise<Set<NewSubmission>> {
+    const byIp = new Map<string, NewSubmission[]>();
+    for (const item of items) byIp.set(item.ip, [...(byIp.get(item.ip) ?? []), item]);
+    const out = new Set<NewSubmission>();
+    for (const [ip, mine] of byIp) {
+      const count = Number(await hit(trx as unknown as AppContext["db"], `forms:${ip}`, 60, mine.length));
+      const over = Math.min(mine.length, count - this.ctx.config.formsRateLimit);
+      for (let i = 0; i < over; i++) out.add(mine[mine.length - 1 - i]);
+    }
+    return out;
+  }
+
+  private async write(items: NewSubmission[]): Promise<Array<StoredSubmission | HttpError>> {
+    const db = this.ctx.db as unknown as AnyDb;
+    const out = await db.transaction().execute(async (trx) => {
+      const refused = await this.refused(trx, items);
+      const accepted = items.filter((i) => !refused.has(i));
+      if (!accepted.length) return { result: items.map(() => tooMany()), fresh: [] };
+      const inserted = await trx
+        .insertInto("form_submissions")
+        .values(
+          accepted.map((s) => ({
+            form_id: s.form.id,
+            version: s.form.version,
+            answers: JSON.stringify(s.answers),
+            tracking: JSON.stringify(s.tracking),
+            utm_source: s.tracking.parameters.utm_source ?? "",
+            idempotency_key: s.idempotencyKey,
+          })),
+        )
+        .onConflict((oc) => oc.columns(["form_id", "idempotency_key"]).doNothing())
+        .returning(["id", "form_id", "idempotency_key", "created_at"])
+        .execute();
+      const byKey = new Map(
+        inserted.filter((r) => r.idempotency_key).map((r) => [`${r.form_id}:${r.idempotency_key}`, r]),
+      );
+      const unkeyed = inserted.filter((r) => !r.idempotency_key);
+      const result: Array<StoredSubmission | HttpError> = [];
+      const fresh: Array<{ item: NewSubmission; id: string; createdAt: string }> = [];
+      for (const item of items) {
+        if (refused.has(item)) {
+          result.push(tooMany());
+          continue;
+        }
+        const key = `${item.form.id}:${item.idempotencyKey}`;
+        // Unkeyed rows come back in the order given; a keyed one is new when this statement wrote it.
+        const row = item.idempotencyKey ? byKey.get(key) : unkeyed.shift();
+        if (row) {
+          if (item.idempotencyKey) byKey.delete(key);
+          const createdAt = new Date(row.created_at).toISOString();
+          fresh.push({ item, id: row.id, createdAt });
+          result.push({ id: row.id, createdAt, repeated: false });
+          continue;
+        }
+        const earlier = await trx
+          .selectFrom("form_submissions")
+          .select(["id", "created_at"])
+          .where("form_id", "=", item.form.id)
+          .where("idempotency_key", "=", item.idempotencyKey)
+          .executeTakeFirstOrThrow();
+        result.push({
+          id: earlier.id,
+          createdAt: new Date(earlier.created_at).toISOString(),
+          repeated: true,
+        });
+      }
+      await this.sideEffects(trx, fresh);
+      return { result, fresh };
+    });
+    const forms = new Set(out.fresh.map((f) => f.item.form.id));
+    for (const formId of forms)
+      this.ctx.events.publish({
+        resource: `forms/${formId}/submissions`,
+        moduleID: MODULE_IDS.forms,
+        type: "created",
+        ids: out.fresh.filter((f) => f.item.form.id === formId).map((f) => f.id),
+        actorId: null,
+      });
+    return out.result;
+  }
+
+  /** The day's counts, claimed files, mails and webhook deliveries of new submissions. */
+  private async sideEffects(
+    trx: AnyDb,
+    fresh: Array<{ item: NewSubmission; id: string; createdAt: string }>,
+  ) {
+    if (!fresh.length) return;
+    const counts = new Map<string, { formId: string; source: string; n: number }>();
+    for (const { item } of fresh) {
+      const source = item.tracking.parameters.utm_source ?? "";
+      const key = `${item.form.id}\u0000${source}`;
+      const c = counts.get(key) ?? { formId: item.form.id, source, n: 0 };
+      c.n++;
+      counts.set(key, c);
+    }
+    await trx
+      .insertInto("form_stats")
+      .values(
+        [...counts.values()].map((c) => ({
+          form_id: c.formId,
+          day: sql`current_date`,
+          utm_source: c.source,
+          submissions: c.n,
+        })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(["form_id", "day", "utm_source"])
+          .doUpdateSet({ submissions: sql`form_stats.submissions + excluded.submissions` }),
+      )
+      .execute();
+    for (const { item, id } of fresh) {
+      if (!item.files.length) continue;
+      await trx
+        .updateTable("form_files")
+        .set({ submission_id: id })
+        .where("token", "in", item.files)
+        .where("form_id", "=", item.form.id)
+        .where("submission_id", "is", null)
+        .execute();
+    }
+    const mails = fresh.flatMap(({ item }) => mailsOf(item));
+    await this.ctx.mailer.queue(mails, trx as unknown as AppContext["db"]);
+    await this.ctx.webhooks.queueMany(
+      MODULE_IDS.forms,
+      SUBMISSION_EVENT,
+      fresh.map(({ item, id, createdAt }) => ({
+        form: { id: item.form.id, slug: item.form.slug, name: item.form.name, version: item.form.version },
+        submission: { id, createdAt, answers: item.answers, tracking: item.tracking },
+      })),
+      trx as unknown as AppContext["db"],
+    );
+  }
+}
+
+/** `{{field_id}}`, `{{form}}` and `{{answers}}` of a template, filled from a submission. */
+export function fillTemplate(
+  template: string,
+  def: FormDefinition,
+  formName: string,
+  answers: Record<string, unknown>,
+) {
+  const fields = new Map(def.fields.map((f) => [f.id, f]));
+  return template.replace(/\{\{\s*([a-z][a-z0-9_]*)\s*\}\}/g, (whole, name: string) => {
+    if (name === "form") return formName;
+    if (name === "answers")
+      return def.fields
+        .filter((f) => f.id in answers)
+        .map((f) => `${f.label}: ${answerText(f, answers[f.id])}`)
+        .join("\n");
+    const field = fields.get(name);
+    return field ? answerText(field, answers[name]) : whole;
+  });
+}
+
+/** The notification (to Destination, Cc, Bcc; Reply-To the respondent) and the confirmation. */
+function mailsOf(item: NewSubmission): OutgoingMail[] {
+  const { definition, name } = item.form;
+  const mail = definition.settings.mail;
+  const respondent =
+    mail.replyToField && typeof item.answers[mail.replyToField] === "string"
+      ? (item.answers[mail.replyToField] as string)
+      : undefined;
+  const out: OutgoingMail[] = [];
+  if (mail.isEmail && mail.Destination.length)
+    out.push({
+      to: mail.Destination,
+      cc: mail.sendCc,
+      bcc: mail.sendBcc,
+      replyTo: respondent,
+      subject: oneLine(fillTemplate(mail.subject || `New answer to ${name}`, definition, name, item.answers)),
+      text: fillTemplate(mail.body || "{{answers}}", definition, name, item.answers),
+    });
+  if (mail.confirmation?.enabled && respondent)
+    out.push({
+      to: respondent,
+      subject: oneLine(fillTemplate(mail.confirmation.subject, definition, name, item.answers)),
+      text: fillTemplate(mail.confirmation.body, definition, name, item.answers),
+    });
+  return out;
+}
+
+/** A subject is one line: answers with line breaks cannot add headers. */
+const oneLine = (text: string) => text.replace(/[\r\n]+/g, " ").slice(0, 250);

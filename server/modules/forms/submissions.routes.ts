@@ -1,0 +1,353 @@
+/**
+ * A form's submissions for its admins (`/forms/forms/{id}/submissions`): the list contract over
+ * the answers (one field per form field, read from `jsonb` as runtime-defined entities are,
+ * server/entities/jsonb-fields.ts) and the tracking's utm columns, one submission, delete, the
+ * CSV export, and the views-against-submissions counts behind the insights charts.
+ */
+import { Readable } from "node:stream";
+import { stringify } from "csv-stringify/sync";
+import type { FastifyInstance } from "fastify";
+import { sql } from "kysely";
+import { MODULE_IDS } from "../../../resources/modules";
+import { answerText } from "../../../schemas/form-answers";
+import { answers, type FormDefinition, type FormFieldDef } from "../../../schemas/form-definition";
+import { moduleAccess, principalOf } from "../../auth/access";
+import type { AppContext } from "../../context";
+import { type JsonField, jsonListFields } from "../../entities/jsonb-fields";
+import { notFound } from "../../http/errors";
+import { type ListQuery, listPage, listQuerySchema, TOTAL_COLUMN } from "../../http/list-query";
+import { escapeFormula } from "../../resources/csv/cells";
+import { BOM } from "../../resources/csv/export";
+import type { AnyDb } from "../../resources/rules";
+import { assetUrls } from "../../storage/serve";
+import type { FormsService } from "./forms.service";
+
+const config = { access: moduleAccess(MODULE_IDS.forms) };
+const security = [{ bearer: [] }];
+const tags = ["forms"];
+const uuid = { type: "string", format: "uuid" } as const;
+const formParams = { type: "object", required: ["id"], properties: { id: uuid } } as const;
+const submissionParams = {
+  type: "object",
+  required: ["id", "sid"],
+  properties: { id: uuid, sid: uuid },
+} as const;
+
+/** Tracking values listed as columns of their own. */
+export const TRACKING_COLUMNS = ["utm_source", "utm_medium", "utm_campaign", "referrer"] as const;
+const EXPORT_PAGE = 200;
+
+/** How a field's answer compares in filters: its JSON type (schemas/form-answers.ts stores these). */
+export function answerSchema(f: Pick<FormFieldDef, "kind">): JsonField {
+  switch (f.kind) {
+    case "number":
+    case "rating":
+      return { type: "number" };
+    case "consent":
+      return { type: "boolean" };
+    case "date":
+      return { type: "string", format: "date" };
+    case "checkboxes":
+    case "file":
+      return { type: "array" };
+    default:
+      return { type: "string" };
+  }
+}
+
+const parse = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T;
+
+// biome-ignore lint/suspicious/noExplicitAny: a form_submissions row.
+function toSubmission(row: any) {
+  const answersOf = parse<Record<string, unknown>>(row.answers);
+  const tracking = parse<Record<string, unknown> & { parameters?: Record<string, string> }>(row.tracking);
+  return {
+    id: row.id as string,
+    created_at: new Date(row.created_at).toISOString(),
+    version: row.version as number,
+    ...answersOf,
+    utm_source: tracking.parameters?.utm_source ?? "",
+    utm_medium: tracking.parameters?.utm_medium ?? "",
+    utm_campaign: tracking.parameters?.utm_campaign ?? "",
+    referrer: (tracking.referrer as string) ?? "",
+    tracking,
+  };
+}
+
+export async function submissionRoutes(app: FastifyInstance, ctx: AppContext, forms: FormsService) {
+  const db = ctx.db as unknown as AnyDb;
+
+  /** The definition whose fields the list reads: the published one, else the draft. */
+  async function fieldsOf(formId: string): Promise<FormFieldDef[]> {
+    await forms.form(formId);
+    const row = await db
+      .selectFrom("form_definitions")
+      .select(["draft", "published"])
+      .where("form_id", "=", formId)
+      .executeTakeFirst();
+    const def = parse<FormDefinition | null>(row?.published ?? row?.draft ?? null);
+    return (def?.fields ?? []).filter(answers);
+  }
+
+  async function page(formId: string, query: ListQuery, unpaged = false, before?: Date) {
+    const fields = await fieldsOf(formId);
+    const schemas = Object.fromEntries(fields.map((f) => [f.id, answerSchema(f)]));
+    const json = jsonListFields("t.answers", schemas, Object.keys(schemas));
+    const tracking = Object.fromEntries(
+      TRACKING_COLUMNS.map((c) => [
+        c,
+        c === "referrer" ? sql`(t.tracking ->> 'referrer')` : sql`(t.tracking -> 'parameters' ->> ${c})`,
+      ]),
+    );
+    let base = db.selectFrom("form_submissions as t").selectAll("t").where("t.form_id", "=", formId);
+    if (before) base = base.where("t.created_at", "<=", before);
+    const text = fields.filter((f) => json.filterFields[f.id] === "string").map((f) => f.id);
+    const result = await listPage(db, base, unpaged ? { ...query, page: query.page } : query, {
+      table: "t",
+      defaultSort: "-created_at",
+      sortFields: [...Object.keys(json.filterFields), ...TRACKING_COLUMNS, "created_at"],
+      filterFields: {
+        ...json.filterFields,
+        ...Object.fromEntries(TRACKING_COLUMNS.map((c) => [c, "string" as const])),
+        created_at: "date",
+        version: "integer",
+        id: "uuid",
+      },
+      expressions: { ...json.expressions, ...tracking },
+      search: [...text, "utm_source", "utm_campaign"],
+      ...(unpaged ? {} : { totalColumn: TOTAL_COLUMN }),
+    });
+    return {
+      fields,
+      data: result.rows.map(toSubmission),
+      total: result.total,
+      totalExact: result.totalExact,
+    };
+  }
+
+  app.get<{ Params: { id: string }; Querystring: ListQuery }>(
+    "/forms/forms/:id/submissions",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "A form's submissions (the list contract)",
+        params: formParams,
+        querystring: listQuerySchema,
+      },
+    },
+    async (request) => {
+      const { data, total, totalExact } = await page(request.params.id, request.query);
+      return { data, total, ...(totalExact === false ? { totalExact } : {}) };
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: Omit<ListQuery, "page" | "pageSize"> }>(
+    "/forms/forms/:id/submissions/export.csv",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "A form's submissions as CSV, filtered and searched as the list",
+        params: formParams,
+        querystring: {
+          ...listQuerySchema,
+          properties: {
+            sort: listQuerySchema.properties.sort,
+            filters: listQuerySchema.properties.filters,
+            q: listQuerySchema.properties.q,
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const form = await forms.form(request.params.id);
+      const started = new Date();
+      // The first page before answering, so a bad filter is a 400, not a broken download.
+      const first = await page(
+        request.params.id,
+        { ...request.query, page: 1, pageSize: EXPORT_PAGE },
+        false,
+        started,
+      );
+      const header = [
+        "Submitted",
+        ...first.fields.map((f) => f.label),
+        "utm_source",
+        "utm_medium",
+        "utm_campaign",
+        "utm_term",
+        "utm_content",
+        "Referrer",
+        "Landing page",
+        "First-touch source",
+        "User agent",
+        "ID",
+      ];
+      const line = (s: ReturnType<typeof toSubmission>) => {
+        const t = s.tracking as {
+          parameters?: Record<string, string>;
+          landingPage?: string;
+          userAgent?: string;
+          firstTouch?: { parameters?: Record<string, string> } | null;
+        };
+        const p = t.parameters ?? {};
+        return [
+          s.created_at,
+          ...first.fields.map((f) => answerText(f, (s as Record<string, unknown>)[f.id])),
+          p.utm_source ?? "",
+          p.utm_medium ?? "",
+          p.utm_campaign ?? "",
+          p.utm_term ?? "",
+          p.utm_content ?? "",
+          s.referrer,
+          t.landingPage ?? "",
+          t.firstTouch?.parameters?.utm_source ?? "",
+          t.userAgent ?? "",
+          s.id,
+        ].map((v) => escapeFormula(String(v)));
+      };
+      const id = request.params.id;
+      const query = request.query;
+      async function* text(): AsyncGenerator<string> {
+        yield BOM + stringify([header]);
+        let rows = first.data;
+        for (let n = 1; rows.length; n++) {
+          yield stringify(rows.map(line));
+          if (rows.length < EXPORT_PAGE) break;
+          rows = (await page(id, { ...query, page: n + 1, pageSize: EXPORT_PAGE }, false, started)).data;
+        }
+      }
+      const name = `${form.slug}-submissions-${started.toISOString().slice(0, 10)}.csv`;
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", `attachment; filename="${name}"`)
+        .send(Readable.from(text()));
+    },
+  );
+
+  app.get<{ Params: { id: string; sid: string } }>(
+    "/forms/forms/:id/submissions/:sid",
+    { config, schema: { tags, security, summary: "One submission", params: submissionParams } },
+    async (request) => {
+      await forms.form(request.params.id);
+      const row = await db
+        .selectFrom("form_submissions")
+        .selectAll()
+        .where("id", "=", request.params.sid)
+        .where("form_id", "=", request.params.id)
+        .executeTakeFirst();
+      if (!row) throw notFound("Submission not found");
+      const files = await db
+        .selectFrom("form_files")
+        .select(["token", "field_id", "file_name", "content_type", "size", "storage_key"])
+        .where("submission_id", "=", row.id)
+        .execute();
+      return {
+        ...toSubmission(row),
+        files: files.map((f) => ({
+          id: f.token,
+          field: f.field_id,
+          name: f.file_name,
+          type: f.content_type,
+          size: f.size,
+          url: assetUrls(f.storage_key, f.content_type).url,
+        })),
+      };
+    },
+  );
+
+  app.delete<{ Params: { id: string; sid: string } }>(
+    "/forms/forms/:id/submissions/:sid",
+    { config, schema: { tags, security, summary: "Delete a submission", params: submissionParams } },
+    async (request, reply) => {
+      const files = await db.transaction().execute(async (trx) => {
+        const gone = await trx
+          .deleteFrom("form_submissions")
+          .where("id", "=", request.params.sid)
+          .where("form_id", "=", request.params.id)
+          .returning(["id"])
+          .executeTakeFirst();
+        if (!gone) throw notFound("Submission not found");
+        return trx
+          .deleteFrom("form_files")
+          .where("submission_id", "=", gone.id)
+          .returning(["storage_key"])
+          .execute();
+      });
+      if (files.length)
+        await ctx.storage
+          .delete(files.map((f) => f.storage_key))
+          .catch((err) => ctx.log.warn({ err }, "form files not removed"));
+      ctx.events.publish({
+        resource: `forms/${request.params.id}/submissions`,
+        moduleID: MODULE_IDS.forms,
+        type: "deleted",
+        ids: [request.params.sid],
+        actorId: principalOf(request).userId,
+      });
+      return reply.status(204).send();
+    },
+  );
+
+  app.get<{ Params: { id: string }; Querystring: { days?: number } }>(
+    "/forms/forms/:id/stats",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Views and submissions of a form per day and per utm_source",
+        params: formParams,
+        querystring: {
+          type: "object",
+          additionalProperties: false,
+          properties: { days: { type: "integer", title: "Days", minimum: 1, maximum: 366, default: 30 } },
+        },
+      },
+    },
+    async (request) => {
+      await forms.form(request.params.id);
+      const days = request.query.days ?? 30;
+      const since = sql<string>`current_date - ${days - 1}::integer`;
+      const perDay = await db
+        .selectFrom("form_stats")
+        .select([
+          sql<string>`to_char(day, 'YYYY-MM-DD')`.as("day"),
+          sql<number>`sum(views)::integer`.as("views"),
+          sql<number>`sum(submissions)::integer`.as("submissions"),
+        ])
+        .where("form_id", "=", request.params.id)
+        .where("day", ">=", since)
+        .groupBy("day")
+        .execute();
+      const bySource = await db
+        .selectFrom("form_stats")
+        .select([
+          "utm_source as source",
+          sql<number>`sum(views)::integer`.as("views"),
+          sql<number>`sum(submissions)::integer`.as("submissions"),
+        ])
+        .where("form_id", "=", request.params.id)
+        .where("day", ">=", since)
+        .groupBy("utm_source")
+        .orderBy(sql`sum(submissions)`, "desc")
+        .orderBy(sql`sum(views)`, "desc")
+        .limit(50)
+        .execute();
+      const today = await db
+        .selectNoFrom(sql<string>`to_char(current_date, 'YYYY-MM-DD')`.as("today"))
+        .executeTakeFirstOrThrow();
+      const found = new Map(perDay.map((d) => [d.day, d]));
+      const end = new Date(`${today.today}T00:00:00Z`);
+      const series = Array.from({ length: days }, (_, i) => {
+        const day = new Date(end.getTime() - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10);
+        const d = found.get(day);
+        return { day, views: d?.views ?? 0, submissions: d?.submissions ?? 0 };
+      });
+      return { days: series, sources: bySource };
+    },
+  );
+}

@@ -1,0 +1,212 @@
+/**
+ * Brings the server-rendered form (render.ts) to life in the browser: the conditional logic as
+ * one types, each answer checked when one leaves it (the very checks the server makes,
+ * schemas/form-answers.ts), and sending without leaving the page, with the server's verdict
+ * shown where it belongs. Used by the form's page, the inline embed and the admin's preview.
+ */
+import { checkAnswers, fieldStates } from "../../schemas/form-answers";
+import { answers, HONEYPOT_FIELD } from "../../schemas/form-definition";
+import { applyStates, collectAnswers, fieldBlock, fieldIdOf, focusField, showFieldError } from "./form-dom";
+import { summary } from "./messages";
+import type { PublicForm } from "./public-form";
+import { idempotencyKeys, type SendOutcome, sendSubmission } from "./submit";
+import { pageTracking } from "./tracking";
+import { uploadFiles } from "./uploads";
+
+export interface EnhanceOptions {
+  /** Where the answers are posted; null in the admin's preview, which checks but never sends. */
+  submitUrl: string | null;
+  /** The submission's `tracking`; by default this page's tracked parameters, address and referrer. */
+  tracking?: () => object;
+  onSent?: () => void;
+  /** The height of `root` whenever it changes (an iframe's page tells its parent). */
+  onResize?: (height: number) => void;
+}
+
+export const PREVIEW_MESSAGE = "Preview: this would be sent";
+export const SENDING_MESSAGE = "Sending your answer…";
+export const UPLOADING_MESSAGE = "Please wait until your files are uploaded.";
+
+type Problem = { field: string; message: string };
+
+/** Kinds answered in one gesture, checked at once; others when the respondent leaves them. */
+const CHOSEN_AT_ONCE = new Set(["dropdown", "radio", "rating", "consent"]);
+
+/**
+ * Enhances the `form.atf` inside `root`; the returned function removes every listener.
+ *
+ * @example
+ * const stop = enhanceForm(document.body, form, { submitUrl: `/forms/f/${form.slug}/submissions` });
+ */
+export function enhanceForm(root: HTMLElement, form: PublicForm, opts: EnhanceOptions): () => void {
+  const found = root.querySelector<HTMLFormElement>("form.atf");
+  if (!found) return () => {};
+  const el: HTMLFormElement = found;
+  const { fields } = form;
+  const controller = new AbortController();
+  const listen = <K extends keyof HTMLElementEventMap>(type: K, fn: (e: HTMLElementEventMap[K]) => void) =>
+    el.addEventListener(type, fn, { signal: controller.signal });
+  const alert = el.querySelector<HTMLElement>(".atf-alert");
+  const status = el.querySelector<HTMLElement>(".atf-status");
+  const button = el.querySelector<HTMLButtonElement>(".atf-submit");
+  const known = new Set(fields.filter(answers).map((f) => f.id));
+  /** Fields the respondent has typed in: checked when left, not before. */
+  const touched = new Set<string>();
+  /** Upload problems by field, kept until the files are picked again. */
+  const uploadProblems = new Map<string, string>();
+  const keyFor = idempotencyKeys();
+  let sending = false;
+
+  const read = () => collectAnswers(el, fields);
+  const problems = (): Problem[] => [
+    ...checkAnswers(fields, read()).errors,
+    ...[...uploadProblems].map(([field, message]) => ({ field, message })),
+  ];
+  const show = (id: string, list: readonly Problem[]) => {
+    const block = fieldBlock(el, id);
+    if (block) showFieldError(block, list.find((p) => p.field === id)?.message ?? null);
+  };
+  const say = (region: HTMLElement | null, text: string) => {
+    if (!region) return;
+    // Emptied first, so that the same sentence said twice is announced twice.
+    region.textContent = "";
+    if (text) requestAnimationFrame(() => (region.textContent = text));
+  };
+
+  const refresh = () => applyStates(el, fields, fieldStates(fields, read()));
+
+  if (opts.submitUrl !== null) fillFromUrl(el, form);
+  refresh();
+
+  listen("input", (e) => {
+    const id = fieldIdOf(e.target);
+    if (id) touched.add(id);
+    refresh();
+    // "Preview: this would be sent" was about the answers before this change.
+    if (!sending && status?.textContent) status.textContent = "";
+    // A message goes away as soon as the answer is right, not only on leaving the field.
+    const invalid = [...el.querySelectorAll<HTMLElement>(".atf-field[data-invalid]")];
+    if (!invalid.length) return;
+    const list = problems();
+    for (const block of invalid) show(block.dataset.field ?? "", list);
+    if (!el.querySelector(".atf-field[data-invalid]") && alert?.textContent) say(alert, "");
+  });
+  listen("change", (e) => {
+    const id = fieldIdOf(e.target);
+    if (id) touched.add(id);
+    refresh();
+    const input = e.target;
+    if (id && input instanceof HTMLInputElement && input.type === "file") {
+      uploadProblems.delete(id);
+      show(id, problems());
+      void uploadFiles(input).then((problem) => {
+        if (problem) uploadProblems.set(id, problem);
+        show(id, problems());
+      });
+    } else if (id && CHOSEN_AT_ONCE.has(fieldBlock(el, id)?.dataset.kind ?? "")) show(id, problems());
+  });
+  listen("focusout", (e) => {
+    const id = fieldIdOf(e.target);
+    if (!id || !touched.has(id) || fieldIdOf(e.relatedTarget) === id) return;
+    show(id, problems());
+  });
+  listen("submit", (e) => {
+    e.preventDefault();
+    if (!sending) void submit();
+  });
+
+  async function submit() {
+    const list = problems();
+    for (const id of known) show(id, list);
+    const first = fields.find((f) => list.some((p) => p.field === f.id));
+    if (first) {
+      say(alert, summary(list, known));
+      const block = fieldBlock(el, first.id);
+      if (block) focusField(block);
+      return;
+    }
+    if (el.querySelector(".atf-field[data-uploading]")) return say(alert, UPLOADING_MESSAGE);
+    say(alert, "");
+    if (opts.submitUrl === null) return say(status, PREVIEW_MESSAGE);
+
+    const raw = read();
+    const visible = fieldStates(fields, raw).visible;
+    const given = Object.fromEntries(Object.entries(raw).filter(([id]) => visible.has(id)));
+    const honeypot = el.querySelector<HTMLInputElement>(`input[name="${HONEYPOT_FIELD}"]`)?.value ?? "";
+    const key = keyFor(JSON.stringify(given));
+    const body = JSON.stringify({
+      answers: given,
+      tracking: (opts.tracking ?? defaultTracking(form))(),
+      [HONEYPOT_FIELD]: honeypot,
+    });
+
+    sending = true;
+    if (button) button.disabled = true;
+    el.setAttribute("aria-busy", "true");
+    say(status, SENDING_MESSAGE);
+    const outcome = await sendSubmission(opts.submitUrl, body, key);
+    sending = false;
+    if (button) button.disabled = false;
+    el.removeAttribute("aria-busy");
+    if (!controller.signal.aborted) settle(outcome);
+  }
+
+  function settle(outcome: SendOutcome) {
+    if (outcome.kind === "sent") {
+      const done = successElement(form);
+      el.replaceWith(done);
+      done.focus();
+      opts.onSent?.();
+      return;
+    }
+    say(status, "");
+    if (outcome.kind === "failed") return say(alert, outcome.message);
+    const onFields = outcome.errors.filter((p) => known.has(p.field));
+    for (const id of known) show(id, onFields);
+    say(alert, onFields.length ? summary(outcome.errors, known) : outcome.message);
+    const first = fields.find((f) => onFields.some((p) => p.field === f.id));
+    const block = first && fieldBlock(el, first.id);
+    if (block) focusField(block);
+  }
+
+  let observer: ResizeObserver | null = null;
+  if (opts.onResize && typeof ResizeObserver === "function") {
+    const report = opts.onResize;
+    observer = new ResizeObserver(() => report(Math.ceil(root.getBoundingClientRect().height)));
+    observer.observe(root);
+  }
+  return () => {
+    controller.abort();
+    observer?.disconnect();
+  };
+}
+
+/** The tracking of an answer given on this page (no first touch: the embed script adds it). */
+function defaultTracking(form: PublicForm) {
+  return () => ({
+    ...pageTracking({ href: location.href, referrer: document.referrer }, form.settings.utm.parameters),
+    firstTouch: null,
+  });
+}
+
+/** A hidden field takes the value of the URL parameter of its name, when the URL has one. */
+function fillFromUrl(el: HTMLFormElement, form: PublicForm) {
+  const params = new URLSearchParams(location.search);
+  for (const f of form.fields) {
+    const value = f.kind === "hidden" ? params.get(f.id) : null;
+    const input = value === null ? null : fieldBlock(el, f.id)?.querySelector("input");
+    if (input && value !== null) input.value = value;
+  }
+}
+
+/** What replaces the form once it is sent: the form's success message (as render.ts `successHtml`). */
+function successElement(form: PublicForm): HTMLElement {
+  const done = document.createElement("div");
+  done.className = "atf atf-success";
+  done.setAttribute("role", "status");
+  done.tabIndex = -1;
+  const text = document.createElement("p");
+  text.textContent = form.settings.submit.successMessage;
+  done.append(text);
+  return done;
+}
