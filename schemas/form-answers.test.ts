@@ -64,7 +64,43 @@ describe("the logic evaluator", () => {
   });
 });
 
+describe("answers to hidden fields", () => {
+  it("never change what shows, even from a field later in the form", () => {
+    const fields: FormFieldDef[] = [
+      text("a", {
+        required: true,
+        logic: [{ action: "hide", match: "all", conditions: [{ field: "b", operator: "nnull" }] }],
+      }),
+      text("b", {
+        logic: [{ action: "show", match: "all", conditions: [{ field: "c", operator: "eq", value: "yes" }] }],
+      }),
+      text("c"),
+    ];
+    expect(checkAnswers(fields, { b: "filled" }).errors).toEqual([{ field: "a", message: "A is required" }]);
+    expect(fieldStates(fields, { b: "filled", c: "yes" }).visible.has("a")).toBe(false);
+  });
+});
+
 describe("checkAnswers", () => {
+  it("counts spaces as no answer, and reads only plain numbers", () => {
+    const fields: FormFieldDef[] = [{ id: "n", kind: "number", label: "N", required: true, validation: {} }];
+    expect(checkAnswers(fields, { n: "   " }).errors[0].message).toBe("N is required");
+    expect(checkAnswers(fields, { n: "0x10" }).errors[0].message).toBe("N must be a number");
+    expect(checkAnswers(fields, { n: "-2.5" }).values).toEqual({ n: -2.5 });
+  });
+
+  it("takes an option written with stray spaces as the option itself", () => {
+    const fields: FormFieldDef[] = [
+      { id: "p", kind: "radio", label: "P", options: [" Pro "], validation: {} },
+    ];
+    expect(checkAnswers(fields, { p: "Pro" }).values).toEqual({ p: " Pro " });
+  });
+
+  it("reads only the answers' own keys (a field named like an object's member)", () => {
+    const fields: FormFieldDef[] = [text("constructor")];
+    expect(checkAnswers(fields, {})).toEqual({ values: {}, errors: [] });
+  });
+
   it("requires a field required only when shown only when it is shown", () => {
     const fields = [
       { id: "plan", kind: "radio", label: "Plan", options: ["Free", "Pro"], validation: {} },

@@ -28,38 +28,51 @@ const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 export const isEmailAddress = (text: string) => text.length <= 320 && EMAIL.test(text);
 
 /**
- * Visibility and requirement of every field, in field order: a rule reads the answers of the
- * fields before and after it, but an answer of a field hidden so far counts as empty, so a
- * chain of conditions (B shows when A says yes, C when B says yes) hides as a person expects.
+ * Visibility and requirement of every field. A rule reads the other fields' answers, and the
+ * answer of a hidden field counts as empty, whether that field comes before or after it: the
+ * states are worked out again with the newly hidden answers left out until nothing changes,
+ * so a chain (B shows when A says yes, C when B is filled) hides as a person expects and no
+ * answer to a hidden field can change what is shown or required.
  */
 export function fieldStates(fields: readonly FormFieldDef[], values: Answers): FieldStates {
+  let hidden = new Set<string>();
+  for (let round = 0; round <= fields.length; round++) {
+    const seen: Answers = Object.create(null);
+    for (const [k, v] of Object.entries(values)) if (!hidden.has(k)) seen[k] = v;
+    const next = pass(fields, seen);
+    const nowHidden = new Set(fields.filter((f) => !next.visible.has(f.id)).map((f) => f.id));
+    if (nowHidden.size === hidden.size && [...nowHidden].every((id) => hidden.has(id))) return next;
+    hidden = nowHidden;
+  }
+  return pass(fields, Object.create(null));
+}
+
+function pass(fields: readonly FormFieldDef[], seen: Answers): FieldStates {
   const visible = new Set<string>();
   const required = new Set<string>();
-  const hidden = new Set<string>();
-  const seen: Answers = {};
-  for (const [k, v] of Object.entries(values)) seen[k] = v;
   for (const f of fields) {
-    const rules = f.logic ?? [];
+    const rules = (f.logic ?? []).filter((r) => r.conditions.length);
     const holds = (action: string) =>
-      rules
-        .filter((r) => r.action === action && r.conditions.length)
-        .some((r) => matches(seen, [logicFilter(r)]));
-    const showRules = rules.filter((r) => r.action === "show" && r.conditions.length);
-    const shown = (showRules.length === 0 || holds("show")) && !holds("hide");
-    if (!shown) {
-      hidden.add(f.id);
-      seen[f.id] = undefined;
-      continue;
-    }
+      rules.filter((r) => r.action === action).some((r) => matches(seen, [logicFilter(r)]));
+    const shown = (!rules.some((r) => r.action === "show") || holds("show")) && !holds("hide");
+    if (!shown) continue;
     visible.add(f.id);
     if (answers(f) && (f.required || holds("require"))) required.add(f.id);
   }
   return { visible, required };
 }
 
-const isBlank = (v: unknown) => v === undefined || v === null || v === "" || (Array.isArray(v) && !v.length);
+const isBlank = (v: unknown): boolean =>
+  v === undefined ||
+  v === null ||
+  (typeof v === "string" && v.trim() === "") ||
+  (Array.isArray(v) && v.every(isBlank));
 
-const first = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+/** One value: a list of one (a plain form's field) is its item; a longer list is no single value. */
+const first = (v: unknown) => (Array.isArray(v) ? (v.length === 1 ? v[0] : undefined) : v);
+
+/** A number as a person writes it: digits, an optional sign and decimals; nothing else. */
+const NUMBER = /^-?\d+(\.\d+)?$/;
 
 const TRUE_WORDS = new Set(["true", "on", "yes", "1"]);
 
@@ -96,7 +109,14 @@ function checkValue(f: FormFieldDef, raw: unknown): { value?: unknown; problem?:
     }
     case "number":
     case "rating": {
-      const value = typeof first(raw) === "number" ? (first(raw) as number) : Number(text());
+      const given = first(raw);
+      const written = text();
+      const value =
+        typeof given === "number"
+          ? given
+          : written !== undefined && NUMBER.test(written)
+            ? Number(written)
+            : Number.NaN;
       if (!Number.isFinite(value)) return { problem: "must be a number" };
       if (f.kind === "rating" && !Number.isInteger(value)) return { problem: "must be a whole number" };
       if (v.min !== undefined && value < v.min) return { problem: `must be ${v.min} or more` };
@@ -112,17 +132,17 @@ function checkValue(f: FormFieldDef, raw: unknown): { value?: unknown; problem?:
     case "dropdown":
     case "radio": {
       const value = text();
-      if (value === undefined || !(f.options ?? []).includes(value))
-        return { problem: "must be one of its choices" };
-      return { value };
+      const option = (f.options ?? []).find((o) => o.trim() === value);
+      if (option === undefined) return { problem: "must be one of its choices" };
+      return { value: option };
     }
     case "checkboxes": {
-      const list = (Array.isArray(raw) ? raw : [raw]).filter(
-        (x) => x !== "" && x !== undefined && x !== null,
+      const list = (Array.isArray(raw) ? raw : [raw]).filter((x) => !isBlank(x));
+      const chosen = list.map((x) =>
+        typeof x === "string" ? (f.options ?? []).find((o) => o.trim() === x.trim()) : undefined,
       );
-      if (!list.every((x) => typeof x === "string" && (f.options ?? []).includes(x)))
-        return { problem: "must be among its choices" };
-      const value = [...new Set(list as string[])];
+      if (chosen.some((o) => o === undefined)) return { problem: "must be among its choices" };
+      const value = [...new Set(chosen as string[])];
       if (v.minItems && value.length < v.minItems)
         return { problem: `needs at least ${plural(v.minItems, "choice")}` };
       if (v.maxItems !== undefined && value.length > v.maxItems)
@@ -135,9 +155,7 @@ function checkValue(f: FormFieldDef, raw: unknown): { value?: unknown; problem?:
       return { value: yes };
     }
     case "file": {
-      const list = (Array.isArray(raw) ? raw : [raw]).filter(
-        (x) => x !== "" && x !== undefined && x !== null,
-      );
+      const list = [...new Set((Array.isArray(raw) ? raw : [raw]).filter((x) => !isBlank(x)))];
       if (!list.every((x) => typeof x === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(x)))
         return { problem: "must be uploaded files" };
       if (list.length > MAX_FILES_PER_FIELD)
@@ -175,9 +193,10 @@ export function checkAnswers(fields: readonly FormFieldDef[], raw: Answers): Che
   const states = fieldStates(fields, raw);
   const values: Answers = {};
   const errors: FieldError[] = [];
+  const own = (id: string) => (Object.hasOwn(raw, id) ? raw[id] : undefined);
   for (const f of fields) {
     if (!answers(f) || !states.visible.has(f.id)) continue;
-    const given = raw[f.id];
+    const given = own(f.id);
     const required = states.required.has(f.id);
     const consentMissing = f.kind === "consent" && checkValue(f, given).value !== true;
     if (isBlank(given) || (Array.isArray(given) && given.every(isBlank)) || (required && consentMissing)) {

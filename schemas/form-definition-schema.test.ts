@@ -1,7 +1,7 @@
 import Ajv from "ajv";
 import { describe, expect, it } from "vitest";
 import { defaultSettings, emptyDefinition, type FormDefinition } from "./form-definition";
-import { definitionProblems, formDefinitionSchema } from "./form-definition-schema";
+import { definitionProblems, formDefinitionSchema, nestedRepeat } from "./form-definition-schema";
 import { DEFAULT_TRACKING_PARAMETERS, resetTracking } from "./forms";
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -45,6 +45,56 @@ describe("a stored form definition", () => {
       "settings.utm.customParameters.0.name",
       "settings.utm.customParameters.2.name",
     ]);
+  });
+});
+
+describe("forms nobody could send", () => {
+  it("are refused: a show loop, a required hidden field without a value, more choices asked than offered", () => {
+    const settings = defaultSettings();
+    const def: FormDefinition = {
+      settings,
+      fields: [
+        {
+          id: "a",
+          kind: "text",
+          label: "A",
+          validation: {},
+          logic: [{ action: "show", match: "all", conditions: [{ field: "b", operator: "nnull" }] }],
+        },
+        {
+          id: "b",
+          kind: "text",
+          label: "B",
+          validation: {},
+          logic: [{ action: "show", match: "all", conditions: [{ field: "a", operator: "nnull" }] }],
+        },
+        { id: "h", kind: "hidden", label: "H", required: true, validation: {} },
+        { id: "c", kind: "checkboxes", label: "C", options: ["x"], validation: { minItems: 2 } },
+        { id: "s", kind: "text", label: "  ", validation: {} },
+      ],
+    };
+    expect(definitionProblems(def).map((p) => p.field)).toEqual([
+      "fields.2.required",
+      "fields.3.validation.minItems",
+      "fields.4.label",
+      "fields.0.logic",
+    ]);
+  });
+});
+
+describe("patterns the server checks answers with", () => {
+  it("refuses a repeated group that repeats inside (exponential on a crafted answer)", () => {
+    for (const bad of ["(a+)+$", "^(\\w*x?)*$", "(a|aa){2,}", "((ab)*c)+", "^([a-z]+\\.)*$"])
+      expect(nestedRepeat(bad), bad).toBe(true);
+    for (const ok of [
+      "^[+0-9 ()-]{5,32}$",
+      "^(\\+\\d{1,3})?[ -]?\\d+$",
+      "^(mr|mrs)?\\s*[a-z]+$",
+      "^[(a+)+]$",
+      "^\\(a+\\)+$",
+      "^[A-Z]{2}\\d{4}$",
+    ])
+      expect(nestedRepeat(ok), ok).toBe(false);
   });
 });
 

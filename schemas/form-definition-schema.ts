@@ -199,6 +199,37 @@ export const formDefinitionSchema = {
   },
 } as const;
 
+/**
+ * A pattern with a repeated group that repeats inside (`(a+)+`, `(\w*x?)*`, `(a|aa){2,}`) can
+ * take exponential time on a crafted answer, and the server checks every answer with it: such
+ * patterns are refused (a safe one can always be written without the nesting).
+ */
+export function nestedRepeat(pattern: string): boolean {
+  // Per open group: whether something inside it repeats (or alternates).
+  const stack: boolean[] = [];
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (c === "[") {
+      while (i < pattern.length && pattern[i] !== "]") i += pattern[i] === "\\" ? 2 : 1;
+      continue;
+    }
+    if (c === "(") stack.push(false);
+    else if (c === ")") {
+      const inner = stack.pop() ?? false;
+      const next = pattern[i + 1];
+      const quantified = next === "*" || next === "+" || next === "{" || next === "?";
+      if (inner && quantified && next !== "?") return true;
+      if (stack.length) stack[stack.length - 1] ||= inner || quantified;
+    } else if ((c === "*" || c === "+" || c === "{") && stack.length) stack[stack.length - 1] = true;
+    else if (c === "|" && stack.length) stack[stack.length - 1] = true;
+  }
+  return false;
+}
+
 const compiles = (pattern: string) => {
   try {
     new RegExp(pattern, "u");
@@ -219,25 +250,48 @@ export function definitionProblems(def: FormDefinition): FieldError[] {
   const ids = new Map<string, number>();
   def.fields.forEach((f, i) => {
     const at = `fields.${i}`;
-    if (RESERVED_FIELD_IDS.includes(f.id))
+    if (RESERVED_FIELD_IDS.includes(f.id) || f.id in Object.prototype)
       problems.push({
         field: `${at}.id`,
         message: `Field ID "${f.id}" is kept for the submissions list; choose another`,
       });
     else if (ids.has(f.id)) problems.push({ field: `${at}.id`, message: `Field ID "${f.id}" is used twice` });
     ids.set(f.id, i);
+    if (!f.label.trim())
+      problems.push({ field: `${at}.label`, message: "Label needs words, not only spaces" });
     if (hasOptions(f.kind)) {
       const options = f.options ?? [];
       if (!options.length)
         problems.push({ field: `${at}.options`, message: `${f.label} needs at least one option` });
-      if (new Set(options).size !== options.length)
-        problems.push({ field: `${at}.options`, message: `${f.label} has the same option twice` });
+      if (new Set(options.map((o) => o.trim())).size !== options.length || options.some((o) => !o.trim()))
+        problems.push({
+          field: `${at}.options`,
+          message: `${f.label} has the same option twice, or an empty one`,
+        });
+    }
+    if (f.kind === "hidden" && f.required && !f.defaultValue)
+      problems.push({
+        field: `${at}.required`,
+        message: `${f.label} is hidden from respondents: it can be required only with a default value`,
+      });
+    if (f.kind === "checkboxes" && f.validation.minItems) {
+      const most = Math.min(f.options?.length ?? 0, f.validation.maxItems ?? Number.POSITIVE_INFINITY);
+      if (f.validation.minItems > most)
+        problems.push({
+          field: `${at}.validation.minItems`,
+          message: `${f.label} asks for more choices than it offers or allows`,
+        });
     }
     const v = f.validation;
     if (v.pattern && !compiles(v.pattern))
       problems.push({
         field: `${at}.validation.pattern`,
         message: `Pattern of ${f.label} is not a valid expression`,
+      });
+    else if (v.pattern && nestedRepeat(v.pattern))
+      problems.push({
+        field: `${at}.validation.pattern`,
+        message: `Pattern of ${f.label} repeats a group that repeats inside, which can take too long to check; write it without the nesting`,
       });
     if (v.minLength !== undefined && v.maxLength !== undefined && v.minLength > v.maxLength)
       problems.push({
@@ -262,6 +316,12 @@ export function definitionProblems(def: FormDefinition): FieldError[] {
       });
     });
   });
+  const cycle = showCycle(def);
+  if (cycle)
+    problems.push({
+      field: `fields.${ids.get(cycle[0])}.logic`,
+      message: `Fields ${cycle.join(" and ")} each wait on the other to show, so neither ever shows`,
+    });
   const mail = def.settings.mail;
   for (const list of ["Destination", "sendCc", "sendBcc"] as const)
     mail[list].forEach((address, i) => {
@@ -311,4 +371,37 @@ export function definitionProblems(def: FormDefinition): FieldError[] {
     names.add(p.name);
   });
   return problems;
+}
+
+/**
+ * Two or more fields whose showing waits on each other (A shows when B is answered, B when A
+ * is): none of them can ever show. Answers the ids of one such loop, or null.
+ */
+function showCycle(def: FormDefinition): string[] | null {
+  const waitsOn = new Map(
+    def.fields.map((f) => [
+      f.id,
+      (f.logic ?? []).filter((r) => r.action === "show").flatMap((r) => r.conditions.map((c) => c.field)),
+    ]),
+  );
+  const state = new Map<string, "open" | "done">();
+  const path: string[] = [];
+  const visit = (id: string): string[] | null => {
+    if (state.get(id) === "done") return null;
+    if (state.get(id) === "open") return path.slice(path.indexOf(id));
+    state.set(id, "open");
+    path.push(id);
+    for (const next of waitsOn.get(id) ?? []) {
+      const found = visit(next);
+      if (found) return found;
+    }
+    path.pop();
+    state.set(id, "done");
+    return null;
+  };
+  for (const f of def.fields) {
+    const found = visit(f.id);
+    if (found) return found;
+  }
+  return null;
 }

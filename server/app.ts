@@ -138,10 +138,12 @@ export async function buildApp({ config, database, logger, resources, rules }: A
 
   await registerOpenApi(app);
   registerAccessGuard(app, ctx);
+  // The guards first: a body nested too deep is refused before the idempotency key's hash
+  // walks it.
+  registerInputGuards(app);
   // Before any route (it documents the header on each) and before any onSend hook that
   // turns answers into streams (compression): it stores the answer as sent.
   registerIdempotency(app, ctx);
-  registerInputGuards(app);
 
   await app.register(authRoutes, ctx);
   await app.register(usersRoutes, ctx);

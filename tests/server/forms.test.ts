@@ -105,6 +105,7 @@ describe.each(DRIVERS)("forms on %s", (driver) => {
     def.fields[3].logic = [
       { action: "show", match: "all", conditions: [{ field: "nope", operator: "eq", value: "x" }] },
     ];
+    def.fields[0].validation = { pattern: "^(a+)+$" };
     const { revision } = (await call<{ revision: number }>("GET", `/forms/forms/${form.id}/draft`)).body;
     const answer = await call<{ details: Array<{ field: string }> }>("PUT", `/forms/forms/${form.id}/draft`, {
       definition: def,
@@ -112,7 +113,12 @@ describe.each(DRIVERS)("forms on %s", (driver) => {
     });
     expect(answer.status).toBe(400);
     expect(answer.body.details.map((d) => d.field).sort()).toEqual(
-      ["fields.3.logic.0.conditions.0.field", "fields.6.id", "settings.mail.sendCc.0"].sort(),
+      [
+        "fields.0.validation.pattern",
+        "fields.3.logic.0.conditions.0.field",
+        "fields.6.id",
+        "settings.mail.sendCc.0",
+      ].sort(),
     );
   });
 
@@ -256,6 +262,8 @@ describe.each(DRIVERS)("forms on %s", (driver) => {
       _hp_website: "http://spam.test",
     });
     expect(bot.status).toBe(201);
+    const bot2 = await submit({ answers: { name: "Bot", email: "bot@example.com" }, _hp_website: 1 });
+    expect(bot2.status).toBe(201);
     const after = (await call<{ total: number }>("GET", `/forms/forms/${form.id}/submissions`)).body.total;
     expect(after).toBe(before + 1);
   });
@@ -310,6 +318,20 @@ describe.each(DRIVERS)("forms on %s", (driver) => {
     })();
     expect(stats.days).toHaveLength(7);
     expect(stats.sources.find((x) => x.source === "newsletter")).toMatchObject({ views: 1, submissions: 1 });
+  });
+
+  it("deletes submissions one by one and several at once", async () => {
+    const ids = await Promise.all(
+      [1, 2, 3].map(
+        async (i) => (await submit({ answers: { name: `Del ${i}`, email: `d${i}@example.com` } })).body.id,
+      ),
+    );
+    expect((await call("DELETE", `/forms/forms/${form.id}/submissions/${ids[0]}`)).status).toBe(204);
+    expect((await call("DELETE", `/forms/forms/${form.id}/submissions/${ids[0]}`)).status).toBe(404);
+    const bulk = await call<{ deleted: number }>("POST", `/forms/forms/${form.id}/submissions/delete`, {
+      ids: ids.slice(1),
+    });
+    expect(bulk.body).toEqual({ deleted: 2 });
   });
 
   it("takes no answer once closed", async () => {

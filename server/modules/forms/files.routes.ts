@@ -25,6 +25,12 @@ const MB = 1024 * 1024;
 /** Loose files are looked for at most this often per instance, after an upload. */
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
+/** A size limit in words: "10 MB", "0.5 MB", "10 KB". */
+export const megabytes = (bytes: number) =>
+  bytes >= 100 * 1024
+    ? `${Number((bytes / MB).toFixed(2))} MB`
+    : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+
 /** Whether a file of `kind` and `name` is among a field's allowed types (`image/*`, `application/pdf`, `.pdf`). */
 export function fileAllowed(field: Pick<FormFieldDef, "validation">, kind: FileKind, name: string): boolean {
   const accept = field.validation.accept ?? [];
@@ -106,10 +112,7 @@ export async function formFileRoutes(
           const limit = (field?.validation.maxSizeMb ?? 10) * MB;
           if (!field || stored.size > limit) {
             await ctx.storage.delete([stored.key]);
-            throw new HttpError(
-              413,
-              `${stored.originalName} is larger than ${field?.validation.maxSizeMb ?? 10} MB`,
-            );
+            throw new HttpError(413, `${stored.originalName} is larger than ${megabytes(limit)}`);
           }
           const token = randomBytes(18).toString("base64url");
           await ctx.db

@@ -30,6 +30,12 @@ export const MAX_SUBMISSION_BYTES = 64 * 1024;
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,78}[a-z0-9])?$/;
 const CLOSED = "This form is closed and takes no more answers";
 
+/** The form's page path (never the request's own URL, which may name another host). */
+const pagePath = (slug: string) => `/forms/f/${encodeURIComponent(slug)}`;
+const queryOf = (url: string) => (url.includes("?") ? url.slice(url.indexOf("?")) : "");
+const blank = (v: unknown): boolean =>
+  v === undefined || v === null || v === "" || (Array.isArray(v) && v.every(blank));
+
 type Fields = Record<string, string | string[]>;
 
 /** The form-encoded body as fields; a repeated name (checkboxes) becomes a list. */
@@ -100,7 +106,7 @@ export async function publicFormRoutes(
     const out: Record<string, string> = {};
     for (const name of publicOf(form).settings.utm.parameters)
       if (typeof query[name] === "string" && query[name]) out[name] = (query[name] as string).slice(0, 500);
-    out.landing = `${ctx.config.publicUrl}${request.url}`.slice(0, 2000);
+    out.landing = `${ctx.config.publicUrl}${pagePath(form.slug)}${queryOf(request.url)}`.slice(0, 2000);
     const referrer = request.headers.referer;
     if (typeof referrer === "string") out.referrer = referrer.slice(0, 2000);
     return out;
@@ -168,7 +174,7 @@ export async function publicFormRoutes(
         if (query.sent === "1") return page(reply, form, { state: "sent", embed });
         views.count(form.id, source);
         const formHtml = renderFormHtml(publicOf(form), {
-          action: `${request.url.split("?")[0]}/submissions${embed ? "?embed=1" : ""}`,
+          action: `${pagePath(form.slug)}/submissions${embed ? "?embed=1" : ""}`,
           tracking: trackingInputs(form, request),
         });
         return page(reply, form, { state: "open", embed, formHtml });
@@ -200,8 +206,18 @@ export async function publicFormRoutes(
       },
       async (request, reply) => {
         cors(reply);
-        const form = await published(request.params.slug, true);
-        const plain = !String(request.headers["content-type"] ?? "").includes("json");
+        const type = String(request.headers["content-type"] ?? "")
+          .split(";")[0]
+          .trim()
+          .toLowerCase();
+        const plain = type !== "application/json";
+        const embedded = request.query.embed === "1";
+        const form = await published(request.params.slug);
+        // The plain form hears a closed form or the limit as a page, not as JSON.
+        if (!form.accepting) {
+          if (plain) return page(reply, form, { state: "closed", embed: embedded }, 410);
+          throw new HttpError(410, CLOSED);
+        }
         const body = (request.body ?? {}) as Record<string, unknown>;
         if (typeof body !== "object" || Array.isArray(body))
           throw badRequest("Send the answers as a JSON object", [
@@ -214,9 +230,9 @@ export async function publicFormRoutes(
           : trackingFromJson(form.definition.settings, body.tracking, userAgent);
         const honeypot = body[HONEYPOT_FIELD];
         // Where the plain form goes once sent: its page, saying so.
-        const sentPage = `${request.url.split("?")[0].replace(/\/submissions$/, "")}?sent=1${request.query.embed === "1" ? "&embed=1" : ""}`;
+        const sentPage = `${pagePath(form.slug)}?sent=1${embedded ? "&embed=1" : ""}`;
         // A filled honeypot is a bot: it hears what a person would, and nothing is stored.
-        if (typeof honeypot === "string" && honeypot !== "") {
+        if (!blank(honeypot)) {
           if (plain) return reply.status(303).header("location", sentPage).send();
           return reply
             .status(201)
@@ -228,14 +244,32 @@ export async function publicFormRoutes(
         );
         const files = await claimableFiles(ctx, form, values, errors);
         if (errors.length) return refuse(reply, form, errors, plain, raw, tracking.parameters, request);
-        const stored = await writer.submit({
-          form,
-          answers: values,
-          tracking,
-          idempotencyKey: idempotencyKeyOf(request),
-          files,
-          ip: request.ip,
-        });
+        const key = idempotencyKeyOf(request);
+        const stored = await writer
+          .submit({
+            form,
+            answers: values,
+            tracking,
+            // Scoped to the sender as the key store scopes it: two people's keys never meet.
+            idempotencyKey: key === null ? null : `ip:${request.ip}:${key}`,
+            files,
+            ip: request.ip,
+          })
+          .catch((error) => {
+            if (!plain || !(error instanceof HttpError) || error.statusCode !== 429) throw error;
+            return null;
+          });
+        if (stored === null) {
+          const formHtml = renderFormHtml(publicOf(form), {
+            action: `${pagePath(form.slug)}/submissions${embedded ? "?embed=1" : ""}`,
+            values: raw,
+            errors: [
+              { field: "_form", message: "Too many answers from your address; try again in a minute" },
+            ],
+            tracking: { ...tracking.parameters, ...pickTracking(raw) },
+          });
+          return page(reply, form, { state: "open", embed: embedded, formHtml }, 429);
+        }
         if (plain) return reply.status(303).header("location", sentPage).send();
         return reply
           .status(201)
@@ -257,7 +291,7 @@ export async function publicFormRoutes(
     if (!plain) throw badRequest(invalidInputMessage(errors), errors);
     const embed = (request.query as { embed?: string }).embed === "1";
     const formHtml = renderFormHtml(publicOf(form), {
-      action: request.url,
+      action: `${pagePath(form.slug)}/submissions${embed ? "?embed=1" : ""}`,
       values: raw,
       errors,
       tracking: { ...parameters, ...pickTracking(raw) },

@@ -19,7 +19,7 @@ import type { FormDefinition } from "../../../schemas/form-definition";
 import { hit } from "../../auth/rate-limit";
 import type { AppContext } from "../../context";
 import { isDatabaseUnavailable } from "../../db/unavailable";
-import { HttpError } from "../../http/errors";
+import { badRequest, HttpError } from "../../http/errors";
 import type { OutgoingMail } from "../../mail/mailer";
 import type { AnyDb } from "../../resources/rules";
 import type { PublishedForm } from "./forms.service";
@@ -221,13 +221,19 @@ export class SubmissionWriter {
       .execute();
     for (const { item, id } of fresh) {
       if (!item.files.length) continue;
-      await trx
+      const claimed = await trx
         .updateTable("form_files")
         .set({ submission_id: id })
         .where("token", "in", item.files)
         .where("form_id", "=", item.form.id)
         .where("submission_id", "is", null)
-        .execute();
+        .executeTakeFirst();
+      // Another submission claimed one of them meanwhile: this one is refused (its batch is
+      // written again without it, see drain).
+      if (Number(claimed.numUpdatedRows) !== new Set(item.files).size)
+        throw badRequest("A file of this answer was sent with another answer; choose it again", [
+          { field: "files", message: "A file was sent with another answer already; choose it again" },
+        ]);
     }
     const mails = fresh.flatMap(({ item }) => mailsOf(item));
     await this.ctx.mailer.queue(mails, trx as unknown as AppContext["db"]);
@@ -255,11 +261,11 @@ export function fillTemplate(
     if (name === "form") return formName;
     if (name === "answers")
       return def.fields
-        .filter((f) => f.id in answers)
+        .filter((f) => Object.hasOwn(answers, f.id))
         .map((f) => `${f.label}: ${answerText(f, answers[f.id])}`)
         .join("\n");
     const field = fields.get(name);
-    return field ? answerText(field, answers[name]) : whole;
+    return field ? answerText(field, Object.hasOwn(answers, name) ? answers[name] : undefined) : whole;
   });
 }
 

@@ -259,36 +259,75 @@ export async function submissionRoutes(app: FastifyInstance, ctx: AppContext, fo
     },
   );
 
+  /** Deletes submissions of a form with their files; answers how many went. */
+  async function remove(formId: string, ids: readonly string[], actorId: string): Promise<number> {
+    const { gone, files } = await db.transaction().execute(async (trx) => {
+      const gone = await trx
+        .deleteFrom("form_submissions")
+        .where("id", "in", ids)
+        .where("form_id", "=", formId)
+        .returning(["id"])
+        .execute();
+      if (!gone.length) return { gone, files: [] };
+      const files = await trx
+        .deleteFrom("form_files")
+        .where(
+          "submission_id",
+          "in",
+          gone.map((g) => g.id),
+        )
+        .returning(["storage_key"])
+        .execute();
+      return { gone, files };
+    });
+    if (files.length)
+      await ctx.storage
+        .delete(files.map((f) => f.storage_key))
+        .catch((err) => ctx.log.warn({ err }, "form files not removed"));
+    if (gone.length)
+      ctx.events.publish({
+        resource: `forms/${formId}/submissions`,
+        moduleID: MODULE_IDS.forms,
+        type: "deleted",
+        ids: gone.map((g) => g.id),
+        actorId,
+      });
+    return gone.length;
+  }
+
   app.delete<{ Params: { id: string; sid: string } }>(
     "/forms/forms/:id/submissions/:sid",
     { config, schema: { tags, security, summary: "Delete a submission", params: submissionParams } },
     async (request, reply) => {
-      const files = await db.transaction().execute(async (trx) => {
-        const gone = await trx
-          .deleteFrom("form_submissions")
-          .where("id", "=", request.params.sid)
-          .where("form_id", "=", request.params.id)
-          .returning(["id"])
-          .executeTakeFirst();
-        if (!gone) throw notFound("Submission not found");
-        return trx
-          .deleteFrom("form_files")
-          .where("submission_id", "=", gone.id)
-          .returning(["storage_key"])
-          .execute();
-      });
-      if (files.length)
-        await ctx.storage
-          .delete(files.map((f) => f.storage_key))
-          .catch((err) => ctx.log.warn({ err }, "form files not removed"));
-      ctx.events.publish({
-        resource: `forms/${request.params.id}/submissions`,
-        moduleID: MODULE_IDS.forms,
-        type: "deleted",
-        ids: [request.params.sid],
-        actorId: principalOf(request).userId,
-      });
+      await forms.form(request.params.id);
+      if (!(await remove(request.params.id, [request.params.sid], principalOf(request).userId)))
+        throw notFound("Submission not found");
       return reply.status(204).send();
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: { ids: string[] } }>(
+    "/forms/forms/:id/submissions/delete",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Delete several submissions; answers how many were deleted",
+        params: formParams,
+        body: {
+          type: "object",
+          additionalProperties: false,
+          required: ["ids"],
+          properties: { ids: { type: "array", title: "IDs", minItems: 1, maxItems: 500, items: uuid } },
+        },
+      },
+    },
+    async (request) => {
+      await forms.form(request.params.id);
+      return {
+        deleted: await remove(request.params.id, [...new Set(request.body.ids)], principalOf(request).userId),
+      };
     },
   );
 
