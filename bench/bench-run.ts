@@ -34,6 +34,8 @@ export interface AutocannonRequest {
   headers?: Record<string, string>;
   body?: string;
   setupRequest?: (req: AutocannonRequest) => AutocannonRequest;
+  /** Called with each answer's status and body (autocannon then keeps the bodies). */
+  onResponse?: (status: number, body: string) => void;
 }
 
 /** What the benches read of an autocannon run's result. */

@@ -41,9 +41,10 @@ export interface CmsSides {
   bytes: { cms: number; floor: number };
 }
 
-type Api = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => Promise<T>;
+/** Calls the admin API with a bearer token; throws on a status of 300 or more. */
+export type Api = <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => Promise<T>;
 
-function apiOf(url: string, token: string): Api {
+export function apiOf(url: string, token: string): Api {
   return async (method, path, body) => {
     const res = await fetch(`${url}${path}`, {
       method,

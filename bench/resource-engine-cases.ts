@@ -4,7 +4,7 @@
  * (`measureSides`, shared with bench/cms-public.ts).
  */
 import { createBody, updateBody } from "./resource-engine-floor";
-import type { LoadRunner, LoadSpec } from "./resource-engine-load";
+import type { LoadRunner, LoadSpec, PhaseResult } from "./resource-engine-load";
 import { cpuNow, type Measured, merge, type Phase, type Row } from "./resource-engine-report";
 import {
   CASES,
@@ -34,15 +34,17 @@ export interface Processes {
 }
 
 /**
- * Warms each side up (WARMUP s), then measures them in ROUNDS slices of DURATION / ROUNDS s
- * each, alternating (ABAB…, or ABCABC…). Per side: the merged figures, and when it was
- * measured, in seconds since its process started (for `cpuprofile-summary.mjs --window`).
+ * Warms each side up (WARMUP s), then measures them in `rounds` slices of DURATION / rounds s
+ * each, alternating (ABAB…, or ABCABC…). Per side: the merged figures, when it was
+ * measured, in seconds since its process started (for `cpuprofile-summary.mjs --window`), and
+ * every autocannon run of it, the warm-up first (what it sent in all, e.g. to count what was stored).
  */
 export async function measureSides(
   load: LoadRunner,
   sides: readonly MeasuredSide[],
   processes: Processes,
-): Promise<Array<{ measured: Measured; window: string }>> {
+  rounds = ROUNDS,
+): Promise<Array<{ measured: Measured; window: string; runs: PhaseResult[] }>> {
   const { floorPid, floorForkedAt, postmasterPid } = processes;
   const phase = async (side: MeasuredSide, seconds: number, windows: string[]): Promise<Phase> => {
     const before = cpuNow(floorPid, postmasterPid);
@@ -52,13 +54,18 @@ export async function measureSides(
     const after = cpuNow(floorPid, postmasterPid);
     return { ...r, nodeCpu: after[side.process] - before[side.process], pgCpu: after.pg - before.pg };
   };
-  for (const side of sides) await load.run(side.spec, WARMUP);
+  const warmups: PhaseResult[] = [];
+  for (const side of sides) warmups.push(await load.run(side.spec, WARMUP));
   const phases = sides.map(() => [] as Phase[]);
   const windows = sides.map(() => [] as string[]);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [i, side] of sides.entries()) phases[i].push(await phase(side, DURATION / ROUNDS, windows[i]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, side] of sides.entries()) phases[i].push(await phase(side, DURATION / rounds, windows[i]));
   }
-  return sides.map((_, i) => ({ measured: merge(phases[i]), window: windows[i].join(",") }));
+  return sides.map((_, i) => ({
+    measured: merge(phases[i]),
+    window: windows[i].join(","),
+    runs: [warmups[i], ...phases[i]],
+  }));
 }
 
 /** Runs every selected case against both sides; one row per case. */

@@ -184,10 +184,12 @@ export interface FloorDatabase {
 
 /**
  * PostgreSQL: a `pg` Pool (max 10, as the engine's) on the engine's database. PGlite: a PGlite
- * of the floor's own (in memory or a temp data dir), migrated, for the caller to fill.
+ * of the floor's own (in memory or a temp data dir), migrated (unless `migrate: false`: a floor
+ * that makes its own table), for the caller to fill.
  */
 export async function openFloorDatabase(
   start: Pick<FloorStart, "databaseUrl" | "inMemory">,
+  options: { migrate?: boolean } = {},
 ): Promise<FloorDatabase> {
   const closers: FloorDatabase["closers"] = [];
   if (start.databaseUrl) {
@@ -203,7 +205,7 @@ export async function openFloorDatabase(
   closers.unshift(() => pglite.close());
   // Kysely builds the schema and the rows only; requests go straight to PGlite.
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-  await migrate(db);
+  if (options.migrate !== false) await migrate(db);
   const query: Query = (text, params) => pglite.query<Record<string, unknown>>(text, params);
   return { query, where: `own PGlite (${dir ? `data dir ${dir}` : "in memory"})`, pgliteDb: db, closers };
 }

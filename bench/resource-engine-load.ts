@@ -20,12 +20,16 @@ export interface LoadSpec {
   prefix?: string;
   ids?: string[];
   /**
-   * Body of `create` (`sku_code` replaced by a unique one per request) or of `update`
-   * (`name` replaced by a new one per request).
+   * Body of `create` (`sku_code`, or the value at `uniquePath`, replaced by a unique one per
+   * request) or of `update` (`name` replaced by a new one per request).
    */
   body?: Record<string, unknown>;
   /** Start of the unique `sku_code` / `name` of each request. */
   skuPrefix?: string;
+  /** Dotted path of a create's unique value in its body (default `sku_code`), e.g. `answers.name`. */
+  uniquePath?: string;
+  /** Keep the `id` of every 201 answer (PhaseResult.ids), to check afterwards that each was stored. */
+  collectIds?: boolean;
   token?: string;
   /** More request headers (e.g. `if-none-match`). */
   headers?: Record<string, string>;
@@ -42,6 +46,19 @@ export interface PhaseResult {
   errors: number;
   timeouts: number;
   statuses: Record<string, number>;
+  /** With `collectIds`: the ids of the 201 answers. */
+  ids?: string[];
+}
+
+/** `body` with the value at `path` set (objects on the way copied, the rest shared). */
+function withValue(
+  body: Record<string, unknown>,
+  path: readonly string[],
+  value: string,
+): Record<string, unknown> {
+  const [key, ...rest] = path;
+  const inner = (body[key] ?? {}) as Record<string, unknown>;
+  return { ...body, [key]: rest.length ? withValue(inner, rest, value) : value };
 }
 
 export async function runLoad(spec: LoadSpec, seconds: number, salt: string): Promise<PhaseResult> {
@@ -73,16 +90,22 @@ export async function runLoad(spec: LoadSpec, seconds: number, salt: string): Pr
     };
   } else {
     let n = 0;
+    const unique = (spec.uniquePath ?? "sku_code").split(".");
     request = {
       method: "POST",
       headers: { ...headers, "content-type": "application/json" },
       setupRequest: (req) => ({
         ...req,
         path: spec.path,
-        body: JSON.stringify({ ...spec.body, sku_code: `${spec.skuPrefix}-${salt}-${n++}` }),
+        body: JSON.stringify(withValue(spec.body ?? {}, unique, `${spec.skuPrefix}-${salt}-${n++}`)),
       }),
     };
   }
+  const ids: string[] = [];
+  if (spec.collectIds)
+    request.onResponse = (status, body) => {
+      if (status === 201) ids.push((JSON.parse(body) as { id: string }).id);
+    };
   const latencies: number[] = [];
   const run = autocannon({
     url: spec.url,
@@ -102,6 +125,7 @@ export async function runLoad(spec: LoadSpec, seconds: number, salt: string): Pr
     errors: r.errors,
     timeouts: r.timeouts,
     statuses,
+    ...(spec.collectIds ? { ids } : {}),
   };
 }
 

@@ -35,8 +35,10 @@ export interface ResourceDefinition {
   /**
    * Generic routes a module replaces with its own. `create: false`: no generic create route
    * or screen (a PDF is created by uploading its file, through its module's own route).
+   * `edit: false`: records nobody edits (a form's submissions, the respondent's own words):
+   * no edit screen or button; read by the screens of run-time resources, not the engine.
    */
-  routes?: { create?: false };
+  routes?: { create?: false; edit?: false };
   /**
    * A field of the record that changes on every write (CMS entries' `revision`): the edit form
    * sends the value it opened with, and a 409 from a newer one is shown as a conflict to
@@ -48,8 +50,11 @@ export interface ResourceDefinition {
    * version (`PATCH …?autosave=true`, CMS entries); Save still records a version.
    */
   autosave?: boolean;
-  /** `false`: no CSV export and import (records whose module serves no CSV routes). */
-  csv?: false;
+  /**
+   * `false`: no CSV export and import (records whose module serves no CSV routes);
+   * `"export"`: export only (records that come from elsewhere, such as a form's submissions).
+   */
+  csv?: false | "export";
   /** Screens replaced by custom pages, by key of the SPA's custom page registry. */
   pages?: Partial<Record<ScreenName, string>>;
   /** Extra row or toolbar actions, by key of the SPA's action registry. */
@@ -58,6 +63,9 @@ export interface ResourceDefinition {
 
 /** Whether the engine serves the generic create route and screen of a resource. */
 export const canCreate = (r: Pick<ResourceDefinition, "routes">) => r.routes?.create !== false;
+
+/** Whether a resource's records have an edit screen. */
+export const canEdit = (r: Pick<ResourceDefinition, "routes">) => r.routes?.edit !== false;
 
 /** The API path of a resource's collection. */
 export const resourcePath = (r: Pick<ResourceDefinition, "base" | "name">) => `/${r.base}/${r.name}`;

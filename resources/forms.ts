@@ -14,5 +14,6 @@ export const forms: ResourceDefinition = {
   parent: "forms",
   order: 0,
   columnWidths: { slug: 200, status: 120, has_changes: 160, accepting: 160 },
+  pages: { show: "forms.show" },
   uiSchema: { "ui:order": ["name", "slug", "description", "accepting"] },
 };

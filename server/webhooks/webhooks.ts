@@ -9,6 +9,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import type { AppContext } from "../context";
+import { SharedCache } from "../db/shared-cache";
 import { badRequest, notFound } from "../http/errors";
 import { outboundCall, outboundProblem } from "../http/outbound";
 
@@ -56,7 +57,11 @@ const toWebhook = (r: any): WebhookRecord => ({
 });
 
 export class WebhookService {
+  /** The active hooks of a module's event, kept until any hook changes (on any instance). */
+  private readonly listening: SharedCache<Array<{ id: string }>>;
+
   constructor(private readonly ctx: AppContext) {
+    this.listening = new SharedCache(ctx, "atelier_webhooks", 100);
     ctx.jobs.register<{ deliveryId: string }>(
       DELIVER_JOB,
       (job) => this.deliver(job.payload.deliveryId, job.attempt),
@@ -114,6 +119,7 @@ export class WebhookService {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await this.listening.changed();
     return { ...toWebhook(row), secret };
   }
 
@@ -136,12 +142,14 @@ export class WebhookService {
       .where("id", "=", id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    await this.listening.changed();
     return toWebhook(row);
   }
 
   async remove(moduleId: number, id: string): Promise<void> {
     await this.row(moduleId, id);
     await this.ctx.db.deleteFrom("webhooks").where("id", "=", id).execute();
+    await this.listening.changed();
   }
 
   async deliveries(moduleId: number, id: string, limit = 50): Promise<DeliveryRecord[]> {
@@ -193,13 +201,22 @@ export class WebhookService {
    */
   async queueMany(moduleId: number, event: string, payloads: readonly unknown[], db: AppContext["db"]) {
     if (!payloads.length) return 0;
-    const hooks = await db
-      .selectFrom("webhooks")
-      .select(["id"])
-      .where("module_id", "=", moduleId)
-      .where("active", "=", true)
-      .where(sql<boolean>`events @> ${JSON.stringify([event])}::jsonb`)
-      .execute();
+    const key = `${moduleId}:${event}`;
+    const generation = this.listening.generation;
+    const hooks =
+      this.listening.get(key) ??
+      this.listening.keep(
+        key,
+        // In the caller's transaction: on PGlite, one connection, the root would wait for it.
+        await db
+          .selectFrom("webhooks")
+          .select(["id"])
+          .where("module_id", "=", moduleId)
+          .where("active", "=", true)
+          .where(sql<boolean>`events @> ${JSON.stringify([event])}::jsonb`)
+          .execute(),
+        generation,
+      );
     if (!hooks.length) return 0;
     const deliveries = await db
       .insertInto("webhook_deliveries")

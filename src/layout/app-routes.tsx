@@ -35,7 +35,7 @@ const AnalyticsPage = lazyScreen(() => import("../pages/analytics/analytics-page
 const ContentTypesPage = lazyScreen(() => import("../pages/cms/content-types-page"));
 const EntryScreens = lazyScreen(() => import("../pages/cms/entry-screens"));
 const NavigationsPage = lazyScreen(() => import("../pages/cms/navigations-page"));
-const WebhooksPage = lazyScreen(() => import("../pages/cms/webhooks-page"));
+const WebhooksPage = lazyScreen(() => import("../pages/webhooks/webhooks-page"));
 const MediaPage = lazyScreen(() => import("../pages/cms/media-page"));
 
 const guarded = (resource: string, page: ReactNode) => <ModuleGuard resource={resource}>{page}</ModuleGuard>;
@@ -46,11 +46,12 @@ const MODULE_SCREENS: Readonly<Record<string, ReactNode>> = {
     <>
       <Route path="content-types" element={guarded("cms-content-types", <ContentTypesPage />)} />
       <Route path="navigations" element={guarded("cms-navigations", <NavigationsPage />)} />
-      <Route path="webhooks" element={guarded("cms-webhooks", <WebhooksPage />)} />
+      <Route path="webhooks" element={guarded("cms-webhooks", <WebhooksPage module="cms" />)} />
       <Route path="media" element={guarded("cms-media", <MediaPage />)} />
       <Route path="entries/:type/*" element={guarded(moduleGroupId("cms"), <EntryScreens />)} />
     </>
   ),
+  forms: <Route path="webhooks" element={guarded("forms-webhooks", <WebhooksPage module="forms" />)} />,
 };
 
 function Shell() {

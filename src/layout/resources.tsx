@@ -15,6 +15,7 @@ import {
   SafetyOutlined,
 } from "@ant-design/icons";
 import type { ResourceProps } from "@refinedev/core";
+import type { ReactNode } from "react";
 import { type AccessMeta, accessMetaFrom, findResource } from "../../providers/access-control";
 import { canCreate, type ResourceDefinition } from "../../resources/contract";
 import { RESOURCES as ENTITY_RESOURCES } from "../../resources/index";
@@ -38,13 +39,52 @@ export function resourcesOfModule(moduleKey: string): ResourceDefinition[] {
 }
 
 /**
- * A module whose one entity bears the module's own name ("PDF library" in PDF library): a
- * group of one would read "PDF library › PDF library", so the entity stands in the menu in
- * the group's place, and the group stays only for access checks and routes.
+ * Menu entries of a module's own screens besides its entities (the CMS's content types, a
+ * module's webhooks), by module key, in menu order. Each is routed under the module's path
+ * by MODULE_SCREENS (app-routes.tsx).
+ */
+const MODULE_SCREEN_MENU: Readonly<
+  Record<string, ReadonlyArray<{ name: string; label: string; icon: ReactNode }>>
+> = {
+  cms: [
+    { name: "content-types", label: "Content types", icon: <BuildOutlined aria-hidden /> },
+    { name: "media", label: "Media library", icon: <PictureOutlined aria-hidden /> },
+    { name: "navigations", label: "Navigations", icon: <MenuOutlined aria-hidden /> },
+    { name: "webhooks", label: "Webhooks", icon: <ApiOutlined aria-hidden /> },
+  ],
+  forms: [{ name: "webhooks", label: "Webhooks", icon: <ApiOutlined aria-hidden /> }],
+};
+
+/**
+ * A module whose one entity bears the module's own name ("PDF library" in PDF library), and
+ * that has no screen of its own beside it: a group of one would read "PDF library › PDF
+ * library", so the entity stands in the menu in the group's place, and the group stays only
+ * for access checks and routes.
  */
 export function isSoleNamesake(module: Pick<ModuleDefinition, "key" | "name">): boolean {
   const own = resourcesOfModule(module.key);
-  return own.length === 1 && own[0].label.toLowerCase() === module.name.toLowerCase();
+  return (
+    own.length === 1 &&
+    own[0].label.toLowerCase() === module.name.toLowerCase() &&
+    !MODULE_SCREEN_MENU[module.key]?.length
+  );
+}
+
+/** The menu entry of a module's own screen: `<module>-<name>` at `/<module>/<name>`, under the module's group. */
+function moduleScreenResource(
+  moduleKey: string,
+  screen: { name: string; label: string; icon: ReactNode },
+): ResourceProps {
+  return {
+    name: `${moduleKey}-${screen.name}`,
+    list: `/${moduleKey}/${screen.name}`,
+    meta: {
+      label: screen.label,
+      icon: screen.icon,
+      moduleID: MODULE_IDS[moduleKey],
+      parent: moduleGroupId(moduleKey),
+    },
+  };
 }
 
 /** Entity resources outside any module: routed at `/<name>`. */
@@ -110,47 +150,11 @@ export const RESOURCES: readonly ResourceProps[] = [
   { name: "home", list: "/", meta: { label: "Home", icon: <HomeOutlined aria-hidden /> } },
   ...MODULES.flatMap((m) => [moduleResource(m), ...resourcesOfModule(m.key).map(entityResource)]),
   ...TOP_LEVEL_RESOURCES.map(entityResource),
-  {
-    // The CMS's content-type builder; each type's entries are runtime resources (runtime-resources.tsx).
-    name: "cms-content-types",
-    list: "/cms/content-types",
-    meta: {
-      label: "Content types",
-      icon: <BuildOutlined aria-hidden />,
-      moduleID: MODULE_IDS.cms,
-      parent: moduleGroupId("cms"),
-    },
-  },
-  {
-    name: "cms-media",
-    list: "/cms/media",
-    meta: {
-      label: "Media library",
-      icon: <PictureOutlined aria-hidden />,
-      moduleID: MODULE_IDS.cms,
-      parent: moduleGroupId("cms"),
-    },
-  },
-  {
-    name: "cms-navigations",
-    list: "/cms/navigations",
-    meta: {
-      label: "Navigations",
-      icon: <MenuOutlined aria-hidden />,
-      moduleID: MODULE_IDS.cms,
-      parent: moduleGroupId("cms"),
-    },
-  },
-  {
-    name: "cms-webhooks",
-    list: "/cms/webhooks",
-    meta: {
-      label: "Webhooks",
-      icon: <ApiOutlined aria-hidden />,
-      moduleID: MODULE_IDS.cms,
-      parent: moduleGroupId("cms"),
-    },
-  },
+  // Modules' own screens: the CMS's content types (each type's entries are runtime resources,
+  // runtime-resources.tsx), media, navigations and webhooks; the forms' webhooks.
+  ...Object.entries(MODULE_SCREEN_MENU).flatMap(([key, screens]) =>
+    screens.map((screen) => moduleScreenResource(key, screen)),
+  ),
   {
     name: "outbox",
     list: "/outbox",

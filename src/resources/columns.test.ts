@@ -134,6 +134,16 @@ describe("filters", () => {
   it("names what the search box searches", () => {
     expect(searchPlaceholder(products)).toBe("Search by SKU code, name or description");
     expect(searchPlaceholder(categories)).toBe("Search by name or description");
+    const many = ["name", "email", "message", "phone", "notes", "city"];
+    const wide = {
+      ...categories,
+      schema: {
+        ...categories.schema,
+        "x-searchable": many,
+        properties: Object.fromEntries(many.map((f) => [f, { type: "string" as const }])),
+      },
+    };
+    expect(searchPlaceholder(wide)).toBe("Search by name, email, message or 3 other fields");
   });
 
   it("starts from the schema's default sort", () => {

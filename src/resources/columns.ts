@@ -191,15 +191,22 @@ export function filterControls(def: ResourceDefinition): FilterControl[] {
   });
 }
 
+/** Fields a search placeholder names; past them, it says how many others. */
+const NAMED_SEARCH_FIELDS = 4;
+
 /**
- * The search box's placeholder, naming what `q` searches.
+ * The search box's placeholder, naming what `q` searches (the first few, then how many
+ * others: a form's submissions may search a dozen answers).
  *
  * @example
  * searchPlaceholder(products); // "Search by SKU code, name or description"
+ * // six fields: "Search by name, email, message or 3 other fields"
  */
 export function searchPlaceholder(def: ResourceDefinition): string {
   const titles = def.schema["x-searchable"].map((f) => inSentence(fieldTitle(def.schema, f)));
-  return `Search by ${joinWords(titles)}`;
+  if (titles.length <= NAMED_SEARCH_FIELDS) return `Search by ${joinWords(titles)}`;
+  const named = NAMED_SEARCH_FIELDS - 1;
+  return `Search by ${joinWords([...titles.slice(0, named), `${titles.length - named} other fields`])}`;
 }
 
 /** Relation fields among the columns: their labels are fetched once per page. */

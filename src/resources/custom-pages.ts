@@ -13,6 +13,7 @@ import type { ScreenProps } from "./types";
 
 export const CUSTOM_PAGES: Readonly<Record<string, ComponentType<ScreenProps>>> = {
   "domains.show": lazyScreen(() => import("../pages/cms/domain-show-page")),
+  "forms.show": lazyScreen(() => import("../pages/forms/form-page")),
   "pdfs.library": lazyScreen(() => import("../pages/pdfs/pdf-library-page")),
   "pdfs.viewer": lazyScreen(() => import("../pages/pdfs/pdf-viewer-page")),
 };

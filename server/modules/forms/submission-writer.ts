@@ -59,55 +59,78 @@ export const tooMany = () => new HttpError(429, "Too many answers from your addr
 
 export class SubmissionWriter {
   private queue: Pending[] = [];
-  private running: Promise<void> | null = null;
+  private inFlight = 0;
+  private scheduled = false;
+  private idleWaiters: Array<() => void> = [];
+  /**
+   * Batches committing at once: one on PGlite (one connection, whose statements run on this
+   * thread), a few on PostgreSQL, so one batch gathers while another commits.
+   */
+  private readonly maxInFlight: number;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: AppContext) {
+    this.maxInFlight = ctx.config.databaseUrl ? 4 : 1;
+  }
 
   /** Resolves once the submission (with its mails and deliveries) is committed. */
   submit(item: NewSubmission): Promise<StoredSubmission> {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      this.running ??= this.drain().finally(() => {
-        this.running = null;
-      });
+      this.schedule();
     });
   }
 
-  /** Resolves when nothing is waiting (tests, shutdown). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
+  /** Resolves when nothing is waiting or being written (tests, shutdown). */
+  idle(): Promise<void> {
+    if (!this.inFlight && !this.queue.length) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length) {
+  /**
+   * Starts a batch on the next turn of the event loop, not at once: the requests that arrive
+   * meanwhile join it (PGlite's statements never yield to the loop, so without this each batch
+   * would hold one submission).
+   */
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= this.maxInFlight || !this.queue.length) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (!this.queue.length || this.inFlight >= this.maxInFlight) return;
       const batch = this.queue.splice(0, MAX_BATCH);
-      try {
-        const stored = await this.write(batch.map((p) => p.item));
-        batch.forEach((p, i) => {
-          const outcome = stored[i];
-          if (outcome instanceof HttpError) p.reject(outcome);
-          else p.resolve(outcome);
-        });
-      } catch (error) {
-        if (batch.length === 1 || isDatabaseUnavailable(error)) {
-          for (const p of batch) p.reject(error);
-          continue;
-        }
-        for (const p of batch) {
-          try {
-            const [outcome] = await this.write([p.item]);
-            if (outcome instanceof HttpError) p.reject(outcome);
-            else p.resolve(outcome);
-          } catch (single) {
-            p.reject(single);
-          }
+      this.inFlight++;
+      void this.run(batch).finally(() => {
+        this.inFlight--;
+        this.ctx.mailer.wake();
+        if (!this.inFlight && !this.queue.length) for (const wake of this.idleWaiters.splice(0)) wake();
+        this.schedule();
+      });
+      this.schedule();
+    });
+  }
+
+  private async run(batch: Pending[]): Promise<void> {
+    const settle = (p: Pending, outcome: StoredSubmission | HttpError) =>
+      outcome instanceof HttpError ? p.reject(outcome) : p.resolve(outcome);
+    try {
+      const stored = await this.write(batch.map((p) => p.item));
+      for (const [i, p] of batch.entries()) settle(p, stored[i]);
+    } catch (error) {
+      if (batch.length === 1 || isDatabaseUnavailable(error)) {
+        for (const p of batch) p.reject(error);
+        return;
+      }
+      for (const p of batch) {
+        try {
+          settle(p, (await this.write([p.item]))[0]);
+        } catch (single) {
+          p.reject(single);
         }
       }
     }
-    this.ctx.mailer.wake();
   }
 
-  /** Per-address limit: which of `items` are past it (counted here, in the transaction). */
+  /** Per-address limit: which of `items` are past it (counted, the refused ones too). */
   private async refused(trx: AnyDb, items: NewSubmission[]): Promise<Set<NewSubmission>> {
     const byIp = new Map<string, NewSubmission[]>();
     for (const item of items) byIp.set(item.ip, [...(byIp.get(item.ip) ?? []), item]);
@@ -122,8 +145,10 @@ export class SubmissionWriter {
 
   private async write(items: NewSubmission[]): Promise<Array<StoredSubmission | HttpError>> {
     const db = this.ctx.db as unknown as AnyDb;
+    // Counted on their own, before the transaction: a batch's transaction never holds the
+    // address's counter row, so batches from one address commit side by side.
+    const refused = await this.refused(db, items);
     const out = await db.transaction().execute(async (trx) => {
-      const refused = await this.refused(trx, items);
       const accepted = items.filter((i) => !refused.has(i));
       if (!accepted.length) return { result: items.map(() => tooMany()), fresh: [] };
       const inserted = await trx
@@ -195,30 +220,6 @@ export class SubmissionWriter {
     fresh: Array<{ item: NewSubmission; id: string; createdAt: string }>,
   ) {
     if (!fresh.length) return;
-    const counts = new Map<string, { formId: string; source: string; n: number }>();
-    for (const { item } of fresh) {
-      const source = item.tracking.parameters.utm_source ?? "";
-      const key = `${item.form.id}\u0000${source}`;
-      const c = counts.get(key) ?? { formId: item.form.id, source, n: 0 };
-      c.n++;
-      counts.set(key, c);
-    }
-    await trx
-      .insertInto("form_stats")
-      .values(
-        [...counts.values()].map((c) => ({
-          form_id: c.formId,
-          day: sql`current_date`,
-          utm_source: c.source,
-          submissions: c.n,
-        })),
-      )
-      .onConflict((oc) =>
-        oc
-          .columns(["form_id", "day", "utm_source"])
-          .doUpdateSet({ submissions: sql`form_stats.submissions + excluded.submissions` }),
-      )
-      .execute();
     for (const { item, id } of fresh) {
       if (!item.files.length) continue;
       const claimed = await trx
@@ -229,7 +230,7 @@ export class SubmissionWriter {
         .where("submission_id", "is", null)
         .executeTakeFirst();
       // Another submission claimed one of them meanwhile: this one is refused (its batch is
-      // written again without it, see drain).
+      // written again without it, see run).
       if (Number(claimed.numUpdatedRows) !== new Set(item.files).size)
         throw badRequest("A file of this answer was sent with another answer; choose it again", [
           { field: "files", message: "A file was sent with another answer already; choose it again" },
@@ -246,6 +247,34 @@ export class SubmissionWriter {
       })),
       trx as unknown as AppContext["db"],
     );
+    // Last: the day's row is shared by every batch, so its lock is held only until the commit.
+    const counts = new Map<string, { formId: string; source: string; n: number }>();
+    for (const { item } of fresh) {
+      const source = item.tracking.parameters.utm_source ?? "";
+      const key = `${item.form.id}\u0000${source}`;
+      const c = counts.get(key) ?? { formId: item.form.id, source, n: 0 };
+      c.n++;
+      counts.set(key, c);
+    }
+    await trx
+      .insertInto("form_stats")
+      .values(
+        // In one order in every batch, so two batches on PostgreSQL never wait on each other in a loop.
+        [...counts.entries()]
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([, c]) => ({
+            form_id: c.formId,
+            day: sql`current_date`,
+            utm_source: c.source,
+            submissions: c.n,
+          })),
+      )
+      .onConflict((oc) =>
+        oc
+          .columns(["form_id", "day", "utm_source"])
+          .doUpdateSet({ submissions: sql`form_stats.submissions + excluded.submissions` }),
+      )
+      .execute();
   }
 }
 

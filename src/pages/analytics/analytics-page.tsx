@@ -12,7 +12,6 @@ import {
   Skeleton,
   Statistic,
   Table,
-  Tag,
   Typography,
   theme,
 } from "antd";
@@ -24,7 +23,7 @@ import type { AnalyticsPoint, SearchedWord } from "../../../schemas/pdf-library"
 import { LoadError } from "../../components/load-error";
 import { loadFailed } from "../../lib/load-failure";
 import { dailySeries, sum, totalsByPdf } from "./analytics-logic";
-import { DailyChart } from "./daily-chart";
+import { DailyChart, LegendTag } from "./daily-chart";
 
 interface Range {
   pdfId?: string;
@@ -60,26 +59,6 @@ const fmt = (d: Dayjs) => d.format("YYYY-MM-DD");
  * `/analytics`: views, visitors and searched words of the published catalogues, per day
  * and per catalogue, over a date range (default the last 30 days), for one or all PDFs.
  */
-/** A chart legend entry: the series' colour as a dot beside its name, in the text colour (readable on any series colour). */
-function LegendTag({ colour, children }: { colour: string; children: string }) {
-  return (
-    <Tag bordered={false}>
-      <span
-        aria-hidden
-        style={{
-          display: "inline-block",
-          width: 8,
-          height: 8,
-          borderRadius: 4,
-          background: colour,
-          marginInlineEnd: 6,
-        }}
-      />
-      {children}
-    </Tag>
-  );
-}
-
 export default function AnalyticsPage() {
   const { token } = theme.useToken();
   const [dates, setDates] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(29, "day"), dayjs()]);

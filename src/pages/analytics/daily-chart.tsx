@@ -1,4 +1,5 @@
-import { theme } from "antd";
+import { Tag, theme } from "antd";
+import { formatIsoDay } from "../../lib/dates";
 
 export interface DailyChartProps {
   /** One entry per day, in order. */
@@ -20,9 +21,13 @@ export function ticks(max: number, count = 4): number[] {
   return Array.from({ length: Math.ceil(max / step) + 1 }, (_, i) => i * step);
 }
 
+/** A day on the axis, as the screens write days (`DD-MM`, the year left to the caption). */
+export const axisDay = (day: string): string => formatIsoDay(day).slice(0, 5);
+
 /**
- * Views per day as bars and visitors as a line, in plain SVG: a few hundred bytes instead of
- * a chart library, and it scales to its container's width.
+ * One series per day as bars and another as a line (a catalogue's views and visitors, a
+ * form's views and submissions), in plain SVG: a few hundred bytes instead of a chart
+ * library, and it scales to its container's width. A bar's tooltip gives the day's two counts.
  */
 export function DailyChart({ bars, line, barLabel, lineLabel, height = 220 }: DailyChartProps) {
   const { token } = theme.useToken();
@@ -69,7 +74,11 @@ export function DailyChart({ bars, line, barLabel, lineLabel, height = 220 }: Da
           fill={token.colorPrimary}
           opacity={0.85}
         >
-          <title>{`${b.day}: ${b.count} ${barLabel.toLowerCase()}`}</title>
+          <title>
+            {`${formatIsoDay(b.day)}: ${b.count} ${barLabel.toLowerCase()}${
+              line?.[i] && lineLabel ? `, ${line[i].count} ${lineLabel.toLowerCase()}` : ""
+            }`}
+          </title>
         </rect>
       ))}
       {line && line.length > 0 && (
@@ -81,7 +90,8 @@ export function DailyChart({ bars, line, barLabel, lineLabel, height = 220 }: Da
         />
       )}
       {bars.map((b, i) =>
-        i % labelEvery === 0 ? (
+        // Counted from the last day, so the latest day always has its label.
+        (bars.length - 1 - i) % labelEvery === 0 ? (
           <text
             key={b.day}
             x={x(i)}
@@ -90,10 +100,30 @@ export function DailyChart({ bars, line, barLabel, lineLabel, height = 220 }: Da
             fontSize={11}
             fill={token.colorTextSecondary}
           >
-            {b.day.slice(5)}
+            {axisDay(b.day)}
           </text>
         ) : null,
       )}
     </svg>
+  );
+}
+
+/** A chart legend entry: the series' colour as a dot beside its name, in the text colour (readable on any series colour). */
+export function LegendTag({ colour, children }: { colour: string; children: string }) {
+  return (
+    <Tag bordered={false}>
+      <span
+        aria-hidden
+        style={{
+          display: "inline-block",
+          width: 8,
+          height: 8,
+          borderRadius: 4,
+          background: colour,
+          marginInlineEnd: 6,
+        }}
+      />
+      {children}
+    </Tag>
   );
 }

@@ -141,51 +141,6 @@ export async function listEntryOptions(
   return data.data.map((e) => ({ value: String(e.id), label: String(e[labelField] ?? e.id) }));
 }
 
-export const WEBHOOK_EVENTS = ["entry.publish", "entry.unpublish", "entry.delete"] as const;
-
-export interface CmsWebhook {
-  id: string;
-  name: string;
-  url: string;
-  events: string[];
-  active: boolean;
-}
-
-export interface WebhookDelivery {
-  id: string;
-  event: string;
-  state: "pending" | "delivered" | "failed";
-  attempts: number;
-  responseStatus: number | null;
-  error: string | null;
-  createdAt: string;
-}
-
-export async function listWebhooks(): Promise<CmsWebhook[]> {
-  return (await client.get<{ data: CmsWebhook[] }>("/webhooks")).data.data;
-}
-
-export async function createWebhook(body: {
-  name: string;
-  url: string;
-  events: string[];
-}): Promise<CmsWebhook & { secret: string }> {
-  return (await client.post<CmsWebhook & { secret: string }>("/webhooks", body)).data;
-}
-
-export async function updateWebhook(id: string, body: Partial<Omit<CmsWebhook, "id">>): Promise<CmsWebhook> {
-  return (await client.patch<CmsWebhook>(`/webhooks/${encodeURIComponent(id)}`, body)).data;
-}
-
-export async function deleteWebhook(id: string): Promise<void> {
-  await client.delete(`/webhooks/${encodeURIComponent(id)}`);
-}
-
-export async function listDeliveries(id: string): Promise<WebhookDelivery[]> {
-  return (await client.get<{ data: WebhookDelivery[] }>(`/webhooks/${encodeURIComponent(id)}/deliveries`))
-    .data.data;
-}
-
 export interface ApiToken {
   id: string;
   name: string;

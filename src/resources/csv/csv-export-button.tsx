@@ -5,12 +5,12 @@ import { useState } from "react";
 import { toListParams } from "../../../providers/data-provider";
 import { http } from "../../../providers/http";
 import type { ToolbarActionProps } from "../types";
-import { blobErrorMessage, saveBlob } from "./download";
+import { attachmentName, blobErrorMessage, saveBlob } from "./download";
 
 /**
  * Export CSV: downloads `/<name>/export.csv` with the list's current search, filters and
  * sort, through the app's HTTP client (so the bearer token and its refresh apply), saved
- * as `<name>.csv`.
+ * under the name the server gives (`Content-Disposition`), else `<name>.csv`.
  */
 export function CsvExportButton({ def, filters, sorters }: ToolbarActionProps) {
   const apiUrl = useApiUrl(def.base);
@@ -25,7 +25,8 @@ export function CsvExportButton({ def, filters, sorters }: ToolbarActionProps) {
         params,
         responseType: "blob",
       });
-      saveBlob(response.data, `${def.name}.csv`);
+      const fallback = `${def.name.replace(/\//g, "-")}.csv`;
+      saveBlob(response.data, attachmentName(response.headers["content-disposition"], fallback));
     } catch (error) {
       message.error(await blobErrorMessage(error));
     } finally {

@@ -1,6 +1,20 @@
 /** Saving a downloaded file, and reading the error of a failed blob download. Browser only. */
 import { getErrorMessage } from "../../lib/errors";
 
+/**
+ * The file name a `Content-Disposition` header gives (`attachment; filename="x.csv"`), else
+ * `fallback`. Path separators are dropped: the name is the server's suggestion, not a path.
+ *
+ * @example
+ * attachmentName('attachment; filename="contact-submissions.csv"', "export.csv"); // "contact-submissions.csv"
+ * attachmentName(undefined, "products.csv"); // "products.csv"
+ */
+export function attachmentName(header: unknown, fallback: string): string {
+  const match = typeof header === "string" ? /filename="?([^";]+)"?/i.exec(header) : null;
+  const name = match?.[1].trim().replace(/[/\\]/g, "-");
+  return name || fallback;
+}
+
 /** Offers `blob` to the user as a file called `fileName`. */
 export function saveBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);

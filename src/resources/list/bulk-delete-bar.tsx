@@ -44,6 +44,7 @@ export function BulkDeleteBar({ def, ids, onDone }: BulkDeleteBarProps) {
           mutate(
             {
               resource: def.name,
+              dataProviderName: def.base,
               ids,
               successNotification: { type: "success", message: `${count} ${noun} deleted` },
             },

@@ -44,16 +44,19 @@ export function ListFilters({ def, filters, onChange, onClear }: ListFiltersProp
         const isBoolean = c.source === "boolean";
         const options = isBoolean ? BOOLEAN_OPTIONS : enumOptions(field);
         const value = isBoolean ? asBoolean(eq)?.toString() : typedEnumValue(eq, field?.enum ?? []);
+        const placeholder = `Any ${c.title.toLowerCase()}`;
         return (
           <Select<string | number>
             key={c.field}
             aria-label={`Filter by ${c.title}`}
-            placeholder={`Any ${c.title.toLowerCase()}`}
+            placeholder={placeholder}
             allowClear
             value={value}
             options={options}
             onChange={(next) => set("eq", isBoolean && next !== undefined ? next === "true" : next)}
-            style={{ width: 160 }}
+            // The whole placeholder ("Any company size"), within reason: about 0.6em a
+            // character and the arrow.
+            style={{ width: `clamp(160px, calc(${placeholder.length} * 0.6em + 44px), 260px)` }}
           />
         );
       }
@@ -134,8 +137,9 @@ export function ListFilters({ def, filters, onChange, onClear }: ListFiltersProp
             onChange([{ field: "q", operator: "contains", value: value.trim() || undefined }])
           }
           // Wide enough for the whole placeholder ("Search by SKU code, name or description"):
-          // about 0.55em a character, plus the clear icon and the search button.
-          style={{ width: `max(340px, calc(${searchPlaceholder(def).length} * 0.55em + 80px))` }}
+          // about 0.6em a character (capitals such as "UTM" take more), plus the clear icon and
+          // the search button.
+          style={{ width: `max(340px, calc(${searchPlaceholder(def).length} * 0.6em + 80px))` }}
         />
       )}
       {controls.map(control)}

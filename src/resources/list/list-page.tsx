@@ -1,7 +1,7 @@
 import { CreateButton, List, useTable } from "@refinedev/antd";
 import type { CrudFilter } from "@refinedev/core";
 import { Button, type CheckboxProps, Empty, Flex, Table } from "antd";
-import { type AriaAttributes, useMemo, useState } from "react";
+import { type AriaAttributes, type MouseEvent, useMemo, useState } from "react";
 import { canCreate } from "../../../resources/contract";
 import { type ListColumnsPreference, PREFERENCE_KEYS } from "../../../schemas/preferences";
 import { LoadError } from "../../components/load-error";
@@ -11,7 +11,7 @@ import { TOOLBAR_ACTIONS } from "../actions";
 import { arrangeColumns, defaultSorters, listColumns } from "../columns";
 import { CsvExportButton } from "../csv/csv-export-button";
 import { CsvImportButton } from "../csv/csv-import-button";
-import type { ResourceRecord, ScreenProps } from "../types";
+import type { ListEmbedding, ResourceRecord, ScreenProps } from "../types";
 import { BulkDeleteBar } from "./bulk-delete-bar";
 import { ColumnChooser } from "./column-chooser";
 import { hasActiveFilters } from "./filter-values";
@@ -26,20 +26,30 @@ import { totalLabel } from "./total-label";
  * 10 a page; row selection with bulk delete; Export CSV (the list's current search, filters
  * and sort) and Import CSV, and the resource's own toolbar actions, beside Create. A page
  * that fails to load says so in place, with Retry, instead of looking empty.
+ *
+ * `embedded`: the same list inside another page (a form's Submissions tab): its toolbar
+ * above the table instead of a page header, its query kept out of the address, and each
+ * record opened in place by its label, Show or a click on its row.
  */
-export default function ResourceListPage({ def }: ScreenProps) {
+export default function ResourceListPage({ def, embedded }: ScreenProps & { embedded?: ListEmbedding }) {
   const [selected, setSelected] = useState<string[]>([]);
   const { tableProps, tableQuery, sorters, filters, setFilters, setCurrentPage } = useTable<ResourceRecord>({
     resource: def.name,
+    // A run-time resource (a form's submissions) is no Refine resource to find its base by.
+    dataProviderName: def.base,
     pagination: { pageSize: DEFAULT_PAGE_SIZE },
     sorters: { initial: defaultSorters(def) },
-    syncWithLocation: true,
+    syncWithLocation: !embedded,
   });
   const layout = usePreference<ListColumnsPreference>(PREFERENCE_KEYS.listColumns(def.name));
   const allColumns = useMemo(() => listColumns(def), [def]);
   const shown = useMemo(() => arrangeColumns(allColumns, layout.value), [allColumns, layout.value]);
   const records = tableProps.dataSource as ResourceRecord[] | undefined;
-  const columns = useMemo(() => tableColumns(def, shown, records, sorters), [def, shown, records, sorters]);
+  const onOpen = embedded?.onOpen;
+  const columns = useMemo(
+    () => tableColumns(def, shown, records, sorters, onOpen),
+    [def, shown, records, sorters, onOpen],
+  );
   const filtered = hasActiveFilters(filters);
   const plural = def.label.toLowerCase();
   const toolbar = def.actions?.toolbar ?? [];
@@ -52,26 +62,26 @@ export default function ResourceListPage({ def }: ScreenProps) {
     setCurrentPage(1);
   };
 
-  return (
-    <List
-      resource={def.name}
-      title={def.label}
-      headerButtons={({ defaultButtons }) => (
-        <>
-          {def.csv !== false && (
-            <>
-              <CsvExportButton def={def} filters={filters} sorters={sorters} />
-              <CsvImportButton def={def} />
-            </>
-          )}
-          {toolbar.map((key) => {
-            const Action = TOOLBAR_ACTIONS[key];
-            return Action ? <Action key={key} def={def} filters={filters} sorters={sorters} /> : null;
-          })}
-          {defaultButtons}
-        </>
+  const actions = (
+    <>
+      {def.csv !== false && <CsvExportButton def={def} filters={filters} sorters={sorters} />}
+      {def.csv === undefined && <CsvImportButton def={def} />}
+      {toolbar.map((key) => {
+        const Action = TOOLBAR_ACTIONS[key];
+        return Action ? <Action key={key} def={def} filters={filters} sorters={sorters} /> : null;
+      })}
+    </>
+  );
+  const chooser = <ColumnChooser columns={allColumns} preference={layout.value} onChange={layout.save} />;
+  const content = (
+    <>
+      {/* Embedded, the toolbar has a row of its own (there is no page header), so the filters get the whole width. */}
+      {embedded && (
+        <Flex justify="flex-end" gap={8} style={{ marginBottom: 12 }}>
+          {actions}
+          {chooser}
+        </Flex>
       )}
-    >
       <Flex justify="space-between" align="start" gap={12}>
         <ListFilters
           def={def}
@@ -79,7 +89,7 @@ export default function ResourceListPage({ def }: ScreenProps) {
           onChange={applyFilters}
           onClear={() => applyFilters([], "replace")}
         />
-        <ColumnChooser columns={allColumns} preference={layout.value} onChange={layout.save} />
+        {!embedded && chooser}
       </Flex>
       <BulkDeleteBar def={def} ids={selected} onDone={() => setSelected([])} />
       {failed && (
@@ -100,6 +110,9 @@ export default function ResourceListPage({ def }: ScreenProps) {
           dataSource={layout.ready ? tableProps.dataSource : undefined}
           rowKey="id"
           columns={layout.ready ? columns : []}
+          onRow={
+            onOpen && ((record) => ({ onClick: openOnClick(record, onOpen), style: { cursor: "pointer" } }))
+          }
           tableLayout="fixed"
           scroll={{ x: tableWidth(def, shown) }}
           rowSelection={{
@@ -122,13 +135,15 @@ export default function ResourceListPage({ def }: ScreenProps) {
                 <Button onClick={() => applyFilters([], "replace")}>Clear filters</Button>
               </Empty>
             ) : (
-              <Empty description={`No ${plural} yet`}>
-                {canCreate(def) && (
-                  <CreateButton resource={def.name} type="primary">
-                    Create {def.singular.toLowerCase()}
-                  </CreateButton>
-                )}
-              </Empty>
+              (embedded?.empty ?? (
+                <Empty description={`No ${plural} yet`}>
+                  {canCreate(def) && (
+                    <CreateButton resource={def.name} type="primary">
+                      Create {def.singular.toLowerCase()}
+                    </CreateButton>
+                  )}
+                </Empty>
+              ))
             ),
           }}
           pagination={{
@@ -139,6 +154,32 @@ export default function ResourceListPage({ def }: ScreenProps) {
           }}
         />
       )}
+    </>
+  );
+  if (embedded) return content;
+  return (
+    <List
+      resource={def.name}
+      title={def.label}
+      headerButtons={({ defaultButtons }) => (
+        <>
+          {actions}
+          {defaultButtons}
+        </>
+      )}
+    >
+      {content}
     </List>
   );
+}
+
+/** Controls in a row (its label link, Show, Delete, the selection box) act on their own, not as a click on the row. */
+const OWN_CLICKS = "a, button, input, label, .ant-table-selection-column, .ant-popover";
+
+/** A click on a row that opens its record, unless it was meant for a control in the row. */
+function openOnClick(record: ResourceRecord, onOpen: (record: ResourceRecord) => void) {
+  return (event: MouseEvent<HTMLElement>) => {
+    if (event.target instanceof Element && event.target.closest(OWN_CLICKS)) return;
+    onOpen(record);
+  };
 }

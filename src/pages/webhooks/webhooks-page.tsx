@@ -1,7 +1,8 @@
 /**
- * `/cms/webhooks`: where the CMS tells other systems that entries were published, unpublished
- * or deleted. A new hook's signing secret is shown once; each hook's delivery log says what
- * was sent, how many attempts it took and what the endpoint answered.
+ * `/<module>/webhooks` (`/cms/webhooks`, `/forms/webhooks`): where a module tells other
+ * systems what happened in it, over its own `/webhooks` routes and events
+ * (webhook-modules.ts). A new hook's signing secret is shown once; each hook's delivery log
+ * says what was sent, how many attempts it took and what the endpoint answered.
  */
 import { PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -22,33 +23,32 @@ import {
   Tag,
   Typography,
 } from "antd";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { DateText } from "../../components/date-text";
 import { LoadError } from "../../components/load-error";
 import { SecretOnceModal } from "../../components/secret-once-modal";
 import { getErrorMessage } from "../../lib/errors";
-import {
-  type CmsWebhook,
-  createWebhook,
-  deleteWebhook,
-  listDeliveries,
-  listWebhooks,
-  updateWebhook,
-  WEBHOOK_EVENTS,
-} from "./cms-api";
+import { eventLabel, WEBHOOK_MODULES, type WebhookModule, type WebhookModuleKey } from "./webhook-modules";
+import { type Webhook, type WebhookBody, type WebhooksApi, webhooksApi } from "./webhooks-api";
 
-const EVENT_LABELS: Record<(typeof WEBHOOK_EVENTS)[number], string> = {
-  "entry.publish": "Entry published",
-  "entry.unpublish": "Entry unpublished",
-  "entry.delete": "Entry deleted",
-};
 const STATE_COLOURS = { pending: "gold", delivered: "green", failed: "red" } as const;
-const KEY = ["cms", "webhooks"];
 
-function Deliveries({ hook, onClose }: { hook: CmsWebhook | null; onClose: () => void }) {
+function Deliveries({
+  api,
+  module,
+  queryKey,
+  hook,
+  onClose,
+}: {
+  api: WebhooksApi;
+  module: WebhookModule;
+  queryKey: readonly unknown[];
+  hook: Webhook | null;
+  onClose: () => void;
+}) {
   const deliveries = useQuery({
-    queryKey: [...KEY, hook?.id, "deliveries"],
-    queryFn: () => listDeliveries(hook?.id as string),
+    queryKey: [...queryKey, hook?.id, "deliveries"],
+    queryFn: () => api.deliveries(hook?.id as string),
     enabled: Boolean(hook),
     refetchInterval: 5000,
   });
@@ -70,11 +70,7 @@ function Deliveries({ hook, onClose }: { hook: CmsWebhook | null; onClose: () =>
           pagination={false}
           locale={{ emptyText: <Empty description="Nothing sent yet" /> }}
           columns={[
-            {
-              title: "Event",
-              dataIndex: "event",
-              render: (e: keyof typeof EVENT_LABELS) => EVENT_LABELS[e] ?? e,
-            },
+            { title: "Event", dataIndex: "event", render: (e: string) => eventLabel(module, e) },
             {
               title: "State",
               dataIndex: "state",
@@ -93,19 +89,23 @@ function Deliveries({ hook, onClose }: { hook: CmsWebhook | null; onClose: () =>
   );
 }
 
-export default function WebhooksPage() {
+/** The webhooks of `module` (a key of WEBHOOK_MODULES). */
+export default function WebhooksPage({ module: key }: { module: WebhookModuleKey }) {
+  const module: WebhookModule = WEBHOOK_MODULES[key];
+  const api = useMemo(() => webhooksApi(module.base), [module.base]);
+  const queryKey = ["webhooks", module.base];
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const hooks = useQuery({ queryKey: KEY, queryFn: listWebhooks });
+  const hooks = useQuery({ queryKey, queryFn: api.list });
   const [creating, setCreating] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
-  const [log, setLog] = useState<CmsWebhook | null>(null);
-  const [form] = Form.useForm<{ name: string; url: string; events: string[] }>();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: KEY });
+  const [log, setLog] = useState<Webhook | null>(null);
+  const [form] = Form.useForm<WebhookBody>();
+  const refresh = () => queryClient.invalidateQueries({ queryKey });
 
-  const create = async (v: { name: string; url: string; events: string[] }) => {
+  const create = async (v: WebhookBody) => {
     try {
-      const made = await createWebhook(v);
+      const made = await api.create(v);
       form.resetFields();
       setCreating(false);
       setSecret(made.secret);
@@ -125,14 +125,24 @@ export default function WebhooksPage() {
       }
     >
       <Typography.Paragraph type="secondary">
-        Each delivery is a signed POST: check the <Typography.Text code>X-Atelier-Signature</Typography.Text>{" "}
-        header (HMAC-SHA256 of the timestamp and body with the hook's secret). Failed deliveries are tried
-        again with growing waits.
+        {module.purpose} Each delivery is a signed POST: check the{" "}
+        <Typography.Text code>X-Atelier-Signature</Typography.Text> header (HMAC-SHA256 of the timestamp and
+        body with the hook's secret). Failed deliveries are tried again with growing waits.
+        {module.payload && (
+          <>
+            {" "}
+            Its <Typography.Text code>data</Typography.Text> is{" "}
+            <Typography.Text code style={{ whiteSpace: "nowrap" }}>
+              {module.payload}
+            </Typography.Text>
+            .
+          </>
+        )}
       </Typography.Paragraph>
       {hooks.isError ? (
         <LoadError what="webhooks" error={hooks.error} onRetry={() => hooks.refetch()} />
       ) : (
-        <Table<CmsWebhook>
+        <Table<Webhook>
           rowKey="id"
           loading={hooks.isLoading}
           dataSource={hooks.data ?? []}
@@ -152,8 +162,7 @@ export default function WebhooksPage() {
             {
               title: "Events",
               dataIndex: "events",
-              render: (events: string[]) =>
-                events.map((e) => <Tag key={e}>{EVENT_LABELS[e as keyof typeof EVENT_LABELS] ?? e}</Tag>),
+              render: (events: string[]) => events.map((e) => <Tag key={e}>{eventLabel(module, e)}</Tag>),
             },
             {
               title: "Active",
@@ -164,9 +173,9 @@ export default function WebhooksPage() {
                   checked={active}
                   aria-label={`${hook.name} active`}
                   onChange={async (next) => {
-                    await updateWebhook(hook.id, { active: next }).catch((e) =>
-                      message.error(getErrorMessage(e)),
-                    );
+                    await api
+                      .update(hook.id, { active: next })
+                      .catch((e) => message.error(getErrorMessage(e)));
                     await refresh();
                   }}
                 />
@@ -184,7 +193,7 @@ export default function WebhooksPage() {
                     title={`Delete ${hook.name} and its log?`}
                     okText="Yes, delete"
                     onConfirm={async () => {
-                      await deleteWebhook(hook.id).catch((e) => message.error(getErrorMessage(e)));
+                      await api.remove(hook.id).catch((e) => message.error(getErrorMessage(e)));
                       await refresh();
                     }}
                   >
@@ -206,7 +215,12 @@ export default function WebhooksPage() {
         okText="Create"
         destroyOnHidden
       >
-        <Form form={form} layout="vertical" initialValues={{ events: ["entry.publish"] }} onFinish={create}>
+        <Form
+          form={form}
+          layout="vertical"
+          initialValues={{ events: module.events.slice(0, 1).map((e) => e.value) }}
+          onFinish={create}
+        >
           <Form.Item
             name="name"
             label="Name"
@@ -228,12 +242,12 @@ export default function WebhooksPage() {
             label="Events"
             rules={[{ required: true, message: "Choose at least one event" }]}
           >
-            <Checkbox.Group options={WEBHOOK_EVENTS.map((e) => ({ value: e, label: EVENT_LABELS[e] }))} />
+            <Checkbox.Group options={[...module.events]} />
           </Form.Item>
         </Form>
       </Modal>
       <SecretOnceModal title="Signing secret" secret={secret} onClose={() => setSecret(null)} />
-      <Deliveries hook={log} onClose={() => setLog(null)} />
+      <Deliveries api={api} module={module} queryKey={queryKey} hook={log} onClose={() => setLog(null)} />
     </Card>
   );
 }

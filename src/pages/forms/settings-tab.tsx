@@ -1,0 +1,52 @@
+/**
+ * The Settings tab: mail on the left; UTM tracking, sending and first-touch on the right. Each
+ * message (the checks as one types, or a refused save's) shows at its input.
+ */
+import { Col, Row } from "antd";
+import { useMemo } from "react";
+import { MailSettingsCard } from "./mail-settings";
+import { problemsAt } from "./settings-rules";
+import { SubmitSettingsCard } from "./submit-settings";
+import type { FormDraft } from "./use-form-draft";
+import { UtmSettingsCard } from "./utm-settings";
+
+export function SettingsTab({ draft }: { draft: FormDraft }) {
+  const { settings, setSettings, errors, problems, state } = draft;
+  const messages = useMemo(
+    () => ({ ...errors.settings, ...problems.settings }),
+    [errors.settings, problems.settings],
+  );
+  const under = (prefix: string) => (path: string) => problemsAt(messages, `${prefix}${path}`);
+  return (
+    <Row gutter={[16, 16]} className="fs-settings">
+      <Col xs={24} xl={12}>
+        <MailSettingsCard
+          mail={settings.mail}
+          fields={state.items}
+          messagesAt={under("mail.")}
+          onChange={(mail, path) => setSettings({ ...settings, mail }, `mail.${path}`.replace(/\.$/, ""))}
+        />
+      </Col>
+      <Col xs={24} xl={12}>
+        <Row gutter={[16, 16]}>
+          <Col span={24}>
+            <UtmSettingsCard
+              utm={settings.utm}
+              messagesAt={under("utm.")}
+              onChange={(utm, path) => setSettings({ ...settings, utm }, `utm.${path}`.replace(/\.$/, ""))}
+            />
+          </Col>
+          <Col span={24}>
+            <SubmitSettingsCard
+              submit={settings.submit}
+              firstTouch={settings.firstTouch}
+              messagesAt={under("")}
+              onSubmitChange={(submit, path) => setSettings({ ...settings, submit }, `submit.${path}`)}
+              onFirstTouchChange={(firstTouch) => setSettings({ ...settings, firstTouch }, "firstTouch")}
+            />
+          </Col>
+        </Row>
+      </Col>
+    </Row>
+  );
+}
