@@ -124,6 +124,9 @@ export interface DeviceRecord {
 export interface OutboxMail {
   id: string;
   to: string;
+  cc: string[];
+  bcc: string[];
+  replyTo: string | null;
   subject: string;
   text: string;
   status: "stored" | "pending" | "sent" | "failed";

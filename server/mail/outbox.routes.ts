@@ -72,6 +72,9 @@ function toMail(r: Selectable<MailOutboxTable>, now = new Date()): OutboxMail {
   return {
     id: r.id,
     to: r.to_address,
+    cc: typeof r.cc === "string" ? JSON.parse(r.cc) : (r.cc ?? []),
+    bcc: typeof r.bcc === "string" ? JSON.parse(r.bcc) : (r.bcc ?? []),
+    replyTo: r.reply_to ?? null,
     subject: r.subject,
     text: visibleBody(r.text_body, r, now),
     status: r.status as OutboxMail["status"],

@@ -105,10 +105,29 @@ export function enhanceForm(root: HTMLElement, form: PublicForm, opts: EnhanceOp
       });
     } else if (id && CHOSEN_AT_ONCE.has(fieldBlock(el, id)?.dataset.kind ?? "")) show(id, problems());
   });
+  // A message shown on leaving a field moves what is below it. Left with the pointer (pressed on
+  // the next field), the message waits for the press to end: the click lands where it was aimed.
+  let pressing = false;
+  const waiting = new Set<string>();
+  listen("pointerdown", () => {
+    pressing = true;
+  });
+  const released = () => {
+    if (!pressing) return;
+    pressing = false;
+    if (!waiting.size) return;
+    const list = problems();
+    for (const id of waiting) show(id, list);
+    waiting.clear();
+  };
+  // After the click that ends the press (a timer, so it runs once the click has been handled).
+  for (const type of ["pointerup", "pointercancel"] as const)
+    window.addEventListener(type, () => setTimeout(released, 0), { signal: controller.signal });
   listen("focusout", (e) => {
     const id = fieldIdOf(e.target);
     if (!id || !touched.has(id) || fieldIdOf(e.relatedTarget) === id) return;
-    show(id, problems());
+    if (pressing) waiting.add(id);
+    else show(id, problems());
   });
   listen("submit", (e) => {
     e.preventDefault();

@@ -72,6 +72,11 @@ export default function OutboxPage() {
           <>
             <Descriptions column={1} size="small" style={{ marginBottom: 16 }}>
               <Descriptions.Item label="To">{open.to}</Descriptions.Item>
+              {open.cc?.length > 0 && <Descriptions.Item label="Cc">{open.cc.join(", ")}</Descriptions.Item>}
+              {open.bcc?.length > 0 && (
+                <Descriptions.Item label="Bcc">{open.bcc.join(", ")}</Descriptions.Item>
+              )}
+              {open.replyTo && <Descriptions.Item label="Reply-To">{open.replyTo}</Descriptions.Item>}
               <Descriptions.Item label="Status">
                 <Tag color={STATUS_COLOURS[open.status]}>{open.status}</Tag>
               </Descriptions.Item>
