@@ -6,7 +6,7 @@
  * it is in the list.
  */
 import { LockOutlined } from "@ant-design/icons";
-import { Alert, Button, Collapse, Flex, Form, Input, Select, Switch, Tag, Tooltip, Typography } from "antd";
+import { Alert, Button, Flex, Form, Input, Select, Switch, Tag, Tooltip, Typography } from "antd";
 import { answers, type FormFieldDef, hasOptions } from "../../../schemas/form-definition";
 import { FORM_FIELD_KINDS, FORM_FIELD_LABELS, type FormFieldKind } from "../../../schemas/forms";
 import { plural } from "../../lib/text";
@@ -65,7 +65,6 @@ export function PropertyPanel(props: PropertyPanelProps) {
           {
             key: "validation",
             label: "Validation",
-            forceRender: true,
             children: (
               <ValidationInputs
                 field={field}
@@ -86,7 +85,6 @@ export function PropertyPanel(props: PropertyPanelProps) {
                 {logicCount > 0 && <Tag color="purple">{plural(logicCount, "rule")}</Tag>}
               </Flex>
             ),
-            forceRender: true,
             children: (
               <LogicEditor
                 field={field}
@@ -212,11 +210,19 @@ export function PropertyPanel(props: PropertyPanelProps) {
           />
         )}
         {sections.length > 0 && (
-          <Collapse
-            size="small"
-            defaultActiveKey={[...(logicCount ? ["logic"] : []), "validation"]}
-            items={sections}
-          />
+          // Native disclosures: keyboard-operable as they are, and no Collapse in the bundle.
+          <div className="fb-sections">
+            {sections.map((section) => (
+              <details
+                key={section.key}
+                className="fb-section"
+                open={section.key === "validation" || (section.key === "logic" && logicCount > 0)}
+              >
+                <summary>{section.label}</summary>
+                <div className="fb-section-body">{section.children}</div>
+              </details>
+            ))}
+          </div>
         )}
       </Form>
       <Flex gap={8} align="center" className="fb-panel-foot">
