@@ -1,7 +1,8 @@
 import Ajv from "ajv";
 import { describe, expect, it } from "vitest";
 import { defaultSettings, emptyDefinition, type FormDefinition } from "./form-definition";
-import { definitionProblems, formDefinitionSchema, nestedRepeat } from "./form-definition-schema";
+import { definitionProblems, nestedRepeat } from "./form-definition-checks";
+import { formDefinitionSchema } from "./form-definition-schema";
 import { DEFAULT_TRACKING_PARAMETERS, resetTracking } from "./forms";
 
 const ajv = new Ajv({ allErrors: true, strict: false });

@@ -9,7 +9,7 @@ import { MODULE_IDS } from "../../../resources/modules";
 import type { FieldError } from "../../../schemas/error-messages";
 import { invalidInputMessage } from "../../../schemas/error-messages";
 import { answers, emptyDefinition, type FormDefinition } from "../../../schemas/form-definition";
-import { definitionProblems } from "../../../schemas/form-definition-schema";
+import { definitionProblems } from "../../../schemas/form-definition-checks";
 import type { AppContext } from "../../context";
 import { SharedCache } from "../../db/shared-cache";
 import { badRequest, conflict, notFound } from "../../http/errors";

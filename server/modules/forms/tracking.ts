@@ -7,19 +7,10 @@
  * sane sizes: it is the visitor's input.
  */
 import { type FormSettings, trackedParameters } from "../../../schemas/form-definition";
+import type { Tracking as SentTracking } from "../../../src/forms-public/tracking";
 
-export interface FirstTouch {
-  parameters: Record<string, string>;
-  landingPage: string;
-  referrer: string;
-  at: string;
-}
-
-export interface Tracking {
-  parameters: Record<string, string>;
-  firstTouch: FirstTouch | null;
-  referrer: string;
-  landingPage: string;
+/** What the page sends (src/forms-public/tracking.ts), with the user agent the server reads. */
+export interface Tracking extends SentTracking {
   userAgent: string;
 }
 

@@ -13,7 +13,7 @@ import {
   fieldIdFrom,
   hasOptions,
 } from "../../../schemas/form-definition";
-import { nestedRepeat, RESERVED_FIELD_IDS } from "../../../schemas/form-definition-schema";
+import { nestedRepeat, RESERVED_FIELD_IDS } from "../../../schemas/form-definition-checks";
 import { FORM_FIELD_LABELS, type FormFieldKind } from "../../../schemas/forms";
 import { newField } from "./builder-state";
 

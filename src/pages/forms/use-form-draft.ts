@@ -7,7 +7,7 @@
 import { App } from "antd";
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import { defaultSettings, type FormDefinition, type FormSettings } from "../../../schemas/form-definition";
-import { definitionProblems } from "../../../schemas/form-definition-schema";
+import { definitionProblems } from "../../../schemas/form-definition-checks";
 import { getErrorMessage, getFieldErrors } from "../../lib/errors";
 import { failureStatus } from "../../lib/load-failure";
 import { type BuilderField, builderReducer, initialBuilderState } from "./builder-state";
