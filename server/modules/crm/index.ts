@@ -5,10 +5,14 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
+import { customFieldRoutes } from "./custom-fields.routes";
 import { seedDropdowns } from "./dropdowns";
+import { mergeRoutes } from "./merge.routes";
 import { timelineRoutes } from "./timeline.routes";
 
 export async function crmModule(app: FastifyInstance, ctx: AppContext) {
   await seedDropdowns(ctx.db);
   await timelineRoutes(app, ctx);
+  await customFieldRoutes(app, ctx);
+  await mergeRoutes(app, ctx);
 }
