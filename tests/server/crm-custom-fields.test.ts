@@ -6,6 +6,7 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "./child-server";
 import { exportFile, importFile } from "./csv-fixtures";
 import { DRIVERS, startServer, type TestServer } from "./harness";
 
@@ -80,6 +81,19 @@ describe.each(DRIVERS)("CRM records engine on %s", (driver) => {
     };
   });
   afterAll(() => s?.close());
+
+  /** The custom-field indexes of a table, once they are `expected` (the job builds them after the change). */
+  const indexesOf = (table: string, expected: string[]) =>
+    waitFor(
+      `indexes ${expected.join(", ")}`,
+      async () => {
+        const found = await sql<{ name: string }>`select indexname as name from pg_indexes
+          where tablename = ${table} and indexname like ${`${table}_cf_%`} order by 1`.execute(s.database.db);
+        const names = found.rows.map((r) => r.name);
+        return JSON.stringify(names) === JSON.stringify([...expected].sort()) && names;
+      },
+      10_000,
+    );
 
   it("custom field added and filtered on at once", async () => {
     const a = await created("/crm/clients", {
@@ -178,7 +192,9 @@ describe.each(DRIVERS)("CRM records engine on %s", (driver) => {
       po_number: "PO-1",
     });
     expect(ok.po_number).toBe("PO-1");
+    await indexesOf("opportunities", ["opportunities_cf_po_number_t"]);
     expect((await api("DELETE", `/crm/custom-fields/${req.id}`)).status).toBe(204);
+    await indexesOf("opportunities", []);
     const gone = await api("GET", `/crm/opportunities/${ok.id}`);
     expect(gone.body).not.toHaveProperty("po_number");
     const row = await s.database.db

@@ -8,7 +8,8 @@ import { DROPDOWN_LIST_PATTERN } from "../../../schemas/crm";
 import { CUSTOM_FIELD_KEY_PATTERN, CUSTOM_FIELD_TYPES } from "../../../schemas/custom-fields";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
-import { type CustomFieldInput, CustomFieldsService, customEntities } from "./custom-fields.service";
+import { customEntities } from "./custom-entities";
+import { type CustomFieldInput, CustomFieldsService } from "./custom-fields.service";
 
 const read = { access: moduleAccess(MODULE_IDS.crm) };
 const write = { access: moduleAccess(MODULE_IDS.crm, { adminOnly: true }) };

@@ -12,7 +12,6 @@
  */
 import { sql } from "kysely";
 import type { ResourceDefinition } from "../../../resources/contract";
-import { RESOURCES } from "../../../resources/index";
 import { MODULE_IDS } from "../../../resources/modules";
 import { dropdownListLabel } from "../../../schemas/crm";
 import {
@@ -24,6 +23,8 @@ import {
 import type { AppContext } from "../../context";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import { customFields } from "../../resources/custom-fields";
+import { customEntities } from "./custom-entities";
+import { enqueueIndexes } from "./custom-field-indexes";
 import type { Db } from "./timeline";
 
 /** Resource name of custom field changes on the socket: open lists and forms read their schema again. */
@@ -38,13 +39,6 @@ export interface CustomFieldInput {
   required?: boolean;
   position?: number;
   description?: string | null;
-}
-
-/** The resources admins may add fields to, by their `x-custom` key. */
-export function customEntities(
-  defs: readonly ResourceDefinition[] = RESOURCES,
-): Map<string, ResourceDefinition> {
-  return new Map(defs.flatMap((d) => (d.schema["x-custom"] ? [[d.schema["x-custom"], d] as const] : [])));
 }
 
 const COLUMNS = [
@@ -138,6 +132,7 @@ export class CustomFieldsService {
         const message = `${def.label} already have a custom field with the key '${input.key}'`;
         throw conflict(message, [{ field: "key", message }]);
       }
+      await enqueueIndexes(this.ctx, trx, input.entity);
       return trx
         .insertInto("crm_custom_fields")
         .values({
@@ -187,6 +182,7 @@ export class CustomFieldsService {
           const message = `Some ${def.label.toLowerCase()} already have a value for ${existing.label}, so its ${what} cannot change: add a new field instead`;
           throw conflict(message, [{ field: type !== existing.type ? "type" : "list", message }]);
         }
+        if (type !== existing.type) await enqueueIndexes(this.ctx, trx, existing.entity);
       }
       return trx
         .updateTable("crm_custom_fields")
@@ -219,6 +215,7 @@ export class CustomFieldsService {
         .executeTakeFirst();
       if (!field) throw notFound("Custom field not found");
       const def = this.entities.get(field.entity);
+      await enqueueIndexes(this.ctx, trx, field.entity);
       if (def) {
         await sql`update ${sql.table(def.schema["x-table"])} set custom = custom - ${field.key}
           where custom ? ${field.key}`.execute(trx);

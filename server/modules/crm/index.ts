@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
+import { registerIndexJob } from "./custom-field-indexes";
 import { customFieldRoutes } from "./custom-fields.routes";
 import { seedDropdowns } from "./dropdowns";
 import { mergeRoutes } from "./merge.routes";
@@ -12,6 +13,7 @@ import { timelineRoutes } from "./timeline.routes";
 
 export async function crmModule(app: FastifyInstance, ctx: AppContext) {
   await seedDropdowns(ctx.db);
+  registerIndexJob(ctx);
   await timelineRoutes(app, ctx);
   await customFieldRoutes(app, ctx);
   await mergeRoutes(app, ctx);
