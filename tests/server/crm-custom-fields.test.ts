@@ -247,16 +247,19 @@ describe.each(DRIVERS)("CRM records engine on %s", (driver) => {
       industry_size: "x",
     });
     expect(bad.body.details).toEqual([{ field: "industry_size", message: "Headcount must be a number" }]);
-    // A field without values may change its type.
+    // A field without values may change its type; its index follows.
     const empty = await created("/crm/custom-fields", {
       entity: "clients",
       key: "rating",
       label: "Rating",
       type: "number",
     });
+    const indexed = ["clients_cf_industry_size_n", "clients_cf_tier_t", "clients_cf_vip_note_t"];
+    await indexesOf("clients", [...indexed, "clients_cf_rating_n"]);
     expect((await api("PATCH", `/crm/custom-fields/${empty.id}`, { type: "text" })).body).toMatchObject({
       type: "text",
     });
+    await indexesOf("clients", [...indexed, "clients_cf_rating_t"]);
     const order = await api<{ data: Rec[] }>("PUT", "/crm/custom-fields/order", {
       entity: "clients",
       ids: (await api<{ data: Rec[] }>("GET", "/crm/custom-fields?entity=clients")).body.data

@@ -63,7 +63,7 @@ export async function reconcileIndexes(
     const kind = INDEXED[f.type];
     if (!kind || !/^[a-z][a-z0-9_]{0,39}$/.test(f.key)) continue;
     const value = `custom ->> '${f.key}'`;
-    wanted.set(indexName(table, f.key, kind), kind === "n" ? `((${value})::numeric)` : `((${value}))`);
+    wanted.set(indexName(table, f.key, kind), kind === "n" ? `((${value})::numeric)` : `(${value})`);
   }
   const prefix = `${table}_cf_`;
   const present = (
@@ -77,7 +77,9 @@ export async function reconcileIndexes(
   for (const [name, expression] of wanted) {
     if (have.has(name)) continue;
     try {
-      await sql.raw(`create index concurrently if not exists ${name} on ${table} ${expression}`).execute(db);
+      await sql
+        .raw(`create index concurrently if not exists ${name} on ${table} (${expression})`)
+        .execute(db);
     } catch (error) {
       // A concurrent build that failed leaves an invalid index behind: drop it, the retry builds it again.
       await sql.raw(`drop index if exists ${name}`).execute(db);
