@@ -57,8 +57,11 @@ export interface ResourceDefinition {
   csv?: false | "export";
   /** Screens replaced by custom pages, by key of the SPA's custom page registry. */
   pages?: Partial<Record<ScreenName, string>>;
-  /** Extra row or toolbar actions, by key of the SPA's action registry. */
-  actions?: { row?: readonly string[]; toolbar?: readonly string[] };
+  /**
+   * Extra row or toolbar actions, by key of the SPA's action registry; `bulk`: actions on the
+   * selected records, beside Delete selected (merging duplicate clients).
+   */
+  actions?: { row?: readonly string[]; toolbar?: readonly string[]; bulk?: readonly string[] };
 }
 
 /**

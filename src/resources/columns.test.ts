@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { categories } from "../../resources/categories";
+import { clients } from "../../resources/crm";
 import { RESOURCES } from "../../resources/index";
 import { pdfs } from "../../resources/pdfs";
 import { products } from "../../resources/products";
 import { subCategories } from "../../resources/sub-categories";
+import { withCustomFields } from "../../schemas/custom-fields";
 import {
   arrangeColumns,
   defaultSorters,
@@ -178,5 +180,59 @@ describe("routes", () => {
     expect(resourceRoutes({ name: "clients" }).list).toBe("/clients");
     expect(recordPath(products, "show", "a b")).toBe("/products/products/show/a%20b");
     expect(moduleGroupId("products")).toBe("module:products");
+  });
+});
+
+describe("a client's list with its custom fields", () => {
+  const def = {
+    ...clients,
+    schema: withCustomFields(clients.schema, [
+      {
+        id: "1",
+        entity: "clients",
+        key: "tier",
+        label: "Tier",
+        type: "enum",
+        list: "company_tier",
+        required: false,
+        position: 1,
+        description: null,
+      },
+      {
+        id: "2",
+        entity: "clients",
+        key: "industry_size",
+        label: "Industry size",
+        type: "number",
+        list: null,
+        required: false,
+        position: 2,
+        description: null,
+      },
+    ]),
+  };
+
+  it("shows them as columns and filters: options by their list, numbers by a range", () => {
+    expect(
+      listColumns(def)
+        .map((c) => c.field)
+        .slice(-2),
+    ).toEqual(["tier", "industry_size"]);
+    const controls = filterControls(def);
+    expect(controls).toEqual(
+      expect.arrayContaining([
+        { kind: "options", field: "source", title: "Source", list: "source" },
+        { kind: "options", field: "tier", title: "Tier", list: "company_tier" },
+        { kind: "number-range", field: "industry_size", title: "Industry size" },
+        {
+          kind: "relation",
+          field: "owner_id",
+          title: "Owner",
+          resource: "users",
+          labelField: "name",
+          onDelete: "set null",
+        },
+      ]),
+    );
   });
 });

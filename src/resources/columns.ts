@@ -157,6 +157,8 @@ export function defaultSorters(def: ResourceDefinition): { field: string; order:
 export type FilterControl =
   | { kind: "select"; field: string; title: string; source: "enum" | "boolean" }
   | { kind: "relation"; field: string; title: string; resource: string; labelField: string }
+  /** A value of an admin-managed list (`x-options`): a select of that list's options. */
+  | { kind: "options"; field: string; title: string; list: string }
   | { kind: "number-range"; field: string; title: string }
   /** `day`: a `date` field, filtered by days; `instant`: a `date-time`, from the start of one local day to the end of another. */
   | { kind: "date-range"; field: string; title: string; granularity: "day" | "instant" }
@@ -168,7 +170,8 @@ const TEXT_KINDS: ReadonlySet<FieldKind> = new Set(["text", "multiline", "richte
 
 /**
  * The filter controls above the table, one per `x-filterable` field, chosen by kind: enum
- * and boolean → select, relation → searchable select of the related resource, numbers,
+ * and boolean → select, relation → searchable select of the related resource, a value of an
+ * admin-managed list (`x-options`) → select of its options, numbers,
  * dates and times of day → ranges. Text fields (emails and web addresses too) that `q`
  * already searches get no control of their own.
  */
@@ -179,6 +182,8 @@ export function filterControls(def: ResourceDefinition): FilterControl[] {
     const title = fieldTitle(schema, field);
     const relation = relationOf(schema.properties[field]);
     if (relation) return [{ kind: "relation", field, title, ...relation }];
+    const list = schema.properties[field]?.["x-options"];
+    if (list) return [{ kind: "options", field, title, list }];
     if (kind === "enum") return [{ kind: "select", field, title, source: "enum" }];
     if (kind === "boolean") return [{ kind: "select", field, title, source: "boolean" }];
     if (isNumeric(kind)) return [{ kind: "number-range", field, title }];

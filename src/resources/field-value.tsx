@@ -7,6 +7,7 @@ import { formatDmyTime, formatIsoDay, formatTimeOfDay } from "../lib/dates";
 import { AssetValue } from "./asset-value";
 import { enumLabel, type FieldKind, fieldKind, relationOf } from "./fields";
 import { TruncatedText } from "./list/truncated-text";
+import { OptionValue } from "./options";
 import { RelationValue } from "./relation-value";
 import { EMPTY_VALUE, Thumbnails } from "./thumbnails";
 import "./rich-text.css";
@@ -48,6 +49,10 @@ export function FieldValue({ schema, field, record, variant = "cell", relationId
   // A group of values (a CMS component, a block list, JSON): its parts in words, not "[object Object]".
   if (typeof value === "object" && !(Array.isArray(value) && value.every((v) => typeof v !== "object")))
     return <Typography.Text>{describeValue(value)}</Typography.Text>;
+
+  // A value of an admin-managed list (`x-options`): by its option's label.
+  const list = definition?.["x-options"];
+  if (list) return <OptionValue list={list} value={value} variant={variant} />;
 
   const relation = relationOf(definition);
   if (relation && typeof value === "string")

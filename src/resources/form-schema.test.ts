@@ -192,3 +192,14 @@ describe("nullable fields and string formats", () => {
     expect(ui.tracking_id).toBeUndefined();
   });
 });
+
+describe("x-options fields in forms", () => {
+  it("are selects of their list's options, several on a list field", () => {
+    const clients = resourceByName("clients") as ResourceDefinition;
+    const ui = deriveUiSchema(clients, resourceByName);
+    expect(ui.source).toEqual({ "ui:widget": "options", "ui:options": { list: "source" } });
+    expect(ui.tags).toEqual({ "ui:widget": "options", "ui:options": { list: "tag", multiple: true } });
+    // A user is a relation too: owners are picked from the people endpoint (relation-target.ts).
+    expect(ui.owner_id).toMatchObject({ "ui:widget": "relation", "ui:options": { resource: "users" } });
+  });
+});

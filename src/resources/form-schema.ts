@@ -21,6 +21,14 @@ export const DAY_WIDGET = "day";
 export const INSTANT_WIDGET = "instant";
 /** `time`: a time-of-day picker, `HH:mm`. */
 export const TIME_WIDGET = "time-of-day";
+/** `x-options`: a select of an admin-managed list's options (many on a list field). */
+export const OPTIONS_WIDGET = "options";
+
+/** `ui:options` of an options widget. */
+export interface OptionsWidgetOptions {
+  list: string;
+  multiple?: boolean;
+}
 
 /** A relation select that only offers records matching another field of the form. */
 export interface RelationDependency {
@@ -116,7 +124,7 @@ const FORMAT_UI: Readonly<Record<string, UiSchema>> = {
 
 /**
  * The form's uiSchema: widgets from the field hints (`x-multiline` → textarea, enum labels
- * → select labels, `x-relation` → relation select, `x-media` → media list, formats → date,
+ * → select labels, `x-relation` → relation select, `x-options` → a select of the list's options, `x-media` → media list, formats → date,
  * date-time and time pickers, email and web address inputs; a nullable yes/no is a select
  * that can be left blank), with the resource's own `uiSchema` applied on top, and no submit
  * button (the page has Save).
@@ -132,6 +140,10 @@ export function deriveUiSchema(def: ResourceDefinition, resolve: Resolve): UiSch
       const dependsOn = relationDependency(def, name, resolve);
       if (dependsOn) options.dependsOn = dependsOn;
       derived[name] = { "ui:widget": RELATION_WIDGET, "ui:options": { ...options } };
+    } else if (field["x-options"]) {
+      const options: OptionsWidgetOptions = { list: field["x-options"] };
+      if (baseType(field) === "array") options.multiple = true;
+      derived[name] = { "ui:widget": OPTIONS_WIDGET, "ui:options": { ...options } };
     } else if (field["x-media"]) {
       derived[name] = { "ui:widget": MEDIA_WIDGET };
     } else if (field["x-richText"]) {

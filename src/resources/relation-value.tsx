@@ -3,6 +3,7 @@ import { Skeleton, Tooltip, Typography } from "antd";
 import { Link } from "react-router";
 import { resourceByName } from "../../resources";
 import { TruncatedText } from "./list/truncated-text";
+import { relationTarget } from "./relation-target";
 import { recordPath } from "./routes";
 
 interface RelationValueProps {
@@ -22,7 +23,12 @@ interface RelationValueProps {
 /** A foreign key as the related record's label, linked to its show page. */
 export function RelationValue({ resource, labelField, id, ids, truncate = false }: RelationValueProps) {
   const wanted = ids?.length ? [...ids] : [id];
-  const { result, query } = useMany({ resource, ids: wanted });
+  const target = relationTarget(resource);
+  const { result, query } = useMany({
+    resource: target.resource,
+    dataProviderName: target.dataProviderName,
+    ids: wanted,
+  });
   const related = resourceByName(resource);
   const record = result.data.find((r) => String(r.id) === id);
 

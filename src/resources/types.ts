@@ -13,6 +13,13 @@ export interface ToolbarActionProps extends ScreenProps {
   sorters: CrudSort[];
 }
 
+/** Props of a bulk action: the resource, the selected records' ids, and what to call once done. */
+export interface BulkActionProps extends ScreenProps {
+  ids: string[];
+  /** Clears the selection (the action has run). */
+  onDone: () => void;
+}
+
 /** Props of a row action: the resource and the row's record. */
 export interface RowActionProps extends ScreenProps {
   record: ResourceRecord;

@@ -2,11 +2,12 @@ import { Create } from "@refinedev/antd";
 import { type HttpError, useForm } from "@refinedev/core";
 import { useRef, useState } from "react";
 import { defaultsOf, type FormData, toCreateBody } from "../form-schema";
+import { withRuntimeDef } from "../runtime-def";
 import type { ResourceRecord, ScreenProps } from "../types";
 import { ResourceForm, type ResourceFormHandle } from "./resource-form";
 
 /** `/<module>/<name>/create`: the generated create form; on save, "<Singular> created" and the record's page. */
-export default function ResourceCreatePage({ def }: ScreenProps) {
+function ResourceCreatePage({ def }: ScreenProps) {
   const formRef = useRef<ResourceFormHandle>(null);
   const [serverErrors, setServerErrors] = useState<HttpError["errors"]>();
   const { onFinish, mutation } = useForm<ResourceRecord, HttpError, FormData>({
@@ -43,3 +44,6 @@ export default function ResourceCreatePage({ def }: ScreenProps) {
     </Create>
   );
 }
+
+/** With its custom fields (runtime-def.tsx). */
+export default withRuntimeDef(ResourceCreatePage);

@@ -4,6 +4,7 @@ import { useCallback, useRef, useState } from "react";
 import { useParams } from "react-router";
 import { type FormData, toFormData, toUpdateBody } from "../form-schema";
 import { placeOfResource, RecordUnavailablePage } from "../record-not-found";
+import { withRuntimeDef } from "../runtime-def";
 import { recordState } from "../show/record-state";
 import type { ResourceRecord, ScreenProps } from "../types";
 import { AutosaveStatus } from "./autosave-status";
@@ -13,7 +14,7 @@ import { ResourceForm, type ResourceFormHandle } from "./resource-form";
 import { useAutosave } from "./use-autosave";
 
 /** `/<module>/<name>/edit/:id`: the generated edit form; sends only the changed fields. */
-export default function ResourceEditPage({ def }: ScreenProps) {
+function ResourceEditPage({ def }: ScreenProps) {
   const { id } = useParams();
   const formRef = useRef<ResourceFormHandle>(null);
   const [serverErrors, setServerErrors] = useState<HttpError["errors"]>();
@@ -159,3 +160,6 @@ export default function ResourceEditPage({ def }: ScreenProps) {
     </Edit>
   );
 }
+
+/** With its custom fields (runtime-def.tsx). */
+export default withRuntimeDef(ResourceEditPage);

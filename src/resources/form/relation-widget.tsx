@@ -4,6 +4,7 @@ import type { WidgetProps } from "@rjsf/utils";
 import { Select } from "antd";
 import { resourceByName } from "../../../resources";
 import type { FormData, RelationOptions } from "../form-schema";
+import { relationTarget } from "../relation-target";
 
 /** What the form shares with its widgets: the current values, for dependent selects. */
 export interface ResourceFormContext {
@@ -39,9 +40,11 @@ export function RelationWidget({
   const filters: CrudFilter[] =
     dependsOn && !waiting ? [{ field: dependsOn.filterField, operator: "eq", value: parentValue }] : [];
   const related = resourceByName(resource);
+  const target = relationTarget(resource);
 
   const { selectProps } = useSelect<BaseRecord>({
-    resource,
+    resource: target.resource,
+    dataProviderName: target.dataProviderName,
     optionLabel: (item) => String(item[labelField] ?? item.id),
     optionValue: (item) => String(item.id),
     defaultValue: value ?? undefined,
@@ -56,7 +59,7 @@ export function RelationWidget({
     ? `Choose a ${titleOf(parentTitle).toLowerCase()} first`
     : multiple
       ? `Choose ${(related?.label ?? "records").toLowerCase()}`
-      : `Choose a ${(related?.singular ?? "record").toLowerCase()}`;
+      : `Choose a ${(related?.singular ?? target.singular ?? "record").toLowerCase()}`;
 
   return (
     <Select

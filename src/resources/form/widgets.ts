@@ -8,6 +8,7 @@ import {
   DAY_WIDGET,
   INSTANT_WIDGET,
   MEDIA_WIDGET,
+  OPTIONS_WIDGET,
   RELATION_WIDGET,
   RICH_TEXT_WIDGET,
   TIME_WIDGET,
@@ -16,6 +17,7 @@ import { AssetWidget } from "./asset-widget";
 import { BlankNumberInputTemplate } from "./blank-number-input";
 import { DayWidget, InstantWidget, TimeOfDayWidget } from "./date-widgets";
 import { MediaUrlsWidget } from "./media-urls-widget";
+import { OptionsWidget } from "./options-widget";
 import { RelationWidget } from "./relation-widget";
 import { RichTextWidget, TextOrRichTextWidget } from "./rich-text-widget";
 
@@ -24,6 +26,7 @@ export const FORM_WIDGETS: RegistryWidgetsType = {
   [DAY_WIDGET]: DayWidget,
   [INSTANT_WIDGET]: InstantWidget,
   [MEDIA_WIDGET]: MediaUrlsWidget,
+  [OPTIONS_WIDGET]: OptionsWidget,
   [RELATION_WIDGET]: RelationWidget,
   [TIME_WIDGET]: TimeOfDayWidget,
   [RICH_TEXT_WIDGET]: RichTextWidget,

@@ -2,6 +2,7 @@ import { DeleteOutlined } from "@ant-design/icons";
 import { useDeleteMany } from "@refinedev/core";
 import { Button, Flex, Popconfirm, Typography, theme } from "antd";
 import type { ResourceDefinition } from "../../../resources/contract";
+import { BULK_ACTIONS } from "../actions";
 
 interface BulkDeleteBarProps {
   def: ResourceDefinition;
@@ -9,7 +10,10 @@ interface BulkDeleteBarProps {
   onDone: () => void;
 }
 
-/** "N selected", Clear selection, and Delete selected behind "Delete N selected?". */
+/**
+ * "N selected", Clear selection, the resource's bulk actions (`actions.bulk`), and Delete
+ * selected behind "Delete N selected?".
+ */
 export function BulkDeleteBar({ def, ids, onDone }: BulkDeleteBarProps) {
   const { token } = theme.useToken();
   const { mutate, mutation } = useDeleteMany();
@@ -34,6 +38,10 @@ export function BulkDeleteBar({ def, ids, onDone }: BulkDeleteBarProps) {
       <Button size="small" type="link" onClick={onDone}>
         Clear selection
       </Button>
+      {(def.actions?.bulk ?? []).map((key) => {
+        const Action = BULK_ACTIONS[key];
+        return Action ? <Action key={key} def={def} ids={ids} onDone={onDone} /> : null;
+      })}
       <Popconfirm
         title={`Delete ${count} selected?`}
         description="This cannot be undone."

@@ -6,6 +6,7 @@ import type { ResourceDefinition } from "../../../resources/contract";
 import { type FilterControl, filterControls, searchPlaceholder } from "../columns";
 import { enumOptions, type Option } from "../fields";
 import { asBoolean, asNumber, filterValue, hasActiveFilters, typedEnumValue } from "./filter-values";
+import { OptionsFilter } from "./options-filter";
 import { DateRangeFilter, NumberRangeFilter, TimeRangeFilter } from "./range-filters";
 import { RelationFilter } from "./relation-filter";
 
@@ -60,6 +61,16 @@ export function ListFilters({ def, filters, onChange, onClear }: ListFiltersProp
           />
         );
       }
+      case "options":
+        return (
+          <OptionsFilter
+            key={c.field}
+            list={c.list}
+            title={c.title}
+            value={eq === undefined ? undefined : String(eq)}
+            onChange={(next) => set("eq", next)}
+          />
+        );
       case "relation":
         return (
           <RelationFilter

@@ -11,6 +11,7 @@ import { TOOLBAR_ACTIONS } from "../actions";
 import { arrangeColumns, defaultSorters, listColumns } from "../columns";
 import { CsvExportButton } from "../csv/csv-export-button";
 import { CsvImportButton } from "../csv/csv-import-button";
+import { withRuntimeDef } from "../runtime-def";
 import type { ListEmbedding, ResourceRecord, ScreenProps } from "../types";
 import { BulkDeleteBar } from "./bulk-delete-bar";
 import { ColumnChooser } from "./column-chooser";
@@ -31,7 +32,7 @@ import { totalLabel } from "./total-label";
  * above the table instead of a page header, its query kept out of the address, and each
  * record opened in place by its label, Show or a click on its row.
  */
-export default function ResourceListPage({ def, embedded }: ScreenProps & { embedded?: ListEmbedding }) {
+function ResourceListPage({ def, embedded }: ScreenProps & { embedded?: ListEmbedding }) {
   const [selected, setSelected] = useState<string[]>([]);
   const { tableProps, tableQuery, sorters, filters, setFilters, setCurrentPage } = useTable<ResourceRecord>({
     resource: def.name,
@@ -183,3 +184,6 @@ function openOnClick(record: ResourceRecord, onOpen: (record: ResourceRecord) =>
     onOpen(record);
   };
 }
+
+/** With its custom fields (runtime-def.tsx). */
+export default withRuntimeDef(ResourceListPage);

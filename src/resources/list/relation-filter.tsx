@@ -1,6 +1,7 @@
 import { useSelect } from "@refinedev/antd";
 import type { BaseRecord } from "@refinedev/core";
 import { Select } from "antd";
+import { relationTarget } from "../relation-target";
 
 interface RelationFilterProps {
   resource: string;
@@ -12,8 +13,10 @@ interface RelationFilterProps {
 
 /** A relation filter: a searchable select of the related resource (typing searches with `q`). */
 export function RelationFilter({ resource, labelField, title, value, onChange }: RelationFilterProps) {
+  const target = relationTarget(resource);
   const { selectProps } = useSelect<BaseRecord>({
-    resource,
+    resource: target.resource,
+    dataProviderName: target.dataProviderName,
     optionLabel: (item) => String(item[labelField] ?? item.id),
     optionValue: (item) => String(item.id),
     defaultValue: value,

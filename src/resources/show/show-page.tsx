@@ -6,6 +6,7 @@ import { detailFields } from "../columns";
 import { FieldValue } from "../field-value";
 import { fieldKind, fieldTitle } from "../fields";
 import { placeOfResource, RecordUnavailablePage } from "../record-not-found";
+import { withRuntimeDef } from "../runtime-def";
 import type { ResourceRecord, ScreenProps } from "../types";
 import { recordState } from "./record-state";
 
@@ -17,7 +18,7 @@ const FULL_ROW = new Set(["multiline", "richtext", "media", "assets", "urls"]);
  * relations linked to their records, with Edit and Delete. A record that is missing or
  * failed to load says so in place, with no Edit or Delete to press.
  */
-export default function ResourceShowPage({ def }: ScreenProps) {
+function ResourceShowPage({ def }: ScreenProps) {
   const { id } = useParams();
   // The failure is shown in place, so no toast repeats it.
   const { query } = useShow<ResourceRecord>({ resource: def.name, id, errorNotification: false });
@@ -69,3 +70,6 @@ export default function ResourceShowPage({ def }: ScreenProps) {
     </Show>
   );
 }
+
+/** With its custom fields (runtime-def.tsx). */
+export default withRuntimeDef(ResourceShowPage);
