@@ -3,8 +3,6 @@
  * `commonDropdown`) that selects read, the opportunity outcomes, and the timeline's kinds.
  */
 
-import { wordsOfKey } from "./error-messages";
-
 /** The option lists every CRM install has; admins may add their own (for custom enum fields). */
 export const DROPDOWN_LISTS = ["stage", "source", "industry", "lost_reason", "tag"] as const;
 export const DROPDOWN_LIST_LABELS = ["Stages", "Sources", "Industries", "Lost reasons", "Tags"] as const;
@@ -17,7 +15,10 @@ export const DROPDOWN_LIST_LABELS = ["Stages", "Sources", "Industries", "Lost re
  */
 export function dropdownListLabel(list: string): string {
   const at = (DROPDOWN_LISTS as readonly string[]).indexOf(list);
-  return at >= 0 ? DROPDOWN_LIST_LABELS[at] : wordsOfKey(list);
+  if (at >= 0) return DROPDOWN_LIST_LABELS[at];
+  // Not wordsOfKey (error-messages.ts): the list screen would load the validation messages with it.
+  const words = list.replace(/_+/g, " ").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** A list's key: lower-case letters, digits and `_` (a custom list's too). */

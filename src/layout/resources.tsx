@@ -52,7 +52,7 @@ const MODULE_SCREEN_MENU: Readonly<
     { name: "navigations", label: "Navigations", icon: <MenuOutlined aria-hidden /> },
     { name: "webhooks", label: "Webhooks", icon: <ApiOutlined aria-hidden /> },
   ],
-  crm: [{ name: "custom-fields", label: "Custom fields", icon: <ModuleIcon name="FormOutlined" /> }],
+  crm: [{ name: "custom-fields", label: "Custom fields", icon: <BuildOutlined aria-hidden /> }],
   forms: [{ name: "webhooks", label: "Webhooks", icon: <ApiOutlined aria-hidden /> }],
 };
 

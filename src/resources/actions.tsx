@@ -4,8 +4,7 @@
  * to its component here. Adding an action = one component and one entry, keys sorted.
  * (Export CSV and Import CSV are on every generated list without an entry: list-page.tsx.)
  */
-import type { ComponentType } from "react";
-import { MergeClientsAction } from "../pages/crm/merge-clients-action";
+import { type ComponentType, lazy } from "react";
 import type { BulkActionProps, RowActionProps, ToolbarActionProps } from "./types";
 
 /** Buttons above a list, next to Create. */
@@ -14,7 +13,12 @@ export const TOOLBAR_ACTIONS: Readonly<Record<string, ComponentType<ToolbarActio
 /** Buttons in a list row, after Show/Edit/Delete. */
 export const ROW_ACTIONS: Readonly<Record<string, ComponentType<RowActionProps>>> = {};
 
-/** Buttons on the selection bar, beside Delete selected: they act on the selected records. */
+/**
+ * Buttons on the selection bar, beside Delete selected: they act on the selected records. Each
+ * is lazy (the bar renders it in Suspense), so a list without it does not load it.
+ */
 export const BULK_ACTIONS: Readonly<Record<string, ComponentType<BulkActionProps>>> = {
-  "clients.merge": MergeClientsAction,
+  "clients.merge": lazy(async () => ({
+    default: (await import("../pages/crm/merge-clients-action")).MergeClientsAction,
+  })),
 };

@@ -1,5 +1,6 @@
 import { useGetIdentity } from "@refinedev/core";
 import { Tag, Tooltip, Typography } from "antd";
+import { lazy, Suspense } from "react";
 import type { MeResponse } from "../../schemas/auth";
 import type { EntitySchema } from "../../schemas/contract";
 import { DEFAULT_CURRENCY } from "../lib/constants";
@@ -7,10 +8,13 @@ import { formatDmyTime, formatIsoDay, formatTimeOfDay } from "../lib/dates";
 import { AssetValue } from "./asset-value";
 import { enumLabel, type FieldKind, fieldKind, relationOf } from "./fields";
 import { TruncatedText } from "./list/truncated-text";
-import { OptionValue } from "./options";
+
 import { RelationValue } from "./relation-value";
 import { EMPTY_VALUE, Thumbnails } from "./thumbnails";
 import "./rich-text.css";
+
+/** Values of admin-managed lists: loaded by the screens that show such fields (CRM), not by every list. */
+const OptionValue = lazy(async () => ({ default: (await import("./options")).OptionValue }));
 
 /** Tag colours of labelled enums (statuses), by the value's position. */
 const ENUM_COLORS = ["default", "green", "orange", "blue", "purple", "cyan", "magenta", "gold"];
@@ -52,7 +56,12 @@ export function FieldValue({ schema, field, record, variant = "cell", relationId
 
   // A value of an admin-managed list (`x-options`): by its option's label.
   const list = definition?.["x-options"];
-  if (list) return <OptionValue list={list} value={value} variant={variant} />;
+  if (list)
+    return (
+      <Suspense fallback={EMPTY_VALUE}>
+        <OptionValue list={list} value={value} variant={variant} />
+      </Suspense>
+    );
 
   const relation = relationOf(definition);
   if (relation && typeof value === "string")

@@ -42,13 +42,16 @@ export function useRuntimeDef(def: ResourceDefinition) {
   };
 }
 
-/** A screen given its resource's definition as it is now (its custom fields in its schema). */
-export function withRuntimeDef<P extends ScreenProps>(Screen: ComponentType<P>): ComponentType<P> {
-  return function RuntimeDefScreen(props: P) {
-    const runtime = useRuntimeDef(props.def);
-    if (runtime.error)
-      return <LoadError what="custom fields" error={runtime.error} onRetry={runtime.retry} />;
-    if (runtime.loading) return <PageLoader />;
-    return <Screen {...props} def={runtime.def} />;
-  };
+/** A screen and its props, shown with its resource's definition as it is now. */
+export default function RuntimeDefScreen<P extends ScreenProps>({
+  screen: Screen,
+  props,
+}: {
+  screen: ComponentType<P>;
+  props: P;
+}) {
+  const runtime = useRuntimeDef(props.def);
+  if (runtime.error) return <LoadError what="custom fields" error={runtime.error} onRetry={runtime.retry} />;
+  if (runtime.loading) return <PageLoader />;
+  return <Screen {...props} def={runtime.def} />;
 }

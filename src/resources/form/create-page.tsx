@@ -2,8 +2,8 @@ import { Create } from "@refinedev/antd";
 import { type HttpError, useForm } from "@refinedev/core";
 import { useRef, useState } from "react";
 import { defaultsOf, type FormData, toCreateBody } from "../form-schema";
-import { withRuntimeDef } from "../runtime-def";
 import type { ResourceRecord, ScreenProps } from "../types";
+import { withRuntimeDef } from "../with-runtime-def";
 import { ResourceForm, type ResourceFormHandle } from "./resource-form";
 
 /** `/<module>/<name>/create`: the generated create form; on save, "<Singular> created" and the record's page. */

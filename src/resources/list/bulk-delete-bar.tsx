@@ -1,6 +1,7 @@
 import { DeleteOutlined } from "@ant-design/icons";
 import { useDeleteMany } from "@refinedev/core";
 import { Button, Flex, Popconfirm, Typography, theme } from "antd";
+import { Suspense } from "react";
 import type { ResourceDefinition } from "../../../resources/contract";
 import { BULK_ACTIONS } from "../actions";
 
@@ -40,7 +41,11 @@ export function BulkDeleteBar({ def, ids, onDone }: BulkDeleteBarProps) {
       </Button>
       {(def.actions?.bulk ?? []).map((key) => {
         const Action = BULK_ACTIONS[key];
-        return Action ? <Action key={key} def={def} ids={ids} onDone={onDone} /> : null;
+        return Action ? (
+          <Suspense key={key} fallback={null}>
+            <Action def={def} ids={ids} onDone={onDone} />
+          </Suspense>
+        ) : null;
       })}
       <Popconfirm
         title={`Delete ${count} selected?`}

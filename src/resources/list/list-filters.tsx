@@ -1,12 +1,12 @@
 import { ClearOutlined } from "@ant-design/icons";
 import type { CrudFilter } from "@refinedev/core";
 import { Button, Flex, Input, Select } from "antd";
-import { useMemo } from "react";
+import { lazy, Suspense, useMemo } from "react";
 import type { ResourceDefinition } from "../../../resources/contract";
 import { type FilterControl, filterControls, searchPlaceholder } from "../columns";
 import { enumOptions, type Option } from "../fields";
 import { asBoolean, asNumber, filterValue, hasActiveFilters, typedEnumValue } from "./filter-values";
-import { OptionsFilter } from "./options-filter";
+
 import { DateRangeFilter, NumberRangeFilter, TimeRangeFilter } from "./range-filters";
 import { RelationFilter } from "./relation-filter";
 
@@ -17,6 +17,9 @@ interface ListFiltersProps {
   onChange: (filters: CrudFilter[]) => void;
   onClear: () => void;
 }
+
+/** Loaded by lists that filter on an admin-managed list's values (CRM), not by every list. */
+const OptionsFilter = lazy(async () => ({ default: (await import("./options-filter")).OptionsFilter }));
 
 /** Booleans go through the select as text (antd option values are strings or numbers). */
 const BOOLEAN_OPTIONS: Option<string>[] = [
@@ -63,13 +66,14 @@ export function ListFilters({ def, filters, onChange, onClear }: ListFiltersProp
       }
       case "options":
         return (
-          <OptionsFilter
-            key={c.field}
-            list={c.list}
-            title={c.title}
-            value={eq === undefined ? undefined : String(eq)}
-            onChange={(next) => set("eq", next)}
-          />
+          <Suspense key={c.field} fallback={null}>
+            <OptionsFilter
+              list={c.list}
+              title={c.title}
+              value={eq === undefined ? undefined : String(eq)}
+              onChange={(next) => set("eq", next)}
+            />
+          </Suspense>
         );
       case "relation":
         return (

@@ -6,8 +6,8 @@ import { detailFields } from "../columns";
 import { FieldValue } from "../field-value";
 import { fieldKind, fieldTitle } from "../fields";
 import { placeOfResource, RecordUnavailablePage } from "../record-not-found";
-import { withRuntimeDef } from "../runtime-def";
 import type { ResourceRecord, ScreenProps } from "../types";
+import { withRuntimeDef } from "../with-runtime-def";
 import { recordState } from "./record-state";
 
 /** Wide values take the whole row. */
