@@ -45,7 +45,7 @@ export const opportunityRules: ResourceRules = {
       if (existing.stage !== row.stage)
         entries.push({
           title: `${title} moved from ${stage(existing.stage)} to ${stage(row.stage)}`,
-          data: { ...data, change: "stage", from: existing.stage, to: row.stage },
+          data: { ...data, change: "stage", fromStage: existing.stage, toStage: row.stage },
         });
       if (existing.status !== row.status) {
         const reasons = row.status === "lost" ? await optionLabels(db as Db, "lost_reason") : undefined;
@@ -65,8 +65,8 @@ export const opportunityRules: ResourceRules = {
           data: {
             ...data,
             change: "status",
-            from: existing.status,
-            to: row.status,
+            fromStatus: existing.status,
+            toStatus: row.status,
             lostReason: row.lost_reason,
           },
         });
