@@ -17,6 +17,7 @@ import type {
   FormSubmissionsTable,
   FormsTable,
 } from "./types-forms";
+import type { NotificationsTable } from "./types-notifications";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -352,4 +353,5 @@ export interface Database {
   form_submissions: FormSubmissionsTable;
   form_stats: FormStatsTable;
   form_files: FormFilesTable;
+  notifications: NotificationsTable;
 }
