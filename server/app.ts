@@ -37,6 +37,7 @@ import { modulesRoutes } from "./modules/modules/modules.routes";
 import { pdfModule } from "./modules/pdf";
 import { preferencesRoutes } from "./modules/preferences/preferences.routes";
 import { usersRoutes } from "./modules/users/users.routes";
+import { NotificationService, notificationRoutes } from "./notifications";
 import { broadcastAdapter } from "./realtime/cluster-adapter";
 import { createAccountEvents, createResourceEvents } from "./realtime/events";
 import { attachRealtime } from "./realtime/socket";
@@ -132,8 +133,10 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     jobs: createJobQueue({ db, log: app.log, reclaimOnStart: database.kind === "pglite" }),
     // Set just below: the sender registers its job on the queue above.
     webhooks: undefined as unknown as WebhookService,
+    notifications: undefined as unknown as NotificationService,
   };
   ctx.webhooks = new WebhookService(ctx);
+  ctx.notifications = new NotificationService(ctx);
   watchSessionChanges(ctx);
   await ensureFirstAdmin(db, config, app.log);
 
@@ -150,6 +153,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   await app.register(usersRoutes, ctx);
   await app.register(modulesRoutes, ctx);
   await app.register(preferencesRoutes, ctx);
+  await app.register(notificationRoutes, ctx);
   await app.register(outboxRoutes, ctx);
   await app.register(securityEventRoutes, ctx);
   let services: ResourceServices = new Map();

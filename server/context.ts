@@ -10,6 +10,7 @@ import type { Broadcast } from "./db/broadcast";
 import type { JobQueue } from "./jobs";
 import type { Mailer } from "./mail/mailer";
 import type { DamEvents } from "./modules/dam/events";
+import type { NotificationService } from "./notifications";
 import type { AccountEvents, ResourceEvents } from "./realtime/events";
 import type { StorageDriver } from "./storage";
 import type { WebhookService } from "./webhooks/webhooks";
@@ -36,4 +37,6 @@ export interface AppContext {
   jobs: JobQueue;
   /** Signed outbound webhooks of every module, with their delivery log. */
   webhooks: WebhookService;
+  /** The notification centre: notify users in a transaction (bell, live push, mail by choice). */
+  notifications: NotificationService;
 }

@@ -18,6 +18,7 @@ import type {
   FormSubmissionsTable,
   FormsTable,
 } from "./types-forms";
+import type { NotificationsTable } from "./types-notifications";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -353,4 +354,5 @@ export interface Database extends CrmTables {
   form_submissions: FormSubmissionsTable;
   form_stats: FormStatsTable;
   form_files: FormFilesTable;
+  notifications: NotificationsTable;
 }
