@@ -9,6 +9,7 @@ import type { AppContext } from "../../context";
 import type { SubmissionWriter } from "../forms/submission-writer";
 import { seedDropdowns } from "./dropdowns";
 import { type Enrol, formClients } from "./form-clients";
+import { registerTaskReminders } from "./task.rules";
 import { timelineRoutes } from "./timeline.routes";
 
 export interface CrmDependencies {
@@ -19,6 +20,7 @@ export interface CrmDependencies {
 export async function crmModule(app: FastifyInstance, ctx: AppContext, deps: CrmDependencies) {
   await seedDropdowns(ctx.db);
   await timelineRoutes(app, ctx);
+  registerTaskReminders(ctx);
   const enrol: Enrol | undefined = undefined;
   deps.submissions.onStored(formClients(ctx, () => enrol));
 }

@@ -6,6 +6,7 @@
 
 import { badRequest } from "../../http/errors";
 import type { ResourceRules } from "../../resources/rules";
+import { notifyAssignment } from "./assignments";
 import { optionLabels } from "./dropdowns";
 import { addTimeline, type Db } from "./timeline";
 
@@ -27,7 +28,12 @@ export const opportunityRules: ResourceRules = {
     } else set.closed_at = new Date();
   },
 
-  async afterWrite({ db, existing, row, actorId }) {
+  async afterWrite(context) {
+    const { db, existing, row, actorId } = context;
+    await notifyAssignment(context, "owner_id", {
+      title: `Opportunity for you: ${row.title}`,
+      link: `/crm/opportunities/show/${row.id}`,
+    });
     const stages = await optionLabels(db as Db, "stage");
     const stage = (value: unknown) => stages.get(String(value)) ?? String(value);
     const title = String(row.title);
