@@ -11,6 +11,7 @@ import type { JobQueue } from "./jobs";
 import type { Mailer } from "./mail/mailer";
 import type { DamEvents } from "./modules/dam/events";
 import type { AccountEvents, ResourceEvents } from "./realtime/events";
+import type { RunEngine } from "./runs";
 import type { StorageDriver } from "./storage";
 import type { WebhookService } from "./webhooks/webhooks";
 
@@ -36,4 +37,6 @@ export interface AppContext {
   jobs: JobQueue;
   /** Signed outbound webhooks of every module, with their delivery log. */
   webhooks: WebhookService;
+  /** Durable runs of steps (sequences, automations), each step a job of `jobs`. */
+  runs: RunEngine;
 }

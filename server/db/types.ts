@@ -17,6 +17,7 @@ import type {
   FormSubmissionsTable,
   FormsTable,
 } from "./types-forms";
+import type { RunDefinitionsTable, RunStepsTable, RunsTable } from "./types-runs";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -352,4 +353,7 @@ export interface Database {
   form_submissions: FormSubmissionsTable;
   form_stats: FormStatsTable;
   form_files: FormFilesTable;
+  run_definitions: RunDefinitionsTable;
+  runs: RunsTable;
+  run_steps: RunStepsTable;
 }
