@@ -225,9 +225,11 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
         const now = new Date();
         // Fresh attempts; the last error stays on the step until an attempt succeeds.
         await updateStep(trx, runId, key, { status: "scheduled", attempt: 0, dueAt: now, finishedAt: null });
-        const again = await updateRun(trx, runId, { status: "running", error: null, finishedAt: null });
+        const again = await updateRun(trx, runId, { status: "running", error: null, finishedAt: null }, [
+          "failed",
+        ]);
         await enqueueStep(core, trx, entry, runId, key, now);
-        return again;
+        return again as Run;
       });
     },
 

@@ -254,7 +254,16 @@ export interface RunChange {
   reachedStep?: boolean;
 }
 
-export async function updateRun(db: Db, runId: string, change: RunChange): Promise<Run> {
+/**
+ * Moves a run that is in one of the `from` statuses; undefined when it is not (it ended in this
+ * very transaction: an executor exited its own subject's runs, say).
+ */
+export async function updateRun(
+  db: Db,
+  runId: string,
+  change: RunChange,
+  from: readonly RunStatus[],
+): Promise<Run | undefined> {
   const row = await db
     .updateTable("runs")
     .set({
@@ -269,9 +278,10 @@ export async function updateRun(db: Db, runId: string, change: RunChange): Promi
       updated_at: new Date(),
     })
     .where("id", "=", runId)
+    .where("status", "in", from)
     .returningAll()
-    .executeTakeFirstOrThrow();
-  return toRun(row);
+    .executeTakeFirst();
+  return row ? toRun(row) : undefined;
 }
 
 /** Removes queued jobs (a wait or a timeout of a run that ended): they would only find it ended. */

@@ -6,11 +6,23 @@
  */
 import type { Transaction } from "kysely";
 import type { Database } from "../db";
-import type { Run, RunStatus, RunStep, StepOutcome } from "./contract";
+import { ACTIVE_STATUSES, type Run, type RunStatus, type RunStep, type StepOutcome } from "./contract";
 import { type EngineCore, type KindEntry, STEP_JOB_ATTEMPTS, type StepJob, stepJobKey } from "./core";
-import { deleteQueuedJobs, insertStep, skipPendingStep, updateRun, updateStep } from "./runs.repository";
+import {
+  deleteQueuedJobs,
+  getRun,
+  insertStep,
+  skipPendingStep,
+  updateRun,
+  updateStep,
+} from "./runs.repository";
 
 type Trx = Transaction<Database>;
+
+/** The run as it is now: it ended earlier in this transaction, and this move no longer applies. */
+async function current(trx: Trx, run: Run): Promise<Run> {
+  return (await getRun(trx, run.id)) ?? run;
+}
 
 /** Queues the job of a run's step, in the transaction (it exists only if the move commits). */
 export async function enqueueStep(
@@ -45,20 +57,20 @@ export async function scheduleStep(
 ): Promise<Run> {
   const now = new Date();
   const dueAt = at && at > now ? at : now;
+  const moved = await updateRun(
+    trx,
+    run.id,
+    { status: dueAt > now ? "waiting" : "running", cursor: key, awaiting: null, outputs, reachedStep: true },
+    ACTIVE_STATUSES,
+  );
+  if (!moved) return current(trx, run);
   // A key the definition lacks is scheduled all the same: running it fails the run visibly there.
   const type = entry.kind.flow.step(definition, key)?.type ?? "unknown";
   const inserted = await insertStep(trx, { runId: run.id, key, type, seq: run.stepsReached + 1, dueAt });
   if (!inserted) {
     const error = `The flow came back to step "${key}": a run reaches each step once`;
-    return endRun(core, trx, entry, run, "failed", { error, outputs, failedStep: after });
+    return endRun(core, trx, entry, moved, "failed", { error, failedStep: after });
   }
-  const moved = await updateRun(trx, run.id, {
-    status: dueAt > now ? "waiting" : "running",
-    cursor: key,
-    awaiting: null,
-    outputs,
-    reachedStep: true,
-  });
   await enqueueStep(core, trx, entry, run.id, key, dueAt);
   return moved;
 }
@@ -107,6 +119,8 @@ export async function parkStep(
   wait: NonNullable<StepOutcome["awaitEvent"]>,
   attempt: { attempt: number; startedAt: Date; input?: unknown },
 ): Promise<Run> {
+  const parked = await updateRun(trx, run.id, { status: "waiting", awaiting: wait.event }, ACTIVE_STATUSES);
+  if (!parked) return current(trx, run);
   await updateStep(trx, run.id, key, {
     status: "waiting",
     attempt: attempt.attempt,
@@ -114,7 +128,6 @@ export async function parkStep(
     dueAt: wait.timeoutAt,
     input: attempt.input,
   });
-  const parked = await updateRun(trx, run.id, { status: "waiting", awaiting: wait.event });
   await enqueueStep(core, trx, entry, run.id, key, wait.timeoutAt);
   return parked;
 }
@@ -144,15 +157,22 @@ export async function endRun(
     await skipPendingStep(trx, run.id, run.cursor);
     if (run.cursor !== null) await deleteQueuedJobs(trx, entry.jobName, [stepJobKey(run.id, run.cursor)]);
   }
-  const ended = await updateRun(trx, run.id, {
-    status,
-    cursor: status === "finished" ? null : run.cursor,
-    awaiting: null,
-    finishedAt: new Date(),
-    ...(ending.outputs ? { outputs: ending.outputs } : {}),
-    ...(ending.exitReason !== undefined ? { exitReason: ending.exitReason } : {}),
-    ...(ending.error !== undefined ? { error: ending.error } : {}),
-  });
+  const ended = await updateRun(
+    trx,
+    run.id,
+    {
+      status,
+      cursor: status === "finished" ? null : run.cursor,
+      awaiting: null,
+      finishedAt: new Date(),
+      ...(ending.outputs ? { outputs: ending.outputs } : {}),
+      ...(ending.exitReason !== undefined ? { exitReason: ending.exitReason } : {}),
+      ...(ending.error !== undefined ? { error: ending.error } : {}),
+    },
+    // A failed run may still be cancelled (it will not be run again).
+    status === "cancelled" ? [...ACTIVE_STATUSES, "failed"] : ACTIVE_STATUSES,
+  );
+  if (!ended) return current(trx, run);
   if (status === "failed") {
     core.log.error({ runId: run.id, kind: run.kind, owner: run.ownerKey, error: ending.error }, "run failed");
     if (ending.failedStep) await entry.kind.onRunFailed?.(trx, ended, ending.failedStep);

@@ -4,7 +4,7 @@
  * step that ran twice shows as two rows.
  */
 import { sql } from "kysely";
-import type { Db, LinearStep, Run, RunEngine, RunKind, RunStep } from "../../server/runs";
+import type { Db, LinearStep, Run, RunEngine, RunKind, RunStep, RunSubject } from "../../server/runs";
 import { linearFlow, PermanentStepError } from "../../server/runs";
 
 export type TestStep = LinearStep &
@@ -16,6 +16,7 @@ export type TestStep = LinearStep &
     | { type: "fatal" }
     | { type: "call" }
     | { type: "leave"; reason: string }
+    | { type: "exitAll"; reason: string }
     | { type: "await"; event: string; timeoutMs: number; onEvent?: string; onTimeout?: string }
   );
 
@@ -48,6 +49,8 @@ export interface Probe {
   /** Called as each step's effect is written (before its commit). */
   onEffect?: (runId: string, key: string) => void;
   onEnded?: (run: Run) => void;
+  /** The engine the kind is registered on (for steps that call it). */
+  engine?: RunEngine;
 }
 
 export const newProbe = (): Probe => ({
@@ -119,6 +122,13 @@ export function testKind(probe: Probe, overrides: Partial<RunKind<TestDefinition
           return { output: prepared };
         },
       },
+      // Exits every run of its subject, its own included, as a module's code might in a step.
+      exitAll: async ({ trx, run, key, attempt, step }) => {
+        await effect(trx, run, key, attempt, probe);
+        const reason = step.type === "exitAll" ? step.reason : "exit";
+        await probe.engine?.exit(trx, { subject: run.subject as RunSubject, reason });
+        return { output: { exited: true } };
+      },
       leave: ({ step }) => ({ exit: step.type === "leave" ? step.reason : "left", output: { left: true } }),
       await: ({ step }) =>
         step.type === "await"
@@ -153,5 +163,6 @@ export function registerTestKind(
   probe: Probe,
   overrides?: Partial<RunKind<TestDefinition, TestStep>>,
 ) {
+  probe.engine = engine;
   engine.registerKind("test", testKind(probe, overrides));
 }

@@ -208,12 +208,18 @@ describe.each(DRIVERS)("run engine on %s", (driver) => {
     const subject = { type: "client", id: "replier" };
     const steps: TestStep[] = [
       { key: "a", type: "write" },
-      { key: "pause", type: "wait", ms: 500 },
+      { key: "pause", type: "wait", ms: 60_000 },
       { key: "b", type: "write" },
     ];
     const first = (await start(steps, { subject })).run;
     const second = (await start(steps, { subject, ownerKey: "other-sequence" })).run;
-    const bystander = (await start(steps)).run;
+    const bystander = (
+      await start([
+        { key: "a", type: "write" },
+        { key: "pause", type: "wait", ms: 300 },
+        { key: "b", type: "write" },
+      ])
+    ).run;
     for (const r of [first, second]) await settled(r.id, "waiting");
     const exited = await runs.exit(db(), { subject, reason: "replied" });
     expect(exited.map((r) => r.id).sort()).toEqual([first.id, second.id].sort());
@@ -236,7 +242,8 @@ describe.each(DRIVERS)("run engine on %s", (driver) => {
   it("exits on the kind's exit check before a step runs, and a step may end its run", async () => {
     const { run } = await start([
       { key: "a", type: "write" },
-      { key: "pause", type: "wait", ms: 300 },
+      // Long enough for the opt-out below to land first on a busy machine.
+      { key: "pause", type: "wait", ms: 2000 },
       { key: "b", type: "write" },
     ]);
     await settled(run.id, "waiting");
@@ -256,6 +263,23 @@ describe.each(DRIVERS)("run engine on %s", (driver) => {
     const after = await settled(left.id, "exited");
     expect(after).toMatchObject({ exitReason: "won", outputs: { a: { wrote: "a" }, stop: { left: true } } });
     expect(await effects(left.id)).toEqual({ a: 1 });
+  });
+
+  it("does not move a run on that its own step exited", async () => {
+    const subject = { type: "client", id: "self-exit" };
+    const { run } = await start(
+      [
+        { key: "a", type: "exitAll", reason: "won" },
+        { key: "b", type: "write" },
+      ],
+      { subject },
+    );
+    const exited = await settled(run.id, "exited");
+    expect(exited).toMatchObject({ exitReason: "won", cursor: "a" });
+    expect(exited.steps.map((s) => [s.key, s.status])).toEqual([["a", "done"]]);
+    expect(await stepJobs(run.id, "b")).toEqual([]);
+    expect(await effects(run.id)).toEqual({ a: 1 });
+    expect(probe.ended.filter((r) => r.id === run.id).map((r) => r.status)).toEqual(["exited"]);
   });
 
   it("retries a failing step with backoff, then fails the run and calls onRunFailed once", async () => {

@@ -49,9 +49,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     -- A module's figures (per status) and its run history, newest first.
     create index runs_owner_status_idx on runs (kind, owner_key, status);
     create index runs_owner_started_idx on runs (kind, owner_key, started_at desc);
-    -- Exits and events reach the active runs of a subject (a client replied, opted out).
-    create index runs_active_subject_idx on runs (subject_type, subject_id)
-      where status in ('running', 'waiting');
+    -- Exits and events reach the active runs of a subject (a client replied, opted out); a
+    -- client's record lists every run of theirs.
+    create index runs_subject_idx on runs (subject_type, subject_id, status);
     -- "Already enrolled": one active run per key and kind.
     create unique index runs_dedupe_key on runs (kind, dedupe_key)
       where dedupe_key is not null and status in ('running', 'waiting');
