@@ -2,7 +2,8 @@
  * The run engine's public contract: what a module declares for its kind of run (flow, step
  * executors, exit checks, hooks), what it gets back (runs and their steps), and what
  * `createRunEngine` answers. engine.ts implements it, step-runner.ts executes steps, and
- * runs.repository.ts holds the SQL. docs/runs.md explains the model.
+ * runs.repository.ts holds the SQL that moves runs, runs.reads.ts the reads. docs/runs.md explains
+ * the model.
  */
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../db";

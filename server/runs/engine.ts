@@ -22,20 +22,16 @@ import {
   stepJobKey,
 } from "./core";
 import { RunChainError } from "./errors";
+import { canonicalJson, definitionHash } from "./rows";
+import { countRuns, getRun, listRuns, stepsOf } from "./runs.reads";
 import {
   activeRunByDedupeKey,
-  canonicalJson,
-  countRuns,
-  definitionHash,
   deleteOwnerRuns,
   deleteQueuedJobs,
-  getRun,
   insertRun,
-  listRuns,
   lockActiveRuns,
   lockRun,
   saveDefinition,
-  stepsOf,
   updateRun,
   updateStep,
 } from "./runs.repository";

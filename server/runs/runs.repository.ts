@@ -3,76 +3,11 @@
  * its row with FOR UPDATE first (lockRun, lockActiveRuns), so a step, an exit, an event and a
  * cancel of one run happen one after the other, whatever instance does them.
  */
-import { createHash } from "node:crypto";
 import { type Selectable, sql } from "kysely";
-import type { RunStepsTable, RunsTable } from "../db/types-runs";
-import type { Db, Run, RunCounts, RunStatus, RunStep, RunSubject, StepStatus } from "./contract";
-import { ACTIVE_STATUSES, RUN_STATUSES } from "./contract";
-
-/** jsonb from a value, written as JSON text and cast (one encoding on PGlite and PostgreSQL). */
-export const jsonb = (value: unknown) => sql<string>`cast(${JSON.stringify(value ?? null)} as text)::jsonb`;
-
-/** JSON with object keys sorted, so one definition always hashes the same. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v) =>
-    v && typeof v === "object" && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.keys(v as object)
-            .sort()
-            .map((k) => [k, (v as Record<string, unknown>)[k]]),
-        )
-      : v,
-  );
-}
-
-export const definitionHash = (definition: unknown) =>
-  createHash("sha256").update(canonicalJson(definition)).digest("hex");
-
-export function toRun(row: Selectable<RunsTable>): Run {
-  return {
-    id: row.id,
-    kind: row.kind,
-    ownerKey: row.owner_key,
-    version: row.version,
-    definitionHash: row.definition_hash,
-    subject:
-      row.subject_type !== null && row.subject_id !== null
-        ? { type: row.subject_type, id: row.subject_id }
-        : null,
-    status: row.status,
-    exitReason: row.exit_reason,
-    cursor: row.cursor,
-    awaiting: row.awaiting,
-    context: row.context,
-    outputs: row.outputs ?? {},
-    depth: row.depth,
-    parentRunId: row.parent_run_id,
-    lineage: row.lineage ?? [],
-    dedupeKey: row.dedupe_key,
-    stepsReached: row.steps_reached,
-    error: row.error,
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-export function toStep(row: Selectable<RunStepsTable>): RunStep {
-  return {
-    runId: row.run_id,
-    key: row.step_key,
-    type: row.step_type,
-    seq: row.seq,
-    status: row.status,
-    attempt: row.attempt,
-    dueAt: row.due_at,
-    startedAt: row.started_at,
-    finishedAt: row.finished_at,
-    input: row.input,
-    output: row.output,
-    error: row.error,
-  };
-}
+import type { RunsTable } from "../db/types-runs";
+import type { Db, Run, RunStatus, RunStep, RunSubject, StepStatus } from "./contract";
+import { ACTIVE_STATUSES } from "./contract";
+import { jsonb, toRun, toStep } from "./rows";
 
 /** Stores a definition once per content. */
 export async function saveDefinition(db: Db, hash: string, definition: unknown): Promise<void> {
@@ -293,87 +228,6 @@ export async function deleteQueuedJobs(db: Db, name: string, keys: string[]): Pr
     .where("key", "in", keys)
     .where("state", "=", "queued")
     .execute();
-}
-
-export async function getRun(db: Db, runId: string): Promise<Run | undefined> {
-  const row = await db.selectFrom("runs").selectAll().where("id", "=", runId).executeTakeFirst();
-  return row ? toRun(row) : undefined;
-}
-
-export async function stepsOf(db: Db, runId: string): Promise<RunStep[]> {
-  const rows = await db
-    .selectFrom("run_steps")
-    .selectAll()
-    .where("run_id", "=", runId)
-    .orderBy("seq")
-    .execute();
-  return rows.map(toStep);
-}
-
-export interface ListFilter {
-  kind: string;
-  ownerKey?: string;
-  subject?: RunSubject;
-  status?: readonly RunStatus[];
-  limit: number;
-  offset: number;
-}
-
-export async function listRuns(db: Db, filter: ListFilter): Promise<{ data: Run[]; total: number }> {
-  let query = db.selectFrom("runs").where("kind", "=", filter.kind);
-  if (filter.ownerKey !== undefined) query = query.where("owner_key", "=", filter.ownerKey);
-  if (filter.subject) {
-    query = query.where("subject_type", "=", filter.subject.type).where("subject_id", "=", filter.subject.id);
-  }
-  if (filter.status?.length) query = query.where("status", "in", filter.status);
-  const rows = await query
-    .selectAll()
-    .select(sql<string>`count(*) over ()`.as("__total"))
-    .orderBy("started_at", "desc")
-    .orderBy("id", "desc")
-    .limit(filter.limit)
-    .offset(filter.offset)
-    .execute();
-  let total = rows.length ? Number(rows[0].__total) : 0;
-  if (!rows.length && filter.offset > 0) {
-    const { n } = await query.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow();
-    total = Number(n);
-  }
-  return { data: rows.map(toRun), total };
-}
-
-export async function countRuns(
-  db: Db,
-  kind: string,
-  ownerKeys: readonly string[],
-): Promise<Map<string, RunCounts>> {
-  const counts = new Map<string, RunCounts>();
-  for (const key of ownerKeys) {
-    counts.set(key, {
-      total: 0,
-      byStatus: Object.fromEntries(RUN_STATUSES.map((s) => [s, 0])) as Record<RunStatus, number>,
-      byExitReason: {},
-    });
-  }
-  if (!ownerKeys.length) return counts;
-  const rows = await db
-    .selectFrom("runs")
-    .select(["owner_key", "status", "exit_reason", (eb) => eb.fn.countAll<string>().as("n")])
-    .where("kind", "=", kind)
-    .where("owner_key", "in", ownerKeys)
-    .groupBy(["owner_key", "status", "exit_reason"])
-    .execute();
-  for (const row of rows) {
-    const entry = counts.get(row.owner_key);
-    if (!entry) continue;
-    const n = Number(row.n);
-    entry.total += n;
-    entry.byStatus[row.status] += n;
-    if (row.status === "exited" && row.exit_reason) {
-      entry.byExitReason[row.exit_reason] = (entry.byExitReason[row.exit_reason] ?? 0) + n;
-    }
-  }
-  return counts;
 }
 
 /** Deletes an owner's runs (their steps go with them) and their queued jobs; answers how many runs. */

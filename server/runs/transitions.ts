@@ -8,14 +8,8 @@ import type { Transaction } from "kysely";
 import type { Database } from "../db";
 import { ACTIVE_STATUSES, type Run, type RunStatus, type RunStep, type StepOutcome } from "./contract";
 import { type EngineCore, type KindEntry, STEP_JOB_ATTEMPTS, type StepJob, stepJobKey } from "./core";
-import {
-  deleteQueuedJobs,
-  getRun,
-  insertStep,
-  skipPendingStep,
-  updateRun,
-  updateStep,
-} from "./runs.repository";
+import { getRun } from "./runs.reads";
+import { deleteQueuedJobs, insertStep, skipPendingStep, updateRun, updateStep } from "./runs.repository";
 
 type Trx = Transaction<Database>;
 
