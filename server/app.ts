@@ -43,6 +43,7 @@ import { createAccountEvents, createResourceEvents } from "./realtime/events";
 import { attachRealtime } from "./realtime/socket";
 import { type ResourceServices, registerResources } from "./resources/index";
 import type { RulesRegistry } from "./resources/rules";
+import { createRunEngine, type RunEngine } from "./runs";
 import { securityEventRoutes } from "./security/events.routes";
 import { withRedaction } from "./security/redact";
 import { createStorage } from "./storage";
@@ -131,12 +132,14 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     damEvents: createDamEvents(),
     // PGlite is one process (the DATA_DIR lock): jobs it left running are taken back at once.
     jobs: createJobQueue({ db, log: app.log, reclaimOnStart: database.kind === "pglite" }),
-    // Set just below: the sender registers its job on the queue above.
+    // Set just below: the sender and the run engine register their jobs on the queue above.
     webhooks: undefined as unknown as WebhookService,
     notifications: undefined as unknown as NotificationService,
+    runs: undefined as unknown as RunEngine,
   };
   ctx.webhooks = new WebhookService(ctx);
   ctx.notifications = new NotificationService(ctx);
+  ctx.runs = createRunEngine({ db, jobs: ctx.jobs, log: app.log });
   watchSessionChanges(ctx);
   await ensureFirstAdmin(db, config, app.log);
 

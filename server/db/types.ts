@@ -19,6 +19,7 @@ import type {
   FormsTable,
 } from "./types-forms";
 import type { NotificationsTable } from "./types-notifications";
+import type { RunDefinitionsTable, RunStepsTable, RunsTable } from "./types-runs";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -355,4 +356,7 @@ export interface Database extends CrmTables {
   form_stats: FormStatsTable;
   form_files: FormFilesTable;
   notifications: NotificationsTable;
+  run_definitions: RunDefinitionsTable;
+  runs: RunsTable;
+  run_steps: RunStepsTable;
 }
