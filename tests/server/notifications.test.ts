@@ -4,8 +4,9 @@
  * sockets (and across two instances), mail for the kinds a user asked for, the routes'
  * scoping to the caller's own notifications of the modules they hold, and bad input.
  */
-import type { Socket } from "socket.io-client";
+import { io, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLiveClient } from "../../providers/live-client";
 import { MODULE_IDS } from "../../resources/modules";
 import type {
   NotificationList,
@@ -16,7 +17,7 @@ import type {
 import type { NotifyInput } from "../../server/notifications";
 import { PUSH_JOB } from "../../server/notifications";
 import { DRIVERS, startInstances, startServer, type TestServer } from "./harness";
-import { openSocket, Received } from "./received";
+import { openSocket, Received, TEST_ORIGIN } from "./received";
 
 const EVENT_MS = 30_000;
 const CRM = MODULE_IDS.crm;
@@ -155,6 +156,58 @@ describe.each(DRIVERS)("notifications on %s", (driver) => {
     const id = pushed.type === "created" ? pushed.notification.id : "";
     expect((await call(ann, "POST", `/api/notifications/${id}/read`)).status).toBe(200);
     await annGot.until((m) => m.type === "read" && Array.isArray(m.ids) && m.ids.includes(id), "read event");
+  });
+
+  it("reaches the page's live client (the bell's watchNotifications) until it unsubscribes", async () => {
+    const client = createLiveClient({
+      createSocket: (auth) => {
+        const socket = io(s.baseUrl, {
+          path: "/socket.io",
+          auth,
+          autoConnect: false,
+          forceNew: true,
+          extraHeaders: { origin: TEST_ORIGIN },
+        });
+        sockets.push(socket);
+        return socket;
+      },
+      getAccessToken: () => pia.token,
+      refresh: () => Promise.reject(new Error("no refresh in this test")),
+      onLogout: () => {},
+    });
+    const heard: NotificationMessage[] = [];
+    const stop = client.watchNotifications((message) => heard.push(message));
+    await expect.poll(() => client.socket?.connected, { timeout: EVENT_MS }).toBe(true);
+    await s.ctx.notifications.notify(s.ctx.db, {
+      userIds: [pia.id],
+      kind: "automation.failed",
+      title: "Not Pia's module",
+    });
+    await s.api("PATCH", `/api/users/${pia.id}`, { token: admin, body: { modules: [PDF, AUTOMATION] } });
+    await s.ctx.notifications.notify(s.ctx.db, {
+      userIds: [pia.id],
+      kind: "automation.failed",
+      title: "Flow failed",
+    });
+    await expect
+      .poll(() => heard.map((m) => m.type === "created" && m.notification.title), { timeout: EVENT_MS })
+      .toEqual(["Flow failed"]);
+    stop();
+    // Still pushed to the socket, but the listener is gone.
+    const seen = new Received<NotificationMessage>(
+      client.socket as unknown as Socket,
+      "notification",
+      EVENT_MS,
+    );
+    await s.ctx.notifications.notify(s.ctx.db, {
+      userIds: [pia.id],
+      kind: "automation.failed",
+      title: "Unheard",
+    });
+    await seen.until((m) => m.type === "created" && m.notification.title === "Unheard", "the unheard push");
+    expect(heard).toHaveLength(1);
+    client.disconnect();
+    await s.api("PATCH", `/api/users/${pia.id}`, { token: admin, body: { modules: [PDF] } });
   });
 
   it("queues a mail for the kinds a user asked for, and none for the others", async () => {
