@@ -44,6 +44,7 @@ import { type ResourceServices, registerResources } from "./resources/index";
 import type { RulesRegistry } from "./resources/rules";
 import { securityEventRoutes } from "./security/events.routes";
 import { withRedaction } from "./security/redact";
+import { loadSecretBox } from "./security/secret-box";
 import { createStorage } from "./storage";
 import { assetRoutes } from "./storage/serve";
 import { WebhookService } from "./webhooks/webhooks";
@@ -120,6 +121,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     config,
     db,
     tokens: createTokenService(secret, config.accessTokenTtl),
+    secrets: await loadSecretBox(db, config.encryptionKey),
     mailer,
     log: app.log,
     events: createResourceEvents(),

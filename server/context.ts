@@ -11,6 +11,7 @@ import type { JobQueue } from "./jobs";
 import type { Mailer } from "./mail/mailer";
 import type { DamEvents } from "./modules/dam/events";
 import type { AccountEvents, ResourceEvents } from "./realtime/events";
+import type { SecretBox } from "./security/secret-box";
 import type { StorageDriver } from "./storage";
 import type { WebhookService } from "./webhooks/webhooks";
 
@@ -34,6 +35,8 @@ export interface AppContext {
   damEvents: DamEvents;
   /** The durable job queue (PDF processing, …), started with the app. */
   jobs: JobQueue;
+  /** Seals secrets kept at rest (calendar passwords, store API tokens) and opens them again. */
+  secrets: SecretBox;
   /** Signed outbound webhooks of every module, with their delivery log. */
   webhooks: WebhookService;
 }
