@@ -8,25 +8,22 @@
 import { randomUUID } from "node:crypto";
 import type { Selectable } from "kysely";
 import { sql } from "kysely";
-import { MODULE_IDS } from "../../../../resources/modules";
 import {
   type BookMeetingRequest,
   MAX_MEETING_MINUTES,
   type Meeting,
   type MeetingStatus,
 } from "../../../../schemas/crm-calendar";
+import { meetingWhen } from "../../../../src/lib/meeting-time";
 import type { AppContext } from "../../../context";
 import type { CrmMeetingsTable } from "../../../db/types-crm-calendar";
 import { badRequest, notFound } from "../../../http/errors";
 import { type ListQuery, listPage } from "../../../http/list-query";
-import type { OutgoingMail } from "../../../mail/mailer";
 import { addTimeline, timelineChanged } from "../timeline";
 import type { CalendarConnections } from "./connection.service";
 import { buildCalendar, type IcsEvent } from "./ics";
+import { invitationMail } from "./invitation";
 import { isLocalDateTime, normaliseTimeZone, zonedToInstant } from "./zoned-time";
-
-/** Resource name of meeting changes on the socket (the client page's upcoming meetings). */
-export const MEETINGS_RESOURCE = "meetings";
 
 export interface MeetingListQuery extends ListQuery {
   clientId?: string;
@@ -46,26 +43,6 @@ export function meetingInstant(text: string, timeZone: string): Date | null {
   if (/T(2[4-9]|[3-9]\d)|:[6-9]\d/.test(text)) return null;
   const instant = isLocalDateTime(text) ? zonedToInstant(text, timeZone) : new Date(text);
   return Number.isNaN(instant.getTime()) ? null : instant;
-}
-
-/** "Tue 1 Dec 2026, 10:00–10:45 (Europe/Paris)": a meeting's time as the invitation says it. */
-export function whenText(start: Date, end: Date, timeZone: string): string {
-  const day = new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    weekday: "short",
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-  });
-  const time = new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  });
-  const sameDay = day.format(start) === day.format(end);
-  const until = sameDay ? time.format(end) : `${day.format(end)}, ${time.format(end)}`;
-  return `${day.format(start)}, ${time.format(start)}–${until} (${timeZone})`;
 }
 
 function toMeeting(r: Row): Meeting {
@@ -195,7 +172,7 @@ export class Meetings {
             clientId: client.id,
             kind: "meeting",
             title: `Meeting booked: ${event.summary}`,
-            body: whenText(start, end, timeZone),
+            body: meetingWhen(start, end, timeZone),
             data: {
               meetingId: id,
               status: "scheduled",
@@ -208,7 +185,7 @@ export class Meetings {
             dedupeKey: `meeting:${id}:booked`,
           },
         ]);
-        await this.ctx.mailer.queue([this.invitation(event, organiser.email, "REQUEST")], trx);
+        await this.ctx.mailer.queue([invitationMail(event, organiser.email, "REQUEST")], trx);
       });
     } catch (error) {
       // Not stored: the event must not stay behind in the calendar either.
@@ -220,45 +197,13 @@ export class Meetings {
       });
       throw error;
     }
-    this.afterChange(client.id, id, userId, "created");
+    this.afterChange(client.id, userId);
     return this.get(userId, id);
   }
 
-  /** The mail to the client: the text, and the event as its calendar part. */
-  private invitation(event: IcsEvent, organiserEmail: string, method: "REQUEST" | "CANCEL"): OutgoingMail {
-    const when = whenText(event.start, event.end, event.timeZone);
-    const who = event.organizer.name || organiserEmail;
-    const lines =
-      method === "REQUEST"
-        ? [
-            `${who} invites you to a meeting: ${event.summary}`,
-            "",
-            `When: ${when}`,
-            ...(event.location ? [`Where: ${event.location}`] : []),
-            ...(event.description ? ["", event.description] : []),
-            "",
-            "Your calendar app shows this invitation with buttons to accept or decline it; or reply to this mail.",
-          ]
-        : [`${who} has cancelled the meeting: ${event.summary}`, "", `It was planned for ${when}.`];
-    return {
-      to: event.attendees[0].email,
-      replyTo: organiserEmail,
-      subject: `${method === "REQUEST" ? "Invitation" : "Cancelled"}: ${event.summary} (${when})`,
-      text: lines.join("\n"),
-      calendar: { method, ics: buildCalendar(event, { method }) },
-    };
-  }
-
-  private afterChange(clientId: string, id: string, userId: string, type: "created" | "updated") {
+  private afterChange(clientId: string, userId: string) {
     timelineChanged(this.ctx, [clientId], userId);
     this.ctx.mailer.wake();
-    this.ctx.events.publish({
-      resource: MEETINGS_RESOURCE,
-      moduleID: MODULE_IDS.crm,
-      type,
-      ids: [id],
-      actorId: userId,
-    });
   }
 
   /** One of the user's own meetings (another user's is not found). */
@@ -344,17 +289,17 @@ export class Meetings {
           clientId: row.client_id,
           kind: "meeting",
           title: `Meeting cancelled: ${row.title}`,
-          body: whenText(start, end, row.time_zone),
+          body: meetingWhen(start, end, row.time_zone),
           data: { meetingId: id, status: "cancelled" },
           refId: id,
           actorId: userId,
           dedupeKey: `meeting:${id}:cancelled`,
         },
       ]);
-      await this.ctx.mailer.queue([this.invitation(event, organiser.email, "CANCEL")], trx);
+      await this.ctx.mailer.queue([invitationMail(event, organiser.email, "CANCEL")], trx);
       return true;
     });
-    if (changed) this.afterChange(row.client_id, id, userId, "updated");
+    if (changed) this.afterChange(row.client_id, userId);
     return this.get(userId, id);
   }
 }
