@@ -46,6 +46,7 @@ import type { RulesRegistry } from "./resources/rules";
 import { createRunEngine, type RunEngine } from "./runs";
 import { securityEventRoutes } from "./security/events.routes";
 import { withRedaction } from "./security/redact";
+import { loadSecretBox } from "./security/secret-box";
 import { createStorage } from "./storage";
 import { assetRoutes } from "./storage/serve";
 import { WebhookService } from "./webhooks/webhooks";
@@ -122,6 +123,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     config,
     db,
     tokens: createTokenService(secret, config.accessTokenTtl),
+    secrets: await loadSecretBox(db, config.encryptionKey),
     mailer,
     log: app.log,
     events: createResourceEvents(),

@@ -25,6 +25,7 @@ describe("loadConfig", () => {
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL must start with postgres:"],
     [{ PUBLIC_URL: "not a url" }, "PUBLIC_URL must be a URL"],
     [{ JWT_SECRET: "short" }, "JWT_SECRET must be at least 32 characters"],
+    [{ ENCRYPTION_KEY: "short" }, "ENCRYPTION_KEY must be at least 32 characters"],
     [{ ADMIN_PASSWORD: "short" }, "ADMIN_PASSWORD must be at least 8 characters"],
     [{ TRUST_PROXY: "maybe" }, "TRUST_PROXY must be true or false"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL must be one of"],

@@ -11,6 +11,11 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   jwtSecret: string | null;
+  /**
+   * Key of the secrets kept at rest (server/security/secret-box.ts): calendar passwords, store
+   * API tokens. Unset: one generated on first start and stored in the database.
+   */
+  encryptionKey: string | null;
   accessTokenTtl: number;
   refreshTokenTtl: number;
   resetTokenTtl: number;
@@ -109,6 +114,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (jwtSecret !== null && jwtSecret.length < 32) {
     throw new ConfigError("JWT_SECRET must be at least 32 characters");
   }
+  const encryptionKey = env.ENCRYPTION_KEY || null;
+  if (encryptionKey !== null && encryptionKey.length < 32) {
+    throw new ConfigError("ENCRYPTION_KEY must be at least 32 characters");
+  }
   const adminEmail = env.ADMIN_EMAIL || "admin@example.com";
   if (!/^[^\s@]+@[^\s@]+$/.test(adminEmail)) {
     throw new ConfigError(`ADMIN_EMAIL must be an email address, got '${adminEmail}'`);
@@ -129,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || "data"),
     databaseUrl: url(env, "DATABASE_URL", null, ["postgres:", "postgresql:"]),
     jwtSecret,
+    encryptionKey,
     accessTokenTtl: int(env, "ACCESS_TOKEN_TTL", 15 * 60),
     refreshTokenTtl: int(env, "REFRESH_TOKEN_TTL", 30 * 24 * 3600),
     resetTokenTtl: int(env, "RESET_TOKEN_TTL", 30 * 60),

@@ -13,6 +13,7 @@ import type { DamEvents } from "./modules/dam/events";
 import type { NotificationService } from "./notifications";
 import type { AccountEvents, ResourceEvents } from "./realtime/events";
 import type { RunEngine } from "./runs";
+import type { SecretBox } from "./security/secret-box";
 import type { StorageDriver } from "./storage";
 import type { WebhookService } from "./webhooks/webhooks";
 
@@ -36,6 +37,8 @@ export interface AppContext {
   damEvents: DamEvents;
   /** The durable job queue (PDF processing, …), started with the app. */
   jobs: JobQueue;
+  /** Seals secrets kept at rest (calendar passwords, store API tokens) and opens them again. */
+  secrets: SecretBox;
   /** Signed outbound webhooks of every module, with their delivery log. */
   webhooks: WebhookService;
   /** The notification centre: notify users in a transaction (bell, live push, mail by choice). */

@@ -11,6 +11,7 @@ import type {
   WebhooksTable,
 } from "./types-content";
 import type { CrmTables } from "./types-crm";
+import type { CrmCalendarTables } from "./types-crm-calendar";
 import type {
   FormDefinitionsTable,
   FormFilesTable,
@@ -116,6 +117,9 @@ export interface MailOutboxTable {
   cc: ColumnType<string[], string | undefined, string>;
   bcc: ColumnType<string[], string | undefined, string>;
   reply_to: ColumnType<string | null, string | null | undefined, string | null>;
+  /** An iCalendar part (a meeting invitation): its iTIP method and text. */
+  calendar_method: ColumnType<string | null, string | null | undefined, string | null>;
+  calendar_ics: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RateLimitsTable {
@@ -319,7 +323,7 @@ export interface UserPreferencesTable {
   updated_at: Timestamp;
 }
 
-export interface Database extends CrmTables {
+export interface Database extends CrmTables, CrmCalendarTables {
   modules: ModulesTable;
   users: UsersTable;
   user_modules: UserModulesTable;

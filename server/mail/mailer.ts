@@ -19,6 +19,12 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /**
+   * An iCalendar part (RFC 6047): a meeting invitation (`REQUEST`) or its cancellation
+   * (`CANCEL`), sent as the message's text/calendar alternative, which mail apps show with
+   * Accept and Decline.
+   */
+  calendar?: { method: "REQUEST" | "CANCEL"; ics: string };
 }
 
 export interface Mailer {
@@ -80,6 +86,13 @@ export function createMailer(
           subject: mail.subject,
           text: mail.text_body,
           html: mail.html_body ?? undefined,
+          icalEvent: mail.calendar_ics
+            ? {
+                method: mail.calendar_method ?? "REQUEST",
+                content: mail.calendar_ics,
+                filename: "invite.ics",
+              }
+            : undefined,
         });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
@@ -136,6 +149,8 @@ export function createMailer(
     subject: mail.subject,
     text_body: mail.text,
     html_body: mail.html ?? null,
+    calendar_method: mail.calendar?.method ?? null,
+    calendar_ics: mail.calendar?.ics ?? null,
     status: transport ? "pending" : "stored",
   });
 

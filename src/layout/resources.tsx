@@ -8,6 +8,7 @@
 import {
   ApiOutlined,
   BuildOutlined,
+  CalendarOutlined,
   HomeOutlined,
   MailOutlined,
   MenuOutlined,
@@ -52,6 +53,7 @@ const MODULE_SCREEN_MENU: Readonly<
     { name: "navigations", label: "Navigations", icon: <MenuOutlined aria-hidden /> },
     { name: "webhooks", label: "Webhooks", icon: <ApiOutlined aria-hidden /> },
   ],
+  crm: [{ name: "calendar", label: "Calendar", icon: <CalendarOutlined aria-hidden /> }],
   forms: [{ name: "webhooks", label: "Webhooks", icon: <ApiOutlined aria-hidden /> }],
 };
 

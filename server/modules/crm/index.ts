@@ -7,6 +7,7 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import type { SubmissionWriter } from "../forms/submission-writer";
+import { calendarRoutes } from "./calendar";
 import { seedDropdowns } from "./dropdowns";
 import { type Enrol, formClients } from "./form-clients";
 import { registerTaskReminders } from "./task.rules";
@@ -23,4 +24,5 @@ export async function crmModule(app: FastifyInstance, ctx: AppContext, deps: Crm
   registerTaskReminders(ctx);
   const enrol: Enrol | undefined = undefined;
   deps.submissions.onStored(formClients(ctx, () => enrol));
+  await calendarRoutes(app, ctx);
 }

@@ -1,5 +1,5 @@
-import { LaptopOutlined } from "@ant-design/icons";
-import { useGetIdentity } from "@refinedev/core";
+import { CalendarOutlined, LaptopOutlined } from "@ant-design/icons";
+import { useCan, useGetIdentity } from "@refinedev/core";
 import { Button, Card, Descriptions, Flex, Skeleton, Tag, Typography } from "antd";
 import { useEffect } from "react";
 import { useLocation, useNavigate } from "react-router";
@@ -19,6 +19,8 @@ export default function AccountPage() {
   useEffect(() => {
     if (hash === "#notifications") document.getElementById("notifications")?.scrollIntoView();
   }, [hash]);
+  // The calendar connection is the CRM's (meetings with clients): offered to those who have it.
+  const { data: calendar } = useCan({ resource: "crm-calendar", action: "list" });
 
   return (
     <Flex vertical gap={24} style={{ maxWidth: 880 }}>
@@ -45,6 +47,18 @@ export default function AccountPage() {
           </Descriptions>
         )}
       </Card>
+      {calendar?.can && (
+        <Card title="Calendar">
+          <Flex justify="space-between" align="center" gap={16} wrap>
+            <Typography.Text type="secondary">
+              Your own calendar, where the meetings you book with clients go.
+            </Typography.Text>
+            <Button icon={<CalendarOutlined />} onClick={() => navigate("/crm/calendar")}>
+              Calendar connection
+            </Button>
+          </Flex>
+        </Card>
+      )}
       <Card title="Change password">
         <Typography.Paragraph type="secondary">
           Enter your current password, then the new one twice. Signing out your other devices is a good idea

@@ -16,6 +16,8 @@ import { fieldTitle } from "../../resources/fields";
 import { placeOfResource, RecordUnavailablePage } from "../../resources/record-not-found";
 import { recordState } from "../../resources/show/record-state";
 import type { ResourceRecord, ScreenProps } from "../../resources/types";
+import { BookMeetingButton } from "./calendar/book-meeting-button";
+import { UpcomingMeetings } from "./calendar/upcoming-meetings";
 import { ClientTimeline } from "./client-timeline";
 import "./crm.css";
 
@@ -79,6 +81,7 @@ export default function ClientPage({ def }: ScreenProps) {
           <Button icon={<EditOutlined />} onClick={() => navigate(`../edit/${id}`, { relative: "path" })}>
             Edit
           </Button>
+          <BookMeetingButton clientId={id} clientName={String(client.name)} email={email} />
         </Space>
       </header>
       {client.sms_opted_out_at ? (
@@ -109,6 +112,7 @@ export default function ClientPage({ def }: ScreenProps) {
           </Card>
           <ClientOpportunities clientId={id} />
           <ClientTasks clientId={id} />
+          <UpcomingMeetings clientId={id} />
         </div>
         <div className="crm-client-main">
           <Card title="Timeline" size="small">
