@@ -17,6 +17,8 @@ import { placeOfResource, RecordUnavailablePage } from "../../resources/record-n
 import { recordState } from "../../resources/show/record-state";
 import type { ResourceRecord, ScreenProps } from "../../resources/types";
 import { ClientTimeline } from "./client-timeline";
+import { ClientEmails, emailClientOf } from "./email/client-emails";
+import { EmailButton } from "./email/email-button";
 import "./crm.css";
 
 /** Shown in the header or the side cards, so the details list leaves them out. */
@@ -79,6 +81,7 @@ export default function ClientPage({ def }: ScreenProps) {
           <Button icon={<EditOutlined />} onClick={() => navigate(`../edit/${id}`, { relative: "path" })}>
             Edit
           </Button>
+          <EmailButton client={emailClientOf(client)} />
         </Space>
       </header>
       {client.sms_opted_out_at ? (
@@ -111,6 +114,7 @@ export default function ClientPage({ def }: ScreenProps) {
           <ClientTasks clientId={id} />
         </div>
         <div className="crm-client-main">
+          <ClientEmails client={emailClientOf(client)} />
           <Card title="Timeline" size="small">
             <ClientTimeline clientId={id} userId={me?.userID} />
           </Card>

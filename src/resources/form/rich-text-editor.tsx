@@ -190,7 +190,8 @@ export default function RichTextEditor({
       editor.commands.setContent(value ?? "", { emitUpdate: false });
   }, [editor, value]);
   useEffect(() => {
-    if (editor && !editor.isDestroyed) editor.setEditable(!disabled);
+    // Without an update event: locking the editor (while saving) changes nothing in the value.
+    if (editor && !editor.isDestroyed) editor.setEditable(!disabled, false);
   }, [editor, disabled]);
   useEffect(() => {
     if (!onEditor || !editor) return;

@@ -22,8 +22,6 @@ export interface EmailTemplate {
 export const emailKeys = {
   templates: ["crm", "templates", "email"] as const,
   messages: (clientId: string) => ["crm", "messages", clientId] as const,
-  /** The client page's timeline queries (src/pages/crm/crm-api.ts `crmKeys.timelineOf`). */
-  timeline: (clientId: string) => ["crm", "timeline", clientId] as const,
 };
 
 export async function sendEmail(request: SendEmailRequest): Promise<SendEmailResponse> {

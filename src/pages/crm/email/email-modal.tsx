@@ -13,6 +13,7 @@ import { lazy, Suspense, useCallback, useRef, useState } from "react";
 import type { EmailPreview, SendEmailResponse } from "../../../../schemas/crm-messages";
 import type { DamAsset } from "../../../../schemas/dam";
 import { getErrorMessage, getFieldErrors } from "../../../lib/errors";
+import { crmKeys } from "../crm-api";
 import { emailKeys, listEmailTemplates, previewEmail, sendEmail } from "./email-api";
 import { attachmentsTotal, EmailAttachments } from "./email-attachments";
 import { MergeFieldMenu } from "./merge-field-menu";
@@ -87,7 +88,7 @@ export default function EmailModal({
     mutationFn: sendEmail,
     onSuccess: (sent) => {
       message.success("Sent");
-      void queryClient.invalidateQueries({ queryKey: emailKeys.timeline(client.id) });
+      void queryClient.invalidateQueries({ queryKey: crmKeys.timelineOf(client.id) });
       void queryClient.invalidateQueries({ queryKey: emailKeys.messages(client.id) });
       onSent?.(sent);
       onClose();
@@ -349,6 +350,7 @@ export default function EmailModal({
                   label="Message"
                   value={body}
                   onChange={(html) => {
+                    if (html === body) return;
                     setBody(html);
                     clearError("body");
                   }}
