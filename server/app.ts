@@ -118,7 +118,9 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   database.onConnectionError((err) => app.log.warn({ reason: err.message }, "database connection lost"));
   await seedModules(db);
   const secret = await loadJwtSecret(db, config.jwtSecret);
-  const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
+  // Before the mailer: it reads attachments from storage when it sends.
+  const storage = await createStorage(config);
+  const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log, storage });
   const ctx: AppContext = {
     config,
     db,
@@ -130,7 +132,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     accountEvents: createAccountEvents(),
     principals: new PrincipalCache(config.sessionCacheMs),
     broadcast: database.broadcast,
-    storage: await createStorage(config),
+    storage,
     damEvents: createDamEvents(),
     // PGlite is one process (the DATA_DIR lock): jobs it left running are taken back at once.
     jobs: createJobQueue({ db, log: app.log, reclaimOnStart: database.kind === "pglite" }),

@@ -12,6 +12,7 @@ import type {
 } from "./types-content";
 import type { CrmTables } from "./types-crm";
 import type { CrmCalendarTables } from "./types-crm-calendar";
+import type { CrmEmailTables } from "./types-crm-email";
 import type {
   FormDefinitionsTable,
   FormFilesTable,
@@ -120,6 +121,21 @@ export interface MailOutboxTable {
   /** An iCalendar part (a meeting invitation): its iTIP method and text. */
   calendar_method: ColumnType<string | null, string | null | undefined, string | null>;
   calendar_ics: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The Message-ID header (a CRM mail threads its replies by it); null: the transport's own. */
+  message_id: ColumnType<string | null, string | null | undefined, string | null>;
+  in_reply_to: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The sender's display name, with MAIL_FROM's address (a CRM user's name). */
+  from_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Files from storage, read when the mail is sent. */
+  attachments: ColumnType<OutboxAttachment[], string | undefined, string>;
+}
+
+/** A file of a mail in the outbox: a storage key, streamed to the transport at send time. */
+export interface OutboxAttachment {
+  storageKey: string;
+  filename: string;
+  contentType: string;
+  size: number;
 }
 
 export interface RateLimitsTable {
@@ -323,7 +339,7 @@ export interface UserPreferencesTable {
   updated_at: Timestamp;
 }
 
-export interface Database extends CrmTables, CrmCalendarTables {
+export interface Database extends CrmTables, CrmCalendarTables, CrmEmailTables {
   modules: ModulesTable;
   users: UsersTable;
   user_modules: UserModulesTable;

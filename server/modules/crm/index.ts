@@ -9,7 +9,9 @@ import type { AppContext } from "../../context";
 import type { SubmissionWriter } from "../forms/submission-writer";
 import { calendarRoutes } from "./calendar";
 import { seedDropdowns } from "./dropdowns";
+import { emailRoutes } from "./email.routes";
 import { type Enrol, formClients } from "./form-clients";
+import { startInboundSmtp } from "./inbound-smtp";
 import { registerTaskReminders } from "./task.rules";
 import { timelineRoutes } from "./timeline.routes";
 
@@ -25,4 +27,7 @@ export async function crmModule(app: FastifyInstance, ctx: AppContext, deps: Crm
   const enrol: Enrol | undefined = undefined;
   deps.submissions.onStored(formClients(ctx, () => enrol));
   await calendarRoutes(app, ctx);
+  await emailRoutes(app, ctx);
+  const inbound = await startInboundSmtp(ctx);
+  if (inbound) app.addHook("onClose", () => inbound.close());
 }
