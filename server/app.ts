@@ -42,6 +42,7 @@ import { broadcastAdapter } from "./realtime/cluster-adapter";
 import { createAccountEvents, createResourceEvents } from "./realtime/events";
 import { attachRealtime } from "./realtime/socket";
 import { type ResourceServices, registerResources } from "./resources/index";
+import { customFieldsOpenApi } from "./resources/openapi";
 import type { RulesRegistry } from "./resources/rules";
 import { createRunEngine, type RunEngine } from "./runs";
 import { securityEventRoutes } from "./security/events.routes";
@@ -178,7 +179,10 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   });
   await assetRoutes(app, ctx);
   await healthRoutes(app, db);
-  await registerOpenApiUi(app, cms ? [cmsOpenApi(cms.registry)] : []);
+  await registerOpenApiUi(app, [
+    ...(cms ? [cmsOpenApi(cms.registry)] : []),
+    customFieldsOpenApi(() => services.values()),
+  ]);
   await spaRoutes(app, config);
   // On PostgreSQL, N instances may share the database: socket events reach every instance's
   // sockets through it. PGlite is one process: socket.io's in-memory adapter is all it needs.

@@ -8,10 +8,13 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import type { SubmissionWriter } from "../forms/submission-writer";
 import { calendarRoutes } from "./calendar";
+import { registerIndexJob } from "./custom-field-indexes";
+import { customFieldRoutes } from "./custom-fields.routes";
 import { seedDropdowns } from "./dropdowns";
 import { emailRoutes } from "./email.routes";
 import { type Enrol, formClients } from "./form-clients";
 import { startInboundSmtp } from "./inbound-smtp";
+import { mergeRoutes } from "./merge.routes";
 import { registerTaskReminders } from "./task.rules";
 import { timelineRoutes } from "./timeline.routes";
 
@@ -22,6 +25,7 @@ export interface CrmDependencies {
 
 export async function crmModule(app: FastifyInstance, ctx: AppContext, deps: CrmDependencies) {
   await seedDropdowns(ctx.db);
+  registerIndexJob(ctx);
   await timelineRoutes(app, ctx);
   registerTaskReminders(ctx);
   const enrol: Enrol | undefined = undefined;
@@ -30,4 +34,6 @@ export async function crmModule(app: FastifyInstance, ctx: AppContext, deps: Crm
   await emailRoutes(app, ctx);
   const inbound = await startInboundSmtp(ctx);
   if (inbound) app.addHook("onClose", () => inbound.close());
+  await customFieldRoutes(app, ctx);
+  await mergeRoutes(app, ctx);
 }
