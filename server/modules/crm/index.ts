@@ -5,10 +5,12 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
+import { boardRoutes } from "./board.routes";
 import { seedDropdowns } from "./dropdowns";
 import { timelineRoutes } from "./timeline.routes";
 
 export async function crmModule(app: FastifyInstance, ctx: AppContext) {
   await seedDropdowns(ctx.db);
   await timelineRoutes(app, ctx);
+  await boardRoutes(app, ctx);
 }
