@@ -7,6 +7,7 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import type { SubmissionWriter } from "../forms/submission-writer";
+import { boardRoutes } from "./board.routes";
 import { calendarRoutes } from "./calendar";
 import { registerIndexJob } from "./custom-field-indexes";
 import { customFieldRoutes } from "./custom-fields.routes";
@@ -27,6 +28,7 @@ export async function crmModule(app: FastifyInstance, ctx: AppContext, deps: Crm
   await seedDropdowns(ctx.db);
   registerIndexJob(ctx);
   await timelineRoutes(app, ctx);
+  await boardRoutes(app, ctx);
   registerTaskReminders(ctx);
   const enrol: Enrol | undefined = undefined;
   deps.submissions.onStored(formClients(ctx, () => enrol));
