@@ -44,6 +44,7 @@ import { type ResourceServices, registerResources } from "./resources/index";
 import type { RulesRegistry } from "./resources/rules";
 import { securityEventRoutes } from "./security/events.routes";
 import { withRedaction } from "./security/redact";
+import { createSms } from "./sms";
 import { createStorage } from "./storage";
 import { assetRoutes } from "./storage/serve";
 import { WebhookService } from "./webhooks/webhooks";
@@ -132,8 +133,10 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     jobs: createJobQueue({ db, log: app.log, reclaimOnStart: database.kind === "pglite" }),
     // Set just below: the sender registers its job on the queue above.
     webhooks: undefined as unknown as WebhookService,
+    sms: undefined as unknown as AppContext["sms"],
   };
   ctx.webhooks = new WebhookService(ctx);
+  ctx.sms = createSms(config, ctx);
   watchSessionChanges(ctx);
   await ensureFirstAdmin(db, config, app.log);
 

@@ -11,6 +11,7 @@ import type { JobQueue } from "./jobs";
 import type { Mailer } from "./mail/mailer";
 import type { DamEvents } from "./modules/dam/events";
 import type { AccountEvents, ResourceEvents } from "./realtime/events";
+import type { SmsService } from "./sms";
 import type { StorageDriver } from "./storage";
 import type { WebhookService } from "./webhooks/webhooks";
 
@@ -36,4 +37,6 @@ export interface AppContext {
   jobs: JobQueue;
   /** Signed outbound webhooks of every module, with their delivery log. */
   webhooks: WebhookService;
+  /** SMS: stored in the SMS outbox, or sent through the configured provider (server/sms). */
+  sms: SmsService;
 }

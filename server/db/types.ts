@@ -11,6 +11,7 @@ import type {
   WebhooksTable,
 } from "./types-content";
 import type { CrmTables } from "./types-crm";
+import type { CrmSmsTables } from "./types-crm-sms";
 import type {
   FormDefinitionsTable,
   FormFilesTable,
@@ -317,7 +318,7 @@ export interface UserPreferencesTable {
   updated_at: Timestamp;
 }
 
-export interface Database extends CrmTables {
+export interface Database extends CrmTables, CrmSmsTables {
   modules: ModulesTable;
   users: UsersTable;
   user_modules: UserModulesTable;
