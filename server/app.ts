@@ -162,8 +162,8 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     await catalogueRoutes(scope, ctx, services);
     await pdfModule(scope, ctx, services);
     cms = await cmsModule(scope, ctx);
-    await formsModule(scope, ctx);
-    await crmModule(scope, ctx);
+    const forms = await formsModule(scope, ctx);
+    await crmModule(scope, ctx, { submissions: forms.writer });
   });
   await damRoutes(app, ctx, async (scope, dam) => {
     if (cms) await cmsMediaRoutes(scope, ctx, dam, cms.registry);
