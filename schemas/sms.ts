@@ -58,6 +58,27 @@ export function smsKeyword(body: string): "opt_out" | "opt_in" | null {
   return null;
 }
 
+/** What decides whether a client may be texted. */
+export interface SmsRecipient {
+  name: string;
+  phone: string | null;
+  consent_sms: boolean;
+  sms_opted_out_at: Date | string | null;
+}
+
+/**
+ * Why this client cannot be texted now, in words, or null when they can: no phone, opted out
+ * (texted STOP), or no consent. The server refuses with it; the SMS dialog shows it first.
+ */
+export function smsRefusal(client: SmsRecipient): string | null {
+  if (!client.phone) return `${client.name} has no phone number: add one to their record first`;
+  if (client.sms_opted_out_at)
+    return `${client.name} opted out of SMS (texted STOP); they can opt back in by texting START`;
+  if (!client.consent_sms)
+    return `${client.name} has not agreed to receive SMS ("Agrees to SMS" is off on their record)`;
+  return null;
+}
+
 /** One SMS, as `POST /crm/messages/sms` and `GET /crm/sms/outbox` answer it. */
 export interface SmsMessage {
   id: string;

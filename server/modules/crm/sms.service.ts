@@ -8,7 +8,7 @@
 import { sql } from "kysely";
 import { asSentence, invalidInputMessage } from "../../../schemas/error-messages";
 import { mergeValuesOf, renderMergeFields, unknownMergeFields } from "../../../schemas/merge-fields";
-import { SMS_MAX_LENGTH, type SmsStatus } from "../../../schemas/sms";
+import { SMS_MAX_LENGTH, type SmsStatus, smsRefusal } from "../../../schemas/sms";
 import type { AppContext } from "../../context";
 import { badRequest, conflict, type FieldError, notFound } from "../../http/errors";
 import type { SmsStatusChange, StoredSms } from "../../sms";
@@ -42,21 +42,6 @@ export function smsOutTitle(status: SmsStatus, to: string, error?: string | null
 /** A 400 naming each field: one field's own sentence, or how many need correcting. */
 const invalid = (errors: FieldError[]) =>
   badRequest(errors.length === 1 ? asSentence(errors[0]) : invalidInputMessage(errors), errors);
-
-/** Why this client cannot be texted now, in words, or null when they can. */
-export function smsRefusal(client: {
-  name: string;
-  phone: string | null;
-  consent_sms: boolean;
-  sms_opted_out_at: Date | string | null;
-}): string | null {
-  if (!client.phone) return `${client.name} has no phone number: add one to their record first`;
-  if (client.sms_opted_out_at)
-    return `${client.name} opted out of SMS (texted STOP); they can opt back in by texting START`;
-  if (!client.consent_sms)
-    return `${client.name} has not agreed to receive SMS ("Agrees to SMS" is off on their record)`;
-  return null;
-}
 
 async function smsTemplate(db: Db, templateId: string | null | undefined) {
   if (!templateId) return null;
