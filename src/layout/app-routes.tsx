@@ -37,6 +37,7 @@ const EntryScreens = lazyScreen(() => import("../pages/cms/entry-screens"));
 const NavigationsPage = lazyScreen(() => import("../pages/cms/navigations-page"));
 const WebhooksPage = lazyScreen(() => import("../pages/webhooks/webhooks-page"));
 const MediaPage = lazyScreen(() => import("../pages/cms/media-page"));
+const SmsOutboxPage = lazyScreen(() => import("../pages/crm/sms-outbox-page"));
 
 const guarded = (resource: string, page: ReactNode) => <ModuleGuard resource={resource}>{page}</ModuleGuard>;
 
@@ -51,6 +52,7 @@ const MODULE_SCREENS: Readonly<Record<string, ReactNode>> = {
       <Route path="entries/:type/*" element={guarded(moduleGroupId("cms"), <EntryScreens />)} />
     </>
   ),
+  crm: <Route path="sms-outbox" element={guarded("crm-sms-outbox", <SmsOutboxPage />)} />,
   forms: <Route path="webhooks" element={guarded("forms-webhooks", <WebhooksPage module="forms" />)} />,
 };
 

@@ -18,6 +18,7 @@ import { recordState } from "../../resources/show/record-state";
 import type { ResourceRecord, ScreenProps } from "../../resources/types";
 import { ClientTimeline } from "./client-timeline";
 import "./crm.css";
+import { SmsAction } from "./sms-action";
 
 /** Shown in the header or the side cards, so the details list leaves them out. */
 const HEADER_FIELDS = new Set(["name", "email", "phone", "company", "job_title", "tags"]);
@@ -79,6 +80,7 @@ export default function ClientPage({ def }: ScreenProps) {
           <Button icon={<EditOutlined />} onClick={() => navigate(`../edit/${id}`, { relative: "path" })}>
             Edit
           </Button>
+          <SmsAction client={client} />
         </Space>
       </header>
       {client.sms_opted_out_at ? (
