@@ -48,6 +48,7 @@ import { createRunEngine, type RunEngine } from "./runs";
 import { securityEventRoutes } from "./security/events.routes";
 import { withRedaction } from "./security/redact";
 import { loadSecretBox } from "./security/secret-box";
+import { createSms } from "./sms";
 import { createStorage } from "./storage";
 import { assetRoutes } from "./storage/serve";
 import { WebhookService } from "./webhooks/webhooks";
@@ -141,10 +142,12 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     webhooks: undefined as unknown as WebhookService,
     notifications: undefined as unknown as NotificationService,
     runs: undefined as unknown as RunEngine,
+    sms: undefined as unknown as AppContext["sms"],
   };
   ctx.webhooks = new WebhookService(ctx);
   ctx.notifications = new NotificationService(ctx);
   ctx.runs = createRunEngine({ db, jobs: ctx.jobs, log: app.log });
+  ctx.sms = createSms(config, ctx);
   watchSessionChanges(ctx);
   await ensureFirstAdmin(db, config, app.log);
 

@@ -16,6 +16,9 @@ import { emailRoutes } from "./email.routes";
 import { type Enrol, formClients } from "./form-clients";
 import { startInboundSmtp } from "./inbound-smtp";
 import { mergeRoutes } from "./merge.routes";
+import { smsRoutes } from "./sms.routes";
+import { smsTimelineListener } from "./sms.service";
+import { smsHookRoutes } from "./sms-hooks.routes";
 import { registerTaskReminders } from "./task.rules";
 import { timelineRoutes } from "./timeline.routes";
 
@@ -38,4 +41,7 @@ export async function crmModule(app: FastifyInstance, ctx: AppContext, deps: Crm
   if (inbound) app.addHook("onClose", () => inbound.close());
   await customFieldRoutes(app, ctx);
   await mergeRoutes(app, ctx);
+  ctx.sms.onStatusChange(smsTimelineListener(ctx));
+  await smsRoutes(app, ctx);
+  await smsHookRoutes(app, ctx);
 }
