@@ -10,7 +10,9 @@ import type { Broadcast } from "./db/broadcast";
 import type { JobQueue } from "./jobs";
 import type { Mailer } from "./mail/mailer";
 import type { DamEvents } from "./modules/dam/events";
+import type { NotificationService } from "./notifications";
 import type { AccountEvents, ResourceEvents } from "./realtime/events";
+import type { RunEngine } from "./runs";
 import type { SecretBox } from "./security/secret-box";
 import type { StorageDriver } from "./storage";
 import type { WebhookService } from "./webhooks/webhooks";
@@ -39,4 +41,8 @@ export interface AppContext {
   secrets: SecretBox;
   /** Signed outbound webhooks of every module, with their delivery log. */
   webhooks: WebhookService;
+  /** The notification centre: notify users in a transaction (bell, live push, mail by choice). */
+  notifications: NotificationService;
+  /** Durable runs of steps (sequences, automations), each step a job of `jobs`. */
+  runs: RunEngine;
 }

@@ -6,6 +6,7 @@
 
 import { badRequest } from "../../http/errors";
 import type { ResourceRules } from "../../resources/rules";
+import { notifyAssignment } from "./assignments";
 import { optionLabels } from "./dropdowns";
 import { addTimeline, type Db } from "./timeline";
 
@@ -27,7 +28,12 @@ export const opportunityRules: ResourceRules = {
     } else set.closed_at = new Date();
   },
 
-  async afterWrite({ db, existing, row, actorId }) {
+  async afterWrite(context) {
+    const { db, existing, row, actorId } = context;
+    await notifyAssignment(context, "owner_id", {
+      title: `Opportunity for you: ${row.title}`,
+      link: `/crm/opportunities/show/${row.id}`,
+    });
     const stages = await optionLabels(db as Db, "stage");
     const stage = (value: unknown) => stages.get(String(value)) ?? String(value);
     const title = String(row.title);
@@ -45,7 +51,7 @@ export const opportunityRules: ResourceRules = {
       if (existing.stage !== row.stage)
         entries.push({
           title: `${title} moved from ${stage(existing.stage)} to ${stage(row.stage)}`,
-          data: { ...data, change: "stage", from: existing.stage, to: row.stage },
+          data: { ...data, change: "stage", fromStage: existing.stage, toStage: row.stage },
         });
       if (existing.status !== row.status) {
         const reasons = row.status === "lost" ? await optionLabels(db as Db, "lost_reason") : undefined;
@@ -65,8 +71,8 @@ export const opportunityRules: ResourceRules = {
           data: {
             ...data,
             change: "status",
-            from: existing.status,
-            to: row.status,
+            fromStatus: existing.status,
+            toStatus: row.status,
             lostReason: row.lost_reason,
           },
         });

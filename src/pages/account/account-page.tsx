@@ -1,15 +1,24 @@
 import { CalendarOutlined, LaptopOutlined } from "@ant-design/icons";
 import { useCan, useGetIdentity } from "@refinedev/core";
 import { Button, Card, Descriptions, Flex, Skeleton, Tag, Typography } from "antd";
-import { useNavigate } from "react-router";
+import { useEffect } from "react";
+import { useLocation, useNavigate } from "react-router";
 import type { MeResponse } from "../../../schemas/auth";
 import { roleLabelOf } from "../../layout/app-header";
 import { ChangePasswordForm } from "./change-password-form";
+import { NotificationMailSettings } from "./notification-mail-settings";
 
-/** `/account`: who I am, and changing my own password. Reached from the header's user menu. */
+/**
+ * `/account`: who I am, changing my own password, and which notifications come by mail.
+ * Reached from the header's user menu (and `#notifications` from the bell's panel).
+ */
 export default function AccountPage() {
   const { data: me, isLoading } = useGetIdentity<MeResponse>();
   const navigate = useNavigate();
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (hash === "#notifications") document.getElementById("notifications")?.scrollIntoView();
+  }, [hash]);
   // The calendar connection is the CRM's (meetings with clients): offered to those who have it.
   const { data: calendar } = useCan({ resource: "crm-calendar", action: "list" });
 
@@ -56,6 +65,9 @@ export default function AccountPage() {
           if you think someone else knows your password.
         </Typography.Paragraph>
         <ChangePasswordForm />
+      </Card>
+      <Card title="Notifications by mail" id="notifications">
+        <NotificationMailSettings />
       </Card>
     </Flex>
   );

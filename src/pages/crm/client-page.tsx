@@ -19,6 +19,8 @@ import type { ResourceRecord, ScreenProps } from "../../resources/types";
 import { BookMeetingButton } from "./calendar/book-meeting-button";
 import { UpcomingMeetings } from "./calendar/upcoming-meetings";
 import { ClientTimeline } from "./client-timeline";
+import { ClientEmails, emailClientOf } from "./email/client-emails";
+import { EmailButton } from "./email/email-button";
 import "./crm.css";
 
 /** Shown in the header or the side cards, so the details list leaves them out. */
@@ -82,6 +84,7 @@ export default function ClientPage({ def }: ScreenProps) {
             Edit
           </Button>
           <BookMeetingButton clientId={id} clientName={String(client.name)} email={email} />
+          <EmailButton client={emailClientOf(client)} />
         </Space>
       </header>
       {client.sms_opted_out_at ? (
@@ -115,6 +118,7 @@ export default function ClientPage({ def }: ScreenProps) {
           <UpcomingMeetings clientId={id} />
         </div>
         <div className="crm-client-main">
+          <ClientEmails client={emailClientOf(client)} />
           <Card title="Timeline" size="small">
             <ClientTimeline clientId={id} userId={me?.userID} />
           </Card>
