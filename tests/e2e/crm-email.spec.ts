@@ -51,7 +51,9 @@ test("send an email from a client", async ({ page, request }) => {
   await dialog.getByLabel("Subject", { exact: true }).pressSequentially(", ");
   await dialog.getByRole("button", { name: "Insert field" }).click();
   await page.getByRole("menuitem", { name: /Company \{\{client\.company\}\}/ }).click();
-  await expect(dialog.getByLabel("Subject", { exact: true })).toHaveValue("Welcome aboard, {{client.company}}");
+  await expect(dialog.getByLabel("Subject", { exact: true })).toHaveValue(
+    "Welcome aboard, {{client.company}}",
+  );
 
   // A typo in a merge field is refused under the message, nothing sent.
   await body.click();
