@@ -21,6 +21,7 @@ export const clients: ResourceDefinition = {
   parent: "crm",
   order: 1,
   columnWidths: { phone: 160, tags: 200 },
+  pages: { show: "crm.client" },
   actions: { bulk: ["clients.merge"] },
   uiSchema: {
     "ui:order": [

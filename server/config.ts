@@ -11,6 +11,11 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   jwtSecret: string | null;
+  /**
+   * Key of the secrets kept at rest (server/security/secret-box.ts): calendar passwords, store
+   * API tokens. Unset: one generated on first start and stored in the database.
+   */
+  encryptionKey: string | null;
   accessTokenTtl: number;
   refreshTokenTtl: number;
   resetTokenTtl: number;
@@ -24,6 +29,8 @@ export interface Config {
   adminPassword: string | null;
   smtpUrl: string | null;
   mailFrom: string;
+  /** How SMS leave (server/sms): kept in the SMS outbox (default), or sent through a provider. */
+  sms: SmsConfig;
   authMaxAttempts: number;
   authMaxAttemptsIp: number;
   logLevel: string;
@@ -47,6 +54,22 @@ export interface Config {
   imageMaxPixels: number;
   /** CSP `frame-ancestors` sources of the public pages (the catalogue viewer): who may embed them. */
   frameAncestors: string;
+  /** Replies to emails sent from the CRM (server/modules/crm/inbound-smtp.ts). */
+  crmInbound: CrmInboundConfig;
+}
+
+export interface CrmInboundConfig {
+  /**
+   * `CRM_INBOUND_DOMAIN`: domain of the per-thread reply addresses (`reply+<token>@domain`),
+   * whose mail reaches an inbound listener. null: replies go to the sender's own address.
+   */
+  domain: string | null;
+  /** `CRM_INBOUND_SMTP_PORT`: this instance's SMTP listener; null: none here. */
+  port: number | null;
+  /** `CRM_INBOUND_SMTP_HOST`: the listener's address. */
+  host: string;
+  /** `CRM_INBOUND_MAX_MB`: largest reply accepted, bytes. */
+  maxBytes: number;
 }
 
 export type StorageConfig =
@@ -60,6 +83,20 @@ export type StorageConfig =
       accessKeyId: string;
       secretAccessKey: string;
       forcePathStyle: boolean;
+    };
+
+/** `SMS_PROVIDER`: `outbox` (default: stored, readable under SMS outbox) or a Twilio-compatible API. */
+export type SmsConfig =
+  | { kind: "outbox" }
+  | {
+      kind: "twilio";
+      accountSid: string;
+      authToken: string;
+      /** The sender number (E.164) or alphanumeric sender ID; or null with a messaging service. */
+      from: string | null;
+      messagingServiceSid: string | null;
+      /** Origin of the Messages API (Twilio's, or a compatible provider's). */
+      apiUrl: string;
     };
 
 export class ConfigError extends Error {}
@@ -109,6 +146,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (jwtSecret !== null && jwtSecret.length < 32) {
     throw new ConfigError("JWT_SECRET must be at least 32 characters");
   }
+  const encryptionKey = env.ENCRYPTION_KEY || null;
+  if (encryptionKey !== null && encryptionKey.length < 32) {
+    throw new ConfigError("ENCRYPTION_KEY must be at least 32 characters");
+  }
   const adminEmail = env.ADMIN_EMAIL || "admin@example.com";
   if (!/^[^\s@]+@[^\s@]+$/.test(adminEmail)) {
     throw new ConfigError(`ADMIN_EMAIL must be an email address, got '${adminEmail}'`);
@@ -129,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || "data"),
     databaseUrl: url(env, "DATABASE_URL", null, ["postgres:", "postgresql:"]),
     jwtSecret,
+    encryptionKey,
     accessTokenTtl: int(env, "ACCESS_TOKEN_TTL", 15 * 60),
     refreshTokenTtl: int(env, "REFRESH_TOKEN_TTL", 30 * 24 * 3600),
     resetTokenTtl: int(env, "RESET_TOKEN_TTL", 30 * 60),
@@ -139,6 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword,
     smtpUrl: url(env, "SMTP_URL", null, ["smtp:", "smtps:"]),
     mailFrom: env.MAIL_FROM || "Atelier <no-reply@localhost>",
+    sms: loadSmsConfig(env),
     authMaxAttempts: int(env, "AUTH_MAX_ATTEMPTS", 10),
     authMaxAttemptsIp: int(env, "AUTH_MAX_ATTEMPTS_IP", 100),
     logLevel,
@@ -151,7 +194,34 @@ export function loadConfig(env: Env = process.env): Config {
     uploadMaxBytes: int(env, "UPLOAD_MAX_MB", 512) * 1024 * 1024,
     imageMaxPixels: int(env, "IMAGE_MAX_PIXELS", 100_000_000),
     frameAncestors: frameAncestors(env),
+    crmInbound: crmInbound(env),
   };
+}
+
+const HOSTNAME =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/** The CRM's reply listener: off unless a port is set, and then only with a domain to accept. */
+function crmInbound(env: Env): CrmInboundConfig {
+  const domain = env.CRM_INBOUND_DOMAIN?.trim().toLowerCase() || null;
+  if (domain !== null && !HOSTNAME.test(domain)) {
+    throw new ConfigError(
+      `CRM_INBOUND_DOMAIN must be a domain name such as replies.example.com, got '${domain}'`,
+    );
+  }
+  const rawPort = env.CRM_INBOUND_SMTP_PORT?.trim();
+  const port = rawPort ? int(env, "CRM_INBOUND_SMTP_PORT", 0) : null;
+  if (port !== null && port > 65535) {
+    throw new ConfigError(`CRM_INBOUND_SMTP_PORT must be at most 65535, got '${port}'`);
+  }
+  if (port !== null && domain === null) {
+    throw new ConfigError("CRM_INBOUND_DOMAIN is required when CRM_INBOUND_SMTP_PORT is set");
+  }
+  const host = env.CRM_INBOUND_SMTP_HOST?.trim() || "127.0.0.1";
+  if (!HOSTNAME.test(host) && !/^[0-9a-f:.]+$/i.test(host)) {
+    throw new ConfigError(`CRM_INBOUND_SMTP_HOST must be an IP address or host name, got '${host}'`);
+  }
+  return { domain, port, host, maxBytes: int(env, "CRM_INBOUND_MAX_MB", 10) * 1024 * 1024 };
 }
 
 /**
@@ -198,4 +268,25 @@ function loadStorageConfig(env: Env): StorageConfig {
     secretAccessKey,
     forcePathStyle: bool(env, "S3_FORCE_PATH_STYLE", endpoint !== null),
   };
+}
+
+function loadSmsConfig(env: Env): SmsConfig {
+  const kind = env.SMS_PROVIDER || "outbox";
+  if (kind === "outbox") return { kind };
+  if (kind !== "twilio") throw new ConfigError(`SMS_PROVIDER must be 'outbox' or 'twilio', got '${kind}'`);
+  const accountSid = env.TWILIO_ACCOUNT_SID || "";
+  const authToken = env.TWILIO_AUTH_TOKEN || "";
+  if (!accountSid || !authToken) {
+    throw new ConfigError("TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are required when SMS_PROVIDER=twilio");
+  }
+  if (!/^[A-Za-z0-9]{1,64}$/.test(accountSid)) {
+    throw new ConfigError("TWILIO_ACCOUNT_SID must be letters and digits only (it goes into the API's path)");
+  }
+  const from = env.TWILIO_FROM || null;
+  const messagingServiceSid = env.TWILIO_MESSAGING_SERVICE_SID || null;
+  if (!from && !messagingServiceSid) {
+    throw new ConfigError("TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID is required when SMS_PROVIDER=twilio");
+  }
+  const apiUrl = url(env, "TWILIO_API_URL", "https://api.twilio.com", ["http:", "https:"]) as string;
+  return { kind, accountSid, authToken, from, messagingServiceSid, apiUrl: apiUrl.replace(/\/+$/, "") };
 }

@@ -29,6 +29,8 @@ export interface AfterWriteContext {
   /** The row as stored now. */
   row: Row;
   actorId: string;
+  /** The app's services (notifications, jobs), for what the write sets in motion. */
+  app: AppContext;
 }
 
 export interface ResourceRules {

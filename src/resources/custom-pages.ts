@@ -11,7 +11,18 @@ import type { ComponentType } from "react";
 import { lazyScreen } from "../components/lazy-screen";
 import type { ScreenProps } from "./types";
 
+/**
+ * A custom page given its resource's definition as it is now, as the generated screens are
+ * (with-runtime-def.tsx): an `x-custom` resource's page then shows its custom fields too.
+ */
+const runtimePage = (load: () => Promise<{ default: ComponentType<ScreenProps> }>) =>
+  lazyScreen(async () => {
+    const [page, runtime] = await Promise.all([load(), import("./with-runtime-def")]);
+    return { default: runtime.withRuntimeDef(page.default) };
+  });
+
 export const CUSTOM_PAGES: Readonly<Record<string, ComponentType<ScreenProps>>> = {
+  "crm.client": runtimePage(() => import("../pages/crm/client-page")),
   "domains.show": lazyScreen(() => import("../pages/cms/domain-show-page")),
   "forms.show": lazyScreen(() => import("../pages/forms/form-page")),
   "pdfs.library": lazyScreen(() => import("../pages/pdfs/pdf-library-page")),

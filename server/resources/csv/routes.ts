@@ -130,6 +130,7 @@ export function registerCsvRoutes(
           translate: (error) => service.translate(error),
           actorId,
           dryRun: request.query.dryRun,
+          app: ctx,
         },
         request.body,
       );
