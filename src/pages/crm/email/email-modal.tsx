@@ -288,8 +288,17 @@ export default function EmailModal({
             <Select
               id="crm-email-template"
               allowClear
-              placeholder={templates.data?.length === 0 ? "No email templates yet" : "No template"}
-              loading={templates.isPending}
+              placeholder={
+                templates.isError
+                  ? "The templates could not be loaded: open to try again"
+                  : templates.data?.length === 0
+                    ? "No email templates yet"
+                    : "No template"
+              }
+              loading={templates.isFetching}
+              onOpenChange={(opening) => {
+                if (opening && templates.isError) void templates.refetch();
+              }}
               value={templateId}
               onChange={(id: string | undefined) => applyTemplate(id ?? null)}
               options={(templates.data ?? []).map((t) => ({ value: t.id, label: t.name }))}
