@@ -42,11 +42,13 @@ import { broadcastAdapter } from "./realtime/cluster-adapter";
 import { createAccountEvents, createResourceEvents } from "./realtime/events";
 import { attachRealtime } from "./realtime/socket";
 import { type ResourceServices, registerResources } from "./resources/index";
+import { customFieldsOpenApi } from "./resources/openapi";
 import type { RulesRegistry } from "./resources/rules";
 import { createRunEngine, type RunEngine } from "./runs";
 import { securityEventRoutes } from "./security/events.routes";
 import { withRedaction } from "./security/redact";
 import { loadSecretBox } from "./security/secret-box";
+import { createSms } from "./sms";
 import { createStorage } from "./storage";
 import { assetRoutes } from "./storage/serve";
 import { WebhookService } from "./webhooks/webhooks";
@@ -140,10 +142,12 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     webhooks: undefined as unknown as WebhookService,
     notifications: undefined as unknown as NotificationService,
     runs: undefined as unknown as RunEngine,
+    sms: undefined as unknown as AppContext["sms"],
   };
   ctx.webhooks = new WebhookService(ctx);
   ctx.notifications = new NotificationService(ctx);
   ctx.runs = createRunEngine({ db, jobs: ctx.jobs, log: app.log });
+  ctx.sms = createSms(config, ctx);
   watchSessionChanges(ctx);
   await ensureFirstAdmin(db, config, app.log);
 
@@ -178,7 +182,10 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   });
   await assetRoutes(app, ctx);
   await healthRoutes(app, db);
-  await registerOpenApiUi(app, cms ? [cmsOpenApi(cms.registry)] : []);
+  await registerOpenApiUi(app, [
+    ...(cms ? [cmsOpenApi(cms.registry)] : []),
+    customFieldsOpenApi(() => services.values()),
+  ]);
   await spaRoutes(app, config);
   // On PostgreSQL, N instances may share the database: socket events reach every instance's
   // sockets through it. PGlite is one process: socket.io's in-memory adapter is all it needs.

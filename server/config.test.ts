@@ -42,6 +42,19 @@ describe("loadConfig", () => {
     ],
     [{ CRM_INBOUND_SMTP_HOST: "a b" }, "CRM_INBOUND_SMTP_HOST must be an IP address or host name"],
     [{ CRM_INBOUND_MAX_MB: "0" }, "CRM_INBOUND_MAX_MB must be a whole number of at least 1"],
+    [{ SMS_PROVIDER: "pigeon" }, "SMS_PROVIDER must be 'outbox' or 'twilio'"],
+    [
+      { SMS_PROVIDER: "twilio", TWILIO_FROM: "+15550001111" },
+      "TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are required",
+    ],
+    [
+      { SMS_PROVIDER: "twilio", TWILIO_ACCOUNT_SID: "AC1", TWILIO_AUTH_TOKEN: "t" },
+      "TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID",
+    ],
+    [
+      { SMS_PROVIDER: "twilio", TWILIO_ACCOUNT_SID: "AC/../x", TWILIO_AUTH_TOKEN: "t", TWILIO_FROM: "+1555" },
+      "TWILIO_ACCOUNT_SID must be letters and digits only",
+    ],
   ])("refuses %o", (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -57,6 +70,26 @@ describe("loadConfig", () => {
     expect(
       loadConfig({ CRM_INBOUND_DOMAIN: "Replies.Example.COM", CRM_INBOUND_SMTP_PORT: "2525" }).crmInbound,
     ).toMatchObject({ domain: "replies.example.com", port: 2525 });
+  });
+
+  it("keeps SMS in the outbox unless a provider is configured", () => {
+    expect(loadConfig({}).sms).toEqual({ kind: "outbox" });
+    expect(
+      loadConfig({
+        SMS_PROVIDER: "twilio",
+        TWILIO_ACCOUNT_SID: "AC123",
+        TWILIO_AUTH_TOKEN: "secret",
+        TWILIO_MESSAGING_SERVICE_SID: "MG1",
+        TWILIO_API_URL: "http://127.0.0.1:9999/",
+      }).sms,
+    ).toEqual({
+      kind: "twilio",
+      accountSid: "AC123",
+      authToken: "secret",
+      from: null,
+      messagingServiceSid: "MG1",
+      apiUrl: "http://127.0.0.1:9999",
+    });
   });
 
   it("strips a trailing slash from PUBLIC_URL", () => {

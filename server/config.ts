@@ -29,6 +29,8 @@ export interface Config {
   adminPassword: string | null;
   smtpUrl: string | null;
   mailFrom: string;
+  /** How SMS leave (server/sms): kept in the SMS outbox (default), or sent through a provider. */
+  sms: SmsConfig;
   authMaxAttempts: number;
   authMaxAttemptsIp: number;
   logLevel: string;
@@ -81,6 +83,20 @@ export type StorageConfig =
       accessKeyId: string;
       secretAccessKey: string;
       forcePathStyle: boolean;
+    };
+
+/** `SMS_PROVIDER`: `outbox` (default: stored, readable under SMS outbox) or a Twilio-compatible API. */
+export type SmsConfig =
+  | { kind: "outbox" }
+  | {
+      kind: "twilio";
+      accountSid: string;
+      authToken: string;
+      /** The sender number (E.164) or alphanumeric sender ID; or null with a messaging service. */
+      from: string | null;
+      messagingServiceSid: string | null;
+      /** Origin of the Messages API (Twilio's, or a compatible provider's). */
+      apiUrl: string;
     };
 
 export class ConfigError extends Error {}
@@ -165,6 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword,
     smtpUrl: url(env, "SMTP_URL", null, ["smtp:", "smtps:"]),
     mailFrom: env.MAIL_FROM || "Atelier <no-reply@localhost>",
+    sms: loadSmsConfig(env),
     authMaxAttempts: int(env, "AUTH_MAX_ATTEMPTS", 10),
     authMaxAttemptsIp: int(env, "AUTH_MAX_ATTEMPTS_IP", 100),
     logLevel,
@@ -251,4 +268,25 @@ function loadStorageConfig(env: Env): StorageConfig {
     secretAccessKey,
     forcePathStyle: bool(env, "S3_FORCE_PATH_STYLE", endpoint !== null),
   };
+}
+
+function loadSmsConfig(env: Env): SmsConfig {
+  const kind = env.SMS_PROVIDER || "outbox";
+  if (kind === "outbox") return { kind };
+  if (kind !== "twilio") throw new ConfigError(`SMS_PROVIDER must be 'outbox' or 'twilio', got '${kind}'`);
+  const accountSid = env.TWILIO_ACCOUNT_SID || "";
+  const authToken = env.TWILIO_AUTH_TOKEN || "";
+  if (!accountSid || !authToken) {
+    throw new ConfigError("TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are required when SMS_PROVIDER=twilio");
+  }
+  if (!/^[A-Za-z0-9]{1,64}$/.test(accountSid)) {
+    throw new ConfigError("TWILIO_ACCOUNT_SID must be letters and digits only (it goes into the API's path)");
+  }
+  const from = env.TWILIO_FROM || null;
+  const messagingServiceSid = env.TWILIO_MESSAGING_SERVICE_SID || null;
+  if (!from && !messagingServiceSid) {
+    throw new ConfigError("TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID is required when SMS_PROVIDER=twilio");
+  }
+  const apiUrl = url(env, "TWILIO_API_URL", "https://api.twilio.com", ["http:", "https:"]) as string;
+  return { kind, accountSid, authToken, from, messagingServiceSid, apiUrl: apiUrl.replace(/\/+$/, "") };
 }

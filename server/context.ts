@@ -14,6 +14,7 @@ import type { NotificationService } from "./notifications";
 import type { AccountEvents, ResourceEvents } from "./realtime/events";
 import type { RunEngine } from "./runs";
 import type { SecretBox } from "./security/secret-box";
+import type { SmsService } from "./sms";
 import type { StorageDriver } from "./storage";
 import type { WebhookService } from "./webhooks/webhooks";
 
@@ -45,4 +46,6 @@ export interface AppContext {
   notifications: NotificationService;
   /** Durable runs of steps (sequences, automations), each step a job of `jobs`. */
   runs: RunEngine;
+  /** SMS: stored in the SMS outbox, or sent through the configured provider (server/sms). */
+  sms: SmsService;
 }

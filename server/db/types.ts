@@ -13,6 +13,8 @@ import type {
 import type { CrmTables } from "./types-crm";
 import type { CrmCalendarTables } from "./types-crm-calendar";
 import type { CrmEmailTables } from "./types-crm-email";
+import type { CrmFieldTables } from "./types-crm-fields";
+import type { CrmSmsTables } from "./types-crm-sms";
 import type {
   FormDefinitionsTable,
   FormFilesTable,
@@ -339,7 +341,7 @@ export interface UserPreferencesTable {
   updated_at: Timestamp;
 }
 
-export interface Database extends CrmTables, CrmCalendarTables, CrmEmailTables {
+export interface Database extends CrmTables, CrmCalendarTables, CrmEmailTables, CrmFieldTables, CrmSmsTables {
   modules: ModulesTable;
   users: UsersTable;
   user_modules: UserModulesTable;

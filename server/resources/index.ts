@@ -4,6 +4,7 @@ import type { ResourceDefinition } from "../../resources/contract";
 import { RESOURCES } from "../../resources/index";
 import type { AppContext } from "../context";
 import { clientRules } from "../modules/crm/client.rules";
+import { dropdownRules } from "../modules/crm/dropdowns.rules";
 import { opportunityRules } from "../modules/crm/opportunity.rules";
 import { taskRules } from "../modules/crm/task.rules";
 import { formRules } from "../modules/forms/forms.rules";
@@ -19,6 +20,7 @@ import type { ResourceService } from "./service";
  */
 export const RULES: RulesRegistry = {
   clients: clientRules,
+  dropdowns: dropdownRules,
   forms: formRules,
   opportunities: opportunityRules,
   pdfs: pdfRules,

@@ -173,6 +173,11 @@ describe("a definition file added to a copy of the project", () => {
       filter: notTests,
     });
     await cp(path.join(ROOT, "schemas"), path.join(copy, "schemas"), { recursive: true, filter: notTests });
+    // Schemas use the pure helpers of src/lib (plurals in messages).
+    await cp(path.join(ROOT, "src", "lib"), path.join(copy, "src", "lib"), {
+      recursive: true,
+      filter: notTests,
+    });
     await symlink(path.join(ROOT, "node_modules"), path.join(copy, "node_modules"), "dir");
     // Exactly what a developer writes for a new module with one entity: three files, no edit.
     await writeFile(

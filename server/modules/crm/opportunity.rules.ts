@@ -7,6 +7,7 @@
 import { badRequest } from "../../http/errors";
 import type { ResourceRules } from "../../resources/rules";
 import { notifyAssignment } from "./assignments";
+import { placeOnArrival } from "./board-positions";
 import { optionLabels } from "./dropdowns";
 import { addTimeline, type Db } from "./timeline";
 
@@ -14,6 +15,7 @@ const LOST_REASON_MISSING = "Choose why it was lost";
 
 export const opportunityRules: ResourceRules = {
   async beforeWrite({ existing, values, set }) {
+    placeOnArrival(existing, values, set);
     const before = (existing?.status as string | undefined) ?? null;
     const status = (values.status as string | undefined) ?? before ?? "open";
     if (status === before) return;

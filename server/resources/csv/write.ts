@@ -14,7 +14,7 @@
 import { sql } from "kysely";
 import type { ResourceDefinition } from "../../../resources/contract";
 import type { AppContext } from "../../context";
-import { type Row, toColumns } from "../records";
+import { type Row, toColumns, updateColumns } from "../records";
 import type { AnyDb, ResourceRules } from "../rules";
 import { type RowError, rowErrorsOf } from "./row-errors";
 
@@ -72,7 +72,7 @@ async function writeAll(trx: AnyDb, writes: Write[], options: WriteOptions) {
     const id = String(w.existing.id);
     const query = trx
       .updateTable(table)
-      .set({ ...toColumns(def.schema, w.body), ...w.set, updated_at: new Date(), updated_by: actorId })
+      .set({ ...updateColumns(def.schema, w.body), ...w.set, updated_at: new Date(), updated_by: actorId })
       .where("id", "=", id);
     if (afterWrite) {
       const row = (await query.returningAll().executeTakeFirstOrThrow()) as Row;

@@ -22,6 +22,7 @@ import { ClientTimeline } from "./client-timeline";
 import { ClientEmails, emailClientOf } from "./email/client-emails";
 import { EmailButton } from "./email/email-button";
 import "./crm.css";
+import { SmsAction } from "./sms-action";
 
 /** Shown in the header or the side cards, so the details list leaves them out. */
 const HEADER_FIELDS = new Set(["name", "email", "phone", "company", "job_title", "tags"]);
@@ -85,6 +86,7 @@ export default function ClientPage({ def }: ScreenProps) {
           </Button>
           <BookMeetingButton clientId={id} clientName={String(client.name)} email={email} />
           <EmailButton client={emailClientOf(client)} />
+          <SmsAction client={client} />
         </Space>
       </header>
       {client.sms_opted_out_at ? (
