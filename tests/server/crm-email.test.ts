@@ -270,28 +270,33 @@ describe.each(DRIVERS)("CRM email on %s", (driver) => {
     expect((await timeline(client.id)).filter((e) => e.title === "big")).toEqual([]);
   });
 
-  it("fills subject and body from a template, and previews custom fields", async () => {
+  it("fills subject and body from a template, with custom fields, defined and filled", async () => {
+    const field = await call("POST", "/crm/custom-fields", {
+      entity: "clients",
+      key: "plan",
+      label: "Plan",
+      type: "text",
+    });
+    expect(field.status, JSON.stringify(field.body)).toBe(201);
     const template = await call("POST", "/crm/templates", {
       name: "Offer",
       channel: "email",
       subject: "An offer for {{client.company}}",
-      body: "<p>Hi {{client.first_name}} ({{client.phone | no phone}}), your plan: {{client.plan}}</p>",
+      body: "<p>Hi {{client.first_name}} ({{client.phone | no phone}}), your plan: {{client.plan | none yet}}</p>",
     });
     expect(template.status, JSON.stringify(template.body)).toBe(201);
-    await s.ctx.db
-      .updateTable("clients")
-      .set({ custom: JSON.stringify({ plan: "Gold <3" }) })
-      .where("id", "=", client.id)
-      .execute();
+    // A defined field without a value: its fallback.
     const preview = await call("POST", "/crm/messages/email/preview", {
       clientId: client.id,
       templateId: template.body.id,
     });
     expect(preview.body).toEqual({
       subject: "An offer for Rao & Sons <Ltd>",
-      html: "<p>Hi Asha (no phone), your plan: Gold &lt;3</p>",
-      text: "Hi Asha (no phone), your plan: Gold <3",
+      html: "<p>Hi Asha (no phone), your plan: none yet</p>",
+      text: "Hi Asha (no phone), your plan: none yet",
     });
+    const patched = await call("PATCH", `/crm/clients/${client.id}`, { plan: "Gold <3" });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     const res = await send({ clientId: client.id, templateId: template.body.id });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.message).toMatchObject({

@@ -12,6 +12,7 @@ import { Alert, App, Button, Flex, Form, Input, type InputRef, Modal, Select, Ty
 import { lazy, Suspense, useCallback, useRef, useState } from "react";
 import type { EmailPreview, SendEmailResponse } from "../../../../schemas/crm-messages";
 import type { DamAsset } from "../../../../schemas/dam";
+import type { MergeField } from "../../../../schemas/merge-fields";
 import { getErrorMessage, getFieldErrors } from "../../../lib/errors";
 import { crmKeys } from "../crm-api";
 import { emailKeys, listEmailTemplates, previewEmail, sendEmail } from "./email-api";
@@ -28,7 +29,8 @@ export interface EmailClient {
   name: string;
   email?: string | null;
   consent_email?: boolean;
-  custom?: Record<string, unknown> | null;
+  /** The client's custom fields the insert menu offers (`client.<key>`). */
+  customFields?: readonly MergeField[];
 }
 
 export interface EmailModalProps {
@@ -167,7 +169,6 @@ export default function EmailModal({
 
   const help = (field: EmailField) =>
     errors[field] ? { validateStatus: "error" as const, help: errors[field] } : {};
-  const customKeys = Object.keys(client.custom ?? {});
 
   return (
     <Modal
@@ -308,7 +309,11 @@ export default function EmailModal({
             {...help("body")}
             extra={
               <Flex gap={8} style={{ marginTop: 6 }} wrap>
-                <MergeFieldMenu customKeys={customKeys} onInsert={insertField} disabled={send.isPending} />
+                <MergeFieldMenu
+                  custom={client.customFields}
+                  onInsert={insertField}
+                  disabled={send.isPending}
+                />
                 <Button
                   size="small"
                   icon={<EyeOutlined aria-hidden />}
