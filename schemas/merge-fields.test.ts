@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { clientSchema } from "./crm-clients";
+import { withCustomFields } from "./custom-fields";
 import {
   CLIENT_MERGE_FIELDS,
+  customMergeFields,
   mergeFieldsIn,
   mergeValuesOf,
   renderMergeFields,
@@ -104,5 +107,25 @@ describe("renderMergeFields", () => {
     expect(renderMergeFields(template, values)).toBe(
       "<b>Ann</b> O'Neil {{clinet.name}} {{client.nope}} {{clinet.name}}",
     );
+  });
+});
+
+describe("customMergeFields", () => {
+  it("offers the schema's custom fields by their titles, and nothing without any", () => {
+    const schema = withCustomFields(clientSchema, [
+      {
+        id: "1",
+        entity: "clients",
+        key: "plan",
+        label: "Plan",
+        type: "text",
+        list: null,
+        required: false,
+        position: 1,
+        description: null,
+      },
+    ] as never);
+    expect(customMergeFields(schema)).toEqual([{ key: "client.plan", label: "Plan" }]);
+    expect(customMergeFields(clientSchema)).toEqual([]);
   });
 });

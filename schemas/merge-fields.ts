@@ -7,6 +7,7 @@
  * `Hello {{client.first_name | there}}`. Any `{{word}}` or `{{word.word}}` is a merge field: one
  * the message cannot fill is reported (a typo must not reach a client as `{{clinet.name}}`).
  */
+import type { EntitySchema } from "./contract";
 
 /** A field the compose dialogs offer in their "Insert field" menu. */
 export interface MergeField {
@@ -150,3 +151,17 @@ export function mergeValuesOf(
 
 /** `{{key}}`, as a field is written in a template (the insert menus write this). */
 export const mergeFieldToken = (key: string) => `{{${key}}}`;
+
+/**
+ * The merge fields of a client schema's custom fields (`x-customFields`, with their titles), for
+ * the insert menus: what admins defined, whether or not this client has a value.
+ *
+ * @example
+ * customMergeFields(withCustomFields(clientSchema, fields)); // [{ key: "client.plan", label: "Plan" }]
+ */
+export function customMergeFields(schema: Pick<EntitySchema, "properties" | "x-customFields">): MergeField[] {
+  return (schema["x-customFields"] ?? []).map((key) => ({
+    key: `client.${key}`,
+    label: schema.properties[key]?.title ?? key.replaceAll("_", " "),
+  }));
+}

@@ -16,7 +16,12 @@ describe("runtimeFamilyOf", () => {
     });
   });
 
+  it("knows the CRM's timeline channel", () => {
+    expect(runtimeFamilyOf("client-timeline")).toMatchObject({ moduleID: MODULE_IDS.crm, base: "crm" });
+  });
+
   it.each([
+    "client-timeline/x",
     "entries/",
     "entries/Article",
     "entries/a/b",

@@ -3,7 +3,8 @@
  * resource `entries/<apiName>` (base `cms`, the CMS module's grant), and each form's answers the
  * resource `forms/<formId>/submissions` (base `forms`, the Forms module's grant). The socket's
  * live updates and anything else that checks a resource by name accept these beside
- * resources/index.ts.
+ * resources/index.ts. `client-timeline` is the CRM's live channel of clients' timelines (a reply
+ * arriving, a colleague's note): no records of its own, the CRM module's grant.
  */
 import type { ServiceBaseName } from "../../resources/contract";
 import { MODULE_IDS } from "../../resources/modules";
@@ -22,6 +23,8 @@ export const RUNTIME_FAMILIES: readonly RuntimeFamily[] = [
   { pattern: new RegExp(`^forms/${UUID}/submissions$`), moduleID: MODULE_IDS.forms, base: "forms" },
   // The CRM's custom field definitions: a change makes open lists and forms read their schema again.
   { pattern: /^custom-fields$/, moduleID: MODULE_IDS.crm, base: "crm" },
+  // Clients' timelines (a reply arriving, a colleague's note): a live channel, no records of its own.
+  { pattern: /^client-timeline$/, moduleID: MODULE_IDS.crm, base: "crm" },
 ];
 
 /**

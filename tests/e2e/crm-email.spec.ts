@@ -84,10 +84,14 @@ test("send an email from a client", async ({ page, request }) => {
 
   // The page shows it: the timeline entry and the conversation.
   const timeline = page.getByRole("region", { name: "Timeline" });
-  await expect(timeline.getByText("Welcome aboard, Iyer Textiles")).toBeVisible();
+  await expect(
+    timeline.getByRole("strong").filter({ hasText: "Welcome aboard, Iyer Textiles" }),
+  ).toBeVisible();
+  await expect(timeline.getByText("Email sent", { exact: true })).toBeVisible();
   const conversations = page.getByRole("list", { name: "Email conversations" });
-  await expect(conversations.getByText("Welcome aboard, Iyer Textiles")).toBeVisible();
-  await conversations.getByText("Welcome aboard, Iyer Textiles").click();
+  const thread = conversations.getByText("Welcome aboard, Iyer Textiles", { exact: true });
+  await expect(thread).toBeVisible();
+  await thread.click();
   await expect(conversations.getByText("In the outbox")).toBeVisible();
   await shoot(page, "crm-email", "sent");
 

@@ -8,9 +8,11 @@
  */
 import net from "node:net";
 import nodemailer, { type SendMailOptions } from "nodemailer";
+import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OutboxMail } from "../../schemas/auth";
 import type { CrmMessage, SendEmailResponse } from "../../schemas/crm-messages";
+import type { ResourceChangeMessage, SubscribeAck } from "../../schemas/realtime";
 import { DRIVERS, startServer, type TestServer } from "./harness";
 import { startSmtp, type TestSmtp } from "./smtp";
 
@@ -166,7 +168,19 @@ describe.each(DRIVERS)("CRM email on %s", (driver) => {
       inReplyTo: "<whatever@example.test>",
       text: "Yes please, send the price list.\n\nOn Mon, 1 Jun 2026 at 10:00, Admin User wrote:\n> Dear Asha Rao",
     };
+    // An open client page hears of it live (the timeline's channel).
+    const socket = io(s.baseUrl, {
+      path: "/socket.io",
+      auth: { token: admin },
+      forceNew: true,
+      reconnection: false,
+    });
+    const ack = (await socket.timeout(5000).emitWithAck("subscribe", "client-timeline")) as SubscribeAck;
+    expect(ack).toMatchObject({ ok: true });
+    const heard = new Promise<ResourceChangeMessage>((resolve) => socket.once("change", resolve));
     const accepted = await reply(replyMail);
+    expect(await heard).toMatchObject({ resource: "client-timeline", type: "created", ids: [client.id] });
+    socket.close();
     expect(accepted.accepted).toEqual([sent.replyTo]);
     // Accepted means stored: the listener answers 250 after the commit.
     const entries = await timeline(client.id);
@@ -177,9 +191,25 @@ describe.each(DRIVERS)("CRM email on %s", (driver) => {
       data: { from: "Asha Rao <asha@example.com>", threadId: sent.message.thread_id },
     });
 
+    // Its sender is told (once, whatever happens below).
+    const told = async () =>
+      (
+        await call<{ data: Array<{ kind: string; title: string; link: string }> }>(
+          "GET",
+          "/api/notifications",
+        )
+      ).body.data.filter((n) => n.kind === "crm.reply");
+    expect(await told()).toEqual([
+      expect.objectContaining({
+        title: "Asha Rao replied: Re: Hello Asha",
+        link: `/crm/clients/show/${client.id}`,
+      }),
+    ]);
+
     // The same mail again (a retry, or a second instance): still one reply.
     await reply(replyMail);
     expect((await timeline(client.id)).filter((e) => e.kind === "email_in")).toHaveLength(1);
+    expect(await told()).toHaveLength(1);
     const list = await messages(client.id);
     expect(list.total).toBe(2);
     expect(list.data[0]).toMatchObject({
@@ -216,6 +246,8 @@ describe.each(DRIVERS)("CRM email on %s", (driver) => {
       headers: { "Auto-Submitted": "auto-replied" },
     });
     expect((await timeline(client.id))[0]).toMatchObject({ kind: "email_in", data: { automatic: true } });
+    const replies = await call<{ data: Array<{ kind: string }> }>("GET", "/api/notifications");
+    expect(replies.body.data.filter((n) => n.kind === "crm.reply")).toHaveLength(1);
   });
 
   it("refuses unknown reply addresses and other domains at RCPT with 550, and oversized replies", async () => {
@@ -238,28 +270,33 @@ describe.each(DRIVERS)("CRM email on %s", (driver) => {
     expect((await timeline(client.id)).filter((e) => e.title === "big")).toEqual([]);
   });
 
-  it("fills subject and body from a template, and previews custom fields", async () => {
+  it("fills subject and body from a template, with custom fields, defined and filled", async () => {
+    const field = await call("POST", "/crm/custom-fields", {
+      entity: "clients",
+      key: "plan",
+      label: "Plan",
+      type: "text",
+    });
+    expect(field.status, JSON.stringify(field.body)).toBe(201);
     const template = await call("POST", "/crm/templates", {
       name: "Offer",
       channel: "email",
       subject: "An offer for {{client.company}}",
-      body: "<p>Hi {{client.first_name}} ({{client.phone | no phone}}), your plan: {{client.plan}}</p>",
+      body: "<p>Hi {{client.first_name}} ({{client.phone | no phone}}), your plan: {{client.plan | none yet}}</p>",
     });
     expect(template.status, JSON.stringify(template.body)).toBe(201);
-    await s.ctx.db
-      .updateTable("clients")
-      .set({ custom: JSON.stringify({ plan: "Gold <3" }) })
-      .where("id", "=", client.id)
-      .execute();
+    // A defined field without a value: its fallback.
     const preview = await call("POST", "/crm/messages/email/preview", {
       clientId: client.id,
       templateId: template.body.id,
     });
     expect(preview.body).toEqual({
       subject: "An offer for Rao & Sons <Ltd>",
-      html: "<p>Hi Asha (no phone), your plan: Gold &lt;3</p>",
-      text: "Hi Asha (no phone), your plan: Gold <3",
+      html: "<p>Hi Asha (no phone), your plan: none yet</p>",
+      text: "Hi Asha (no phone), your plan: none yet",
     });
+    const patched = await call("PATCH", `/crm/clients/${client.id}`, { plan: "Gold <3" });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     const res = await send({ clientId: client.id, templateId: template.body.id });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.message).toMatchObject({

@@ -185,7 +185,7 @@ export async function previewEmail(
   const client = await clientOf(ctx.db, input.clientId);
   const template = await emailTemplate(ctx.db, input.templateId);
   const { subject, body } = subjectAndBody(input, template);
-  return render(subject, body, await messageMergeValues(ctx.db, client, userId));
+  return render(subject, body, await messageMergeValues(ctx, client, userId));
 }
 
 /** Sends an email to a client (see the file's comment); answers the stored message. */
@@ -203,7 +203,7 @@ export async function sendEmail(
   const template = await emailTemplate(ctx.db, input.templateId);
   const { subject, body } = subjectAndBody(input, template);
   const sender = await senderOf(ctx.db, userId);
-  const rendered = render(subject, body, await messageMergeValues(ctx.db, client, userId));
+  const rendered = render(subject, body, await messageMergeValues(ctx, client, userId));
   const attachments = await attachmentsOf(ctx.db, input.assetIds ?? []);
   const existing = await threadOf(ctx.db, input.threadId, client.id);
 

@@ -73,22 +73,34 @@ function firstAddress(field: ParsedMail["from"]): { address: string; name: strin
   return first?.address ? { address: first.address.toLowerCase(), name: first.name ?? "" } : null;
 }
 
-/** Tells the thread's sender of the reply (the notification centre). */
-interface ReplyNotice {
-  userIds: string[];
-  title: string;
-  body: string;
-  link: string;
-  data: { clientId: string; threadId: string; messageId: string };
-  dedupeKey: string;
-}
-
 /**
- * notify: crm.reply — the single call site of the notification centre for email replies. Once
- * server/notifications is on main this becomes
- * `await ctx.notifications.notify(trx, { ...notice, kind: "crm.reply" })`.
+ * notify: crm.reply — the single call site of the notification centre for email replies: the
+ * conversation's sender learns that the client answered (in the reply's transaction, once per
+ * reply).
  */
-async function notifyReply(_ctx: AppContext, _trx: Db, _notice: ReplyNotice): Promise<void> {}
+async function notifyReply(
+  ctx: AppContext,
+  trx: Db,
+  notice: {
+    userId: string;
+    clientId: string;
+    clientName: string;
+    threadId: string;
+    messageId: string;
+    subject: string;
+    text: string;
+  },
+): Promise<void> {
+  await ctx.notifications.notify(trx, {
+    userIds: [notice.userId],
+    kind: "crm.reply",
+    title: `${notice.clientName} replied: ${notice.subject}`,
+    body: notice.text,
+    link: `/crm/clients/show/${notice.clientId}`,
+    data: { clientId: notice.clientId, threadId: notice.threadId, messageId: notice.messageId },
+    dedupeKey: `crm.reply:${notice.messageId}`,
+  });
+}
 
 /** The sender to tell: who last wrote in the thread, else who started it. */
 async function threadSender(trx: Db, threadId: string, startedBy: string | null): Promise<string | null> {
@@ -188,12 +200,13 @@ export async function receiveReply(ctx: AppContext, mail: InboundMail): Promise<
         const sender = await threadSender(trx, thread.id, thread.created_by);
         if (sender)
           await notifyReply(ctx, trx, {
-            userIds: [sender],
-            title: `${thread.client_name} replied: ${title}`,
-            body: replyText.slice(0, 300),
-            link: `/crm/clients/show/${thread.client_id}`,
-            data: { clientId: thread.client_id, threadId: thread.id, messageId: row.id },
-            dedupeKey: `crm.reply:${row.id}`,
+            userId: sender,
+            clientId: thread.client_id,
+            clientName: thread.client_name,
+            threadId: thread.id,
+            messageId: row.id,
+            subject: title,
+            text: replyText,
           });
         await onClientReplied(trx, thread.client_id);
       }

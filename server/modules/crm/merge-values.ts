@@ -3,31 +3,35 @@
  * client, the sending user, and the client's custom fields. Email, SMS and sequence steps all
  * ask here, so a template reads the same whichever channel sends it.
  */
+import { clientSchema } from "../../../schemas/crm-clients";
 import { type MergeClient, type MergeValues, mergeValuesOf } from "../../../schemas/merge-fields";
-import type { Db } from "./timeline";
+import type { AppContext } from "../../context";
+import { customFields } from "../../resources/custom-fields";
+
+type Ctx = Pick<AppContext, "db" | "broadcast" | "log">;
 
 /**
- * The keys of the clients' custom fields, defined by admins at run time: a template may use
+ * The keys of the clients' custom fields, as admins defined them: a template may use
  * `{{client.<key>}}` for each, even for a client without a value (it renders empty, or its
- * fallback). Until the custom-fields service is wired here, a client's own values are the
- * custom fields its messages know.
+ * fallback). Read from the custom field catalogue (cached, shared by every instance).
  */
-export async function clientCustomFieldKeys(_db: Db): Promise<string[]> {
-  return [];
+export async function clientCustomFieldKeys(ctx: Ctx): Promise<string[]> {
+  const entity = clientSchema["x-custom"];
+  return (await customFields(ctx).fieldsOf(entity)).map((f) => f.key);
 }
 
 /** The merge values of a message to `client` sent by `userId` (null: sent by the system). */
 export async function messageMergeValues(
-  db: Db,
+  ctx: Ctx,
   client: MergeClient,
   userId: string | null,
 ): Promise<MergeValues> {
   const user = userId
-    ? await db
+    ? await ctx.db
         .selectFrom("users")
         .select(["first_name", "last_name", "email"])
         .where("id", "=", userId)
         .executeTakeFirst()
     : undefined;
-  return mergeValuesOf(client, user ?? null, await clientCustomFieldKeys(db));
+  return mergeValuesOf(client, user ?? null, await clientCustomFieldKeys(ctx));
 }

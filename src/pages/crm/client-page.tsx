@@ -85,7 +85,7 @@ export default function ClientPage({ def }: ScreenProps) {
             Edit
           </Button>
           <BookMeetingButton clientId={id} clientName={String(client.name)} email={email} />
-          <EmailButton client={emailClientOf(client)} />
+          <EmailButton client={emailClientOf(client, def.schema)} />
           <SmsAction client={client} />
         </Space>
       </header>
@@ -120,7 +120,7 @@ export default function ClientPage({ def }: ScreenProps) {
           <UpcomingMeetings clientId={id} />
         </div>
         <div className="crm-client-main">
-          <ClientEmails client={emailClientOf(client)} />
+          <ClientEmails client={emailClientOf(client, def.schema)} />
           <Card title="Timeline" size="small">
             <ClientTimeline clientId={id} userId={me?.userID} />
           </Card>

@@ -9,7 +9,9 @@ import { PaperClipOutlined } from "@ant-design/icons";
 import { useSubscription } from "@refinedev/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Card, Flex, Tag, Typography } from "antd";
+import type { EntitySchema } from "../../../../schemas/contract";
 import type { MessageStatus } from "../../../../schemas/crm-messages";
+import { customMergeFields } from "../../../../schemas/merge-fields";
 import { DateText } from "../../../components/date-text";
 import { LoadError } from "../../../components/load-error";
 import { emailKeys, listMessages } from "./email-api";
@@ -29,15 +31,20 @@ const STATUS: Readonly<Record<MessageStatus, { label: string; color: string }>> 
   received: { label: "Received", color: "cyan" },
 };
 
-/** The client as the email components need it, from the page's record. */
-export function emailClientOf(record: { id: string } & Record<string, unknown>): EmailClient {
+/**
+ * The client as the email components need it, from the page's record and its resource's schema
+ * (whose custom fields the insert menu offers).
+ */
+export function emailClientOf(
+  record: { id: string } & Record<string, unknown>,
+  schema?: Pick<EntitySchema, "properties" | "x-customFields">,
+): EmailClient {
   return {
     id: record.id,
     name: String(record.name ?? ""),
     email: typeof record.email === "string" ? record.email : null,
     consent_email: record.consent_email === true,
-    custom:
-      typeof record.custom === "object" && record.custom ? (record.custom as Record<string, unknown>) : null,
+    customFields: schema ? customMergeFields(schema) : [],
   };
 }
 

@@ -64,9 +64,9 @@ export function EmailAttachments({ value, onChange, disabled, error }: EmailAtta
           >
             Attach from assets
           </Button>
-        ) : (
+        ) : dam ? (
           <Typography.Text type="secondary">Attaching files needs the Asset manager module.</Typography.Text>
-        )}
+        ) : null}
         {value.length > 0 && (
           <Typography.Text type={tooBig ? "danger" : "secondary"}>
             {formatBytes(bytes)} of {formatBytes(EMAIL_ATTACHMENTS_MAX_BYTES)}

@@ -12,10 +12,12 @@ import { Alert, App, Button, Flex, Form, Input, type InputRef, Modal, Select, Ty
 import { lazy, Suspense, useCallback, useRef, useState } from "react";
 import type { EmailPreview, SendEmailResponse } from "../../../../schemas/crm-messages";
 import type { DamAsset } from "../../../../schemas/dam";
+import type { MergeField } from "../../../../schemas/merge-fields";
 import { getErrorMessage, getFieldErrors } from "../../../lib/errors";
 import { crmKeys } from "../crm-api";
 import { emailKeys, listEmailTemplates, previewEmail, sendEmail } from "./email-api";
 import { attachmentsTotal, EmailAttachments } from "./email-attachments";
+import { checkEmail, type EmailErrors, type EmailField, isEmptyHtml, placeErrors } from "./email-form";
 import { MergeFieldMenu } from "./merge-field-menu";
 import "./crm-email.css";
 
@@ -27,7 +29,8 @@ export interface EmailClient {
   name: string;
   email?: string | null;
   consent_email?: boolean;
-  custom?: Record<string, unknown> | null;
+  /** The client's custom fields the insert menu offers (`client.<key>`). */
+  customFields?: readonly MergeField[];
 }
 
 export interface EmailModalProps {
@@ -38,20 +41,6 @@ export interface EmailModalProps {
   initialSubject?: string;
   onSent?: (sent: SendEmailResponse) => void;
 }
-
-type FieldName = "subject" | "body" | "cc" | "bcc" | "attachments" | "template";
-
-/** Where a server field error belongs in the dialog (`cc.2` is the Cc list's). */
-function dialogField(field: string): FieldName | null {
-  const head = field.split(".")[0];
-  if (head === "subject" || head === "body" || head === "cc" || head === "bcc") return head;
-  if (head === "assetIds") return "attachments";
-  if (head === "templateId") return "template";
-  return null;
-}
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const isEmptyHtml = (html: string | undefined) => !html?.replace(/<[^>]*>/g, "").trim();
 
 export default function EmailModal({
   client,
@@ -70,7 +59,7 @@ export default function EmailModal({
   const [cc, setCc] = useState<string[]>([]);
   const [bcc, setBcc] = useState<string[]>([]);
   const [assets, setAssets] = useState<DamAsset[]>([]);
-  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const [errors, setErrors] = useState<EmailErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [preview, setPreview] = useState<EmailPreview | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
@@ -82,7 +71,7 @@ export default function EmailModal({
   }, []);
 
   const dirty = subject !== initialSubject || !isEmptyHtml(body) || assets.length > 0;
-  const clearError = (field: FieldName) => setErrors((now) => ({ ...now, [field]: undefined }));
+  const clearError = (field: EmailField) => setErrors((now) => ({ ...now, [field]: undefined }));
 
   const send = useMutation({
     mutationFn: sendEmail,
@@ -94,28 +83,15 @@ export default function EmailModal({
       onClose();
     },
     onError: (error) => {
-      const next: Partial<Record<FieldName, string>> = {};
-      const unplaced: string[] = [];
-      for (const e of getFieldErrors(error)) {
-        const field = dialogField(e.field);
-        if (field) next[field] ??= e.message;
-        else unplaced.push(e.message);
-      }
-      setErrors(next);
-      setFailure(
-        Object.keys(next).length && !unplaced.length ? null : (unplaced[0] ?? getErrorMessage(error)),
-      );
+      const { fields, other } = placeErrors(getFieldErrors(error));
+      setErrors(fields);
+      setFailure(Object.keys(fields).length && !other ? null : (other ?? getErrorMessage(error)));
     },
   });
 
   const submit = () => {
     if (send.isPending) return;
-    const local: Partial<Record<FieldName, string>> = {};
-    if (!subject.trim()) local.subject = "Write a subject";
-    if (isEmptyHtml(body) && !body?.includes("<img")) local.body = "Write a message";
-    const badCopy = [...cc, ...bcc].find((a) => !EMAIL.test(a));
-    if (badCopy) local[cc.includes(badCopy) ? "cc" : "bcc"] = `${badCopy} is not an email address`;
-    if (attachmentsTotal(assets).tooBig) local.attachments = "The attachments are too big together";
+    const local = checkEmail({ subject, body, cc, bcc, attachmentsTooBig: attachmentsTotal(assets).tooBig });
     setErrors(local);
     setFailure(null);
     if (Object.keys(local).length) return;
@@ -191,9 +167,8 @@ export default function EmailModal({
     });
   };
 
-  const help = (field: FieldName) =>
+  const help = (field: EmailField) =>
     errors[field] ? { validateStatus: "error" as const, help: errors[field] } : {};
-  const customKeys = Object.keys(client.custom ?? {});
 
   return (
     <Modal
@@ -288,8 +263,17 @@ export default function EmailModal({
             <Select
               id="crm-email-template"
               allowClear
-              placeholder={templates.data?.length === 0 ? "No email templates yet" : "No template"}
-              loading={templates.isPending}
+              placeholder={
+                templates.isError
+                  ? "The templates could not be loaded: open to try again"
+                  : templates.data?.length === 0
+                    ? "No email templates yet"
+                    : "No template"
+              }
+              loading={templates.isFetching}
+              onOpenChange={(opening) => {
+                if (opening && templates.isError) void templates.refetch();
+              }}
               value={templateId}
               onChange={(id: string | undefined) => applyTemplate(id ?? null)}
               options={(templates.data ?? []).map((t) => ({ value: t.id, label: t.name }))}
@@ -325,7 +309,11 @@ export default function EmailModal({
             {...help("body")}
             extra={
               <Flex gap={8} style={{ marginTop: 6 }} wrap>
-                <MergeFieldMenu customKeys={customKeys} onInsert={insertField} disabled={send.isPending} />
+                <MergeFieldMenu
+                  custom={client.customFields}
+                  onInsert={insertField}
+                  disabled={send.isPending}
+                />
                 <Button
                   size="small"
                   icon={<EyeOutlined aria-hidden />}

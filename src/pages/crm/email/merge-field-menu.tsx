@@ -12,18 +12,15 @@ import {
 } from "../../../../schemas/merge-fields";
 
 export interface MergeFieldMenuProps {
-  /** Custom fields of the client (`client.<key>`), besides the standard ones. */
-  customKeys?: readonly string[];
+  /** The client's custom fields (`client.<key>`), besides the standard ones. */
+  custom?: readonly MergeField[];
   onInsert: (token: string) => void;
   disabled?: boolean;
 }
 
 const item = (f: MergeField) => ({ key: f.key, label: `${f.label} {{${f.key}}}` });
 
-export function MergeFieldMenu({ customKeys = [], onInsert, disabled }: MergeFieldMenuProps) {
-  const custom = customKeys
-    .filter((k) => !CLIENT_MERGE_FIELDS.some((f) => f.key === `client.${k}`))
-    .map((k) => ({ key: `client.${k}`, label: k.replaceAll("_", " ") }));
+export function MergeFieldMenu({ custom = [], onInsert, disabled }: MergeFieldMenuProps) {
   return (
     <Dropdown
       disabled={disabled}
