@@ -5,7 +5,7 @@
  * show live (use-board.ts); columns are virtualised, so thousands of cards stay smooth.
  * Loaded on its own (dnd-kit and the virtualiser come with it) by the CRM page.
  */
-import { DndContext, DragOverlay } from "@dnd-kit/core";
+import { DndContext } from "@dnd-kit/core";
 import { useGetIdentity } from "@refinedev/core";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
@@ -167,18 +167,21 @@ export default function PipelineBoard() {
             </>
           )}
         </div>
-        <DragOverlay dropAnimation={null}>
-          {active && !active.keyboard ? (
-            <div className="pb-card pb-card--overlay" style={{ height: CARD_HEIGHT }}>
-              <CardBody
-                card={active.card}
-                owner={active.card.owner_id ? owners.get(active.card.owner_id) : undefined}
-                href={hrefOf(active.card.id)}
-                today={today}
-              />
-            </div>
-          ) : null}
-        </DragOverlay>
+        {active && !active.keyboard && (
+          <div
+            ref={drag.ghost}
+            className="pb-card pb-card--ghost"
+            style={{ ...drag.ghostStyle(), height: CARD_HEIGHT }}
+            aria-hidden
+          >
+            <CardBody
+              card={active.card}
+              owner={active.card.owner_id ? owners.get(active.card.owner_id) : undefined}
+              href={hrefOf(active.card.id)}
+              today={today}
+            />
+          </div>
+        )}
       </DndContext>
       <div className="pb-sr-only" aria-live="assertive" aria-atomic>
         {drag.spoken}

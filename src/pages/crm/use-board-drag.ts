@@ -8,7 +8,6 @@ import {
   type Announcements,
   type CollisionDetection,
   type DragEndEvent,
-  type DragMoveEvent,
   type DragStartEvent,
   type KeyboardCoordinateGetter,
   KeyboardSensor,
@@ -17,7 +16,7 @@ import {
   useSensors,
 } from "@dnd-kit/core";
 import type { Virtualizer } from "@tanstack/react-virtual";
-import { type RefObject, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type CSSProperties, type RefObject, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { BoardCard } from "../../../schemas/crm-board";
 import {
   type CardInView,
@@ -57,6 +56,9 @@ export function useBoardDrag({ board, root, onDrop, onDragging }: DragOptions) {
   const boardRef = useRef(board);
   boardRef.current = board;
   const pointer = useRef<{ x: number; y: number } | null>(null);
+  /** Where the card was taken, from its top left, and its width: the picture under the pointer keeps both. */
+  const grab = useRef<{ dx: number; dy: number; width: number } | null>(null);
+  const ghost = useRef<HTMLDivElement>(null);
   const lists = useRef(new Map<string, ColumnEntry>());
   // What the last drag was, for the announcement dnd-kit makes after the drop or cancel.
   const ended = useRef<{ card: BoardCard | null; place: string }>({ card: null, place: "" });
@@ -175,6 +177,7 @@ export function useBoardDrag({ board, root, onDrop, onDragging }: DragOptions) {
     activeRef.current = null;
     targetRef.current = null;
     pointer.current = null;
+    grab.current = null;
     setActive(null);
     setTargetState(null);
     onDragging(false);
@@ -186,6 +189,15 @@ export function useBoardDrag({ board, root, onDrop, onDragging }: DragOptions) {
       const card = state && findCard(state, String(dragged.id));
       if (!card) return;
       const keyboard = activatorEvent instanceof KeyboardEvent;
+      if (!keyboard && "clientX" in activatorEvent) {
+        const { clientX: x, clientY: y } = activatorEvent as PointerEvent;
+        const board = root.current;
+        const rect = board?.querySelector(`[data-card-id="${CSS.escape(card.id)}"]`)?.getBoundingClientRect();
+        pointer.current = { x, y };
+        grab.current = rect
+          ? { dx: x - rect.left, dy: y - rect.top, width: rect.width }
+          : { dx: 16, dy: 16, width: 240 };
+      }
       activeRef.current = card;
       setActive({ card, keyboard });
       onDragging(true);
@@ -195,27 +207,34 @@ export function useBoardDrag({ board, root, onDrop, onDragging }: DragOptions) {
       setTargetState(keyboard ? start : null);
       if (keyboard) setSpoken("");
     },
-    [onDragging],
+    [onDragging, root],
   );
 
-  const onDragMove = useCallback(
-    ({ activatorEvent, delta }: DragMoveEvent) => {
-      if (!(activatorEvent instanceof PointerEvent || activatorEvent instanceof MouseEvent)) return;
-      pointer.current = { x: activatorEvent.clientX + delta.x, y: activatorEvent.clientY + delta.y };
-      setTarget(targetAt(pointer.current.x, pointer.current.y));
-    },
-    [setTarget, targetAt],
-  );
-
-  // A column scrolling by itself under a still pointer brings other cards under it.
+  // The pointer as the window sees it. dnd-kit's drag delta counts the scrolling of the card's
+  // column too (a column scrolls by itself near its edge), so the pointer is followed here, and
+  // the picture under it is moved by hand, without a render per move.
   useEffect(() => {
     const el = root.current;
     if (!active || active.keyboard || !el) return;
-    const onScroll = () => {
-      if (pointer.current) setTarget(targetAt(pointer.current.x, pointer.current.y));
+    const follow = () => {
+      const at = pointer.current;
+      if (!at) return;
+      setTarget(targetAt(at.x, at.y));
+      const g = grab.current;
+      if (ghost.current && g) ghost.current.style.transform = `translate(${at.x - g.dx}px, ${at.y - g.dy}px)`;
     };
-    el.addEventListener("scroll", onScroll, true);
-    return () => el.removeEventListener("scroll", onScroll, true);
+    const onMove = (event: PointerEvent) => {
+      pointer.current = { x: event.clientX, y: event.clientY };
+      follow();
+    };
+    // A column scrolling by itself under a still pointer brings other cards under it.
+    window.addEventListener("pointermove", onMove, { passive: true });
+    el.addEventListener("scroll", follow, true);
+    follow();
+    return () => {
+      window.removeEventListener("pointermove", onMove);
+      el.removeEventListener("scroll", follow, true);
+    };
   }, [active, root, setTarget, targetAt]);
 
   const onDragEnd = useCallback(
@@ -245,16 +264,25 @@ export function useBoardDrag({ board, root, onDrop, onDragging }: DragOptions) {
     [dropColumns],
   );
 
+  /** The picture under the pointer: where it starts, and how wide; moved by the hook after. */
+  const ghostStyle = (): CSSProperties | undefined => {
+    const g = grab.current;
+    const at = pointer.current;
+    if (!g || !at) return undefined;
+    return { width: g.width, transform: `translate(${at.x - g.dx}px, ${at.y - g.dy}px)` };
+  };
+
   return {
     active,
     target,
+    ghost,
+    ghostStyle,
     spoken,
     register,
     dndProps: {
       sensors,
       collisionDetection,
       onDragStart,
-      onDragMove,
       onDragEnd,
       onDragCancel: finish,
       accessibility: { announcements, screenReaderInstructions: { draggable: DRAG_INSTRUCTIONS } },
