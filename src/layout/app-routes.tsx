@@ -22,6 +22,7 @@ import { BUILT_MODULES, resourcesOfModule, TOP_LEVEL_RESOURCES } from "./resourc
 const HomePage = lazyScreen(() => import("../pages/home/home-page"));
 const ModuleLandingPage = lazyScreen(() => import("../pages/modules/module-landing-page"));
 const ModuleResourcesPage = lazyScreen(() => import("../pages/modules/module-resources-page"));
+const CrmPage = lazyScreen(() => import("../pages/crm/crm-page"));
 const UserListPage = lazyScreen(() => import("../pages/users/user-list-page"));
 const UserCreatePage = lazyScreen(() => import("../pages/users/user-create-page"));
 const UserEditPage = lazyScreen(() => import("../pages/users/user-edit-page"));
@@ -42,6 +43,9 @@ const CustomFieldsPage = lazyScreen(() => import("../pages/crm/custom-fields-pag
 const SmsOutboxPage = lazyScreen(() => import("../pages/crm/sms-outbox-page"));
 
 const guarded = (resource: string, page: ReactNode) => <ModuleGuard resource={resource}>{page}</ModuleGuard>;
+
+/** A module's own page at `/<module>`, instead of the cards of its resources. */
+const MODULE_PAGES: Readonly<Record<string, ReactNode>> = { crm: <CrmPage /> };
 
 /** Screens of a module besides its entity resources' (routed under the module's path). */
 const MODULE_SCREENS: Readonly<Record<string, ReactNode>> = {
@@ -101,7 +105,13 @@ export function AppRoutes() {
           .filter(({ resources }) => resources.length > 0)
           .map(({ module: m, resources }) => (
             <Route key={m.key} path={m.key}>
-              <Route index element={guarded(moduleGroupId(m.key), <ModuleResourcesPage module={m} />)} />
+              <Route
+                index
+                element={guarded(
+                  moduleGroupId(m.key),
+                  MODULE_PAGES[m.key] ?? <ModuleResourcesPage module={m} />,
+                )}
+              />
               {resources.map((def) => resourceRoute(def, guarded))}
               {MODULE_SCREENS[m.key]}
               <Route path="*" element={<Navigate to="/404" replace />} />

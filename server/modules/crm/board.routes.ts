@@ -6,13 +6,14 @@
  */
 import type { FastifyInstance } from "fastify";
 import { MODULE_IDS } from "../../../resources/modules";
+import type { BoardQuery, MoveTarget } from "../../../schemas/crm-board";
 import { opportunitySchema } from "../../../schemas/crm-opportunities";
 import { CURRENCIES } from "../../../schemas/products";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { badRequest } from "../../http/errors";
 import { recordSchemaOf } from "../../resources/records";
-import { type BoardQuery, type MoveTarget, moveOpportunity, readBoard } from "./board.service";
+import { moveOpportunity, readBoard } from "./board.service";
 
 const config = { access: moduleAccess(MODULE_IDS.crm) };
 const security = [{ bearer: [] }];

@@ -6,6 +6,13 @@
  */
 import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
+import {
+  type Board,
+  type BoardColumn,
+  type BoardQuery,
+  type MoveTarget,
+  NO_OWNER,
+} from "../../../schemas/crm-board";
 import { opportunitySchema } from "../../../schemas/crm-opportunities";
 import type { AppContext } from "../../context";
 import { badRequest, conflict, notFound } from "../../http/errors";
@@ -18,65 +25,13 @@ import { type Db, timelineChanged } from "./timeline";
 /** The most cards one board answer carries; the columns' counts and totals always cover all. */
 export const MAX_BOARD_CARDS = 10_000;
 
-/** What narrows the board. `owner` is a user's id or "none" (no owner); `from`/`to` bound the expected close. */
-export interface BoardQuery {
-  owner?: string;
-  from?: string;
-  to?: string;
-  q?: string;
-  /** Only these cards (a live refresh of changed ones); the columns still count everything. */
-  ids?: string[];
-}
-
-export interface BoardTotal {
-  currency: string;
-  value: number;
-  /** The value times the stage's probability. */
-  weighted: number;
-}
-
-export interface BoardColumn {
-  stage: string;
-  label: string;
-  /** Percent chance of winning at this stage; null when the stage has none. */
-  probability: number | null;
-  color: string | null;
-  /** An archived stage, or a value no option has: shown only while open cards are in it. */
-  retired: boolean;
-  count: number;
-  totals: BoardTotal[];
-}
-
-export interface BoardCard {
-  id: string;
-  title: string;
-  stage: string;
-  value: number;
-  currency: string;
-  client_id: string;
-  client_name: string;
-  client_company: string | null;
-  owner_id: string | null;
-  expected_close: string | null;
-  position: number;
-}
-
-export interface Board {
-  columns: BoardColumn[];
-  cards: BoardCard[];
-  /** Everyone who owns an open opportunity (the owner filter's choices). */
-  owners: Array<{ id: string; name: string }>;
-  /** More cards match than the answer carries (MAX_BOARD_CARDS). */
-  truncated: boolean;
-}
-
 /** The open opportunities the filters let through (joined with their clients, for the search). */
 function matching(db: Db, query: BoardQuery) {
   let q = db
     .selectFrom("opportunities as o")
     .innerJoin("clients as c", "c.id", "o.client_id")
     .where("o.status", "=", "open");
-  if (query.owner === "none") q = q.where("o.owner_id", "is", null);
+  if (query.owner === NO_OWNER) q = q.where("o.owner_id", "is", null);
   else if (query.owner) q = q.where("o.owner_id", "=", query.owner);
   if (query.from) q = q.where("o.expected_close", ">=", query.from);
   if (query.to) q = q.where("o.expected_close", "<=", query.to);
@@ -199,13 +154,6 @@ export async function readBoard(db: Db, query: BoardQuery): Promise<Board> {
     owners,
     truncated: cardRows.length > MAX_BOARD_CARDS,
   };
-}
-
-/** Where a card goes: its stage, and the card it goes just after or just before (none: the end). */
-export interface MoveTarget {
-  stage: string;
-  after?: string | null;
-  before?: string | null;
 }
 
 const STAGE_UNKNOWN = "Choose one of the board's stages";

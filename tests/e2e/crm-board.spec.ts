@@ -1,0 +1,205 @@
+/**
+ * The CRM page and its pipeline board in the browser (issue 16): entity tabs kept in the
+ * address with tab 1 by default; cards dragged with the mouse and with the keyboard between
+ * columns and onto Won and Lost (which ask for a note and a reason); a move made in another
+ * browser shows up live. Each test names its records with a tag of its own and filters the
+ * board on it, so other tests' opportunities stay out of its columns.
+ */
+import { expect, type Locator, type Page, test } from "@playwright/test";
+import { type ApiSession, apiSession, choose, signIn } from "./helpers";
+
+interface Opportunity {
+  id: string;
+  stage: string;
+  status: string;
+  lost_reason: string | null;
+  close_note: string | null;
+}
+
+/** A client and open opportunities named `<tag> <name>`, in the stages given (default New). */
+async function seed(admin: ApiSession, tag: string, deals: Array<[string, string?]>) {
+  const client = await admin.expect<{ id: string }>("POST", "/crm/clients", 201, {
+    name: `${tag} Asha Rao`,
+    company: "Rao Textiles",
+    tags: [],
+  });
+  const out: Record<string, string> = {};
+  for (const [name, stage = "new"] of deals) {
+    const created = await admin.expect<{ id: string }>("POST", "/crm/opportunities", 201, {
+      title: `${tag} ${name}`,
+      client_id: client.id,
+      stage,
+      value: 125000,
+    });
+    out[name] = created.id;
+  }
+  return out;
+}
+
+const card = (page: Page, title: string) => page.locator(".pb-card").filter({ hasText: title });
+const column = (page: Page, stage: string) => page.locator(`section[data-stage="${stage}"]`);
+
+/** Drags with the mouse in steps (a drag starts after 5 px), letting go over `to`. */
+async function drag(page: Page, from: Locator, to: Locator) {
+  // A card below the column's fold is in the page (the list draws a few beyond), not in view.
+  await from.scrollIntoViewIfNeeded();
+  const a = await from.boundingBox();
+  const b = await to.boundingBox();
+  if (!a || !b) throw new Error("nothing to drag, or nowhere to drop");
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height - 16);
+  await page.mouse.down();
+  await page.mouse.move(a.x + a.width / 2 + 12, a.y + a.height - 8, { steps: 5 });
+  await page.mouse.move(b.x + b.width / 2, b.y + Math.min(b.height / 2, 60), { steps: 15 });
+  await page.mouse.up();
+}
+
+/** Lifts a card with the keyboard and presses `key` until the announcement says `over`, then drops it. */
+async function keyboardMove(page: Page, title: string, key: string, over: RegExp) {
+  const grip = page.getByRole("button", { name: new RegExp(`^Move ${title} \\(`) });
+  await grip.focus();
+  await page.keyboard.press("Space");
+  await expect(grip).toHaveAttribute("aria-pressed", "true");
+  const said = page.locator(".pb-sr-only");
+  // dnd-kit listens for the keys a moment after the lift: a step pressed before that is lost,
+  // so it is pressed again until the announcement says the card got there.
+  await expect(async () => {
+    if (!over.test((await said.textContent()) ?? "")) await page.keyboard.press(key);
+    await expect(said).toHaveText(over, { timeout: 1_500 });
+  }).toPass({ timeout: 20_000 });
+  await page.keyboard.press("Space");
+}
+
+async function openBoard(page: Page, tag: string) {
+  await page.goto(`crm?tab=2&q=${encodeURIComponent(tag)}`);
+  // The first visit loads the board's code (dnd-kit, the virtualiser): slow on a busy machine.
+  await expect(page.locator(".pb-card").first()).toBeVisible({ timeout: 60_000 });
+  // Changes reach the board over the socket once its subscription is acknowledged.
+  await expect(page.locator("html")).toHaveAttribute("data-live", /(^| )opportunities( |$)/);
+}
+
+test("the CRM page has entity tabs, tab 1 by default, the selected one kept in the address", async ({
+  page,
+}) => {
+  // Each tab loads its own code on first use: give a busy machine the time.
+  test.slow();
+  await signIn(page);
+  await page.goto("crm");
+  const tab = (name: string) => page.getByRole("tab", { name, exact: true });
+  await expect(tab("Clients")).toHaveAttribute("aria-selected", "true", { timeout: 60_000 });
+  await expect(page.getByRole("tabpanel").locator(".ant-table")).toBeVisible({ timeout: 60_000 });
+  await expect(page).not.toHaveURL(/tab=/);
+
+  await tab("Opportunities").click();
+  await expect(page).toHaveURL(/[?&]tab=2(&|$)/);
+  await expect(page.getByTestId("pipeline-board")).toBeVisible({ timeout: 60_000 });
+  await page.reload();
+  await expect(tab("Opportunities")).toHaveAttribute("aria-selected", "true", { timeout: 60_000 });
+  await expect(page.getByTestId("pipeline-board")).toBeVisible({ timeout: 60_000 });
+
+  // Board or list, also in the address.
+  await page.locator(".ant-segmented").getByText("List", { exact: true }).click();
+  await expect(page).toHaveURL(/view=list/);
+  await expect(page.getByRole("tabpanel").locator(".ant-table")).toBeVisible({ timeout: 60_000 });
+  await page.goBack();
+  await expect(page.getByTestId("pipeline-board")).toBeVisible({ timeout: 60_000 });
+
+  await tab("Tasks").click();
+  await expect(page).toHaveURL(/[?&]tab=3(&|$)/);
+  await expect(page.getByRole("button", { name: "Create task" })).toBeVisible({ timeout: 60_000 });
+
+  // A number that names no tab is tab 1.
+  await page.goto("crm?tab=99");
+  await expect(tab("Clients")).toHaveAttribute("aria-selected", "true", { timeout: 60_000 });
+});
+
+test("drag an opportunity to Won, with the mouse and with the keyboard; Lost asks why", async ({
+  page,
+  request,
+}) => {
+  // Many steps, each a round trip: give a busy machine the time.
+  test.slow();
+  const tag = `B${Date.now()}`;
+  const admin = await apiSession(request);
+  const ids = await seed(admin, tag, [
+    ["mouse deal"],
+    ["keyboard deal"],
+    ["lost deal"],
+    ["mover"],
+    ["stepper"],
+  ]);
+  const get = (name: string) => admin.expect<Opportunity>("GET", `/crm/opportunities/${ids[name]}`, 200);
+  await signIn(page);
+  await openBoard(page, tag);
+
+  // The mouse, onto Won: the dialog takes a note.
+  await drag(page, card(page, `${tag} mouse deal`), page.locator('[data-zone="won"]'));
+  const dialog = page.getByRole("dialog", { name: `Mark “${tag} mouse deal” as won` });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel("Note (what won it)").fill("Signed at the fair");
+  await dialog.getByRole("button", { name: "Mark as won" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(card(page, `${tag} mouse deal`)).toHaveCount(0);
+  expect(await get("mouse deal")).toMatchObject({ status: "won", close_note: "Signed at the fair" });
+
+  // The keyboard: right of the last column is Won.
+  await keyboardMove(page, `${tag} keyboard deal`, "ArrowRight", /is over Won/);
+  const keyDialog = page.getByRole("dialog", { name: `Mark “${tag} keyboard deal” as won` });
+  await keyDialog.getByRole("button", { name: "Mark as won" }).click();
+  await expect(card(page, `${tag} keyboard deal`)).toHaveCount(0);
+  expect((await get("keyboard deal")).status).toBe("won");
+
+  // Lost needs its reason: refused without one, then closed with one.
+  await drag(page, card(page, `${tag} lost deal`), page.locator('[data-zone="lost"]'));
+  const lost = page.getByRole("dialog", { name: `Mark “${tag} lost deal” as lost` });
+  await lost.getByRole("button", { name: "Mark as lost" }).click();
+  await expect(lost.getByText("Choose why it was lost")).toBeVisible();
+  expect((await get("lost deal")).status).toBe("open");
+  await choose(page, "Why was it lost?", "Price");
+  await lost.getByRole("button", { name: "Mark as lost" }).click();
+  await expect(card(page, `${tag} lost deal`)).toHaveCount(0);
+  expect(await get("lost deal")).toMatchObject({ status: "lost", lost_reason: "price" });
+
+  // Between columns: the mouse onto Qualified, the keyboard one column right of New.
+  await drag(page, card(page, `${tag} mover`), column(page, "qualified").locator(".pb-column-body"));
+  await expect(column(page, "qualified").locator(".pb-card")).toHaveCount(1);
+  await expect.poll(async () => (await get("mover")).stage).toBe("qualified");
+  await keyboardMove(page, `${tag} stepper`, "ArrowRight", /is over Qualified/);
+  await expect(column(page, "qualified").locator(".pb-card")).toHaveCount(2);
+  await expect.poll(async () => (await get("stepper")).stage).toBe("qualified");
+  // …and the column's count and total follow.
+  await expect(column(page, "qualified").locator(".pb-count")).toHaveText("2");
+  await expect(column(page, "new").locator(".pb-empty")).toHaveText("No opportunities");
+});
+
+test("a move made in another browser shows up live", async ({ browser, request }) => {
+  // Two browsers signing in and loading the board: give a busy machine the time.
+  test.slow();
+  const tag = `L${Date.now()}`;
+  const admin = await apiSession(request);
+  const ids = await seed(admin, tag, [["live deal"], ["quiet deal"]]);
+  const first = await browser.newContext();
+  const second = await browser.newContext();
+  const mover = await first.newPage();
+  const watcher = await second.newPage();
+  await signIn(mover);
+  await signIn(watcher);
+  await openBoard(mover, tag);
+  await openBoard(watcher, tag);
+  await expect(column(watcher, "new").locator(".pb-card")).toHaveCount(2);
+
+  await drag(mover, card(mover, `${tag} live deal`), column(mover, "proposal").locator(".pb-column-body"));
+  await expect(column(mover, "proposal").locator(".pb-card")).toHaveCount(1);
+  await expect(
+    column(watcher, "proposal")
+      .locator(".pb-card")
+      .filter({ hasText: `${tag} live deal` }),
+  ).toBeVisible();
+  await expect(column(watcher, "new").locator(".pb-card")).toHaveCount(1);
+  await expect(column(watcher, "proposal").locator(".pb-count")).toHaveText("1");
+
+  // A close made elsewhere takes the card off.
+  await admin.expect("PATCH", `/crm/opportunities/${ids["quiet deal"]}`, 200, { status: "won" });
+  await expect(card(watcher, `${tag} quiet deal`)).toHaveCount(0);
+  await first.close();
+  await second.close();
+});
