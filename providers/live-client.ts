@@ -17,6 +17,7 @@
  */
 import type { BaseKey, LiveEvent, LiveProvider } from "@refinedev/core";
 import type { Socket } from "socket.io-client";
+import type { NotificationMessage } from "../schemas/notifications";
 import type {
   AccountMessage,
   ClientToServerEvents,
@@ -67,6 +68,11 @@ export interface LiveClient {
    * it open (this user included) now and whenever that changes. Returns the leave.
    */
   watchPresence(resource: string, id: string, listener: (editors: Editor[]) => void): () => void;
+  /**
+   * Opens the socket (if nothing did yet) and calls `listener` with each `notification`
+   * message for the signed-in user (the header's bell). Returns the unsubscribe.
+   */
+  watchNotifications(listener: (message: NotificationMessage) => void): () => void;
   /** The socket, once the first subscription opened it (for tests and diagnostics). */
   readonly socket: LiveSocket | null;
 }
@@ -156,6 +162,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
   const retryDelayMs = options.retryDelayMs ?? 5000;
   const subscriptions = new Map<string, Set<LiveSubscription>>();
   const accountListeners = new Set<() => void>();
+  const notificationListeners = new Set<(message: NotificationMessage) => void>();
   /** Whether this socket connected before: a reconnection may have missed account events. */
   let connectedBefore = false;
   let socket: LiveSocket | null = null;
@@ -220,6 +227,7 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     socket = null;
     subscriptions.clear();
     accountListeners.clear();
+    notificationListeners.clear();
     presence.clear();
     connectedBefore = false;
     clearJoined();
@@ -301,6 +309,9 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     s.on("change", dispatch);
     s.on("presence", (message) => tellEditors(message.resource, message.id, message.editors));
     s.on("account", onAccount);
+    s.on("notification", (message) => {
+      for (const listener of [...notificationListeners]) listener(message);
+    });
     s.connect();
     return s;
   };
@@ -359,11 +370,20 @@ export function createLiveClient(options: LiveClientOptions): LiveClient {
     };
   };
 
+  const watchNotifications = (listener: (message: NotificationMessage) => void) => {
+    notificationListeners.add(listener);
+    open();
+    return () => {
+      notificationListeners.delete(listener);
+    };
+  };
+
   return {
     provider,
     disconnect,
     watchAccount,
     watchPresence,
+    watchNotifications,
     get socket() {
       return socket;
     },

@@ -10,6 +10,7 @@
  */
 import type { LiveProvider } from "@refinedev/core";
 import { io, type ManagerOptions, type SocketOptions } from "socket.io-client";
+import type { NotificationMessage } from "../schemas/notifications";
 import { type Editor, SOCKET_PATH } from "../schemas/realtime";
 import { forceLogout, performRefresh } from "./http";
 import { createLiveClient, type LiveSocket } from "./live-client";
@@ -66,4 +67,16 @@ export function watchPresence(
   listener: (editors: Editor[]) => void,
 ): () => void {
   return live.watchPresence(resource, id, listener);
+}
+
+/**
+ * Calls `listener` with each live `notification` message of the signed-in user (a new one,
+ * or some read or deleted in another tab); opens the socket if nothing did. Returns the
+ * unsubscribe.
+ *
+ * @example
+ * useEffect(() => watchNotifications(() => reloadUnreadCount()), []);
+ */
+export function watchNotifications(listener: (message: NotificationMessage) => void): () => void {
+  return live.watchNotifications(listener);
 }

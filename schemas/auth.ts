@@ -127,6 +127,8 @@ export interface OutboxMail {
   cc: string[];
   bcc: string[];
   replyTo: string | null;
+  /** File names of the mail's attachments. */
+  attachments: string[];
   subject: string;
   text: string;
   status: "stored" | "pending" | "sent" | "failed";

@@ -92,6 +92,11 @@ export interface EntitySchema {
    * (the entity's key in the custom-field definitions) on every request.
    */
   "x-custom"?: string;
+  /**
+   * Set only on a schema made at run time (schemas/custom-fields.ts `withCustomFields`): the
+   * properties that are custom fields, whose values the engine keeps in the `custom` column.
+   */
+  "x-customFields"?: readonly string[];
 }
 
 /** A field's JSON type, without the null of a nullable field. */

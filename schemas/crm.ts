@@ -3,9 +3,23 @@
  * `commonDropdown`) that selects read, the opportunity outcomes, and the timeline's kinds.
  */
 
+import { wordsOfKey } from "./error-messages";
+
 /** The option lists every CRM install has; admins may add their own (for custom enum fields). */
 export const DROPDOWN_LISTS = ["stage", "source", "industry", "lost_reason", "tag"] as const;
 export const DROPDOWN_LIST_LABELS = ["Stages", "Sources", "Industries", "Lost reasons", "Tags"] as const;
+/**
+ * A list's name in a sentence: the built-in lists' labels ("Sources"), another list's key in
+ * words ("company_size" → "Company size").
+ *
+ * @example
+ * dropdownListLabel("lost_reason"); // "Lost reasons"
+ */
+export function dropdownListLabel(list: string): string {
+  const at = (DROPDOWN_LISTS as readonly string[]).indexOf(list);
+  return at >= 0 ? DROPDOWN_LIST_LABELS[at] : wordsOfKey(list);
+}
+
 /** A list's key: lower-case letters, digits and `_` (a custom list's too). */
 export const DROPDOWN_LIST_PATTERN = "^[a-z][a-z0-9_]{0,39}$";
 

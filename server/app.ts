@@ -37,13 +37,17 @@ import { modulesRoutes } from "./modules/modules/modules.routes";
 import { pdfModule } from "./modules/pdf";
 import { preferencesRoutes } from "./modules/preferences/preferences.routes";
 import { usersRoutes } from "./modules/users/users.routes";
+import { NotificationService, notificationRoutes } from "./notifications";
 import { broadcastAdapter } from "./realtime/cluster-adapter";
 import { createAccountEvents, createResourceEvents } from "./realtime/events";
 import { attachRealtime } from "./realtime/socket";
 import { type ResourceServices, registerResources } from "./resources/index";
+import { customFieldsOpenApi } from "./resources/openapi";
 import type { RulesRegistry } from "./resources/rules";
+import { createRunEngine, type RunEngine } from "./runs";
 import { securityEventRoutes } from "./security/events.routes";
 import { withRedaction } from "./security/redact";
+import { loadSecretBox } from "./security/secret-box";
 import { createSms } from "./sms";
 import { createStorage } from "./storage";
 import { assetRoutes } from "./storage/serve";
@@ -116,27 +120,34 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   database.onConnectionError((err) => app.log.warn({ reason: err.message }, "database connection lost"));
   await seedModules(db);
   const secret = await loadJwtSecret(db, config.jwtSecret);
-  const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
+  // Before the mailer: it reads attachments from storage when it sends.
+  const storage = await createStorage(config);
+  const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log, storage });
   const ctx: AppContext = {
     config,
     db,
     tokens: createTokenService(secret, config.accessTokenTtl),
+    secrets: await loadSecretBox(db, config.encryptionKey),
     mailer,
     log: app.log,
     events: createResourceEvents(),
     accountEvents: createAccountEvents(),
     principals: new PrincipalCache(config.sessionCacheMs),
     broadcast: database.broadcast,
-    storage: await createStorage(config),
+    storage,
     damEvents: createDamEvents(),
     // PGlite is one process (the DATA_DIR lock): jobs it left running are taken back at once.
     jobs: createJobQueue({ db, log: app.log, reclaimOnStart: database.kind === "pglite" }),
-    // Set just below: the sender registers its job on the queue above.
+    // Set just below: the sender and the run engine register their jobs on the queue above.
     webhooks: undefined as unknown as WebhookService,
+    notifications: undefined as unknown as NotificationService,
+    runs: undefined as unknown as RunEngine,
     sms: undefined as unknown as AppContext["sms"],
   };
   ctx.webhooks = new WebhookService(ctx);
   ctx.sms = createSms(config, ctx);
+  ctx.notifications = new NotificationService(ctx);
+  ctx.runs = createRunEngine({ db, jobs: ctx.jobs, log: app.log });
   watchSessionChanges(ctx);
   await ensureFirstAdmin(db, config, app.log);
 
@@ -153,6 +164,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   await app.register(usersRoutes, ctx);
   await app.register(modulesRoutes, ctx);
   await app.register(preferencesRoutes, ctx);
+  await app.register(notificationRoutes, ctx);
   await app.register(outboxRoutes, ctx);
   await app.register(securityEventRoutes, ctx);
   let services: ResourceServices = new Map();
@@ -170,7 +182,10 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   });
   await assetRoutes(app, ctx);
   await healthRoutes(app, db);
-  await registerOpenApiUi(app, cms ? [cmsOpenApi(cms.registry)] : []);
+  await registerOpenApiUi(app, [
+    ...(cms ? [cmsOpenApi(cms.registry)] : []),
+    customFieldsOpenApi(() => services.values()),
+  ]);
   await spaRoutes(app, config);
   // On PostgreSQL, N instances may share the database: socket events reach every instance's
   // sockets through it. PGlite is one process: socket.io's in-memory adapter is all it needs.

@@ -25,6 +25,7 @@ describe("loadConfig", () => {
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL must start with postgres:"],
     [{ PUBLIC_URL: "not a url" }, "PUBLIC_URL must be a URL"],
     [{ JWT_SECRET: "short" }, "JWT_SECRET must be at least 32 characters"],
+    [{ ENCRYPTION_KEY: "short" }, "ENCRYPTION_KEY must be at least 32 characters"],
     [{ ADMIN_PASSWORD: "short" }, "ADMIN_PASSWORD must be at least 8 characters"],
     [{ TRUST_PROXY: "maybe" }, "TRUST_PROXY must be true or false"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL must be one of"],
@@ -42,6 +43,18 @@ describe("loadConfig", () => {
       { SMS_PROVIDER: "twilio", TWILIO_ACCOUNT_SID: "AC/../x", TWILIO_AUTH_TOKEN: "t", TWILIO_FROM: "+1555" },
       "TWILIO_ACCOUNT_SID must be letters and digits only",
     ],
+    [{ CRM_INBOUND_SMTP_PORT: "2525" }, "CRM_INBOUND_DOMAIN is required when CRM_INBOUND_SMTP_PORT is set"],
+    [{ CRM_INBOUND_DOMAIN: "not a domain" }, "CRM_INBOUND_DOMAIN must be a domain name"],
+    [
+      { CRM_INBOUND_DOMAIN: "r.example.com", CRM_INBOUND_SMTP_PORT: "0" },
+      "CRM_INBOUND_SMTP_PORT must be a whole",
+    ],
+    [
+      { CRM_INBOUND_DOMAIN: "r.example.com", CRM_INBOUND_SMTP_PORT: "99999" },
+      "CRM_INBOUND_SMTP_PORT must be at most",
+    ],
+    [{ CRM_INBOUND_SMTP_HOST: "a b" }, "CRM_INBOUND_SMTP_HOST must be an IP address or host name"],
+    [{ CRM_INBOUND_MAX_MB: "0" }, "CRM_INBOUND_MAX_MB must be a whole number of at least 1"],
   ])("refuses %o", (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -65,6 +78,18 @@ describe("loadConfig", () => {
       messagingServiceSid: "MG1",
       apiUrl: "http://127.0.0.1:9999",
     });
+  });
+
+  it("keeps the CRM's reply listener off unless a port is set", () => {
+    expect(loadConfig({}).crmInbound).toEqual({
+      domain: null,
+      port: null,
+      host: "127.0.0.1",
+      maxBytes: 10 * 1024 * 1024,
+    });
+    expect(
+      loadConfig({ CRM_INBOUND_DOMAIN: "Replies.Example.COM", CRM_INBOUND_SMTP_PORT: "2525" }).crmInbound,
+    ).toMatchObject({ domain: "replies.example.com", port: 2525 });
   });
 
   it("strips a trailing slash from PUBLIC_URL", () => {

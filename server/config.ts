@@ -11,6 +11,11 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   jwtSecret: string | null;
+  /**
+   * Key of the secrets kept at rest (server/security/secret-box.ts): calendar passwords, store
+   * API tokens. Unset: one generated on first start and stored in the database.
+   */
+  encryptionKey: string | null;
   accessTokenTtl: number;
   refreshTokenTtl: number;
   resetTokenTtl: number;
@@ -49,6 +54,22 @@ export interface Config {
   imageMaxPixels: number;
   /** CSP `frame-ancestors` sources of the public pages (the catalogue viewer): who may embed them. */
   frameAncestors: string;
+  /** Replies to emails sent from the CRM (server/modules/crm/inbound-smtp.ts). */
+  crmInbound: CrmInboundConfig;
+}
+
+export interface CrmInboundConfig {
+  /**
+   * `CRM_INBOUND_DOMAIN`: domain of the per-thread reply addresses (`reply+<token>@domain`),
+   * whose mail reaches an inbound listener. null: replies go to the sender's own address.
+   */
+  domain: string | null;
+  /** `CRM_INBOUND_SMTP_PORT`: this instance's SMTP listener; null: none here. */
+  port: number | null;
+  /** `CRM_INBOUND_SMTP_HOST`: the listener's address. */
+  host: string;
+  /** `CRM_INBOUND_MAX_MB`: largest reply accepted, bytes. */
+  maxBytes: number;
 }
 
 export type StorageConfig =
@@ -125,6 +146,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (jwtSecret !== null && jwtSecret.length < 32) {
     throw new ConfigError("JWT_SECRET must be at least 32 characters");
   }
+  const encryptionKey = env.ENCRYPTION_KEY || null;
+  if (encryptionKey !== null && encryptionKey.length < 32) {
+    throw new ConfigError("ENCRYPTION_KEY must be at least 32 characters");
+  }
   const adminEmail = env.ADMIN_EMAIL || "admin@example.com";
   if (!/^[^\s@]+@[^\s@]+$/.test(adminEmail)) {
     throw new ConfigError(`ADMIN_EMAIL must be an email address, got '${adminEmail}'`);
@@ -145,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || "data"),
     databaseUrl: url(env, "DATABASE_URL", null, ["postgres:", "postgresql:"]),
     jwtSecret,
+    encryptionKey,
     accessTokenTtl: int(env, "ACCESS_TOKEN_TTL", 15 * 60),
     refreshTokenTtl: int(env, "REFRESH_TOKEN_TTL", 30 * 24 * 3600),
     resetTokenTtl: int(env, "RESET_TOKEN_TTL", 30 * 60),
@@ -168,7 +194,34 @@ export function loadConfig(env: Env = process.env): Config {
     uploadMaxBytes: int(env, "UPLOAD_MAX_MB", 512) * 1024 * 1024,
     imageMaxPixels: int(env, "IMAGE_MAX_PIXELS", 100_000_000),
     frameAncestors: frameAncestors(env),
+    crmInbound: crmInbound(env),
   };
+}
+
+const HOSTNAME =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/** The CRM's reply listener: off unless a port is set, and then only with a domain to accept. */
+function crmInbound(env: Env): CrmInboundConfig {
+  const domain = env.CRM_INBOUND_DOMAIN?.trim().toLowerCase() || null;
+  if (domain !== null && !HOSTNAME.test(domain)) {
+    throw new ConfigError(
+      `CRM_INBOUND_DOMAIN must be a domain name such as replies.example.com, got '${domain}'`,
+    );
+  }
+  const rawPort = env.CRM_INBOUND_SMTP_PORT?.trim();
+  const port = rawPort ? int(env, "CRM_INBOUND_SMTP_PORT", 0) : null;
+  if (port !== null && port > 65535) {
+    throw new ConfigError(`CRM_INBOUND_SMTP_PORT must be at most 65535, got '${port}'`);
+  }
+  if (port !== null && domain === null) {
+    throw new ConfigError("CRM_INBOUND_DOMAIN is required when CRM_INBOUND_SMTP_PORT is set");
+  }
+  const host = env.CRM_INBOUND_SMTP_HOST?.trim() || "127.0.0.1";
+  if (!HOSTNAME.test(host) && !/^[0-9a-f:.]+$/i.test(host)) {
+    throw new ConfigError(`CRM_INBOUND_SMTP_HOST must be an IP address or host name, got '${host}'`);
+  }
+  return { domain, port, host, maxBytes: int(env, "CRM_INBOUND_MAX_MB", 10) * 1024 * 1024 };
 }
 
 /**

@@ -10,7 +10,10 @@ import type { Broadcast } from "./db/broadcast";
 import type { JobQueue } from "./jobs";
 import type { Mailer } from "./mail/mailer";
 import type { DamEvents } from "./modules/dam/events";
+import type { NotificationService } from "./notifications";
 import type { AccountEvents, ResourceEvents } from "./realtime/events";
+import type { RunEngine } from "./runs";
+import type { SecretBox } from "./security/secret-box";
 import type { SmsService } from "./sms";
 import type { StorageDriver } from "./storage";
 import type { WebhookService } from "./webhooks/webhooks";
@@ -35,8 +38,14 @@ export interface AppContext {
   damEvents: DamEvents;
   /** The durable job queue (PDF processing, …), started with the app. */
   jobs: JobQueue;
+  /** Seals secrets kept at rest (calendar passwords, store API tokens) and opens them again. */
+  secrets: SecretBox;
   /** Signed outbound webhooks of every module, with their delivery log. */
   webhooks: WebhookService;
   /** SMS: stored in the SMS outbox, or sent through the configured provider (server/sms). */
   sms: SmsService;
+  /** The notification centre: notify users in a transaction (bell, live push, mail by choice). */
+  notifications: NotificationService;
+  /** Durable runs of steps (sequences, automations), each step a job of `jobs`. */
+  runs: RunEngine;
 }

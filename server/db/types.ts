@@ -11,6 +11,9 @@ import type {
   WebhooksTable,
 } from "./types-content";
 import type { CrmTables } from "./types-crm";
+import type { CrmCalendarTables } from "./types-crm-calendar";
+import type { CrmEmailTables } from "./types-crm-email";
+import type { CrmFieldTables } from "./types-crm-fields";
 import type { CrmSmsTables } from "./types-crm-sms";
 import type {
   FormDefinitionsTable,
@@ -19,6 +22,8 @@ import type {
   FormSubmissionsTable,
   FormsTable,
 } from "./types-forms";
+import type { NotificationsTable } from "./types-notifications";
+import type { RunDefinitionsTable, RunStepsTable, RunsTable } from "./types-runs";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -115,6 +120,24 @@ export interface MailOutboxTable {
   cc: ColumnType<string[], string | undefined, string>;
   bcc: ColumnType<string[], string | undefined, string>;
   reply_to: ColumnType<string | null, string | null | undefined, string | null>;
+  /** An iCalendar part (a meeting invitation): its iTIP method and text. */
+  calendar_method: ColumnType<string | null, string | null | undefined, string | null>;
+  calendar_ics: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The Message-ID header (a CRM mail threads its replies by it); null: the transport's own. */
+  message_id: ColumnType<string | null, string | null | undefined, string | null>;
+  in_reply_to: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The sender's display name, with MAIL_FROM's address (a CRM user's name). */
+  from_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Files from storage, read when the mail is sent. */
+  attachments: ColumnType<OutboxAttachment[], string | undefined, string>;
+}
+
+/** A file of a mail in the outbox: a storage key, streamed to the transport at send time. */
+export interface OutboxAttachment {
+  storageKey: string;
+  filename: string;
+  contentType: string;
+  size: number;
 }
 
 export interface RateLimitsTable {
@@ -318,7 +341,7 @@ export interface UserPreferencesTable {
   updated_at: Timestamp;
 }
 
-export interface Database extends CrmTables, CrmSmsTables {
+export interface Database extends CrmTables, CrmCalendarTables, CrmEmailTables, CrmFieldTables, CrmSmsTables {
   modules: ModulesTable;
   users: UsersTable;
   user_modules: UserModulesTable;
@@ -354,4 +377,8 @@ export interface Database extends CrmTables, CrmSmsTables {
   form_submissions: FormSubmissionsTable;
   form_stats: FormStatsTable;
   form_files: FormFilesTable;
+  notifications: NotificationsTable;
+  run_definitions: RunDefinitionsTable;
+  runs: RunsTable;
+  run_steps: RunStepsTable;
 }

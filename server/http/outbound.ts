@@ -22,7 +22,8 @@ export interface OutboundOptions {
 }
 
 export interface OutboundRequest {
-  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** HTTP's, and WebDAV's reads (CalDAV). */
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "PROPFIND" | "REPORT";
   headers?: Record<string, string>;
   body?: string;
 }
@@ -148,4 +149,53 @@ export async function outboundCall(
     req.on("error", reject);
     req.end(request.body);
   });
+}
+
+const FETCH_METHODS: ReadonlySet<string> = new Set([
+  "GET",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "PROPFIND",
+  "REPORT",
+]);
+
+/**
+ * A `fetch` over {@link outboundCall}, for libraries that take one (tsdav for CalDAV): the same
+ * address policy, timeout and body cap; string bodies only; redirects answered, never followed.
+ *
+ * @example
+ * const fetch = outboundFetch({ allowPrivate: config.outboundAllowPrivate, timeoutMs: 15_000 });
+ * await fetch("https://caldav.example.com/", { method: "PROPFIND", body: xml });
+ */
+export function outboundFetch(options: OutboundOptions): typeof fetch {
+  return async (input, init = {}) => {
+    const target = input instanceof Request ? input.url : String(input);
+    const method = (init.method ?? "GET").toUpperCase();
+    if (!FETCH_METHODS.has(method)) throw new OutboundRefused(`The ${method} method may not be called`);
+    if (init.body != null && typeof init.body !== "string") throw new TypeError("Only text bodies are sent");
+    const headers: Record<string, string> = {};
+    new Headers(init.headers).forEach((value, name) => {
+      headers[name] = value;
+    });
+    const answer = await outboundCall(
+      target,
+      { method: method as OutboundRequest["method"], headers, body: init.body ?? undefined },
+      options,
+    );
+    const answerHeaders = new Headers();
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value === undefined) continue;
+      for (const v of Array.isArray(value) ? value : [value]) answerHeaders.append(name, v);
+    }
+    // A Response may not carry a body with these statuses, nor be made with one below 200.
+    const bodyless = [101, 204, 205, 304].includes(answer.status) || answer.status < 200;
+    const response = new Response(bodyless ? null : answer.body, {
+      status: answer.status < 200 ? 502 : answer.status,
+      headers: answerHeaders,
+    });
+    Object.defineProperty(response, "url", { value: target });
+    return response;
+  };
 }

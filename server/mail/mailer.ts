@@ -4,11 +4,16 @@
  * 'stored' so admins can read them in the UI (a fresh install shows what would be sent).
  */
 
+import type { Readable } from "node:stream";
 import type { FastifyBaseLogger } from "fastify";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import nodemailer from "nodemailer";
 import type { Database } from "../db";
+import type { MailOutboxTable, OutboxAttachment } from "../db/types";
+import type { StorageDriver } from "../storage";
 import { secretColumnsOf } from "./outbox-secrets";
+
+export type { OutboxAttachment } from "../db/types";
 
 export interface OutgoingMail {
   /** One address, or several (a form's Destination list). */
@@ -19,6 +24,20 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /**
+   * An iCalendar part (RFC 6047): a meeting invitation (`REQUEST`) or its cancellation
+   * (`CANCEL`), sent as the message's text/calendar alternative, which mail apps show with
+   * Accept and Decline.
+   */
+  calendar?: { method: "REQUEST" | "CANCEL"; ics: string };
+  /** Display name of the sender; the address stays MAIL_FROM's (a CRM user's name). */
+  fromName?: string;
+  /** The Message-ID header (`<id@domain>`), for a mail whose replies are threaded by it. */
+  messageId?: string;
+  /** The Message-ID this mail answers (In-Reply-To and References). */
+  inReplyTo?: string;
+  /** Files in storage, streamed to the transport when the mail is sent (the key is ours). */
+  attachments?: OutboxAttachment[];
 }
 
 export interface Mailer {
@@ -26,8 +45,9 @@ export interface Mailer {
   /**
    * Puts mails in the outbox inside the caller's transaction (`db`): they exist only if it
    * commits, and are sent after it (a form submission and its notification, stored together).
+   * Answers the outbox ids, in the order of `mails`.
    */
-  queue(mails: readonly OutgoingMail[], db: Kysely<Database>): Promise<void>;
+  queue(mails: readonly OutgoingMail[], db: Kysely<Database>): Promise<string[]>;
   /** Sends what is pending now rather than at the next poll (after `queue`'s commit). */
   wake(): void;
   /** Delivers pending mails now; resolves with how many were handled. */
@@ -35,12 +55,29 @@ export interface Mailer {
   stop(): Promise<void>;
 }
 
+/**
+ * The address of a sender such as MAIL_FROM.
+ *
+ * @example
+ * mailFromAddress("Atelier <no-reply@example.com>"); // "no-reply@example.com"
+ */
+export function mailFromAddress(from: string): string {
+  return /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from.trim();
+}
+
 const MAX_ATTEMPTS = 5;
 const POLL_MS = 5000;
 
 export function createMailer(
   db: Kysely<Database>,
-  options: { smtpUrl: string | null; from: string; log: FastifyBaseLogger; poll?: boolean },
+  options: {
+    smtpUrl: string | null;
+    from: string;
+    log: FastifyBaseLogger;
+    poll?: boolean;
+    /** Where attachments are read from; a mail with attachments fails without it. */
+    storage?: StorageDriver;
+  },
 ): Mailer {
   const transport = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : null;
   let timer: NodeJS.Timeout | null = null;
@@ -70,9 +107,23 @@ export function createMailer(
       .returningAll()
       .execute();
     for (const mail of claimed) {
+      let files: OpenedAttachments;
+      try {
+        files = await openAttachments(mail);
+      } catch (error) {
+        // A file deleted from storage since the mail was queued will not come back: no retry.
+        const message = error instanceof Error ? error.message : String(error);
+        options.log.warn({ mailId: mail.id, err: message }, "mail not sent: an attachment is missing");
+        await db
+          .updateTable("mail_outbox")
+          .set({ status: "failed", error: message, locked_until: null })
+          .where("id", "=", mail.id)
+          .execute();
+        continue;
+      }
       try {
         await transport.sendMail({
-          from: options.from,
+          from: mail.from_name ? { name: mail.from_name, address: fromAddress } : options.from,
           to: mail.to_address,
           cc: mail.cc?.length ? mail.cc : undefined,
           bcc: mail.bcc?.length ? mail.bcc : undefined,
@@ -80,6 +131,17 @@ export function createMailer(
           subject: mail.subject,
           text: mail.text_body,
           html: mail.html_body ?? undefined,
+          icalEvent: mail.calendar_ics
+            ? {
+                method: mail.calendar_method ?? "REQUEST",
+                content: mail.calendar_ics,
+                filename: "invite.ics",
+              }
+            : undefined,
+          messageId: mail.message_id ?? undefined,
+          inReplyTo: mail.in_reply_to ?? undefined,
+          references: mail.in_reply_to ?? undefined,
+          attachments: files.list.length ? files.list : undefined,
         });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
@@ -94,6 +156,8 @@ export function createMailer(
           .where("id", "=", mail.id)
           .execute();
         continue;
+      } finally {
+        files.close();
       }
       // Sent: if this write fails (the database went away meanwhile), the claim expires and
       // the mail is sent again later: at-least-once, as documented above.
@@ -104,6 +168,34 @@ export function createMailer(
         .execute();
     }
     return claimed.length;
+  }
+
+  /** MAIL_FROM's address, under a sender's own display name. */
+  const fromAddress = mailFromAddress(options.from);
+
+  interface OpenedAttachments {
+    list: Array<{ filename: string; contentType: string; content: Readable }>;
+    close(): void;
+  }
+
+  /** Streams of a mail's attachments; throws naming the first one storage no longer has. */
+  async function openAttachments(mail: Selectable<MailOutboxTable>): Promise<OpenedAttachments> {
+    const wanted = (typeof mail.attachments === "string" ? JSON.parse(mail.attachments) : mail.attachments) as
+      | OutboxAttachment[]
+      | null;
+    const list: OpenedAttachments["list"] = [];
+    const close = () => {
+      for (const a of list) a.content.destroy();
+    };
+    for (const file of wanted ?? []) {
+      const found = options.storage ? await options.storage.get(file.storageKey) : null;
+      if (!found) {
+        close();
+        throw new Error(`The attachment ${file.filename} is no longer in storage`);
+      }
+      list.push({ filename: file.filename, contentType: file.contentType, content: found.body });
+    }
+    return { list, close };
   }
 
   function flush(): Promise<number> {
@@ -136,7 +228,13 @@ export function createMailer(
     subject: mail.subject,
     text_body: mail.text,
     html_body: mail.html ?? null,
+    calendar_method: mail.calendar?.method ?? null,
+    calendar_ics: mail.calendar?.ics ?? null,
     status: transport ? "pending" : "stored",
+    message_id: mail.messageId ?? null,
+    in_reply_to: mail.inReplyTo ?? null,
+    from_name: mail.fromName ?? null,
+    attachments: JSON.stringify(mail.attachments ?? []),
   });
 
   if (transport && options.poll !== false) {
@@ -157,8 +255,10 @@ export function createMailer(
       if (transport) flushInBackground();
     },
     async queue(mails, trx) {
-      if (!mails.length) return;
-      await trx.insertInto("mail_outbox").values(mails.map(outboxRow)).execute();
+      if (!mails.length) return [];
+      // A VALUES list's rows are inserted, and returned, in the order written.
+      const rows = await trx.insertInto("mail_outbox").values(mails.map(outboxRow)).returning("id").execute();
+      return rows.map((r) => r.id);
     },
     wake() {
       if (transport) flushInBackground();

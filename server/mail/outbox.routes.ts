@@ -75,6 +75,9 @@ function toMail(r: Selectable<MailOutboxTable>, now = new Date()): OutboxMail {
     cc: typeof r.cc === "string" ? JSON.parse(r.cc) : (r.cc ?? []),
     bcc: typeof r.bcc === "string" ? JSON.parse(r.bcc) : (r.bcc ?? []),
     replyTo: r.reply_to ?? null,
+    attachments: (typeof r.attachments === "string" ? JSON.parse(r.attachments) : (r.attachments ?? [])).map(
+      (a: { filename: string }) => a.filename,
+    ),
     subject: r.subject,
     text: visibleBody(r.text_body, r, now),
     status: r.status as OutboxMail["status"],

@@ -10,6 +10,7 @@ import type { AppContext } from "../context";
 import { type ListQuery, listQuerySchema } from "../http/list-query";
 import { bodySchemaOf, type Row, recordSchemaOf } from "./records";
 import type { ResourceRules } from "./rules";
+import { bodyCheckedByService, runtimeBodySchemaOf } from "./runtime-routes";
 import { ResourceService } from "./service";
 
 const idParams = {
@@ -47,8 +48,15 @@ export function registerResource(
   const access = moduleAccess(def.moduleID);
   const tags = [def.name];
   const security = [{ bearer: [] }];
-  const record = recordSchemaOf(def.schema);
+  // Custom fields are top-level keys of the record: the serialiser must not drop them.
+  const record = def.schema["x-custom"]
+    ? { ...recordSchemaOf(def.schema), additionalProperties: true }
+    : recordSchemaOf(def.schema);
   const config = { access };
+  // An `x-custom` resource's fields are known per request: its body is checked by the service.
+  const runtime = def.schema["x-custom"] ? { validatorCompiler: bodyCheckedByService } : {};
+  const body = (mode: "create" | "update") =>
+    def.schema["x-custom"] ? runtimeBodySchemaOf(def.schema, mode) : bodySchemaOf(def.schema, mode);
 
   app.get<{ Querystring: ListQuery }>(
     path,
@@ -94,11 +102,12 @@ export function registerResource(
       path,
       {
         config: { ...config, idempotent: true },
+        ...runtime,
         schema: {
           tags,
           security,
           summary: `Create a ${def.singular.toLowerCase()}`,
-          body: bodySchemaOf(def.schema, "create"),
+          body: body("create"),
           response: { 201: record },
         },
       },
@@ -110,12 +119,13 @@ export function registerResource(
     `${path}/:id`,
     {
       config,
+      ...runtime,
       schema: {
         tags,
         security,
         summary: `Update a ${def.singular.toLowerCase()}`,
         params: idParams,
-        body: bodySchemaOf(def.schema, "update"),
+        body: body("update"),
         response: { 200: record },
       },
     },

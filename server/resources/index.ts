@@ -3,7 +3,10 @@ import type { FastifyInstance } from "fastify";
 import type { ResourceDefinition } from "../../resources/contract";
 import { RESOURCES } from "../../resources/index";
 import type { AppContext } from "../context";
+import { clientRules } from "../modules/crm/client.rules";
+import { dropdownRules } from "../modules/crm/dropdowns.rules";
 import { opportunityRules } from "../modules/crm/opportunity.rules";
+import { taskRules } from "../modules/crm/task.rules";
 import { formRules } from "../modules/forms/forms.rules";
 import { pdfRules } from "../modules/pdf/pdf.rules";
 import { registerCsvParser, registerCsvRoutes } from "./csv/routes";
@@ -15,7 +18,14 @@ import type { ResourceService } from "./service";
  * Rules by resource name (sorted). The product sub-category rule became a composite
  * foreign key (`x-relation.within`), so no write needs a read first.
  */
-export const RULES: RulesRegistry = { forms: formRules, opportunities: opportunityRules, pdfs: pdfRules };
+export const RULES: RulesRegistry = {
+  clients: clientRules,
+  dropdowns: dropdownRules,
+  forms: formRules,
+  opportunities: opportunityRules,
+  pdfs: pdfRules,
+  tasks: taskRules,
+};
 
 export type ResourceServices = ReadonlyMap<string, ResourceService>;
 

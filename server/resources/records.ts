@@ -1,4 +1,5 @@
 /** Conversions between database rows and API records, and body schemas, derived from a schema. */
+import { sql } from "kysely";
 import { baseType, type EntitySchema, type FieldSchema } from "../../schemas/contract";
 import { columnAllowsNull } from "./columns";
 
@@ -32,13 +33,25 @@ function converterOf(field: FieldSchema): Convert | undefined {
   return undefined;
 }
 
-/** Each schema's fields with their conversion, worked out once: toRecord runs for every row. */
-const plans = new WeakMap<EntitySchema, ReadonlyArray<readonly [string, Convert | undefined]>>();
+/** The column of an `x-custom` entity's custom field values (server/resources/columns.ts CUSTOM_COLUMN). */
+export const CUSTOM = "custom";
+
+/** Each schema's column fields with their conversion, worked out once: toRecord runs for every row. */
+const plans = new WeakMap<
+  EntitySchema,
+  { columns: ReadonlyArray<readonly [string, Convert | undefined]>; custom: readonly string[] }
+>();
 
 function planOf(schema: EntitySchema) {
   let plan = plans.get(schema);
   if (!plan) {
-    plan = Object.entries(schema.properties).map(([name, field]) => [name, converterOf(field)] as const);
+    const custom = schema["x-customFields"] ?? [];
+    plan = {
+      columns: Object.entries(schema.properties)
+        .filter(([name]) => !custom.includes(name))
+        .map(([name, field]) => [name, converterOf(field)] as const),
+      custom,
+    };
     plans.set(schema, plan);
   }
   return plan;
@@ -47,12 +60,19 @@ function planOf(schema: EntitySchema) {
 /**
  * A row as the API answers it: every schema field present (null when unset), numbers as
  * numbers, instants as ISO text in UTC, days as `YYYY-MM-DD`, times of day as `HH:MM:SS`.
+ * Custom fields (values in the `custom` column, stored as the API takes them) are top-level
+ * keys beside the others; values of fields no longer defined are not answered.
  */
 export function toRecord(schema: EntitySchema, row: Row): Row {
   const out: Row = {};
-  for (const [name, convert] of planOf(schema)) {
+  const plan = planOf(schema);
+  for (const [name, convert] of plan.columns) {
     const value = row[name];
     out[name] = value === null || value === undefined ? null : convert ? convert(value) : value;
+  }
+  if (plan.custom.length) {
+    const custom = (asJson(row[CUSTOM]) ?? {}) as Row;
+    for (const name of plan.custom) out[name] = custom[name] ?? null;
   }
   return out;
 }
@@ -64,15 +84,37 @@ export function toRecord(schema: EntitySchema, row: Row): Row {
  */
 export function toColumns(schema: EntitySchema, body: Row): Row {
   const out: Row = {};
-  for (const [name, value] of Object.entries(body)) {
+  const customFields = schema["x-customFields"];
+  let custom: Row | undefined;
+  for (const [name, raw] of Object.entries(body)) {
+    if (!Object.hasOwn(schema.properties, name)) continue;
     const field = schema.properties[name];
-    if (!field || field.readOnly) continue;
-    if (baseType(field) === "array" && value !== null) out[name] = JSON.stringify(value);
-    else if (field.format === "email" && typeof value === "string") out[name] = value.toLowerCase();
+    if (field.readOnly) continue;
+    const value = field.format === "email" && typeof raw === "string" ? raw.toLowerCase() : raw;
+    if (customFields?.includes(name)) {
+      custom ??= {};
+      custom[name] = value;
+    } else if (baseType(field) === "array" && value !== null) out[name] = JSON.stringify(value);
     else out[name] = value;
   }
+  // The custom fields a body sets, as one JSON object: a new record's values, or (updateColumns)
+  // the keys an update merges in, null clearing one.
+  if (custom) out[CUSTOM] = JSON.stringify(custom);
   return out;
 }
+
+/**
+ * Column values of an update: toColumns, with the custom fields merged into the stored ones
+ * (`custom || {…}`, keys set to null removed) instead of replacing them all.
+ */
+export function updateColumns(schema: EntitySchema, body: Row): Row {
+  const out = toColumns(schema, body);
+  if (out[CUSTOM] !== undefined) out[CUSTOM] = mergeCustom(out[CUSTOM] as string);
+  return out;
+}
+
+/** The `custom` column with a JSON object of keys merged in, nulls (cleared fields) dropped. */
+export const mergeCustom = (json: string) => sql`jsonb_strip_nulls(${sql.ref(CUSTOM)} || ${json}::jsonb)`;
 
 /** Hints for the engine only; the message hints stay, since validation errors say them. */
 const ENGINE_KEYS = /^x-(?!enumLabels$|patternMessage$)/;

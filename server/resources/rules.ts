@@ -29,6 +29,8 @@ export interface AfterWriteContext {
   /** The row as stored now. */
   row: Row;
   actorId: string;
+  /** The app's services (notifications, jobs), for what the write sets in motion. */
+  app: AppContext;
 }
 
 export interface ResourceRules {
@@ -39,6 +41,11 @@ export interface ResourceRules {
    * Runs for CSV imports too, once per written row.
    */
   afterWrite?(ctx: AfterWriteContext): Promise<void>;
+  /**
+   * Before records are deleted, in the delete's transaction: refuses (throws HttpError) a delete
+   * that would strand what no foreign key guards (an option value records still hold).
+   */
+  beforeDelete?(ctx: { db: AnyDb; ids: readonly string[] }): Promise<void>;
   /**
    * After deleted rows are committed, with the rows as they were: for what lives outside the
    * database (stored files). Errors are logged, not answered: the delete has happened.

@@ -5,12 +5,16 @@
  */
 import { sql } from "kysely";
 import type { ResourceDefinition } from "../../resources/contract";
-import { fieldTitle as titleOf } from "../../schemas/error-messages";
+import type { EntitySchema } from "../../schemas/contract";
+import { invalidInputMessage, fieldTitle as titleOf } from "../../schemas/error-messages";
 import type { AppContext } from "../context";
 import { badRequest, conflict, HttpError, notFound } from "../http/errors";
-import { type FieldType, type ListQuery, type ListResult, listPage, TOTAL_COLUMN } from "../http/list-query";
-import { filterTypeOf, type ScopedRelation, scopedRelationsOf, uniqueName } from "./columns";
-import { type Row, toColumns, toRecord } from "./records";
+import { type ListQuery, type ListResult, listPage, TOTAL_COLUMN } from "../http/list-query";
+import { type ScopedRelation, scopedRelationsOf, uniqueName } from "./columns";
+import { type CustomFieldCatalogue, customFields } from "./custom-fields";
+import { listOptionsOf } from "./list-options";
+import { optionFieldsOf, optionProblems } from "./options";
+import { CUSTOM, mergeCustom, type Row, toColumns, toRecord } from "./records";
 import type { AnyDb, ResourceRules } from "./rules";
 import { StatementCache } from "./statements";
 
@@ -27,11 +31,11 @@ interface PgError {
 
 export class ResourceService {
   readonly table: string;
-  private readonly filterFields: Record<string, FieldType>;
-  private readonly sortFields: string[];
   private readonly scoped: ScopedRelation[];
   private readonly statements = new StatementCache();
   private base: ReturnType<typeof listBaseOf> | undefined;
+  /** The custom fields of an `x-custom` resource; its schema is read per request. */
+  private readonly runtime: CustomFieldCatalogue | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -41,14 +45,18 @@ export class ResourceService {
   ) {
     const { schema } = def;
     this.table = schema["x-table"];
-    this.filterFields = { id: "uuid" };
-    for (const f of schema["x-filterable"]) this.filterFields[f] = filterTypeOf(schema.properties[f]);
-    this.sortFields = [...new Set([...schema["x-filterable"], "created_at", "updated_at"])];
     this.scoped = scopedRelationsOf(schema, (name) => resolve(name)?.schema["x-table"] ?? name);
+    this.runtime = schema["x-custom"] ? customFields(ctx) : undefined;
   }
 
-  private toRecord(row: Row): Row {
-    return toRecord(this.def.schema, row);
+  /** The resource's schema now: with its custom fields, for an `x-custom` resource. */
+  schemaNow(): Promise<EntitySchema> | EntitySchema {
+    return this.runtime ? this.runtime.schemaOf(this.def.schema) : this.def.schema;
+  }
+
+  /** The definition with the schema now (CSV routes, OpenAPI). */
+  async defNow(): Promise<ResourceDefinition> {
+    return this.runtime ? this.runtime.defOf(this.def) : this.def;
   }
 
   private get db(): AnyDb {
@@ -65,26 +73,40 @@ export class ResourceService {
     query: ListQuery,
     unpaged = false,
   ): Promise<{ data: Row[]; total: number; totalExact: boolean }> {
+    const schema = await this.schemaNow();
     const { rows, total, totalExact }: ListResult<Row> = await listPage(this.db, this.listBase, query, {
-      table: "t",
-      defaultSort: this.def.schema["x-defaultSort"],
-      sortFields: this.sortFields,
-      filterFields: this.filterFields,
-      search: this.def.schema["x-searchable"],
+      ...listOptionsOf(schema),
       unpaged,
       // One statement for the page and its total; toRecord leaves the extra column out.
       totalColumn: TOTAL_COLUMN,
     });
-    return { data: rows.map((r) => this.toRecord(r)), total, totalExact };
+    return { data: rows.map((r) => toRecord(schema, r)), total, totalExact };
   }
 
   async get(id: string): Promise<Row> {
+    const schema = await this.schemaNow();
     const query = this.statements.query("get", [id], () =>
       this.db.selectFrom(this.table).selectAll().where("id", "=", id),
     );
     const [row] = (await this.db.executeQuery<Row>(query)).rows;
     if (!row) throw notFound(`${this.def.singular} not found`);
-    return this.toRecord(row);
+    return toRecord(schema, row);
+  }
+
+  /**
+   * What the route could not check: an `x-custom` resource's body against its schema now (its
+   * custom fields), then, on any resource, `x-options` values against their lists now.
+   */
+  private async checkBody(
+    schema: EntitySchema,
+    mode: "create" | "update",
+    body: Row,
+    existing?: () => Promise<Row | null>,
+  ): Promise<void> {
+    this.runtime?.validate(schema, mode, body);
+    if (!optionFieldsOf(schema).length) return;
+    const [details] = await optionProblems(this.db, schema, [{ body, existing }]);
+    if (details.length) throw badRequest(invalidInputMessage(details), details);
   }
 
   // The writes below pass their steps as inline functions and methods, not as named local
@@ -92,23 +114,34 @@ export class ResourceService {
   // every request.
 
   async create(body: Row, actorId: string): Promise<Row> {
-    const values = { ...toColumns(this.def.schema, body), created_by: actorId, updated_by: actorId };
+    const schema = await this.schemaNow();
+    await this.checkBody(schema, "create", body);
+    const values = { ...toColumns(schema, body), created_by: actorId, updated_by: actorId };
     const row = await this.write(
       async (trx) => {
         const set: Row = {};
         await this.rules.beforeWrite?.({ db: trx, existing: null, values: body, set });
         const row = await this.insertRow(trx, { ...values, ...set });
-        await this.rules.afterWrite?.({ db: trx, existing: null, row, actorId });
+        await this.rules.afterWrite?.({ db: trx, existing: null, row, actorId, app: this.ctx });
         return row;
       },
       (db) => this.insertRow(db, values),
     );
     this.publish("created", [row.id as string], actorId);
-    return this.toRecord(row);
+    return toRecord(schema, row);
   }
 
   async update(id: string, body: Row, actorId: string): Promise<Row> {
-    const values = { ...toColumns(this.def.schema, body), updated_by: actorId };
+    const schema = await this.schemaNow();
+    await this.checkBody(schema, "update", body, () =>
+      this.db
+        .selectFrom(this.table)
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirst()
+        .then((r) => r ?? null),
+    );
+    const values = { ...toColumns(schema, body), updated_by: actorId };
     const row = await this.write(
       async (trx) => {
         const existing = await trx
@@ -121,13 +154,13 @@ export class ResourceService {
         const set: Row = {};
         await this.rules.beforeWrite?.({ db: trx, existing, values: body, set });
         const row = await this.updateRow(trx, id, { ...values, ...set });
-        await this.rules.afterWrite?.({ db: trx, existing, row, actorId });
+        await this.rules.afterWrite?.({ db: trx, existing, row, actorId, app: this.ctx });
         return row;
       },
       (db) => this.updateRow(db, id, values),
     );
     this.publish("updated", [id], actorId);
-    return this.toRecord(row);
+    return toRecord(schema, row);
   }
 
   private async insertRow(db: AnyDb, values: Row): Promise<Row> {
@@ -137,14 +170,19 @@ export class ResourceService {
     return (await db.executeQuery<Row>(query)).rows[0];
   }
 
-  /** Sets `values` and `updated_at` (the database's clock, as for `created_at`). */
+  /**
+   * Sets `values` and `updated_at` (the database's clock, as for `created_at`). Custom fields
+   * are merged into the stored ones (records.ts mergeCustom), their JSON bound in its place.
+   */
   private async updateRow(db: AnyDb, id: string, values: Row): Promise<Row> {
-    const query = this.statements.query(`update:${Object.keys(values)}`, [...Object.values(values), id], () =>
-      db
-        .updateTable(this.table)
-        .set({ ...values, updated_at: sql`now()` })
-        .where("id", "=", id)
-        .returningAll(),
+    const query = this.statements.query(
+      `update:${Object.keys(values)}`,
+      [...Object.values(values), id],
+      () => {
+        const set: Row = { ...values, updated_at: sql`now()` };
+        if (typeof values[CUSTOM] === "string") set[CUSTOM] = mergeCustom(values[CUSTOM]);
+        return db.updateTable(this.table).set(set).where("id", "=", id).returningAll();
+      },
     );
     const [row] = (await db.executeQuery<Row>(query)).rows;
     if (!row) throw notFound(`${this.def.singular} not found`);
@@ -153,12 +191,17 @@ export class ResourceService {
 
   /** Deletes records; with `mustExist`, a missing one is a 404. Returns how many went. */
   async remove(ids: string[], actorId: string, mustExist: boolean): Promise<number> {
-    const afterDelete = this.rules.afterDelete;
+    const { afterDelete, beforeDelete } = this.rules;
     const del = (db: AnyDb): Promise<Row[]> => {
       const query = db.deleteFrom(this.table).where("id", "in", ids);
       return afterDelete ? query.returningAll().execute() : query.returning("id").execute();
     };
-    const deleted = await this.write(del, del);
+    const deleted = beforeDelete
+      ? await this.write(async (trx) => {
+          await beforeDelete({ db: trx, ids });
+          return del(trx);
+        }, undefined)
+      : await this.write(del, del);
     if (afterDelete && deleted.length) {
       await afterDelete(deleted, this.ctx).catch((error: unknown) =>
         this.ctx.log.error({ err: error, resource: this.def.name }, "after-delete rule failed"),
@@ -179,14 +222,17 @@ export class ResourceService {
   }
 
   /**
-   * Runs a write and translates constraint violations. With rules to run, `work` runs in a
-   * transaction (rules read before the write); without, `single` is the one statement the
-   * write needs, sent as is: the constraints hold it together, and a begin/commit pair would
+   * Runs a write and translates constraint violations. With rules to run (or no `single`),
+   * `work` runs in a transaction (rules read before the write); without, `single` is the one
+   * statement the write needs, sent as is: the constraints hold it together, and a begin/commit pair would
    * double its round trips.
    */
-  private async write<T>(work: (trx: AnyDb) => Promise<T>, single: (db: AnyDb) => Promise<T>): Promise<T> {
+  private async write<T>(
+    work: (trx: AnyDb) => Promise<T>,
+    single: ((db: AnyDb) => Promise<T>) | undefined,
+  ): Promise<T> {
     try {
-      if (!this.rules.beforeWrite && !this.rules.afterWrite) return await single(this.db);
+      if (single && !this.rules.beforeWrite && !this.rules.afterWrite) return await single(this.db);
       return await this.db.transaction().execute(work);
     } catch (error) {
       throw this.translate(error);

@@ -5,6 +5,7 @@ import { Avatar, Button, Dropdown, Flex, Grid, Layout, type MenuProps, Tag, Typo
 import { useNavigate } from "react-router";
 import { type MeResponse, ROLE_LABELS, ROLES } from "../../schemas/auth";
 import { Brand } from "../components/brand";
+import { NotificationBell } from "./notification-bell";
 
 /** "Admin" or "User", as the role select names them. */
 export function roleLabelOf(me: Pick<MeResponse, "isadmin">): string {
@@ -14,7 +15,10 @@ export function roleLabelOf(me: Pick<MeResponse, "isadmin">): string {
 const initialsOf = (me: MeResponse): string =>
   `${me.first_name.charAt(0)}${me.last_name.charAt(0)}`.toUpperCase() || "?";
 
-/** Top bar: the signed-in user's name and role, and the user menu (My account, My devices, Sign out). */
+/**
+ * Top bar: the notification bell, the signed-in user's name and role, and the user menu
+ * (My account, My devices, Sign out).
+ */
 export function AppHeader() {
   const { token } = theme.useToken();
   const navigate = useNavigate();
@@ -63,6 +67,7 @@ export function AppHeader() {
       )}
       {me && (
         <Flex align="center" gap={12}>
+          <NotificationBell />
           <Tag color={me.isadmin ? "geekblue" : "default"} style={{ marginInlineEnd: 0 }}>
             {roleLabelOf(me)}
           </Tag>

@@ -38,6 +38,7 @@ const NavigationsPage = lazyScreen(() => import("../pages/cms/navigations-page")
 const WebhooksPage = lazyScreen(() => import("../pages/webhooks/webhooks-page"));
 const MediaPage = lazyScreen(() => import("../pages/cms/media-page"));
 const SmsOutboxPage = lazyScreen(() => import("../pages/crm/sms-outbox-page"));
+const CalendarPage = lazyScreen(() => import("../pages/crm/calendar/calendar-page"));
 
 const guarded = (resource: string, page: ReactNode) => <ModuleGuard resource={resource}>{page}</ModuleGuard>;
 
@@ -52,7 +53,12 @@ const MODULE_SCREENS: Readonly<Record<string, ReactNode>> = {
       <Route path="entries/:type/*" element={guarded(moduleGroupId("cms"), <EntryScreens />)} />
     </>
   ),
-  crm: <Route path="sms-outbox" element={guarded("crm-sms-outbox", <SmsOutboxPage />)} />,
+  crm: (
+    <>
+      <Route path="calendar" element={guarded("crm-calendar", <CalendarPage />)} />
+      <Route path="sms-outbox" element={guarded("crm-sms-outbox", <SmsOutboxPage />)} />
+    </>
+  ),
   forms: <Route path="webhooks" element={guarded("forms-webhooks", <WebhooksPage module="forms" />)} />,
 };
 

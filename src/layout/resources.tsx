@@ -8,6 +8,7 @@
 import {
   ApiOutlined,
   BuildOutlined,
+  CalendarOutlined,
   HomeOutlined,
   MailOutlined,
   MenuOutlined,
@@ -52,7 +53,10 @@ const MODULE_SCREEN_MENU: Readonly<
     { name: "navigations", label: "Navigations", icon: <MenuOutlined aria-hidden /> },
     { name: "webhooks", label: "Webhooks", icon: <ApiOutlined aria-hidden /> },
   ],
-  crm: [{ name: "sms-outbox", label: "SMS outbox", icon: <MailOutlined aria-hidden /> }],
+  crm: [
+    { name: "calendar", label: "Calendar", icon: <CalendarOutlined aria-hidden /> },
+    { name: "sms-outbox", label: "SMS outbox", icon: <MailOutlined aria-hidden /> },
+  ],
   forms: [{ name: "webhooks", label: "Webhooks", icon: <ApiOutlined aria-hidden /> }],
 };
 

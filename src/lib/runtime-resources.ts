@@ -20,6 +20,8 @@ const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 export const RUNTIME_FAMILIES: readonly RuntimeFamily[] = [
   { pattern: /^entries\/[a-z][a-z0-9-]{0,62}$/, moduleID: MODULE_IDS.cms, base: "cms" },
   { pattern: new RegExp(`^forms/${UUID}/submissions$`), moduleID: MODULE_IDS.forms, base: "forms" },
+  // The CRM's custom field definitions: a change makes open lists and forms read their schema again.
+  { pattern: /^custom-fields$/, moduleID: MODULE_IDS.crm, base: "crm" },
 ];
 
 /**

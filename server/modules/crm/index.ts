@@ -7,11 +7,19 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import type { SubmissionWriter } from "../forms/submission-writer";
+import { boardRoutes } from "./board.routes";
+import { calendarRoutes } from "./calendar";
+import { registerIndexJob } from "./custom-field-indexes";
+import { customFieldRoutes } from "./custom-fields.routes";
 import { seedDropdowns } from "./dropdowns";
+import { emailRoutes } from "./email.routes";
 import { type Enrol, formClients } from "./form-clients";
+import { startInboundSmtp } from "./inbound-smtp";
+import { mergeRoutes } from "./merge.routes";
 import { smsRoutes } from "./sms.routes";
 import { smsTimelineListener } from "./sms.service";
 import { smsHookRoutes } from "./sms-hooks.routes";
+import { registerTaskReminders } from "./task.rules";
 import { timelineRoutes } from "./timeline.routes";
 
 export interface CrmDependencies {
@@ -21,10 +29,19 @@ export interface CrmDependencies {
 
 export async function crmModule(app: FastifyInstance, ctx: AppContext, deps: CrmDependencies) {
   await seedDropdowns(ctx.db);
+  registerIndexJob(ctx);
   await timelineRoutes(app, ctx);
+  await boardRoutes(app, ctx);
+  registerTaskReminders(ctx);
   const enrol: Enrol | undefined = undefined;
   deps.submissions.onStored(formClients(ctx, () => enrol));
   ctx.sms.onStatusChange(smsTimelineListener(ctx));
   await smsRoutes(app, ctx);
   await smsHookRoutes(app, ctx);
+  await calendarRoutes(app, ctx);
+  await emailRoutes(app, ctx);
+  const inbound = await startInboundSmtp(ctx);
+  if (inbound) app.addHook("onClose", () => inbound.close());
+  await customFieldRoutes(app, ctx);
+  await mergeRoutes(app, ctx);
 }

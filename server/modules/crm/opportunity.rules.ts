@@ -6,6 +6,8 @@
 
 import { badRequest } from "../../http/errors";
 import type { ResourceRules } from "../../resources/rules";
+import { notifyAssignment } from "./assignments";
+import { placeOnArrival } from "./board-positions";
 import { optionLabels } from "./dropdowns";
 import { addTimeline, type Db } from "./timeline";
 
@@ -13,6 +15,7 @@ const LOST_REASON_MISSING = "Choose why it was lost";
 
 export const opportunityRules: ResourceRules = {
   async beforeWrite({ existing, values, set }) {
+    placeOnArrival(existing, values, set);
     const before = (existing?.status as string | undefined) ?? null;
     const status = (values.status as string | undefined) ?? before ?? "open";
     if (status === before) return;
@@ -27,7 +30,12 @@ export const opportunityRules: ResourceRules = {
     } else set.closed_at = new Date();
   },
 
-  async afterWrite({ db, existing, row, actorId }) {
+  async afterWrite(context) {
+    const { db, existing, row, actorId } = context;
+    await notifyAssignment(context, "owner_id", {
+      title: `Opportunity for you: ${row.title}`,
+      link: `/crm/opportunities/show/${row.id}`,
+    });
     const stages = await optionLabels(db as Db, "stage");
     const stage = (value: unknown) => stages.get(String(value)) ?? String(value);
     const title = String(row.title);
@@ -45,7 +53,7 @@ export const opportunityRules: ResourceRules = {
       if (existing.stage !== row.stage)
         entries.push({
           title: `${title} moved from ${stage(existing.stage)} to ${stage(row.stage)}`,
-          data: { ...data, change: "stage", from: existing.stage, to: row.stage },
+          data: { ...data, change: "stage", fromStage: existing.stage, toStage: row.stage },
         });
       if (existing.status !== row.status) {
         const reasons = row.status === "lost" ? await optionLabels(db as Db, "lost_reason") : undefined;
@@ -65,8 +73,8 @@ export const opportunityRules: ResourceRules = {
           data: {
             ...data,
             change: "status",
-            from: existing.status,
-            to: row.status,
+            fromStatus: existing.status,
+            toStatus: row.status,
             lostReason: row.lost_reason,
           },
         });

@@ -15,6 +15,7 @@ import { notFound } from "../../http/errors";
 import { type ListQuery, listQuerySchema } from "../../http/list-query";
 import { inviteUser, resendInvitation } from "./invite.service";
 import { changeOwnPassword } from "./password.service";
+import { peopleRoutes } from "./people.routes";
 import { createUser, deleteUser, getMe, getUser, listDevices, listUsers, updateUser } from "./users.service";
 
 const tags = ["users"];
@@ -32,6 +33,7 @@ const deviceParams = {
 } as const;
 
 export async function usersRoutes(app: FastifyInstance, ctx: AppContext) {
+  await peopleRoutes(app, ctx);
   app.get(
     "/api/users/me",
     { config: { access: SIGNED_IN }, schema: { tags, security, summary: "The signed-in user" } },

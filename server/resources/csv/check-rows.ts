@@ -9,6 +9,7 @@ import { plural } from "../../../src/lib/text";
 import { fieldErrors } from "../../http/errors";
 import { compileBody } from "../../http/validation";
 import { columnAllowsNull } from "../columns";
+import { optionFieldsOf, optionProblems } from "../options";
 import { bodySchemaOf, type Row } from "../records";
 import type { AnyDb } from "../rules";
 import { parseCell, unescapeFormula } from "./cells";
@@ -97,6 +98,9 @@ export class RowChecker {
         error: fieldErrors(this.validKey.errors ?? [])[0]?.message ?? `${this.keyTitle} is not valid`,
       };
     }
+    // Email addresses are stored lower-cased (records.ts toColumns): `Asha@X.com` is asha@x.com.
+    if (typeof value === "string" && this.options.def.schema.properties[this.key]?.format === "email")
+      return { key: value.toLowerCase() };
     return typeof value === "string" || typeof value === "number" ? { key: value } : null;
   }
 
@@ -169,7 +173,19 @@ export class RowChecker {
       const body = this.bodyOf(row, record, candidates, add);
       if (body) writes.push({ row: row.row, existing: record, body });
     }
-    return { writes, errors };
+    return { writes: await this.withOptions(trx, writes, errors), errors };
+  }
+
+  /** The writes whose `x-options` values are offered options (one query a chunk); the others' errors added. */
+  private async withOptions(trx: AnyDb, writes: Write[], errors: RowError[]): Promise<Write[]> {
+    const { schema } = this.options.def;
+    if (!writes.length || !optionFieldsOf(schema).length) return writes;
+    const problems = await optionProblems(trx, schema, writes);
+    return writes.filter((w, i) => {
+      for (const p of problems[i])
+        errors.push({ row: w.row, field: columnTitle(schema, p.field), message: p.message });
+      return !problems[i].length;
+    });
   }
 
   /** A row's body, validated; null when it has errors (added) or nothing to change. */

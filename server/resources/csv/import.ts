@@ -15,8 +15,10 @@
  *   (write.ts).
  * - Any error, or a dry run: the transaction is rolled back and nothing is written.
  */
+
 import type { ResourceDefinition } from "../../../resources/contract";
 import { plural } from "../../../src/lib/text";
+import type { AppContext } from "../../context";
 import type { AnyDb, ResourceRules } from "../rules";
 import { RowChecker } from "./check-rows";
 import { matchHeader } from "./header";
@@ -58,6 +60,7 @@ export interface ImportOptions {
   translate: (error: unknown) => unknown;
   actorId: string;
   dryRun: boolean;
+  app: AppContext;
 }
 
 /** Thrown inside the transaction to roll it back (a dry run, or errors found). */

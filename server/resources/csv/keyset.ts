@@ -12,37 +12,18 @@
  */
 import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
 import type { ResourceDefinition } from "../../../resources/contract";
-import {
-  type FieldType,
-  filterExpression,
-  type ListOptions,
-  type ListQuery,
-  parseFilters,
-  parseSort,
-} from "../../http/list-query";
-import { columnAllowsNull, filterTypeOf } from "../columns";
+import { filterExpression, type ListQuery, parseFilters, parseSort } from "../../http/list-query";
+import { columnAllowsNull } from "../columns";
+import { listOptionsOf } from "../list-options";
 import type { Row } from "../records";
 import type { AnyDb } from "../rules";
 
 /** Rows per chunk: a few hundred kB of CSV, one short query each. */
 export const EXPORT_CHUNK_ROWS = 1000;
 
-/** The list options of a resource: the same fields the engine's list filters and sorts on. */
-export function listOptionsOf(def: ResourceDefinition): ListOptions {
-  const { schema } = def;
-  const filterFields: Record<string, FieldType> = { id: "uuid" };
-  for (const f of schema["x-filterable"]) filterFields[f] = filterTypeOf(schema.properties[f]);
-  return {
-    table: "t",
-    defaultSort: schema["x-defaultSort"],
-    sortFields: [...new Set([...schema["x-filterable"], "created_at", "updated_at"])],
-    filterFields,
-    search: schema["x-searchable"],
-  };
-}
-
 interface SortKey {
-  column: string;
+  /** The column (`t.name`), or the expression of a custom field. */
+  column: Expression<unknown>;
   dir: "asc" | "desc";
   nullable: boolean;
 }
@@ -60,7 +41,7 @@ const escapeLike = (v: string) => v.replace(/[\\%_]/g, (c) => `\\${c}`);
  * in the table does not walk the rows before it again.
  */
 function after(eb: AnyBuilder, keys: SortKey[], last: Array<string | null>): Expression<SqlBool> {
-  const ref = (k: SortKey) => eb.ref(k.column);
+  const ref = (k: SortKey) => k.column;
   const same = (k: SortKey, v: string | null) => (v === null ? eb(ref(k), "is", null) : eb(ref(k), "=", v));
   const beyond = (k: SortKey, v: string | null): Expression<SqlBool> => {
     if (k.dir === "desc") return v === null ? eb(ref(k), "is not", null) : eb(ref(k), "<", v);
@@ -96,29 +77,30 @@ export async function readChunks(
   query: ListQuery,
   chunkRows = EXPORT_CHUNK_ROWS,
 ): Promise<AsyncGenerator<Row[]>> {
-  const options = listOptionsOf(def);
   const { schema } = def;
+  const options = listOptionsOf(schema);
+  const column = (field: string) => options.expressions?.[field] ?? sql.ref(`t.${field}`);
   const sorts = parseSort(query.sort || options.defaultSort, options.sortFields ?? []);
   const filters = parseFilters(query.filters);
   const keys: SortKey[] = [
     ...sorts.map(([field, dir]) => ({
-      column: `t.${field}`,
+      column: column(field),
       dir,
       nullable: columnAllowsNull(schema, field),
     })),
-    { column: "t.id", dir: "asc", nullable: false },
+    { column: sql.ref("t.id"), dir: "asc", nullable: false },
   ];
   let base = db.selectFrom(`${schema["x-table"]} as t`).selectAll("t") as AnySelect;
   if (filters.length) base = base.where((eb) => filterExpression(eb, filters, options));
   const search = options.search;
   if (search && query.q) {
     const pattern = `%${escapeLike(query.q)}%`;
-    base = base.where((eb) => eb.or(search.map((f) => eb(eb.ref(`t.${f}`), "ilike", pattern))));
+    base = base.where((eb) => eb.or(search.map((f) => eb(column(f), "ilike", pattern))));
   }
   // Sort values as text: a timestamp's microseconds survive (a JavaScript Date would drop
   // them and the next chunk would skip or repeat rows), and PostgreSQL reads the text back
   // as the column's type when it is compared with the column.
-  base = base.select(keys.map((k, i) => sql<string | null>`${sql.ref(k.column)}::text`.as(`__key${i}`)));
+  base = base.select(keys.map((k, i) => sql<string | null>`(${k.column})::text`.as(`__key${i}`)));
   for (const k of keys) base = base.orderBy(k.column, k.dir);
 
   const chunk = async (last: Array<string | null> | null): Promise<Row[]> => {

@@ -3,8 +3,9 @@
  * read back by label or by ID. Looked up once per chunk of rows, never once per row.
  */
 import { sql } from "kysely";
-import type { ResourceDefinition } from "../../../resources/contract";
+import { type ResourceDefinition, USERS_RELATION } from "../../../resources/contract";
 import type { EntitySchema } from "../../../schemas/contract";
+import { personName } from "../../modules/users/people";
 import type { Row } from "../records";
 import type { AnyDb } from "../rules";
 
@@ -12,6 +13,8 @@ export interface RelationField {
   field: string;
   table: string;
   labelField: string;
+  /** A user (an owner): named by first and last name, found by name or email. */
+  person?: boolean;
   /** The related resource's singular label, lower case ("category"). */
   singular: string;
   /** `x-relation.within`: a field both records have that must be equal. */
@@ -32,12 +35,14 @@ export function relationFieldsOf(
     const relation = f["x-relation"];
     if (!relation) return [];
     const target = resolve(relation.resource);
+    const person = relation.resource === USERS_RELATION;
     return [
       {
         field,
         table: target?.schema["x-table"] ?? relation.resource.replace(/-/g, "_"),
         labelField: relation.labelField,
-        singular: (target?.singular ?? relation.resource).toLowerCase(),
+        ...(person ? { person } : {}),
+        singular: person ? "user" : (target?.singular ?? relation.resource).toLowerCase(),
         within: relation.within,
         withinTitle: relation.within
           ? (schema.properties[relation.within]?.title ?? relation.within).toLowerCase()
@@ -46,6 +51,9 @@ export function relationFieldsOf(
     ];
   });
 }
+
+/** The label of a related record in SQL: its label field, or a person's name. */
+const labelOf = (r: RelationField) => (r.person ? personName() : sql.ref(r.labelField));
 
 /** Labels of the related records that `rows` point at, by field, then by id. */
 export async function labelsOf(
@@ -62,7 +70,7 @@ export async function labelsOf(
     if (ids.length) {
       const found = await db
         .selectFrom(r.table)
-        .select(["id", sql<string>`${sql.ref(r.labelField)}::text`.as("label")])
+        .select(["id", sql<string>`${labelOf(r)}::text`.as("label")])
         .where("id", "in", ids)
         .execute();
       for (const f of found) labels.set(String(f.id), f.label ?? "");
@@ -99,15 +107,24 @@ export async function candidatesOf(
   }
   const result: Candidates = { byId: new Map(), byLabel: new Map() };
   if (!labels.size) return result;
-  const label = sql<string>`lower(${sql.ref(r.labelField)}::text)`;
+  const label = sql<string>`lower(${labelOf(r)}::text)`;
+  // A person is also found by email address (stored lower-cased).
+  const email = sql<string>`lower(${sql.ref("email")})`;
   const found = await db
     .selectFrom(r.table)
     .select([
       "id",
       label.as("label"),
+      ...(r.person ? [email.as("email")] : []),
       ...(r.within ? [sql<string | null>`${sql.ref(r.within)}::text`.as("within")] : []),
     ])
-    .where((eb) => eb.or([...(ids.size ? [eb("id", "in", [...ids])] : []), eb(label, "in", [...labels])]))
+    .where((eb) =>
+      eb.or([
+        ...(ids.size ? [eb("id", "in", [...ids])] : []),
+        eb(label, "in", [...labels]),
+        ...(r.person ? [eb(email, "in", [...labels])] : []),
+      ]),
+    )
     .execute();
   for (const f of found) {
     const candidate: Candidate = {
@@ -115,9 +132,11 @@ export async function candidatesOf(
       within: (f.within as string | null | undefined) ?? null,
     };
     result.byId.set(candidate.id, candidate);
-    const list = result.byLabel.get(f.label) ?? [];
-    list.push(candidate);
-    result.byLabel.set(f.label, list);
+    for (const key of new Set([f.label, ...(r.person ? [f.email as string] : [])])) {
+      const list = result.byLabel.get(key) ?? [];
+      list.push(candidate);
+      result.byLabel.set(key, list);
+    }
   }
   return result;
 }

@@ -91,7 +91,8 @@ export function registerCsvRoutes(
       },
     },
     async (request, reply) => {
-      const stream = await exportCsv(db(), def, resolve, request.query);
+      // An `x-custom` resource's file holds its custom fields as they are now.
+      const stream = await exportCsv(db(), await service.defNow(), resolve, request.query);
       return reply
         .type("text/csv; charset=utf-8")
         .header("content-disposition", `attachment; filename="${def.name}.csv"`)
@@ -123,12 +124,13 @@ export function registerCsvRoutes(
       const { report, createdIds, updatedIds } = await importCsv(
         {
           db: db(),
-          def,
+          def: await service.defNow(),
           resolve,
           rules,
           translate: (error) => service.translate(error),
           actorId,
           dryRun: request.query.dryRun,
+          app: ctx,
         },
         request.body,
       );

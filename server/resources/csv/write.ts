@@ -10,9 +10,11 @@
  * stay written (the transaction goes on to find further errors) and each bad row gets the
  * engine's own words for its error.
  */
+
 import { sql } from "kysely";
 import type { ResourceDefinition } from "../../../resources/contract";
-import { type Row, toColumns } from "../records";
+import type { AppContext } from "../../context";
+import { type Row, toColumns, updateColumns } from "../records";
 import type { AnyDb, ResourceRules } from "../rules";
 import { type RowError, rowErrorsOf } from "./row-errors";
 
@@ -31,6 +33,7 @@ export interface WriteOptions {
   rules: ResourceRules;
   translate: (error: unknown) => unknown;
   actorId: string;
+  app: AppContext;
 }
 
 export interface Written {
@@ -47,6 +50,7 @@ async function writeAll(trx: AnyDb, writes: Write[], options: WriteOptions) {
   const createdIds: string[] = [];
   const updatedIds: string[] = [];
   const { afterWrite } = options.rules;
+  const { app } = options;
   if (creates.length) {
     const query = trx.insertInto(table).values(
       creates.map((w) => ({
@@ -61,18 +65,18 @@ async function writeAll(trx: AnyDb, writes: Write[], options: WriteOptions) {
       ? await query.returningAll().execute()
       : await query.returning("id").execute();
     createdIds.push(...rows.map((r) => String(r.id)));
-    if (afterWrite) for (const row of rows) await afterWrite({ db: trx, existing: null, row, actorId });
+    if (afterWrite) for (const row of rows) await afterWrite({ db: trx, existing: null, row, actorId, app });
   }
   for (const w of writes) {
     if (!w.existing) continue;
     const id = String(w.existing.id);
     const query = trx
       .updateTable(table)
-      .set({ ...toColumns(def.schema, w.body), ...w.set, updated_at: new Date(), updated_by: actorId })
+      .set({ ...updateColumns(def.schema, w.body), ...w.set, updated_at: new Date(), updated_by: actorId })
       .where("id", "=", id);
     if (afterWrite) {
       const row = (await query.returningAll().executeTakeFirstOrThrow()) as Row;
-      await afterWrite({ db: trx, existing: w.existing, row, actorId });
+      await afterWrite({ db: trx, existing: w.existing, row, actorId, app });
     } else await query.execute();
     updatedIds.push(id);
   }

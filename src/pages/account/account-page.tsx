@@ -1,15 +1,26 @@
-import { LaptopOutlined } from "@ant-design/icons";
-import { useGetIdentity } from "@refinedev/core";
+import { CalendarOutlined, LaptopOutlined } from "@ant-design/icons";
+import { useCan, useGetIdentity } from "@refinedev/core";
 import { Button, Card, Descriptions, Flex, Skeleton, Tag, Typography } from "antd";
-import { useNavigate } from "react-router";
+import { useEffect } from "react";
+import { useLocation, useNavigate } from "react-router";
 import type { MeResponse } from "../../../schemas/auth";
 import { roleLabelOf } from "../../layout/app-header";
 import { ChangePasswordForm } from "./change-password-form";
+import { NotificationMailSettings } from "./notification-mail-settings";
 
-/** `/account`: who I am, and changing my own password. Reached from the header's user menu. */
+/**
+ * `/account`: who I am, changing my own password, and which notifications come by mail.
+ * Reached from the header's user menu (and `#notifications` from the bell's panel).
+ */
 export default function AccountPage() {
   const { data: me, isLoading } = useGetIdentity<MeResponse>();
   const navigate = useNavigate();
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (hash === "#notifications") document.getElementById("notifications")?.scrollIntoView();
+  }, [hash]);
+  // The calendar connection is the CRM's (meetings with clients): offered to those who have it.
+  const { data: calendar } = useCan({ resource: "crm-calendar", action: "list" });
 
   return (
     <Flex vertical gap={24} style={{ maxWidth: 880 }}>
@@ -36,12 +47,27 @@ export default function AccountPage() {
           </Descriptions>
         )}
       </Card>
+      {calendar?.can && (
+        <Card title="Calendar">
+          <Flex justify="space-between" align="center" gap={16} wrap>
+            <Typography.Text type="secondary">
+              Your own calendar, where the meetings you book with clients go.
+            </Typography.Text>
+            <Button icon={<CalendarOutlined />} onClick={() => navigate("/crm/calendar")}>
+              Calendar connection
+            </Button>
+          </Flex>
+        </Card>
+      )}
       <Card title="Change password">
         <Typography.Paragraph type="secondary">
           Enter your current password, then the new one twice. Signing out your other devices is a good idea
           if you think someone else knows your password.
         </Typography.Paragraph>
         <ChangePasswordForm />
+      </Card>
+      <Card title="Notifications by mail" id="notifications">
+        <NotificationMailSettings />
       </Card>
     </Flex>
   );

@@ -16,7 +16,11 @@ import { fieldTitle } from "../../resources/fields";
 import { placeOfResource, RecordUnavailablePage } from "../../resources/record-not-found";
 import { recordState } from "../../resources/show/record-state";
 import type { ResourceRecord, ScreenProps } from "../../resources/types";
+import { BookMeetingButton } from "./calendar/book-meeting-button";
+import { UpcomingMeetings } from "./calendar/upcoming-meetings";
 import { ClientTimeline } from "./client-timeline";
+import { ClientEmails, emailClientOf } from "./email/client-emails";
+import { EmailButton } from "./email/email-button";
 import "./crm.css";
 import { SmsAction } from "./sms-action";
 
@@ -80,6 +84,8 @@ export default function ClientPage({ def }: ScreenProps) {
           <Button icon={<EditOutlined />} onClick={() => navigate(`../edit/${id}`, { relative: "path" })}>
             Edit
           </Button>
+          <BookMeetingButton clientId={id} clientName={String(client.name)} email={email} />
+          <EmailButton client={emailClientOf(client)} />
           <SmsAction client={client} />
         </Space>
       </header>
@@ -111,8 +117,10 @@ export default function ClientPage({ def }: ScreenProps) {
           </Card>
           <ClientOpportunities clientId={id} />
           <ClientTasks clientId={id} />
+          <UpcomingMeetings clientId={id} />
         </div>
         <div className="crm-client-main">
+          <ClientEmails client={emailClientOf(client)} />
           <Card title="Timeline" size="small">
             <ClientTimeline clientId={id} userId={me?.userID} />
           </Card>

@@ -51,18 +51,21 @@ const FILTERS: ReadonlyArray<{ label: string; kinds: TimelineKind[] }> = [
   { label: "Sequences", kinds: ["sequence"] },
 ];
 
-/** Entry details worth a line of their own, by data key. */
-const DETAIL_LABELS: Readonly<Record<string, string>> = {
-  from: "From",
-  to: "To",
-  subject: "Subject",
-  status: "Status",
-  utm_source: "Source",
-  utm_medium: "Medium",
-  utm_campaign: "Campaign",
-  utm_term: "Term",
-  utm_content: "Content",
-  form: "Form",
+/** Entry details worth a line of their own, by kind and data key. */
+const MESSAGE_DETAILS = { from: "From", to: "To", subject: "Subject", status: "Status" };
+const DETAILS: Partial<Record<TimelineKind, Readonly<Record<string, string>>>> = {
+  email_out: MESSAGE_DETAILS,
+  email_in: MESSAGE_DETAILS,
+  sms_out: MESSAGE_DETAILS,
+  sms_in: MESSAGE_DETAILS,
+  form: {
+    utm_source: "Source",
+    utm_medium: "Medium",
+    utm_campaign: "Campaign",
+    utm_term: "Term",
+    utm_content: "Content",
+  },
+  meeting: { when: "When", location: "Where" },
 };
 
 export function ClientTimeline({ clientId, userId }: { clientId: string; userId?: string }) {
@@ -149,9 +152,11 @@ function TimelineItem({
   onDeleted: () => void;
 }) {
   const { message } = App.useApp();
-  const details = Object.entries(DETAIL_LABELS).filter(
+  const details = Object.entries(DETAILS[entry.kind] ?? {}).filter(
     ([key]) => typeof entry.data[key] === "string" && entry.data[key],
   );
+  // A note's title is its first line: the text says it all.
+  const heading = entry.kind === "note" ? null : entry.title;
   const incoming = entry.kind === "email_in" || entry.kind === "sms_in";
   return (
     <li className={`crm-timeline-item crm-kind-${entry.kind}`}>
@@ -160,7 +165,7 @@ function TimelineItem({
       </span>
       <div className="crm-timeline-body">
         <div className="crm-timeline-head">
-          <Typography.Text strong>{entry.title}</Typography.Text>
+          {heading ? <Typography.Text strong>{heading}</Typography.Text> : <span />}
           <Space size={8} className="crm-timeline-meta">
             <Tag bordered={false} color={incoming ? "blue" : undefined}>
               {TIMELINE_KIND_LABELS[entry.kind]}
@@ -196,7 +201,9 @@ function TimelineItem({
             ))}
           </dl>
         )}
-        {entry.body && entry.body !== entry.title && <p className="crm-timeline-text">{entry.body}</p>}
+        {entry.body && entry.body !== heading && (
+          <p className={`crm-timeline-text${heading ? "" : " crm-timeline-text-first"}`}>{entry.body}</p>
+        )}
       </div>
     </li>
   );

@@ -77,6 +77,9 @@ export default function OutboxPage() {
                 <Descriptions.Item label="Bcc">{open.bcc.join(", ")}</Descriptions.Item>
               )}
               {open.replyTo && <Descriptions.Item label="Reply-To">{open.replyTo}</Descriptions.Item>}
+              {open.attachments?.length > 0 && (
+                <Descriptions.Item label="Attachments">{open.attachments.join(", ")}</Descriptions.Item>
+              )}
               <Descriptions.Item label="Status">
                 <Tag color={STATUS_COLOURS[open.status]}>{open.status}</Tag>
               </Descriptions.Item>

@@ -31,6 +31,8 @@ export interface RichTextEditorProps {
   /** The field's label, for the editing area's accessible name. */
   label: string;
   invalid?: boolean;
+  /** Hands the editor over once made (a dialog's "Insert field" menu types at its cursor). */
+  onEditor?: (editor: Editor | null) => void;
 }
 
 /** An empty document is no value at all (the field stays unset, as a blank input does). */
@@ -135,6 +137,7 @@ export default function RichTextEditor({
   disabled,
   label,
   invalid,
+  onEditor,
 }: RichTextEditorProps) {
   const { token } = theme.useToken();
   const editor = useEditor({
@@ -187,8 +190,14 @@ export default function RichTextEditor({
       editor.commands.setContent(value ?? "", { emitUpdate: false });
   }, [editor, value]);
   useEffect(() => {
-    if (editor && !editor.isDestroyed) editor.setEditable(!disabled);
+    // Without an update event: locking the editor (while saving) changes nothing in the value.
+    if (editor && !editor.isDestroyed) editor.setEditable(!disabled, false);
   }, [editor, disabled]);
+  useEffect(() => {
+    if (!onEditor || !editor) return;
+    onEditor(editor);
+    return () => onEditor(null);
+  }, [editor, onEditor]);
 
   if (!editor) return null;
   const run = (command: (e: Editor) => void) => () => command(editor);

@@ -1,0 +1,210 @@
+/**
+ * A reply to a CRM email (issue 16), as the inbound listener hands it over: matched to its
+ * thread by the reply address it was sent to, stored as an incoming message, put on the
+ * client's timeline, its sender told, and the client's sequences told they answered — all in one
+ * transaction, once per Message-ID (a mail delivered twice, or to two instances, is one reply).
+ */
+import { createHash } from "node:crypto";
+import { type ParsedMail, simpleParser } from "mailparser";
+import type { MessageAttachment } from "../../../schemas/crm-messages";
+import type { AppContext } from "../../context";
+import { sanitiseHtml } from "../cms/entry-values";
+import { onClientReplied } from "./client-replied";
+import { threadTokenOf } from "./email-threads";
+import { touchThread } from "./messages";
+import { addTimeline, type Db, timelineChanged } from "./timeline";
+
+const TIMELINE_BODY_MAX = 2000;
+/** A header kept in a column: longer ones (never seen in real mail) are cut. */
+const HEADER_MAX = 900;
+
+export interface InboundMail {
+  /** The envelope's recipients (RCPT TO), the reply addresses among them. */
+  recipients: readonly string[];
+  /** The envelope's sender (MAIL FROM); empty for a bounce. */
+  envelopeFrom: string;
+  raw: Buffer;
+}
+
+export interface ReceivedReply {
+  messageId: string;
+  /** The messages stored (none when it had been received before). */
+  stored: Array<{ id: string; clientId: string; threadId: string }>;
+}
+
+/**
+ * The words of a reply without the quoted mail under it: the text up to the first "On … wrote:",
+ * "-----Original Message-----", Outlook's "From:" block or a run of `>` lines. The whole text
+ * when nothing is left (a reply written under the quote).
+ */
+export function replyTextOf(text: string): string {
+  const markers = [
+    /^On\b[^\n]*(?:\n[^\n]*)?\bwrote:\s*$/m,
+    /^-{2,}\s*Original Message\s*-{2,}/im,
+    /^_{10,}\s*$/m,
+    /^From:\s.+\n(?:Sent|Date):\s/m,
+    /^>/m,
+  ];
+  const cut = Math.min(...markers.map((re) => re.exec(text)?.index ?? text.length));
+  const reply = text.slice(0, cut).trim();
+  return reply || text.trim();
+}
+
+/**
+ * True for a mail no person wrote: an out-of-office, a bounce, a list's digest. Stored all the
+ * same, but it does not count as the client answering (sequences keep going, nobody is told).
+ */
+export function isAutomatic(mail: ParsedMail, envelopeFrom: string): boolean {
+  const header = (name: string) => {
+    const value = mail.headers.get(name);
+    return typeof value === "string" ? value.toLowerCase() : value ? String(value).toLowerCase() : "";
+  };
+  if (!envelopeFrom) return true;
+  const autoSubmitted = header("auto-submitted");
+  if (autoSubmitted && autoSubmitted !== "no") return true;
+  if (["bulk", "junk", "list", "auto_reply"].includes(header("precedence"))) return true;
+  return mail.headers.has("x-autoreply") || mail.headers.has("x-autorespond");
+}
+
+/** The first address of a parsed address header. */
+function firstAddress(field: ParsedMail["from"]): { address: string; name: string } | null {
+  const list = Array.isArray(field) ? field : field ? [field] : [];
+  const first = list[0]?.value[0];
+  return first?.address ? { address: first.address.toLowerCase(), name: first.name ?? "" } : null;
+}
+
+/** Tells the thread's sender of the reply (the notification centre). */
+interface ReplyNotice {
+  userIds: string[];
+  title: string;
+  body: string;
+  link: string;
+  data: { clientId: string; threadId: string; messageId: string };
+  dedupeKey: string;
+}
+
+/**
+ * notify: crm.reply — the single call site of the notification centre for email replies. Once
+ * server/notifications is on main this becomes
+ * `await ctx.notifications.notify(trx, { ...notice, kind: "crm.reply" })`.
+ */
+async function notifyReply(_ctx: AppContext, _trx: Db, _notice: ReplyNotice): Promise<void> {}
+
+/** The sender to tell: who last wrote in the thread, else who started it. */
+async function threadSender(trx: Db, threadId: string, startedBy: string | null): Promise<string | null> {
+  const last = await trx
+    .selectFrom("crm_messages")
+    .select("actor_id")
+    .where("thread_id", "=", threadId)
+    .where("direction", "=", "out")
+    .where("actor_id", "is not", null)
+    .orderBy("created_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return last?.actor_id ?? startedBy;
+}
+
+/** Stores a reply for each thread it was addressed to (see the file's comment). */
+export async function receiveReply(ctx: AppContext, mail: InboundMail): Promise<ReceivedReply> {
+  const domain = ctx.config.crmInbound.domain;
+  const tokens = [
+    ...new Set(
+      mail.recipients.map((r) => (domain ? threadTokenOf(r, domain) : null)).filter((t) => t !== null),
+    ),
+  ];
+  const parsed = await simpleParser(mail.raw, { skipImageLinks: true });
+  // Without a Message-ID, the content stands in for it: the same mail twice is still one reply.
+  const messageId = (
+    parsed.messageId ?? `<sha256-${createHash("sha256").update(mail.raw).digest("hex")}@inbound.invalid>`
+  ).slice(0, HEADER_MAX);
+  if (!tokens.length) return { messageId, stored: [] };
+
+  const from = firstAddress(parsed.from);
+  const subject = (parsed.subject ?? "").slice(0, HEADER_MAX);
+  const text = (parsed.text ?? "").trim();
+  const html = sanitiseHtml(parsed.html || parsed.textAsHtml || "");
+  const replyText = replyTextOf(text);
+  const automatic = isAutomatic(parsed, mail.envelopeFrom);
+  const attachments: MessageAttachment[] = parsed.attachments.map((a) => ({
+    name: a.filename ?? "attachment",
+    contentType: a.contentType,
+    size: a.size,
+  }));
+
+  const stored = await ctx.db.transaction().execute(async (trx) => {
+    const threads = await trx
+      .selectFrom("crm_email_threads as t")
+      .innerJoin("clients as c", "c.id", "t.client_id")
+      .select(["t.id", "t.token", "t.client_id", "t.created_by", "c.name as client_name"])
+      .where("t.token", "in", tokens)
+      .orderBy("t.created_at")
+      .execute();
+    const out: ReceivedReply["stored"] = [];
+    for (const thread of threads) {
+      const row = await trx
+        .insertInto("crm_messages")
+        .values({
+          channel: "email",
+          direction: "in",
+          client_id: thread.client_id,
+          thread_id: thread.id,
+          subject,
+          body: html,
+          body_text: text,
+          from_address: from?.address ?? (mail.envelopeFrom || "unknown"),
+          to_address: mail.recipients.find((r) => domain && threadTokenOf(r, domain) === thread.token) ?? "",
+          status: "received",
+          message_id: messageId,
+          meta: JSON.stringify({ attachments, fromName: from?.name ?? "", automatic }),
+        })
+        // Unique per channel: a mail seen before (or to two of the client's threads) is stored once.
+        .onConflict((oc) => oc.columns(["channel", "message_id"]).doNothing())
+        .returning("id")
+        .executeTakeFirst();
+      if (!row) continue;
+      await touchThread(trx, thread.id);
+      const title = subject || "(no subject)";
+      await addTimeline(trx, [
+        {
+          clientId: thread.client_id,
+          kind: "email_in",
+          title,
+          body:
+            replyText.length > TIMELINE_BODY_MAX
+              ? `${replyText.slice(0, TIMELINE_BODY_MAX - 3)}...`
+              : replyText,
+          data: {
+            from: from ? (from.name ? `${from.name} <${from.address}>` : from.address) : mail.envelopeFrom,
+            subject: title,
+            threadId: thread.id,
+            ...(attachments.length ? { attachments: attachments.map((a) => a.name).join(", ") } : {}),
+            ...(automatic ? { automatic: true } : {}),
+          },
+          refId: row.id,
+          dedupeKey: `email_in:${messageId}`,
+        },
+      ]);
+      if (!automatic) {
+        const sender = await threadSender(trx, thread.id, thread.created_by);
+        if (sender)
+          await notifyReply(ctx, trx, {
+            userIds: [sender],
+            title: `${thread.client_name} replied: ${title}`,
+            body: replyText.slice(0, 300),
+            link: `/crm/clients/show/${thread.client_id}`,
+            data: { clientId: thread.client_id, threadId: thread.id, messageId: row.id },
+            dedupeKey: `crm.reply:${row.id}`,
+          });
+        await onClientReplied(trx, thread.client_id);
+      }
+      out.push({ id: row.id, clientId: thread.client_id, threadId: thread.id });
+    }
+    return out;
+  });
+  timelineChanged(
+    ctx,
+    stored.map((s) => s.clientId),
+    null,
+  );
+  return { messageId, stored };
+}

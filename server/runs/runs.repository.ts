@@ -1,0 +1,254 @@
+/**
+ * The SQL of the run engine, one function per statement. Writes that move a run forward take
+ * its row with FOR UPDATE first (lockRun, lockActiveRuns), so a step, an exit, an event and a
+ * cancel of one run happen one after the other, whatever instance does them.
+ */
+import { type Selectable, sql } from "kysely";
+import type { RunsTable } from "../db/types-runs";
+import type { Db, Run, RunStatus, RunStep, RunSubject, StepStatus } from "./contract";
+import { ACTIVE_STATUSES } from "./contract";
+import { jsonb, toRun, toStep } from "./rows";
+
+/** Stores a definition once per content. */
+export async function saveDefinition(db: Db, hash: string, definition: unknown): Promise<void> {
+  await db
+    .insertInto("run_definitions")
+    .values({ hash, definition: jsonb(definition) })
+    .onConflict((oc) => oc.column("hash").doNothing())
+    .execute();
+}
+
+export async function loadDefinition(db: Db, hash: string): Promise<unknown> {
+  const row = await db
+    .selectFrom("run_definitions")
+    .select("definition")
+    .where("hash", "=", hash)
+    .executeTakeFirst();
+  if (!row) throw new Error(`Run definition ${hash} is missing`);
+  return row.definition;
+}
+
+export interface NewRun {
+  kind: string;
+  ownerKey: string;
+  version: number;
+  hash: string;
+  subject: RunSubject | null;
+  context: unknown;
+  depth: number;
+  parentRunId: string | null;
+  lineage: string[];
+  dedupeKey: string | null;
+}
+
+/** Inserts a run; undefined when an active run of the kind holds its dedupe key. */
+export async function insertRun(db: Db, run: NewRun): Promise<Run | undefined> {
+  const { rows } = await sql<Selectable<RunsTable>>`
+    insert into runs (kind, owner_key, version, definition_hash, subject_type, subject_id, context,
+      depth, parent_run_id, lineage, dedupe_key)
+    values (${run.kind}, ${run.ownerKey}, ${run.version}, ${run.hash}, ${run.subject?.type ?? null},
+      ${run.subject?.id ?? null}, ${jsonb(run.context ?? {})}, ${run.depth}, ${run.parentRunId},
+      cast(${run.lineage} as text[]), ${run.dedupeKey})
+    on conflict (kind, dedupe_key) where dedupe_key is not null and status in ('running', 'waiting')
+    do nothing
+    returning *
+  `.execute(db);
+  return rows[0] ? toRun(rows[0]) : undefined;
+}
+
+export async function activeRunByDedupeKey(db: Db, kind: string, key: string): Promise<Run | undefined> {
+  const row = await db
+    .selectFrom("runs")
+    .selectAll()
+    .where("kind", "=", kind)
+    .where("dedupe_key", "=", key)
+    .where("status", "in", ACTIVE_STATUSES)
+    .executeTakeFirst();
+  return row ? toRun(row) : undefined;
+}
+
+export interface NewStep {
+  runId: string;
+  key: string;
+  type: string;
+  seq: number;
+  dueAt: Date;
+}
+
+/** Schedules a step; false when the run reached this step before (a flow that loops). */
+export async function insertStep(db: Db, step: NewStep): Promise<boolean> {
+  const result = await db
+    .insertInto("run_steps")
+    .values({
+      run_id: step.runId,
+      step_key: step.key,
+      step_type: step.type,
+      seq: step.seq,
+      due_at: step.dueAt,
+    })
+    .onConflict((oc) => oc.columns(["run_id", "step_key"]).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+}
+
+export interface LockedRun {
+  run: Run;
+  /** The step of `key`, if the run reached it. */
+  step: RunStep | undefined;
+}
+
+/** Locks a run's row for the rest of the transaction, and reads one of its steps. */
+export async function lockRun(db: Db, runId: string, key: string | null): Promise<LockedRun | undefined> {
+  const row = await db.selectFrom("runs").selectAll().where("id", "=", runId).forUpdate().executeTakeFirst();
+  if (!row) return undefined;
+  const run = toRun(row);
+  if (key === null) return { run, step: undefined };
+  const step = await db
+    .selectFrom("run_steps")
+    .selectAll()
+    .where("run_id", "=", runId)
+    .where("step_key", "=", key)
+    .executeTakeFirst();
+  return { run, step: step ? toStep(step) : undefined };
+}
+
+export interface ActiveRunFilter {
+  subject?: RunSubject;
+  runId?: string;
+  kind?: string;
+  ownerKey?: string;
+  awaiting?: string;
+}
+
+/** Locks the active runs that match, in id order (two callers never wait on each other in a circle). */
+export async function lockActiveRuns(db: Db, filter: ActiveRunFilter): Promise<Run[]> {
+  let query = db.selectFrom("runs").selectAll().where("status", "in", ACTIVE_STATUSES);
+  if (filter.subject) {
+    query = query.where("subject_type", "=", filter.subject.type).where("subject_id", "=", filter.subject.id);
+  }
+  if (filter.runId) query = query.where("id", "=", filter.runId);
+  if (filter.kind) query = query.where("kind", "=", filter.kind);
+  if (filter.ownerKey) query = query.where("owner_key", "=", filter.ownerKey);
+  if (filter.awaiting) query = query.where("awaiting", "=", filter.awaiting);
+  const rows = await query.orderBy("id").forUpdate().execute();
+  return rows.map(toRun);
+}
+
+export interface StepChange {
+  status: StepStatus;
+  attempt?: number;
+  dueAt?: Date;
+  startedAt?: Date | null;
+  finishedAt?: Date | null;
+  input?: unknown;
+  output?: unknown;
+  error?: string | null;
+}
+
+export async function updateStep(db: Db, runId: string, key: string, change: StepChange): Promise<RunStep> {
+  const row = await db
+    .updateTable("run_steps")
+    .set({
+      status: change.status,
+      ...(change.attempt !== undefined ? { attempt: change.attempt } : {}),
+      ...(change.dueAt !== undefined ? { due_at: change.dueAt } : {}),
+      ...(change.startedAt !== undefined ? { started_at: change.startedAt } : {}),
+      ...(change.finishedAt !== undefined ? { finished_at: change.finishedAt } : {}),
+      ...(change.input !== undefined ? { input: jsonb(change.input) } : {}),
+      ...(change.output !== undefined ? { output: jsonb(change.output) } : {}),
+      ...(change.error !== undefined ? { error: change.error } : {}),
+    })
+    .where("run_id", "=", runId)
+    .where("step_key", "=", key)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toStep(row);
+}
+
+/** Marks a run's pending step skipped (the run ended before it ran). */
+export async function skipPendingStep(db: Db, runId: string, key: string | null): Promise<void> {
+  if (key === null) return;
+  await db
+    .updateTable("run_steps")
+    .set({ status: "skipped", finished_at: new Date() })
+    .where("run_id", "=", runId)
+    .where("step_key", "=", key)
+    .where("status", "in", ["scheduled", "waiting"])
+    .execute();
+}
+
+export interface RunChange {
+  status: RunStatus;
+  cursor?: string | null;
+  awaiting?: string | null;
+  outputs?: Record<string, unknown>;
+  exitReason?: string | null;
+  error?: string | null;
+  finishedAt?: Date | null;
+  /** Adds one to the steps reached (a new step was scheduled). */
+  reachedStep?: boolean;
+}
+
+/**
+ * Moves a run that is in one of the `from` statuses; undefined when it is not (it ended in this
+ * very transaction: an executor exited its own subject's runs, say).
+ */
+export async function updateRun(
+  db: Db,
+  runId: string,
+  change: RunChange,
+  from: readonly RunStatus[],
+): Promise<Run | undefined> {
+  const row = await db
+    .updateTable("runs")
+    .set({
+      status: change.status,
+      ...(change.cursor !== undefined ? { cursor: change.cursor } : {}),
+      ...(change.awaiting !== undefined ? { awaiting: change.awaiting } : {}),
+      ...(change.outputs !== undefined ? { outputs: jsonb(change.outputs) } : {}),
+      ...(change.exitReason !== undefined ? { exit_reason: change.exitReason } : {}),
+      ...(change.error !== undefined ? { error: change.error } : {}),
+      ...(change.finishedAt !== undefined ? { finished_at: change.finishedAt } : {}),
+      ...(change.reachedStep ? { steps_reached: sql`steps_reached + 1` } : {}),
+      updated_at: new Date(),
+    })
+    .where("id", "=", runId)
+    .where("status", "in", from)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toRun(row) : undefined;
+}
+
+/** Removes queued jobs (a wait or a timeout of a run that ended): they would only find it ended. */
+export async function deleteQueuedJobs(db: Db, name: string, keys: string[]): Promise<void> {
+  if (!keys.length) return;
+  await db
+    .deleteFrom("jobs")
+    .where("name", "=", name)
+    .where("key", "in", keys)
+    .where("state", "=", "queued")
+    .execute();
+}
+
+/** Deletes an owner's runs (their steps go with them) and their queued jobs; answers how many runs. */
+export async function deleteOwnerRuns(
+  db: Db,
+  kind: string,
+  ownerKey: string,
+  jobName: string,
+): Promise<number> {
+  await sql`
+    delete from jobs
+    where name = ${jobName} and state = 'queued'
+      and key in (
+        select 'run:' || id || ':' || cursor from runs
+        where kind = ${kind} and owner_key = ${ownerKey} and cursor is not null
+      )
+  `.execute(db);
+  const result = await db
+    .deleteFrom("runs")
+    .where("kind", "=", kind)
+    .where("owner_key", "=", ownerKey)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

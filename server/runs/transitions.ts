@@ -1,0 +1,176 @@
+/**
+ * How a run moves, inside the transaction of whoever moves it (a step's job, start, an exit,
+ * an event, a cancel), with the run's row locked: a step is scheduled with its job, done, parked
+ * on an event, and a run ends. Every write of one move commits together, so a run is never
+ * half-moved: its next step's job exists exactly when the run says the step is next.
+ */
+import type { Transaction } from "kysely";
+import type { Database } from "../db";
+import { ACTIVE_STATUSES, type Run, type RunStatus, type RunStep, type StepOutcome } from "./contract";
+import { type EngineCore, type KindEntry, STEP_JOB_ATTEMPTS, type StepJob, stepJobKey } from "./core";
+import { getRun } from "./runs.reads";
+import { deleteQueuedJobs, insertStep, skipPendingStep, updateRun, updateStep } from "./runs.repository";
+
+type Trx = Transaction<Database>;
+
+/** The run as it is now: it ended earlier in this transaction, and this move no longer applies. */
+async function current(trx: Trx, run: Run): Promise<Run> {
+  return (await getRun(trx, run.id)) ?? run;
+}
+
+/** Queues the job of a run's step, in the transaction (it exists only if the move commits). */
+export async function enqueueStep(
+  core: EngineCore,
+  trx: Trx,
+  entry: KindEntry,
+  runId: string,
+  key: string,
+  at: Date,
+) {
+  await core.jobs.enqueue<StepJob>(
+    entry.jobName,
+    { runId, key },
+    { db: trx, key: stepJobKey(runId, key), runAt: at, maxAttempts: STEP_JOB_ATTEMPTS },
+  );
+}
+
+/**
+ * Makes `key` the run's next step, due at `at` (now when earlier): its row, the run's cursor,
+ * and its job. `outputs` are the run's outputs so far (written in the same update).
+ */
+export async function scheduleStep(
+  core: EngineCore,
+  trx: Trx,
+  entry: KindEntry,
+  run: Run,
+  definition: unknown,
+  key: string,
+  at: Date | undefined,
+  outputs: Record<string, unknown>,
+  after: RunStep | null,
+): Promise<Run> {
+  const now = new Date();
+  const dueAt = at && at > now ? at : now;
+  const moved = await updateRun(
+    trx,
+    run.id,
+    { status: dueAt > now ? "waiting" : "running", cursor: key, awaiting: null, outputs, reachedStep: true },
+    ACTIVE_STATUSES,
+  );
+  if (!moved) return current(trx, run);
+  // A key the definition lacks is scheduled all the same: running it fails the run visibly there.
+  const type = entry.kind.flow.step(definition, key)?.type ?? "unknown";
+  const inserted = await insertStep(trx, { runId: run.id, key, type, seq: run.stepsReached + 1, dueAt });
+  if (!inserted) {
+    const error = `The flow came back to step "${key}": a run reaches each step once`;
+    return endRun(core, trx, entry, moved, "failed", { error, failedStep: after });
+  }
+  await enqueueStep(core, trx, entry, run.id, key, dueAt);
+  return moved;
+}
+
+export interface Completion {
+  output: unknown;
+  input?: unknown;
+  attempt: number;
+  startedAt: Date | null;
+  nextAt?: Date;
+  exit?: string;
+}
+
+/** Marks the step at the cursor done, and moves the run to the step its flow names next. */
+export async function completeStep(
+  core: EngineCore,
+  trx: Trx,
+  entry: KindEntry,
+  run: Run,
+  definition: unknown,
+  key: string,
+  done: Completion,
+): Promise<Run> {
+  const step = await updateStep(trx, run.id, key, {
+    status: "done",
+    attempt: done.attempt,
+    startedAt: done.startedAt,
+    finishedAt: new Date(),
+    input: done.input,
+    output: done.output,
+  });
+  const outputs = done.output === undefined ? run.outputs : { ...run.outputs, [key]: done.output };
+  if (done.exit) return endRun(core, trx, entry, run, "exited", { exitReason: done.exit, outputs });
+  const next = entry.kind.flow.next(definition, key, done.output);
+  if (next === null) return endRun(core, trx, entry, run, "finished", { outputs });
+  return scheduleStep(core, trx, entry, run, definition, next, done.nextAt, outputs, step);
+}
+
+/** Leaves the step at the cursor open until its event or its timeout (its job, due then). */
+export async function parkStep(
+  core: EngineCore,
+  trx: Trx,
+  entry: KindEntry,
+  run: Run,
+  key: string,
+  wait: NonNullable<StepOutcome["awaitEvent"]>,
+  attempt: { attempt: number; startedAt: Date; input?: unknown },
+): Promise<Run> {
+  const parked = await updateRun(trx, run.id, { status: "waiting", awaiting: wait.event }, ACTIVE_STATUSES);
+  if (!parked) return current(trx, run);
+  await updateStep(trx, run.id, key, {
+    status: "waiting",
+    attempt: attempt.attempt,
+    startedAt: attempt.startedAt,
+    dueAt: wait.timeoutAt,
+    input: attempt.input,
+  });
+  await enqueueStep(core, trx, entry, run.id, key, wait.timeoutAt);
+  return parked;
+}
+
+export interface Ending {
+  exitReason?: string;
+  error?: string;
+  outputs?: Record<string, unknown>;
+  /** The step a failed run failed on (handed to onRunFailed). */
+  failedStep?: RunStep | null;
+}
+
+/**
+ * Ends a run. A step it had not run yet is skipped and its queued job removed; a failed run
+ * keeps its cursor on the failed step (retryFromFailed starts there). The kind's hooks run in
+ * the same transaction.
+ */
+export async function endRun(
+  core: EngineCore,
+  trx: Trx,
+  entry: KindEntry,
+  run: Run,
+  status: Exclude<RunStatus, "running" | "waiting">,
+  ending: Ending = {},
+): Promise<Run> {
+  if (status === "exited" || status === "cancelled") {
+    await skipPendingStep(trx, run.id, run.cursor);
+    if (run.cursor !== null) await deleteQueuedJobs(trx, entry.jobName, [stepJobKey(run.id, run.cursor)]);
+  }
+  const ended = await updateRun(
+    trx,
+    run.id,
+    {
+      status,
+      cursor: status === "finished" ? null : run.cursor,
+      awaiting: null,
+      finishedAt: new Date(),
+      ...(ending.outputs ? { outputs: ending.outputs } : {}),
+      ...(ending.exitReason !== undefined ? { exitReason: ending.exitReason } : {}),
+      ...(ending.error !== undefined ? { error: ending.error } : {}),
+    },
+    // A failed run may still be cancelled (it will not be run again).
+    status === "cancelled" ? [...ACTIVE_STATUSES, "failed"] : ACTIVE_STATUSES,
+  );
+  if (!ended) return current(trx, run);
+  if (status === "failed") {
+    core.log.error({ runId: run.id, kind: run.kind, owner: run.ownerKey, error: ending.error }, "run failed");
+    if (ending.failedStep) await entry.kind.onRunFailed?.(trx, ended, ending.failedStep);
+  }
+  await entry.kind.onRunEnded?.(trx, ended);
+  return ended;
+}

@@ -1,0 +1,96 @@
+/**
+ * Email from a client's page (issue 16): the dialog opened from the header, a template chosen,
+ * a merge field inserted into the subject from the menu, the body written in the rich-text
+ * editor, the preview filled with the client's values, a file attached from the asset manager,
+ * an unknown merge field refused under its field, then Ctrl+Enter sends: "Sent", the timeline
+ * and the conversation list show it, and the mail outbox holds it with its file.
+ */
+import { expect, test } from "@playwright/test";
+import { apiSession, choose, signIn, waitForMail } from "./helpers";
+import { shoot } from "./shots";
+
+test.describe.configure({ timeout: 180_000 });
+
+const PDF = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
+
+test("send an email from a client", async ({ page, request }) => {
+  const admin = await apiSession(request);
+  const stamp = Date.now().toString(36);
+  const email = `meera.${stamp}@example.com`;
+  const client = await admin.expect<{ id: string }>("POST", "/crm/clients", 201, {
+    name: "Meera Iyer",
+    email,
+    company: "Iyer Textiles",
+    consent_email: true,
+  });
+  await admin.expect("POST", "/crm/templates", 201, {
+    name: `Welcome ${stamp}`,
+    channel: "email",
+    subject: "Welcome aboard",
+    body: "<p>Dear {{client.first_name}}, thank you for choosing us.</p>",
+  });
+  const upload = await admin.send("POST", "/dam/assets", {
+    multipart: { file: { name: `price-list-${stamp}.pdf`, mimeType: "application/pdf", buffer: PDF } },
+  });
+  expect(upload.status(), await upload.text()).toBe(201);
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page);
+  await page.goto(`crm/clients/show/${client.id}`);
+  await page.getByRole("button", { name: "Email", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Email Meera Iyer" });
+  await expect(dialog.getByLabel("To", { exact: true })).toHaveValue(`Meera Iyer <${email}>`);
+
+  // A template fills subject and body; the subject then gets the company from the menu.
+  await choose(page, "Template", `Welcome ${stamp}`);
+  await expect(dialog.getByLabel("Subject", { exact: true })).toHaveValue("Welcome aboard");
+  const body = dialog.getByRole("textbox", { name: "Message" });
+  await expect(body).toContainText("Dear {{client.first_name}}");
+  await dialog.getByLabel("Subject", { exact: true }).click();
+  await dialog.getByLabel("Subject", { exact: true }).press("End");
+  await dialog.getByLabel("Subject", { exact: true }).pressSequentially(", ");
+  await dialog.getByRole("button", { name: "Insert field" }).click();
+  await page.getByRole("menuitem", { name: /Company \{\{client\.company\}\}/ }).click();
+  await expect(dialog.getByLabel("Subject", { exact: true })).toHaveValue("Welcome aboard, {{client.company}}");
+
+  // A typo in a merge field is refused under the message, nothing sent.
+  await body.click();
+  await body.press("ControlOrMeta+End");
+  await body.pressSequentially(" Regards, {{user.nmae}}");
+  await dialog.getByRole("button", { name: "Send" }).click();
+  await expect(dialog.getByText("Body has an unknown merge field: {{user.nmae}}")).toBeVisible();
+  for (let i = 0; i < "{{user.nmae}}".length; i++) await body.press("Backspace");
+  await dialog.getByRole("button", { name: "Insert field" }).click();
+  await page.getByRole("menuitem", { name: /Your name \{\{user\.name\}\}/ }).click();
+
+  // The preview reads as Meera will read it.
+  await dialog.getByRole("button", { name: "Preview for Meera Iyer" }).click();
+  const preview = dialog.getByRole("region", { name: "Preview" });
+  await expect(preview).toContainText("Welcome aboard, Iyer Textiles");
+  await expect(preview).toContainText("Dear Meera, thank you for choosing us. Regards, Admin User");
+
+  // A file from the asset manager.
+  await dialog.getByRole("button", { name: "Attach from assets" }).click();
+  const picker = page.getByRole("dialog", { name: "Choose assets from assets" });
+  await picker.getByRole("option", { name: `price-list-${stamp}.pdf` }).dblclick();
+  await expect(dialog.getByRole("list", { name: "Attachments" })).toContainText(`price-list-${stamp}.pdf`);
+  await shoot(page, "crm-email", "compose");
+
+  await body.press("ControlOrMeta+Enter");
+  await expect(page.getByText("Sent", { exact: true })).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  // The page shows it: the timeline entry and the conversation.
+  const timeline = page.getByRole("region", { name: "Timeline" });
+  await expect(timeline.getByText("Welcome aboard, Iyer Textiles")).toBeVisible();
+  const conversations = page.getByRole("list", { name: "Email conversations" });
+  await expect(conversations.getByText("Welcome aboard, Iyer Textiles")).toBeVisible();
+  await conversations.getByText("Welcome aboard, Iyer Textiles").click();
+  await expect(conversations.getByText("In the outbox")).toBeVisible();
+  await shoot(page, "crm-email", "sent");
+
+  const mail = await waitForMail(admin, email, /^Welcome aboard, Iyer Textiles$/);
+  expect(mail.text).toContain("Dear Meera, thank you for choosing us. Regards, Admin User");
+  expect(mail.attachments).toEqual([`price-list-${stamp}.pdf`]);
+  expect(mail.replyTo).toBe("admin@example.com");
+});

@@ -1,0 +1,380 @@
+/**
+ * Email from the CRM (issue 16) against the real server, database, an SMTP server on loopback
+ * (what is sent) and the CRM's own reply listener (what comes back): merge fields filled and
+ * escaped, the body sanitised, an asset attached, the per-thread Reply-To; the outbox, the
+ * message list and the timeline; a reply sent over SMTP lands on the timeline once, in its
+ * thread; unknown reply addresses refused at RCPT; bad input and missing consent refused with
+ * nothing sent.
+ */
+import net from "node:net";
+import nodemailer, { type SendMailOptions } from "nodemailer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { OutboxMail } from "../../schemas/auth";
+import type { CrmMessage, SendEmailResponse } from "../../schemas/crm-messages";
+import { DRIVERS, startServer, type TestServer } from "./harness";
+import { startSmtp, type TestSmtp } from "./smtp";
+
+type Rec = Record<string, unknown> & { id: string };
+type Failure = { message: string; details?: Array<{ field: string; message: string }> };
+interface TimelineEntry {
+  kind: string;
+  title: string;
+  body: string | null;
+  data: Record<string, unknown>;
+  ref_id: string | null;
+}
+
+const DOMAIN = "replies.example.test";
+const PDF = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
+
+/** A port nobody listens on right now (the listener's port is configuration, not chosen). */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe.each(DRIVERS)("CRM email on %s", (driver) => {
+  let s: TestServer;
+  let smtp: TestSmtp;
+  let admin: string;
+  let inboundPort: number;
+  let client: Rec;
+  const call = <T = Rec>(method: string, p: string, body?: unknown) =>
+    s.api<T>(method, p, { token: admin, body });
+  const send = (body: Record<string, unknown>) =>
+    call<SendEmailResponse & Failure>("POST", "/crm/messages/email", body);
+  const timeline = async (clientId: string) =>
+    (await call<{ data: TimelineEntry[] }>("GET", `/crm/clients/${clientId}/timeline`)).body.data;
+  const messages = async (clientId: string) =>
+    (
+      await call<{ data: CrmMessage[]; total: number }>(
+        "GET",
+        `/crm/messages?clientId=${clientId}&pageSize=50`,
+      )
+    ).body;
+  const outboxCount = async () => (await call<{ total: number }>("GET", "/api/outbox?pageSize=1")).body.total;
+  /** Mails a client's mail program sends to the reply listener. */
+  const reply = (mail: SendMailOptions) =>
+    nodemailer
+      .createTransport({ host: "127.0.0.1", port: inboundPort, secure: false, ignoreTLS: true })
+      .sendMail({ from: "Asha Rao <asha@example.com>", ...mail });
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    inboundPort = await freePort();
+    s = await startServer(driver, {
+      SMTP_URL: smtp.url,
+      MAIL_FROM: "Atelier <crm@example.test>",
+      CRM_INBOUND_DOMAIN: DOMAIN,
+      CRM_INBOUND_SMTP_PORT: String(inboundPort),
+      CRM_INBOUND_MAX_MB: "1",
+    });
+    admin = (await s.signIn()).accessToken;
+    const created = await call("POST", "/crm/clients", {
+      name: "Asha Rao",
+      email: "Asha@Example.com",
+      company: "Rao & Sons <Ltd>",
+      consent_email: true,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    client = created.body;
+  });
+  afterAll(async () => {
+    await s?.close();
+    await smtp?.close();
+  });
+
+  let sent: SendEmailResponse;
+
+  it("sends an email: merge fields filled, body sanitised, asset attached, reply address per thread", async () => {
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(PDF)]), "brochure.pdf");
+    const uploaded = await fetch(`${s.baseUrl}/dam/assets`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${admin}` },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+    const asset = ((await uploaded.json()) as { data: Rec[] }).data[0];
+
+    const before = await outboxCount();
+    const res = await send({
+      clientId: client.id,
+      subject: "Hello {{client.first_name}}",
+      body: '<p>Dear {{ client.name }} of {{client.company}},</p><p onclick="x()">From {{user.name}}</p><script>alert(1)</script>',
+      cc: ["boss@example.com"],
+      assetIds: [asset.id],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    sent = res.body;
+    expect(sent.replyTo).toMatch(new RegExp(`^reply\\+[a-z0-9]{32}@${DOMAIN.replaceAll(".", "\\.")}$`));
+    expect(sent.message).toMatchObject({
+      channel: "email",
+      direction: "out",
+      client_id: client.id,
+      subject: "Hello Asha",
+      to: "asha@example.com",
+      cc: ["boss@example.com"],
+      attachments: [
+        { name: "brochure.pdf", contentType: "application/pdf", size: PDF.length, assetId: asset.id },
+      ],
+    });
+    expect(sent.message.body).toBe(
+      "<p>Dear Asha Rao of Rao &amp; Sons &lt;Ltd&gt;,</p><p>From Admin User</p>",
+    );
+    expect(sent.message.body_text).toBe("Dear Asha Rao of Rao & Sons <Ltd>,\n\nFrom Admin User");
+
+    // The outbox holds it (with its reply address and file), and SMTP gets it with the file.
+    expect(await outboxCount()).toBe(before + 1);
+    const outbox = (await call<{ data: OutboxMail[] }>("GET", "/api/outbox?pageSize=1")).body.data[0];
+    expect(outbox).toMatchObject({
+      to: "asha@example.com",
+      cc: ["boss@example.com"],
+      replyTo: sent.replyTo,
+      subject: "Hello Asha",
+      attachments: ["brochure.pdf"],
+    });
+    await expect
+      .poll(() => smtp.received.find((m) => m.includes("Subject: Hello Asha")), { timeout: 20_000 })
+      .toBeTruthy();
+    const raw = smtp.received.find((m) => m.includes("Subject: Hello Asha")) as string;
+    expect(raw).toContain(`Reply-To: ${sent.replyTo}`);
+    expect(raw).toMatch(/From: Admin User <crm@example\.test>/);
+    expect(raw).toMatch(/Content-Disposition: attachment; filename=brochure\.pdf/);
+    expect(raw).toContain(PDF.toString("base64").slice(0, 40));
+    expect(raw).not.toContain("alert(1)");
+
+    await expect.poll(async () => (await messages(client.id)).data[0]?.status).toBe("sent");
+    const entries = await timeline(client.id);
+    expect(entries[0]).toMatchObject({
+      kind: "email_out",
+      title: "Hello Asha",
+      ref_id: sent.message.id,
+      data: { to: "asha@example.com", cc: "boss@example.com", attachments: "brochure.pdf" },
+    });
+    expect(entries[0].body).toContain("Dear Asha Rao");
+  });
+
+  it("puts a reply received over SMTP on the timeline, once, in its thread, and answers within it", async () => {
+    const replyMail = {
+      to: sent.replyTo,
+      subject: "Re: Hello Asha",
+      messageId: "<reply-1@example.com>",
+      inReplyTo: "<whatever@example.test>",
+      text: "Yes please, send the price list.\n\nOn Mon, 1 Jun 2026 at 10:00, Admin User wrote:\n> Dear Asha Rao",
+    };
+    const accepted = await reply(replyMail);
+    expect(accepted.accepted).toEqual([sent.replyTo]);
+    // Accepted means stored: the listener answers 250 after the commit.
+    const entries = await timeline(client.id);
+    expect(entries[0]).toMatchObject({
+      kind: "email_in",
+      title: "Re: Hello Asha",
+      body: "Yes please, send the price list.",
+      data: { from: "Asha Rao <asha@example.com>", threadId: sent.message.thread_id },
+    });
+
+    // The same mail again (a retry, or a second instance): still one reply.
+    await reply(replyMail);
+    expect((await timeline(client.id)).filter((e) => e.kind === "email_in")).toHaveLength(1);
+    const list = await messages(client.id);
+    expect(list.total).toBe(2);
+    expect(list.data[0]).toMatchObject({
+      direction: "in",
+      status: "received",
+      thread_id: sent.message.thread_id,
+      from: "asha@example.com",
+      body_text: replyMail.text,
+    });
+
+    // An answer in the thread: the same reply address, threaded under the client's reply.
+    const again = await send({
+      clientId: client.id,
+      threadId: sent.message.thread_id,
+      subject: "Re: Hello Asha",
+      body: "<p>Here it is.</p>",
+    });
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect(again.body.replyTo).toBe(sent.replyTo);
+    expect(again.body.message.thread_id).toBe(sent.message.thread_id);
+    await expect
+      .poll(() => smtp.received.find((m) => m.includes("Here it is.")), { timeout: 20_000 })
+      .toBeTruthy();
+    expect(smtp.received.find((m) => m.includes("Here it is."))).toContain(
+      "In-Reply-To: <reply-1@example.com>",
+    );
+  });
+
+  it("stores an automatic answer without counting it as a reply", async () => {
+    await reply({
+      to: sent.replyTo,
+      subject: "Out of office",
+      text: "I am away until Monday.",
+      headers: { "Auto-Submitted": "auto-replied" },
+    });
+    expect((await timeline(client.id))[0]).toMatchObject({ kind: "email_in", data: { automatic: true } });
+  });
+
+  it("refuses unknown reply addresses and other domains at RCPT with 550, and oversized replies", async () => {
+    const refused = async (to: string) => {
+      const error = await reply({ to, subject: "x", text: "x" }).then(
+        () => null,
+        (e: { responseCode?: number }) => e,
+      );
+      return error?.responseCode;
+    };
+    expect(await refused(`reply+${"0".repeat(32)}@${DOMAIN}`)).toBe(550);
+    expect(await refused(`reply+short@${DOMAIN}`)).toBe(550);
+    expect(await refused(`someone@${DOMAIN}`)).toBe(550);
+    expect(await refused(`${sent.replyTo.split("@")[0]}@elsewhere.example`)).toBe(550);
+    const big = await reply({ to: sent.replyTo, subject: "big", text: "x".repeat(1_200_000) }).then(
+      () => null,
+      (e: { responseCode?: number }) => e.responseCode,
+    );
+    expect(big).toBe(552);
+    expect((await timeline(client.id)).filter((e) => e.title === "big")).toEqual([]);
+  });
+
+  it("fills subject and body from a template, and previews custom fields", async () => {
+    const template = await call("POST", "/crm/templates", {
+      name: "Offer",
+      channel: "email",
+      subject: "An offer for {{client.company}}",
+      body: "<p>Hi {{client.first_name}} ({{client.phone | no phone}}), your plan: {{client.plan}}</p>",
+    });
+    expect(template.status, JSON.stringify(template.body)).toBe(201);
+    await s.ctx.db
+      .updateTable("clients")
+      .set({ custom: JSON.stringify({ plan: "Gold <3" }) })
+      .where("id", "=", client.id)
+      .execute();
+    const preview = await call("POST", "/crm/messages/email/preview", {
+      clientId: client.id,
+      templateId: template.body.id,
+    });
+    expect(preview.body).toEqual({
+      subject: "An offer for Rao & Sons <Ltd>",
+      html: "<p>Hi Asha (no phone), your plan: Gold &lt;3</p>",
+      text: "Hi Asha (no phone), your plan: Gold <3",
+    });
+    const res = await send({ clientId: client.id, templateId: template.body.id });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.message).toMatchObject({
+      subject: "An offer for Rao & Sons <Ltd>",
+      body: "<p>Hi Asha (no phone), your plan: Gold &lt;3</p>",
+      template_id: template.body.id,
+    });
+    expect(res.body.message.thread_id).not.toBe(sent.message.thread_id);
+  });
+
+  it("refuses bad input with a message per field, and sends nothing", async () => {
+    const sms = await call("POST", "/crm/templates", { name: "Text", channel: "sms", body: "Hi" });
+    const before = await outboxCount();
+    const total = (await messages(client.id)).total;
+    const cases: Array<[Record<string, unknown>, number, string, string]> = [
+      [{ clientId: client.id }, 400, "subject", "Subject is required"],
+      [
+        { clientId: client.id, subject: "Hi", body: "<p>{{client.nope}} {{clinet.name}}</p>" },
+        400,
+        "body",
+        "Body has unknown merge fields: {{client.nope}}, {{clinet.name}}",
+      ],
+      [
+        { clientId: client.id, subject: "Hi {{x}}", body: "<p>x</p>" },
+        400,
+        "subject",
+        "Subject has an unknown merge field: {{x}}",
+      ],
+      [
+        { clientId: client.id, subject: "Hi", body: "<script>x</script>" },
+        400,
+        "body",
+        "Body must not be empty",
+      ],
+      [
+        { clientId: client.id, subject: "Hi\nBcc: x@y.z", body: "<p>x</p>" },
+        400,
+        "subject",
+        "Subject must be one line of text",
+      ],
+      [{ clientId: client.id, subject: "Hi", body: "<p>x</p>", cc: ["not an email"] }, 400, "cc.0", ""],
+      [
+        { clientId: client.id, subject: "Hi", body: "<p>x</p>", templateId: sms.body.id },
+        400,
+        "templateId",
+        "This is an SMS template: choose an email template",
+      ],
+      [
+        {
+          clientId: client.id,
+          subject: "Hi",
+          body: "<p>x</p>",
+          assetIds: ["00000000-0000-4000-8000-000000000000"],
+        },
+        400,
+        "assetIds.0",
+        "This file is no longer in the asset manager",
+      ],
+      [
+        {
+          clientId: client.id,
+          subject: "Hi",
+          body: "<p>x</p>",
+          threadId: "00000000-0000-4000-8000-000000000000",
+        },
+        400,
+        "threadId",
+        "This conversation is not one with this client",
+      ],
+      [{ clientId: client.id, subject: "Hi", body: "<p>x</p>", extra: 1 }, 400, "", ""],
+      [
+        { clientId: "00000000-0000-4000-8000-000000000000", subject: "Hi", body: "<p>x</p>" },
+        404,
+        "",
+        "Client not found",
+      ],
+    ];
+    for (const [body, status, field, message] of cases) {
+      const res = await send(body);
+      expect(res.status, JSON.stringify({ body, answer: res.body })).toBe(status);
+      if (field) expect(res.body.details?.map((d) => d.field)).toContain(field);
+      if (message && status === 400 && field)
+        expect(res.body.details?.find((d) => d.field === field)?.message).toBe(message);
+      if (message && !field) expect(res.body.message).toBe(message);
+    }
+    expect(await outboxCount()).toBe(before);
+    expect((await messages(client.id)).total).toBe(total);
+  });
+
+  it("refuses clients without an email address or consent (409), and sends nothing", async () => {
+    const noConsent = (await call("POST", "/crm/clients", { name: "Ravi K", email: "ravi@example.com" }))
+      .body;
+    const noEmail = (await call("POST", "/crm/clients", { name: "Meera", consent_email: true })).body;
+    const before = await outboxCount();
+    const a = await send({ clientId: noConsent.id, subject: "Hi", body: "<p>x</p>" });
+    expect(a.status).toBe(409);
+    expect(a.body.message).toBe(
+      'Ravi K has not agreed to receive email ("Agrees to email" is off on their record)',
+    );
+    const b = await send({ clientId: noEmail.id, subject: "Hi", body: "<p>x</p>" });
+    expect(b.status).toBe(409);
+    expect(b.body.message).toBe("Meera has no email address: add one to their record first");
+    expect(await outboxCount()).toBe(before);
+    expect(await timeline(noConsent.id)).toEqual([]);
+  });
+
+  it("lists messages only with a client, on the list contract", async () => {
+    expect((await call("GET", "/crm/messages")).status).toBe(400);
+    const inOnly = await call<{ data: CrmMessage[] }>(
+      "GET",
+      `/crm/messages?clientId=${client.id}&filters=${encodeURIComponent(JSON.stringify([{ field: "direction", operator: "eq", value: "in" }]))}`,
+    );
+    expect(inOnly.body.data.map((m) => m.subject)).toEqual(["Out of office", "Re: Hello Asha"]);
+    expect((await call("GET", `/crm/messages/${sent.message.id}`)).body).toMatchObject({
+      id: sent.message.id,
+    });
+  });
+});
