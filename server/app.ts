@@ -145,9 +145,9 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     sms: undefined as unknown as AppContext["sms"],
   };
   ctx.webhooks = new WebhookService(ctx);
-  ctx.sms = createSms(config, ctx);
   ctx.notifications = new NotificationService(ctx);
   ctx.runs = createRunEngine({ db, jobs: ctx.jobs, log: app.log });
+  ctx.sms = createSms(config, ctx);
   watchSessionChanges(ctx);
   await ensureFirstAdmin(db, config, app.log);
 

@@ -30,6 +30,18 @@ describe("loadConfig", () => {
     [{ TRUST_PROXY: "maybe" }, "TRUST_PROXY must be true or false"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL must be one of"],
     [{ SMTP_URL: "http://x" }, "SMTP_URL must start with smtp:"],
+    [{ CRM_INBOUND_SMTP_PORT: "2525" }, "CRM_INBOUND_DOMAIN is required when CRM_INBOUND_SMTP_PORT is set"],
+    [{ CRM_INBOUND_DOMAIN: "not a domain" }, "CRM_INBOUND_DOMAIN must be a domain name"],
+    [
+      { CRM_INBOUND_DOMAIN: "r.example.com", CRM_INBOUND_SMTP_PORT: "0" },
+      "CRM_INBOUND_SMTP_PORT must be a whole",
+    ],
+    [
+      { CRM_INBOUND_DOMAIN: "r.example.com", CRM_INBOUND_SMTP_PORT: "99999" },
+      "CRM_INBOUND_SMTP_PORT must be at most",
+    ],
+    [{ CRM_INBOUND_SMTP_HOST: "a b" }, "CRM_INBOUND_SMTP_HOST must be an IP address or host name"],
+    [{ CRM_INBOUND_MAX_MB: "0" }, "CRM_INBOUND_MAX_MB must be a whole number of at least 1"],
     [{ SMS_PROVIDER: "pigeon" }, "SMS_PROVIDER must be 'outbox' or 'twilio'"],
     [
       { SMS_PROVIDER: "twilio", TWILIO_FROM: "+15550001111" },
@@ -43,21 +55,21 @@ describe("loadConfig", () => {
       { SMS_PROVIDER: "twilio", TWILIO_ACCOUNT_SID: "AC/../x", TWILIO_AUTH_TOKEN: "t", TWILIO_FROM: "+1555" },
       "TWILIO_ACCOUNT_SID must be letters and digits only",
     ],
-    [{ CRM_INBOUND_SMTP_PORT: "2525" }, "CRM_INBOUND_DOMAIN is required when CRM_INBOUND_SMTP_PORT is set"],
-    [{ CRM_INBOUND_DOMAIN: "not a domain" }, "CRM_INBOUND_DOMAIN must be a domain name"],
-    [
-      { CRM_INBOUND_DOMAIN: "r.example.com", CRM_INBOUND_SMTP_PORT: "0" },
-      "CRM_INBOUND_SMTP_PORT must be a whole",
-    ],
-    [
-      { CRM_INBOUND_DOMAIN: "r.example.com", CRM_INBOUND_SMTP_PORT: "99999" },
-      "CRM_INBOUND_SMTP_PORT must be at most",
-    ],
-    [{ CRM_INBOUND_SMTP_HOST: "a b" }, "CRM_INBOUND_SMTP_HOST must be an IP address or host name"],
-    [{ CRM_INBOUND_MAX_MB: "0" }, "CRM_INBOUND_MAX_MB must be a whole number of at least 1"],
   ])("refuses %o", (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it("keeps the CRM's reply listener off unless a port is set", () => {
+    expect(loadConfig({}).crmInbound).toEqual({
+      domain: null,
+      port: null,
+      host: "127.0.0.1",
+      maxBytes: 10 * 1024 * 1024,
+    });
+    expect(
+      loadConfig({ CRM_INBOUND_DOMAIN: "Replies.Example.COM", CRM_INBOUND_SMTP_PORT: "2525" }).crmInbound,
+    ).toMatchObject({ domain: "replies.example.com", port: 2525 });
   });
 
   it("keeps SMS in the outbox unless a provider is configured", () => {
@@ -78,18 +90,6 @@ describe("loadConfig", () => {
       messagingServiceSid: "MG1",
       apiUrl: "http://127.0.0.1:9999",
     });
-  });
-
-  it("keeps the CRM's reply listener off unless a port is set", () => {
-    expect(loadConfig({}).crmInbound).toEqual({
-      domain: null,
-      port: null,
-      host: "127.0.0.1",
-      maxBytes: 10 * 1024 * 1024,
-    });
-    expect(
-      loadConfig({ CRM_INBOUND_DOMAIN: "Replies.Example.COM", CRM_INBOUND_SMTP_PORT: "2525" }).crmInbound,
-    ).toMatchObject({ domain: "replies.example.com", port: 2525 });
   });
 
   it("strips a trailing slash from PUBLIC_URL", () => {

@@ -42,10 +42,10 @@ export interface AppContext {
   secrets: SecretBox;
   /** Signed outbound webhooks of every module, with their delivery log. */
   webhooks: WebhookService;
-  /** SMS: stored in the SMS outbox, or sent through the configured provider (server/sms). */
-  sms: SmsService;
   /** The notification centre: notify users in a transaction (bell, live push, mail by choice). */
   notifications: NotificationService;
   /** Durable runs of steps (sequences, automations), each step a job of `jobs`. */
   runs: RunEngine;
+  /** SMS: stored in the SMS outbox, or sent through the configured provider (server/sms). */
+  sms: SmsService;
 }

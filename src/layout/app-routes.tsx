@@ -37,8 +37,8 @@ const EntryScreens = lazyScreen(() => import("../pages/cms/entry-screens"));
 const NavigationsPage = lazyScreen(() => import("../pages/cms/navigations-page"));
 const WebhooksPage = lazyScreen(() => import("../pages/webhooks/webhooks-page"));
 const MediaPage = lazyScreen(() => import("../pages/cms/media-page"));
-const SmsOutboxPage = lazyScreen(() => import("../pages/crm/sms-outbox-page"));
 const CalendarPage = lazyScreen(() => import("../pages/crm/calendar/calendar-page"));
+const SmsOutboxPage = lazyScreen(() => import("../pages/crm/sms-outbox-page"));
 
 const guarded = (resource: string, page: ReactNode) => <ModuleGuard resource={resource}>{page}</ModuleGuard>;
 

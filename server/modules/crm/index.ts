@@ -35,13 +35,13 @@ export async function crmModule(app: FastifyInstance, ctx: AppContext, deps: Crm
   registerTaskReminders(ctx);
   const enrol: Enrol | undefined = undefined;
   deps.submissions.onStored(formClients(ctx, () => enrol));
-  ctx.sms.onStatusChange(smsTimelineListener(ctx));
-  await smsRoutes(app, ctx);
-  await smsHookRoutes(app, ctx);
   await calendarRoutes(app, ctx);
   await emailRoutes(app, ctx);
   const inbound = await startInboundSmtp(ctx);
   if (inbound) app.addHook("onClose", () => inbound.close());
   await customFieldRoutes(app, ctx);
   await mergeRoutes(app, ctx);
+  ctx.sms.onStatusChange(smsTimelineListener(ctx));
+  await smsRoutes(app, ctx);
+  await smsHookRoutes(app, ctx);
 }
