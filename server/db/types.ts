@@ -14,7 +14,6 @@ import type { CrmTables } from "./types-crm";
 import type { CrmCalendarTables } from "./types-crm-calendar";
 import type { CrmEmailTables } from "./types-crm-email";
 import type { CrmFieldTables } from "./types-crm-fields";
-import type { CrmSmsTables } from "./types-crm-sms";
 import type {
   FormDefinitionsTable,
   FormFilesTable,
@@ -341,7 +340,7 @@ export interface UserPreferencesTable {
   updated_at: Timestamp;
 }
 
-export interface Database extends CrmTables, CrmCalendarTables, CrmEmailTables, CrmFieldTables, CrmSmsTables {
+export interface Database extends CrmTables, CrmCalendarTables, CrmEmailTables, CrmFieldTables {
   modules: ModulesTable;
   users: UsersTable;
   user_modules: UserModulesTable;

@@ -117,20 +117,20 @@ export function createSmsService(options: SmsServiceOptions): SmsService {
   /** Records an attempt's outcome; listeners see the change in the same transaction. */
   async function record(
     id: string,
-    set: { status: SmsStatus; error: string | null; attempts: number; messageId?: string; meta: SmsMeta },
+    set: { status: SmsStatus; error: string | null; messageId?: string; meta: SmsMeta },
   ): Promise<SmsStatusChange | null> {
     const change = await db.transaction().execute(async (trx) => {
       const row = await trx
-        .updateTable("crm_sms_messages")
+        .updateTable("crm_messages")
         .set({
           status: set.status,
           error: set.error,
-          attempts: set.attempts,
           ...(set.messageId ? { message_id: set.messageId } : {}),
           meta: sql`meta || ${JSON.stringify(set.meta)}::jsonb` as never,
           updated_at: sql`now()` as never,
         })
         .where("id", "=", id)
+        .where("channel", "=", "sms")
         .where("status", "=", "queued")
         .returning(["id", "client_id", "to_address", "status", "error"])
         .executeTakeFirst();
@@ -151,9 +151,10 @@ export function createSmsService(options: SmsServiceOptions): SmsService {
 
   async function send(id: string, attempt: number): Promise<void> {
     const row = await db
-      .selectFrom("crm_sms_messages")
+      .selectFrom("crm_messages")
       .select(["id", "to_address", "body", "status"])
       .where("id", "=", id)
+      .where("channel", "=", "sms")
       .where("direction", "=", "out")
       .executeTakeFirst();
     // Sent already (a job run again after a crash), or gone with its client.
@@ -168,9 +169,8 @@ export function createSmsService(options: SmsServiceOptions): SmsService {
       await record(id, {
         status: result.status,
         error: null,
-        attempts: attempt,
         messageId: result.providerId,
-        meta: { sentAt: new Date().toISOString(), errorCode: null },
+        meta: { attempts: attempt, sentAt: new Date().toISOString(), errorCode: null },
       });
       return;
     }
@@ -178,8 +178,7 @@ export function createSmsService(options: SmsServiceOptions): SmsService {
     await record(id, {
       status: giveUp ? "failed" : "queued",
       error: result.error,
-      attempts: attempt,
-      meta: { errorCode: result.errorCode },
+      meta: { attempts: attempt, errorCode: result.errorCode },
     });
     if (!giveUp) throw new Error(`SMS not taken by the provider (attempt ${attempt}): ${result.error}`);
     log.warn({ smsId: id, attempt, err: result.error, code: result.errorCode }, "SMS failed");
@@ -199,7 +198,7 @@ export function createSmsService(options: SmsServiceOptions): SmsService {
       if (!messages.length) return [];
       const status: SmsStatus = provider.sends ? "queued" : "stored";
       const rows = await trx
-        .insertInto("crm_sms_messages")
+        .insertInto("crm_messages")
         .values(
           messages.map((m) => {
             const count = countSms(m.body);
@@ -207,11 +206,15 @@ export function createSmsService(options: SmsServiceOptions): SmsService {
               segments: count.segments,
               encoding: count.encoding,
               provider: provider.name,
+              attempts: 0,
             };
             return {
+              channel: "sms" as const,
               direction: "out" as const,
               client_id: m.clientId,
               body: m.body,
+              // Plain text already: what searches and previews of crm_messages read.
+              body_text: m.body,
               from_address: options.from,
               to_address: m.to,
               status,
@@ -247,8 +250,9 @@ export function createSmsService(options: SmsServiceOptions): SmsService {
 
     async applyReport(trx, report) {
       const row = await trx
-        .selectFrom("crm_sms_messages")
+        .selectFrom("crm_messages")
         .select(["id", "client_id", "to_address", "status"])
+        .where("channel", "=", "sms")
         .where("message_id", "=", report.providerId)
         .where("direction", "=", "out")
         .forUpdate()
@@ -259,7 +263,7 @@ export function createSmsService(options: SmsServiceOptions): SmsService {
       if (report.status === "delivered") meta.deliveredAt = new Date().toISOString();
       const error = failed ? report.error : null;
       await trx
-        .updateTable("crm_sms_messages")
+        .updateTable("crm_messages")
         .set({
           status: report.status,
           error,

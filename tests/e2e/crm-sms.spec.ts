@@ -9,7 +9,7 @@ import { apiSession, choose, signIn } from "./helpers";
 import { shoot } from "./shots";
 
 // Several screens and a lazily loaded dialog: past the default cap on a busy machine.
-test.describe.configure({ timeout: 240_000 });
+test.describe.configure({ timeout: 480_000 });
 
 test("send an SMS from a client", async ({ page, request }) => {
   const admin = await apiSession(request);
@@ -65,7 +65,8 @@ test("send an SMS from a client", async ({ page, request }) => {
   await expect(text).toHaveValue("Hi {{client.first_name}}, your order is ready for pickup.");
   await text.press("End");
   await text.pressSequentially(" From ");
-  await choose(page, "Insert a merge field", "Company");
+  await dialog.getByRole("button", { name: "Insert a merge field" }).click();
+  await page.getByRole("menuitem", { name: "Company" }).click();
   await expect(text).toHaveValue(
     "Hi {{client.first_name}}, your order is ready for pickup. From {{client.company}}",
   );
@@ -77,16 +78,16 @@ test("send an SMS from a client", async ({ page, request }) => {
   await expect(page.getByText("SMS kept in the SMS outbox (no SMS provider is configured)")).toBeVisible();
   await expect(dialog).toBeHidden();
   const timeline = page.getByRole("region", { name: "Timeline" });
-  await expect(
-    timeline.getByText(`SMS to ${phone} kept in the SMS outbox (no SMS provider is configured)`),
-  ).toBeVisible();
+  await expect(timeline.getByText(`SMS to ${phone} kept in the SMS outbox`)).toBeVisible();
   await expect(timeline.getByText(sent)).toBeVisible();
   await shoot(page, "crm-sms", "timeline");
 
   // The SMS outbox, from the CRM's menu.
-  await page.goto("crm/sms-outbox");
+  await page.getByRole("link", { name: "SMS outbox" }).first().click();
+  await expect(page).toHaveURL(/\/crm\/sms-outbox/);
   const row = page.getByRole("row").filter({ hasText: phone });
-  await expect(row).toContainText("Asha Rao");
+  // The screen's code loads on first use: a busy machine takes its time.
+  await expect(row).toContainText("Asha Rao", { timeout: 60_000 });
   await expect(row).toContainText("Stored in the outbox");
   await row.getByRole("button", { name: "Open" }).click();
   const drawer = page.getByRole("dialog", { name: `SMS to ${phone}` });

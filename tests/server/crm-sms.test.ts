@@ -45,7 +45,8 @@ async function timeline(s: TestServer, token: string, clientId: string): Promise
   return res.body.data;
 }
 
-const smsRows = (s: TestServer) => s.database.db.selectFrom("crm_sms_messages").selectAll().execute();
+const smsRows = (s: TestServer) =>
+  s.database.db.selectFrom("crm_messages").selectAll().where("channel", "=", "sms").execute();
 
 describe.each(DRIVERS)("CRM SMS outbox (no provider) on %s", (driver) => {
   let s: TestServer;
@@ -323,6 +324,11 @@ describe.each(DRIVERS)("CRM SMS through a Twilio-compatible API on %s", (driver)
     });
     const stored = (await smsRows(s)).filter((r) => r.message_id === params.MessageSid);
     expect(stored).toMatchObject([{ direction: "in", status: "received", client_id: client.id }]);
+    // One table of messages: the client's SMS list beside their emails.
+    const listed = await call<{ data: Rec[] }>("GET", `/crm/messages?clientId=${client.id}`);
+    expect(listed.body.data).toMatchObject([
+      { channel: "sms", direction: "in", status: "received", body: "Yes, Thursday works for me" },
+    ]);
 
     // From a number no client has: answered, not stored.
     const stranger = inboundSmsParams(twilio.accountSid, "+919899999999", twilio.from, "Who is this?");

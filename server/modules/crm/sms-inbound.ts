@@ -45,8 +45,9 @@ export async function receiveSms(ctx: AppContext, inbound: InboundSms): Promise<
       const ids = clients.map((c) => c.id);
       // The conversation is with the client we last texted at this number, else the most active.
       const lastTexted = await trx
-        .selectFrom("crm_sms_messages")
+        .selectFrom("crm_messages")
         .select("client_id")
+        .where("channel", "=", "sms")
         .where("to_address", "=", inbound.from)
         .where("direction", "=", "out")
         .where("client_id", "in", ids)
@@ -65,18 +66,20 @@ export async function receiveSms(ctx: AppContext, inbound: InboundSms): Promise<
             .executeTakeFirstOrThrow()
         ).id;
       const stored = await trx
-        .insertInto("crm_sms_messages")
+        .insertInto("crm_messages")
         .values({
+          channel: "sms",
           direction: "in",
           client_id: main,
           body,
+          body_text: body,
           from_address: inbound.from,
           to_address: inbound.to ?? "",
           status: "received",
           message_id: inbound.providerId,
           meta: JSON.stringify(keyword ? { keyword } : {}),
         })
-        .onConflict((oc) => oc.column("message_id").doNothing())
+        .onConflict((oc) => oc.columns(["channel", "message_id"]).doNothing())
         .returning("id")
         .executeTakeFirst();
       // The provider posted it twice (a retried webhook): handled the first time.

@@ -9,7 +9,8 @@ import { MODULE_IDS } from "../../../resources/modules";
 import { SMS_MAX_LENGTH, SMS_STATUSES, type SmsMessage, type SmsSettings } from "../../../schemas/sms";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
-import type { CrmSmsMessagesTable, SmsMeta } from "../../db/types-crm-sms";
+import type { CrmMessagesTable } from "../../db/types-crm-email";
+import type { SmsMeta } from "../../db/types-crm-sms";
 import { notFound } from "../../http/errors";
 import { type ListQuery, listPage, listQuerySchema } from "../../http/list-query";
 import { type SendSmsRequest, sendSms } from "./sms.service";
@@ -46,7 +47,7 @@ const messageSchema = {
   },
 } as const;
 
-type Row = Selectable<CrmSmsMessagesTable> & { client_name?: string | null };
+type Row = Selectable<CrmMessagesTable> & { client_name?: string | null };
 
 /** A stored SMS as the API answers it. */
 export function toSmsMessage(r: Row): SmsMessage {
@@ -66,7 +67,7 @@ export function toSmsMessage(r: Row): SmsMessage {
     encoding: meta.encoding ?? "GSM-7",
     provider: meta.provider ?? null,
     providerId: r.message_id,
-    attempts: r.attempts,
+    attempts: meta.attempts ?? 0,
     templateId: r.template_id,
     actorId: r.actor_id,
     created_at: new Date(r.created_at).toISOString(),
@@ -78,10 +79,11 @@ export function toSmsMessage(r: Row): SmsMessage {
 export async function smsRoutes(app: FastifyInstance, ctx: AppContext) {
   const withClient = () =>
     ctx.db
-      .selectFrom("crm_sms_messages as m")
+      .selectFrom("crm_messages as m")
       .leftJoin("clients as c", "c.id", "m.client_id")
       .selectAll("m")
-      .select("c.name as client_name");
+      .select("c.name as client_name")
+      .where("m.channel", "=", "sms");
 
   app.post<{ Body: SendSmsRequest }>(
     "/crm/messages/sms",

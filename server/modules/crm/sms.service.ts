@@ -25,7 +25,7 @@ export interface SendSmsRequest {
 export function smsOutTitle(status: SmsStatus, to: string, error?: string | null): string {
   switch (status) {
     case "stored":
-      return `SMS to ${to} kept in the SMS outbox (no SMS provider is configured)`;
+      return `SMS to ${to} kept in the SMS outbox`;
     case "queued":
       return `SMS to ${to} is being sent`;
     case "sent":

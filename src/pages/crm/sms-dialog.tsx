@@ -5,9 +5,11 @@
  * without a phone, without SMS consent, or opted out cannot be texted: the dialog says why and
  * Send stays off. Without a provider, it says the SMS will wait in the SMS outbox.
  */
+
+import { DownOutlined } from "@ant-design/icons";
 import { useGetIdentity, useList } from "@refinedev/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Input, Modal, Select, Space, Typography } from "antd";
+import { Alert, App, Button, Dropdown, Input, type MenuProps, Modal, Select, Space, Typography } from "antd";
 import type { TextAreaRef } from "antd/es/input/TextArea";
 import { useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
@@ -30,9 +32,19 @@ import "./sms.css";
 
 const text = (v: unknown) => (typeof v === "string" ? v : null);
 
-const MERGE_OPTIONS = [
-  { label: "Client", options: CLIENT_MERGE_FIELDS.map((f) => ({ value: f.key, label: f.label })) },
-  { label: "You", options: USER_MERGE_FIELDS.map((f) => ({ value: f.key, label: f.label })) },
+const MERGE_MENU: MenuProps["items"] = [
+  {
+    type: "group",
+    key: "client",
+    label: "Client",
+    children: CLIENT_MERGE_FIELDS.map((f) => ({ key: f.key, label: f.label })),
+  },
+  {
+    type: "group",
+    key: "user",
+    label: "You",
+    children: USER_MERGE_FIELDS.map((f) => ({ key: f.key, label: f.label })),
+  },
 ];
 
 export default function SmsDialog({ client, onClose }: { client: ResourceRecord; onClose: () => void }) {
@@ -176,15 +188,15 @@ export default function SmsDialog({ client, onClose }: { client: ResourceRecord;
             style={{ width: "55%" }}
             disabled={Boolean(refusal)}
           />
-          <Select
-            aria-label="Insert a merge field"
-            placeholder="Insert a merge field"
-            value={null}
-            onChange={(key: string | null) => key && insertField(key)}
-            options={MERGE_OPTIONS}
-            style={{ width: "45%" }}
+          <Dropdown
+            trigger={["click"]}
             disabled={Boolean(refusal)}
-          />
+            menu={{ items: MERGE_MENU, onClick: ({ key }) => insertField(key) }}
+          >
+            <Button style={{ width: "45%" }}>
+              Insert a merge field <DownOutlined aria-hidden />
+            </Button>
+          </Dropdown>
         </Space.Compact>
         <Input.TextArea
           ref={area}

@@ -82,7 +82,7 @@ export default function SmsOutboxPage() {
           scroll={{ x: 900 }}
           locale={{ emptyText: <Empty description="No SMS yet" /> }}
         >
-          <Table.Column<SmsMessage> dataIndex="to" title="To" width={150} />
+          <Table.Column<SmsMessage> dataIndex="to" title="To" width={170} />
           <Table.Column<SmsMessage>
             dataIndex="clientName"
             title="Client"
