@@ -61,6 +61,12 @@ export interface ResourceDefinition {
   actions?: { row?: readonly string[]; toolbar?: readonly string[] };
 }
 
+/**
+ * The relation target of a user (an owner, an assignee): the platform's `users` table, which
+ * is no resource; its records are named by `name` (first and last name) wherever one is picked.
+ */
+export const USERS_RELATION = "users";
+
 /** Whether the engine serves the generic create route and screen of a resource. */
 export const canCreate = (r: Pick<ResourceDefinition, "routes">) => r.routes?.create !== false;
 

@@ -56,6 +56,13 @@ export interface FieldSchema {
   "x-multiline"?: boolean;
   /** HTML written in the rich-text editor (the server sanitises it). */
   "x-richText"?: boolean;
+  /**
+   * The value is one of an admin-managed option list (the CRM's dropdowns: `stage`, `source`,
+   * `tag`…), by the option's stable `value`; on an array field, each item is. The list is
+   * data, not schema: options are added without a migration, and every write is checked
+   * against the list as it is then.
+   */
+  "x-options"?: string;
 }
 
 /** An entity's schema. `x-table` names its table; every property is a real column. */
@@ -79,6 +86,12 @@ export interface EntitySchema {
   "x-unique"?: ReadonlyArray<readonly string[]>;
   /** The field shown when a record is referenced (select labels, breadcrumbs). */
   "x-label": string;
+  /**
+   * Admins add fields to this entity at run time (CRM custom fields): the table has a
+   * `custom jsonb` column holding their values, and the engine reads the field set named here
+   * (the entity's key in the custom-field definitions) on every request.
+   */
+  "x-custom"?: string;
 }
 
 /** A field's JSON type, without the null of a nullable field. */

@@ -6,7 +6,7 @@
 import type { FieldError } from "./error-messages";
 import { isEmailAddress } from "./form-answers";
 import { answers, type FormDefinition, hasOptions } from "./form-definition";
-import { DEFAULT_TRACKING_PARAMETERS } from "./forms";
+import { DEFAULT_TRACKING_PARAMETERS, type FormFieldKind } from "./forms";
 
 /** Field ids the submissions list uses for its own columns. */
 export const RESERVED_FIELD_IDS = [
@@ -168,6 +168,25 @@ export function definitionProblems(def: FormDefinition): FieldError[] {
       field: "settings.mail.confirmation.enabled",
       message: "A confirmation mail needs the Reply-To field, to know where to send it",
     });
+  const crm = def.settings.crm;
+  const kinds: Record<string, FormFieldKind> = { emailField: "email", phoneField: "phone" };
+  for (const key of ["emailField", "nameField", "phoneField", "companyField"] as const) {
+    const id = crm?.[key];
+    if (!id) continue;
+    const field = def.fields[ids.get(id) ?? -1];
+    const wanted = kinds[key];
+    if (
+      !field ||
+      (wanted && field.kind !== wanted) ||
+      (!wanted && !["text", "hidden", "dropdown"].includes(field.kind))
+    )
+      problems.push({
+        field: `settings.crm.${key}`,
+        message: wanted
+          ? `Choose ${wanted === "email" ? "an email" : "a phone"} field of the form`
+          : "Choose a short text, hidden or dropdown field of the form",
+      });
+  }
   const utm = def.settings.utm;
   const defaults = new Set(DEFAULT_TRACKING_PARAMETERS.map((p) => p.name));
   const standard = utm.defaultParameters.map((p) => `${p.id}:${p.name}:${p.type}`).join();

@@ -23,6 +23,7 @@ const addresses = (title: string) =>
     maxItems: 20,
     items: { type: "string", title: "Address", maxLength: 320 },
   }) as const;
+const fieldRef = (title: string) => ({ type: ["string", "null"], title, maxLength: 63 }) as const;
 const parameter = {
   type: "object",
   additionalProperties: false,
@@ -176,6 +177,19 @@ export const formDefinitionSchema = {
           },
         },
         firstTouch: { type: "string", title: "First-touch tracking", enum: FIRST_TOUCH_MODES },
+        crm: {
+          type: "object",
+          additionalProperties: false,
+          required: ["createClients", "emailField", "nameField", "phoneField", "companyField", "sequenceId"],
+          properties: {
+            createClients: { type: "boolean", title: "Create clients" },
+            emailField: fieldRef("Email field"),
+            nameField: fieldRef("Name field"),
+            phoneField: fieldRef("Phone field"),
+            companyField: fieldRef("Company field"),
+            sequenceId: { type: ["string", "null"], title: "Sequence", format: "uuid" },
+          },
+        },
       },
     },
   },

@@ -71,11 +71,61 @@ export interface SubmitSettings {
 export const FIRST_TOUCH_MODES = ["off", "on", "consent"] as const;
 export type FirstTouchMode = (typeof FIRST_TOUCH_MODES)[number];
 
+/**
+ * What an answer does in the CRM (issue 16): an answer with an email address creates or
+ * updates that client (one client per address), and may enrol them in a sequence. A field
+ * left null is found by itself: the first email field, a field named `name` (or
+ * `first_name` and `last_name`), the first phone field, a field named `company`.
+ */
+export interface CrmSettings {
+  createClients: boolean;
+  emailField: string | null;
+  nameField: string | null;
+  phoneField: string | null;
+  companyField: string | null;
+  /** A sequence every new or returning client of this form is enrolled in. */
+  sequenceId: string | null;
+}
+
 export interface FormSettings {
   mail: MailSettings;
   utm: UtmSettings;
   submit: SubmitSettings;
   firstTouch: FirstTouchMode;
+  /** Absent in forms saved before the CRM: read as `defaultCrmSettings()`. */
+  crm?: CrmSettings;
+}
+
+export const defaultCrmSettings = (): CrmSettings => ({
+  createClients: true,
+  emailField: null,
+  nameField: null,
+  phoneField: null,
+  companyField: null,
+  sequenceId: null,
+});
+
+/** The form's fields the CRM reads an answer's client from (settings, else found by kind and id). */
+export function crmFieldsOf(
+  fields: readonly FormFieldDef[],
+  crm: CrmSettings = defaultCrmSettings(),
+): {
+  email?: FormFieldDef;
+  name?: FormFieldDef;
+  firstName?: FormFieldDef;
+  lastName?: FormFieldDef;
+  phone?: FormFieldDef;
+  company?: FormFieldDef;
+} {
+  const byId = (id: string | null | undefined) => (id ? fields.find((f) => f.id === id) : undefined);
+  return {
+    email: byId(crm.emailField) ?? fields.find((f) => f.kind === "email"),
+    name: byId(crm.nameField) ?? byId("name") ?? byId("full_name"),
+    firstName: byId("first_name"),
+    lastName: byId("last_name"),
+    phone: byId(crm.phoneField) ?? fields.find((f) => f.kind === "phone"),
+    company: byId(crm.companyField) ?? byId("company"),
+  };
 }
 
 export interface FormDefinition {
@@ -106,6 +156,7 @@ export function defaultSettings(): FormSettings {
     utm: resetTracking({ trackingId: "" }),
     submit: { buttonLabel: "Submit", successMessage: "Thank you! Your answer has been sent." },
     firstTouch: "off",
+    crm: defaultCrmSettings(),
   };
 }
 

@@ -29,6 +29,7 @@ import { catalogueRoutes } from "./modules/catalogue/catalogue.routes";
 import { cmsModule } from "./modules/cms";
 import { cmsMediaRoutes } from "./modules/cms/media.routes";
 import { cmsOpenApi } from "./modules/cms/openapi";
+import { crmModule } from "./modules/crm";
 import { damRoutes } from "./modules/dam/dam.routes";
 import { createDamEvents } from "./modules/dam/events";
 import { formsModule } from "./modules/forms";
@@ -161,7 +162,8 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     await catalogueRoutes(scope, ctx, services);
     await pdfModule(scope, ctx, services);
     cms = await cmsModule(scope, ctx);
-    await formsModule(scope, ctx);
+    const forms = await formsModule(scope, ctx);
+    await crmModule(scope, ctx, { submissions: forms.writer });
   });
   await damRoutes(app, ctx, async (scope, dam) => {
     if (cms) await cmsMediaRoutes(scope, ctx, dam, cms.registry);

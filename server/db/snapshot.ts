@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ResourceDefinition } from "../../resources/contract";
+import { type ResourceDefinition, USERS_RELATION } from "../../resources/contract";
 import { diffTables } from "../resources/table-diff";
 import { type TableModel, tableModelOf } from "../resources/table-model";
 
@@ -48,6 +48,8 @@ function snapshotText(snapshot: Snapshot): string {
 /** Resolves relation targets among some resources (a relation to an unknown one is an error). */
 export function tableResolver(resources: readonly ResourceDefinition[]): (name: string) => string {
   return (name) => {
+    // The platform's users are no resource, but records name them (owners, assignees).
+    if (name === USERS_RELATION) return "users";
     const target = resources.find((r) => r.name === name);
     if (!target) throw new Error(`a relation names '${name}', which is not a resource`);
     return target.schema["x-table"];

@@ -10,6 +10,7 @@ import type {
   WebhookDeliveriesTable,
   WebhooksTable,
 } from "./types-content";
+import type { CrmTables } from "./types-crm";
 import type {
   FormDefinitionsTable,
   FormFilesTable,
@@ -317,7 +318,7 @@ export interface UserPreferencesTable {
   updated_at: Timestamp;
 }
 
-export interface Database {
+export interface Database extends CrmTables {
   modules: ModulesTable;
   users: UsersTable;
   user_modules: UserModulesTable;

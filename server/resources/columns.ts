@@ -119,7 +119,7 @@ const AUDIT_COLUMNS: Record<string, Partial<ColumnSpec>> = {
  */
 export function columnsOf(schema: EntitySchema, tableOf: (resource: string) => string): ColumnSpec[] {
   assertIdentifier(schema["x-table"], "x-table");
-  return Object.entries(schema.properties).map(([name, field]) => {
+  const columns = Object.entries(schema.properties).map(([name, field]) => {
     assertIdentifier(name, `${schema["x-table"]}: field`);
     const spec: ColumnSpec = { name, ...sqlTypeOf(field), notNull: !columnAllowsNull(schema, name) };
     if (field.default !== undefined && !Array.isArray(field.default)) {
@@ -141,7 +141,18 @@ export function columnsOf(schema: EntitySchema, tableOf: (resource: string) => s
     Object.assign(spec, AUDIT_COLUMNS[name]);
     return spec;
   });
+  if (schema["x-custom"]) columns.push(CUSTOM_COLUMN);
+  return columns;
 }
+
+/** The column of an `x-custom` entity's run-time fields (ARCHITECTURE.md §3, runtime entities). */
+export const CUSTOM_COLUMN: ColumnSpec = {
+  name: "custom",
+  sqlType: "jsonb",
+  udt: "jsonb",
+  notNull: true,
+  default: "'{}'::jsonb",
+};
 
 /** The list-query type of a field (how filter values are checked and bound). */
 export function filterTypeOf(field: FieldSchema): FieldType {

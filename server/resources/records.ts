@@ -57,13 +57,19 @@ export function toRecord(schema: EntitySchema, row: Row): Row {
   return out;
 }
 
-/** A validated body as column values (arrays as JSON text for jsonb). */
+/**
+ * A validated body as column values (arrays as JSON text for jsonb). An email address is
+ * stored lower-cased: mail systems treat addresses without regard to case, so `Asha@X.com`
+ * and `asha@x.com` are one client, one unique key, one upsert match.
+ */
 export function toColumns(schema: EntitySchema, body: Row): Row {
   const out: Row = {};
   for (const [name, value] of Object.entries(body)) {
     const field = schema.properties[name];
     if (!field || field.readOnly) continue;
-    out[name] = baseType(field) === "array" && value !== null ? JSON.stringify(value) : value;
+    if (baseType(field) === "array" && value !== null) out[name] = JSON.stringify(value);
+    else if (field.format === "email" && typeof value === "string") out[name] = value.toLowerCase();
+    else out[name] = value;
   }
   return out;
 }

@@ -15,10 +15,30 @@ export interface WriteContext {
   existing: Row | null;
   /** The fields being written. */
   values: Row;
+  /**
+   * Columns the rule sets itself, written with the fields: server-owned (read-only) ones such
+   * as the time an opportunity closed. Starts empty.
+   */
+  set: Row;
+}
+
+export interface AfterWriteContext {
+  db: AnyDb;
+  /** The record before the write; null on create. */
+  existing: Row | null;
+  /** The row as stored now. */
+  row: Row;
+  actorId: string;
 }
 
 export interface ResourceRules {
   beforeWrite?(ctx: WriteContext): Promise<void>;
+  /**
+   * After the row is written, in the same transaction: for what must exist exactly when the
+   * write does (a client's timeline entry of an opportunity's move). Throwing undoes the write.
+   * Runs for CSV imports too, once per written row.
+   */
+  afterWrite?(ctx: AfterWriteContext): Promise<void>;
   /**
    * After deleted rows are committed, with the rows as they were: for what lives outside the
    * database (stored files). Errors are logged, not answered: the delete has happened.

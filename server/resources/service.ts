@@ -95,8 +95,11 @@ export class ResourceService {
     const values = { ...toColumns(this.def.schema, body), created_by: actorId, updated_by: actorId };
     const row = await this.write(
       async (trx) => {
-        await this.rules.beforeWrite?.({ db: trx, existing: null, values: body });
-        return this.insertRow(trx, values);
+        const set: Row = {};
+        await this.rules.beforeWrite?.({ db: trx, existing: null, values: body, set });
+        const row = await this.insertRow(trx, { ...values, ...set });
+        await this.rules.afterWrite?.({ db: trx, existing: null, row, actorId });
+        return row;
       },
       (db) => this.insertRow(db, values),
     );
@@ -115,8 +118,11 @@ export class ResourceService {
           .forUpdate()
           .executeTakeFirst();
         if (!existing) throw notFound(`${this.def.singular} not found`);
-        await this.rules.beforeWrite?.({ db: trx, existing, values: body });
-        return this.updateRow(trx, id, values);
+        const set: Row = {};
+        await this.rules.beforeWrite?.({ db: trx, existing, values: body, set });
+        const row = await this.updateRow(trx, id, { ...values, ...set });
+        await this.rules.afterWrite?.({ db: trx, existing, row, actorId });
+        return row;
       },
       (db) => this.updateRow(db, id, values),
     );
@@ -173,14 +179,14 @@ export class ResourceService {
   }
 
   /**
-   * Runs a write and translates constraint violations. With rules to check, `work` runs in a
+   * Runs a write and translates constraint violations. With rules to run, `work` runs in a
    * transaction (rules read before the write); without, `single` is the one statement the
    * write needs, sent as is: the constraints hold it together, and a begin/commit pair would
    * double its round trips.
    */
   private async write<T>(work: (trx: AnyDb) => Promise<T>, single: (db: AnyDb) => Promise<T>): Promise<T> {
     try {
-      if (!this.rules.beforeWrite) return await single(this.db);
+      if (!this.rules.beforeWrite && !this.rules.afterWrite) return await single(this.db);
       return await this.db.transaction().execute(work);
     } catch (error) {
       throw this.translate(error);

@@ -12,6 +12,7 @@ import { lazyScreen } from "../components/lazy-screen";
 import type { ScreenProps } from "./types";
 
 export const CUSTOM_PAGES: Readonly<Record<string, ComponentType<ScreenProps>>> = {
+  "crm.client": lazyScreen(() => import("../pages/crm/client-page")),
   "domains.show": lazyScreen(() => import("../pages/cms/domain-show-page")),
   "forms.show": lazyScreen(() => import("../pages/forms/form-page")),
   "pdfs.library": lazyScreen(() => import("../pages/pdfs/pdf-library-page")),

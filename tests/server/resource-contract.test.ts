@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ResourceDefinition } from "../../resources/contract";
 import { RESOURCES } from "../../resources/index";
 import { auditProperties, type EntitySchema } from "../../schemas/contract";
+import { tableResolver } from "../../server/db/snapshot";
 import { badRequest } from "../../server/http/errors";
 import { createTableSql, createTableSqlOf } from "../../server/resources/ddl";
 import type { ResourceRules } from "../../server/resources/rules";
@@ -16,11 +17,8 @@ import { inCreateOrder, tableModelOf } from "../../server/resources/table-model"
 import { DRIVERS, startServer, type TestServer } from "./harness";
 import { expectedShapes, type TableShape, tableShape, tablesOf } from "./table-shape";
 
-const tableOf = (name: string) => {
-  const r = RESOURCES.find((d) => d.name === name) ?? (name === "gadgets" ? gadgets : undefined);
-  if (!r) throw new Error(name);
-  return r.schema["x-table"];
-};
+const tableOf = (name: string) =>
+  name === "gadgets" ? gadgets.schema["x-table"] : tableResolver(RESOURCES)(name);
 
 describe.each(DRIVERS)("schemas and tables on %s", (driver) => {
   let s: TestServer;

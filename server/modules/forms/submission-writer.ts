@@ -54,6 +54,22 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+/** A new submission as other modules see it, in the transaction that stores it. */
+export interface StoredForHooks {
+  id: string;
+  createdAt: string;
+  form: PublishedForm;
+  answers: Record<string, unknown>;
+  tracking: Tracking;
+}
+
+/**
+ * What another module does with new submissions (the CRM makes clients of them), inside the
+ * batch's transaction, so it happens exactly when the submissions are stored. It may answer a
+ * function to run after the commit (live events).
+ */
+export type SubmissionHook = (trx: AnyDb, stored: StoredForHooks[]) => Promise<(() => void) | undefined>;
+
 /** A submission refused by the per-address limit. */
 export const tooMany = () => new HttpError(429, "Too many answers from your address; try again in a minute");
 
@@ -62,6 +78,7 @@ export class SubmissionWriter {
   private inFlight = 0;
   private scheduled = false;
   private idleWaiters: Array<() => void> = [];
+  private readonly hooks: SubmissionHook[] = [];
   /**
    * Batches committing at once: one on PGlite (one connection, whose statements run on this
    * thread), a few on PostgreSQL, so one batch gathers while another commits.
@@ -78,6 +95,11 @@ export class SubmissionWriter {
       this.queue.push({ item, resolve, reject });
       this.schedule();
     });
+  }
+
+  /** Adds a module's work to every batch's transaction (see SubmissionHook). */
+  onStored(hook: SubmissionHook): void {
+    this.hooks.push(hook);
   }
 
   /** Resolves when nothing is waiting or being written (tests, shutdown). */
@@ -150,7 +172,7 @@ export class SubmissionWriter {
     const refused = await this.refused(db, items);
     const out = await db.transaction().execute(async (trx) => {
       const accepted = items.filter((i) => !refused.has(i));
-      if (!accepted.length) return { result: items.map(() => tooMany()), fresh: [] };
+      if (!accepted.length) return { result: items.map(() => tooMany()), fresh: [], after: [] };
       const inserted = await trx
         .insertInto("form_submissions")
         .values(
@@ -199,9 +221,10 @@ export class SubmissionWriter {
           repeated: true,
         });
       }
-      await this.sideEffects(trx, fresh);
-      return { result, fresh };
+      const after = await this.sideEffects(trx, fresh);
+      return { result, fresh, after };
     });
+    for (const run of out.after) run();
     const forms = new Set(out.fresh.map((f) => f.item.form.id));
     for (const formId of forms)
       this.ctx.events.publish({
@@ -218,8 +241,8 @@ export class SubmissionWriter {
   private async sideEffects(
     trx: AnyDb,
     fresh: Array<{ item: NewSubmission; id: string; createdAt: string }>,
-  ) {
-    if (!fresh.length) return;
+  ): Promise<Array<() => void>> {
+    if (!fresh.length) return [];
     for (const { item, id } of fresh) {
       if (!item.files.length) continue;
       const claimed = await trx
@@ -247,6 +270,18 @@ export class SubmissionWriter {
       })),
       trx as unknown as AppContext["db"],
     );
+    const after: Array<() => void> = [];
+    const stored = fresh.map(({ item, id, createdAt }) => ({
+      id,
+      createdAt,
+      form: item.form,
+      answers: item.answers,
+      tracking: item.tracking,
+    }));
+    for (const hook of this.hooks) {
+      const run = await hook(trx, stored);
+      if (run) after.push(run);
+    }
     // Last: the day's row is shared by every batch, so its lock is held only until the commit.
     const counts = new Map<string, { formId: string; source: string; n: number }>();
     for (const { item } of fresh) {
@@ -275,6 +310,7 @@ export class SubmissionWriter {
           .doUpdateSet({ submissions: sql`form_stats.submissions + excluded.submissions` }),
       )
       .execute();
+    return after;
   }
 }
 

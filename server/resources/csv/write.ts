@@ -22,6 +22,8 @@ export interface Write {
   /** The stored record it updates; null for a new record. */
   existing: Row | null;
   body: Row;
+  /** Columns the rules set (WriteContext.set). */
+  set?: Row;
 }
 
 export interface WriteOptions {
@@ -44,24 +46,34 @@ async function writeAll(trx: AnyDb, writes: Write[], options: WriteOptions) {
   const creates = writes.filter((w) => !w.existing);
   const createdIds: string[] = [];
   const updatedIds: string[] = [];
+  const { afterWrite } = options.rules;
   if (creates.length) {
-    const rows = await trx
-      .insertInto(table)
-      .values(
-        creates.map((w) => ({ ...toColumns(def.schema, w.body), created_by: actorId, updated_by: actorId })),
-      )
-      .returning("id")
-      .execute();
+    const query = trx.insertInto(table).values(
+      creates.map((w) => ({
+        ...toColumns(def.schema, w.body),
+        ...w.set,
+        created_by: actorId,
+        updated_by: actorId,
+      })),
+    );
+    // Rows come back in the order of the VALUES list (PostgreSQL's INSERT … RETURNING).
+    const rows: Row[] = afterWrite
+      ? await query.returningAll().execute()
+      : await query.returning("id").execute();
     createdIds.push(...rows.map((r) => String(r.id)));
+    if (afterWrite) for (const row of rows) await afterWrite({ db: trx, existing: null, row, actorId });
   }
   for (const w of writes) {
     if (!w.existing) continue;
     const id = String(w.existing.id);
-    await trx
+    const query = trx
       .updateTable(table)
-      .set({ ...toColumns(def.schema, w.body), updated_at: new Date(), updated_by: actorId })
-      .where("id", "=", id)
-      .execute();
+      .set({ ...toColumns(def.schema, w.body), ...w.set, updated_at: new Date(), updated_by: actorId })
+      .where("id", "=", id);
+    if (afterWrite) {
+      const row = (await query.returningAll().executeTakeFirstOrThrow()) as Row;
+      await afterWrite({ db: trx, existing: w.existing, row, actorId });
+    } else await query.execute();
     updatedIds.push(id);
   }
   return { createdIds, updatedIds };
@@ -74,7 +86,8 @@ export async function writeChunk(trx: AnyDb, writes: Write[], options: WriteOpti
   const ready: Write[] = [];
   for (const w of writes) {
     try {
-      await rules.beforeWrite?.({ db: trx, existing: w.existing, values: w.body });
+      w.set = {};
+      await rules.beforeWrite?.({ db: trx, existing: w.existing, values: w.body, set: w.set });
       ready.push(w);
     } catch (error) {
       errors.push(...rowErrorsOf(w.row, error, def.schema));

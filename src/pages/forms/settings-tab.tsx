@@ -1,9 +1,11 @@
 /**
- * The Settings tab: mail on the left; UTM tracking, sending and first-touch on the right. Each
+ * The Settings tab: mail on the left; UTM tracking, CRM clients, sending and first-touch on the
+ * right. Each
  * message (the checks as one types, or a refused save's) shows at its input.
  */
 import { Col, Row } from "antd";
 import { useMemo } from "react";
+import { CrmSettingsCard } from "./crm-settings";
 import { MailSettingsCard } from "./mail-settings";
 import { problemsAt } from "./settings-rules";
 import { SubmitSettingsCard } from "./submit-settings";
@@ -34,6 +36,14 @@ export function SettingsTab({ draft }: { draft: FormDraft }) {
               utm={settings.utm}
               messagesAt={under("utm.")}
               onChange={(utm, path) => setSettings({ ...settings, utm }, `utm.${path}`.replace(/\.$/, ""))}
+            />
+          </Col>
+          <Col span={24}>
+            <CrmSettingsCard
+              crm={settings.crm}
+              fields={state.items}
+              messagesAt={under("crm.")}
+              onChange={(crm, path) => setSettings({ ...settings, crm }, `crm.${path}`)}
             />
           </Col>
           <Col span={24}>
