@@ -6,6 +6,7 @@
 
 /** The socket.io path on the socket service base. */
 import type { DamChange } from "./dam";
+import type { NotificationMessage } from "./notifications";
 
 export const SOCKET_PATH = "/socket.io";
 
@@ -41,6 +42,8 @@ export interface ServerToClientEvents {
   "dam:change": (message: DamChange) => void;
   /** Who has a record's edit form open, sent to each of them when someone comes or goes. */
   presence: (message: PresenceMessage) => void;
+  /** To one user's pages: a new notification, or some read or deleted elsewhere (schemas/notifications.ts). */
+  notification: (message: NotificationMessage) => void;
 }
 
 /** One person with a record's edit form open (one entry however many tabs they have). */

@@ -37,6 +37,7 @@ import { modulesRoutes } from "./modules/modules/modules.routes";
 import { pdfModule } from "./modules/pdf";
 import { preferencesRoutes } from "./modules/preferences/preferences.routes";
 import { usersRoutes } from "./modules/users/users.routes";
+import { NotificationService, notificationRoutes } from "./notifications";
 import { broadcastAdapter } from "./realtime/cluster-adapter";
 import { createAccountEvents, createResourceEvents } from "./realtime/events";
 import { attachRealtime } from "./realtime/socket";
@@ -134,9 +135,11 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     // Set just below: the sender and the run engine register their jobs on the queue above.
     webhooks: undefined as unknown as WebhookService,
     runs: undefined as unknown as RunEngine,
+    notifications: undefined as unknown as NotificationService,
   };
   ctx.webhooks = new WebhookService(ctx);
   ctx.runs = createRunEngine({ db, jobs: ctx.jobs, log: app.log });
+  ctx.notifications = new NotificationService(ctx);
   watchSessionChanges(ctx);
   await ensureFirstAdmin(db, config, app.log);
 
@@ -153,6 +156,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   await app.register(usersRoutes, ctx);
   await app.register(modulesRoutes, ctx);
   await app.register(preferencesRoutes, ctx);
+  await app.register(notificationRoutes, ctx);
   await app.register(outboxRoutes, ctx);
   await app.register(securityEventRoutes, ctx);
   let services: ResourceServices = new Map();

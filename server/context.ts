@@ -10,6 +10,7 @@ import type { Broadcast } from "./db/broadcast";
 import type { JobQueue } from "./jobs";
 import type { Mailer } from "./mail/mailer";
 import type { DamEvents } from "./modules/dam/events";
+import type { NotificationService } from "./notifications";
 import type { AccountEvents, ResourceEvents } from "./realtime/events";
 import type { RunEngine } from "./runs";
 import type { StorageDriver } from "./storage";
@@ -39,4 +40,6 @@ export interface AppContext {
   webhooks: WebhookService;
   /** Durable runs of steps (sequences, automations), each step a job of `jobs`. */
   runs: RunEngine;
+  /** The notification centre: notify users in a transaction (bell, live push, mail by choice). */
+  notifications: NotificationService;
 }

@@ -19,6 +19,7 @@ import type {
   FormsTable,
 } from "./types-forms";
 import type { RunDefinitionsTable, RunStepsTable, RunsTable } from "./types-runs";
+import type { NotificationsTable } from "./types-notifications";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -357,4 +358,5 @@ export interface Database extends CrmTables {
   run_definitions: RunDefinitionsTable;
   runs: RunsTable;
   run_steps: RunStepsTable;
+  notifications: NotificationsTable;
 }

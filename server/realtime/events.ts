@@ -37,7 +37,8 @@ export interface Events<T> {
 export type ResourceEvents = Events<ResourceChange>;
 export type AccountEvents = Events<AccountChange>;
 
-function createEvents<T>(): Events<T> {
+/** An in-process event bus of one message type. */
+export function createEvents<T>(): Events<T> {
   const emitter = new EventEmitter();
   emitter.setMaxListeners(0);
   return {

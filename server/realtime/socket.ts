@@ -12,6 +12,8 @@
  *   changed (the socket leaves the rooms of modules no longer granted; the page reloads its
  *   identity), or that their session ended (disabled, deleted, device signed out), after
  *   which the server disconnects those sockets.
+ * - `notification` (from `ctx.notifications.live`) goes to `user:<id>`: a new notification
+ *   of that user (server/notifications), or some read or deleted in another of their tabs.
  * - `/dam` is the asset manager's namespace: same handshake, plus the DAM module grant.
  *
  * Handshake failures follow the HTTP status rules, sent as `connect_error` with
@@ -268,7 +270,13 @@ export function attachRealtime(
     root.in(rooms).disconnectSockets();
     dam.in(rooms).disconnectSockets();
   });
+  // Notifications (server/notifications): to the user's own room, so on every instance only
+  // their pages get them. The sender checked the module grant when it wrote them.
+  const stopNotificationFanOut = ctx.notifications.live.subscribe(({ userId, message }) => {
+    root.to(userRoom(userId)).emit("notification", message);
+  });
   const stopFanOut = () => {
+    stopNotificationFanOut();
     stopResourceFanOut();
     stopDamFanOut();
     stopAccountFanOut();
