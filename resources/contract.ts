@@ -57,8 +57,11 @@ export interface ResourceDefinition {
   csv?: false | "export";
   /** Screens replaced by custom pages, by key of the SPA's custom page registry. */
   pages?: Partial<Record<ScreenName, string>>;
-  /** Extra row or toolbar actions, by key of the SPA's action registry. */
-  actions?: { row?: readonly string[]; toolbar?: readonly string[] };
+  /**
+   * Extra actions, by key of the SPA's action registries: in a row, in the toolbar, and on
+   * the rows selected (beside Delete selected).
+   */
+  actions?: { row?: readonly string[]; toolbar?: readonly string[]; bulk?: readonly string[] };
 }
 
 /**

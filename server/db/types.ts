@@ -11,6 +11,7 @@ import type {
   WebhooksTable,
 } from "./types-content";
 import type { CrmTables } from "./types-crm";
+import type { CrmSequenceTables } from "./types-crm-sequences";
 import type {
   FormDefinitionsTable,
   FormFilesTable,
@@ -18,8 +19,8 @@ import type {
   FormSubmissionsTable,
   FormsTable,
 } from "./types-forms";
-import type { RunDefinitionsTable, RunStepsTable, RunsTable } from "./types-runs";
 import type { NotificationsTable } from "./types-notifications";
+import type { RunDefinitionsTable, RunStepsTable, RunsTable } from "./types-runs";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -319,7 +320,7 @@ export interface UserPreferencesTable {
   updated_at: Timestamp;
 }
 
-export interface Database extends CrmTables {
+export interface Database extends CrmTables, CrmSequenceTables {
   modules: ModulesTable;
   users: UsersTable;
   user_modules: UserModulesTable;

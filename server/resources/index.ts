@@ -4,6 +4,7 @@ import type { ResourceDefinition } from "../../resources/contract";
 import { RESOURCES } from "../../resources/index";
 import type { AppContext } from "../context";
 import { opportunityRules } from "../modules/crm/opportunity.rules";
+import { sequenceRules } from "../modules/crm/sequences/sequence.rules";
 import { formRules } from "../modules/forms/forms.rules";
 import { pdfRules } from "../modules/pdf/pdf.rules";
 import { registerCsvParser, registerCsvRoutes } from "./csv/routes";
@@ -15,7 +16,12 @@ import type { ResourceService } from "./service";
  * Rules by resource name (sorted). The product sub-category rule became a composite
  * foreign key (`x-relation.within`), so no write needs a read first.
  */
-export const RULES: RulesRegistry = { forms: formRules, opportunities: opportunityRules, pdfs: pdfRules };
+export const RULES: RulesRegistry = {
+  forms: formRules,
+  opportunities: opportunityRules,
+  pdfs: pdfRules,
+  sequences: sequenceRules,
+};
 
 export type ResourceServices = ReadonlyMap<string, ResourceService>;
 

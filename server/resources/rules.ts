@@ -29,6 +29,8 @@ export interface AfterWriteContext {
   /** The row as stored now. */
   row: Row;
   actorId: string;
+  /** The app's services, for effects in the same transaction (a sequence's runs end: ctx.runs). */
+  app: AppContext;
 }
 
 export interface ResourceRules {

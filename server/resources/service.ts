@@ -98,7 +98,7 @@ export class ResourceService {
         const set: Row = {};
         await this.rules.beforeWrite?.({ db: trx, existing: null, values: body, set });
         const row = await this.insertRow(trx, { ...values, ...set });
-        await this.rules.afterWrite?.({ db: trx, existing: null, row, actorId });
+        await this.rules.afterWrite?.({ db: trx, existing: null, row, actorId, app: this.ctx });
         return row;
       },
       (db) => this.insertRow(db, values),
@@ -121,7 +121,7 @@ export class ResourceService {
         const set: Row = {};
         await this.rules.beforeWrite?.({ db: trx, existing, values: body, set });
         const row = await this.updateRow(trx, id, { ...values, ...set });
-        await this.rules.afterWrite?.({ db: trx, existing, row, actorId });
+        await this.rules.afterWrite?.({ db: trx, existing, row, actorId, app: this.ctx });
         return row;
       },
       (db) => this.updateRow(db, id, values),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RESOURCES } from "../../resources/index";
-import { ROW_ACTIONS, TOOLBAR_ACTIONS } from "./actions";
+import { BULK_ACTIONS, ROW_ACTIONS, TOOLBAR_ACTIONS } from "./actions";
 import { CUSTOM_PAGES } from "./custom-pages";
 import { screenOf } from "./screens";
 
@@ -15,6 +15,8 @@ describe("screen and action registries", () => {
       for (const key of def.actions?.toolbar ?? [])
         if (!(key in TOOLBAR_ACTIONS)) missing.push(`${def.name} ${key}`);
       for (const key of def.actions?.row ?? []) if (!(key in ROW_ACTIONS)) missing.push(`${def.name} ${key}`);
+      for (const key of def.actions?.bulk ?? [])
+        if (!(key in BULK_ACTIONS)) missing.push(`${def.name} ${key}`);
     }
     expect(missing).toEqual([]);
   });
@@ -33,7 +35,7 @@ describe("screen and action registries", () => {
   });
 
   it("keep their keys sorted", () => {
-    for (const registry of [CUSTOM_PAGES, TOOLBAR_ACTIONS, ROW_ACTIONS]) {
+    for (const registry of [CUSTOM_PAGES, TOOLBAR_ACTIONS, ROW_ACTIONS, BULK_ACTIONS]) {
       expect(Object.keys(registry)).toEqual(sorted(Object.keys(registry)));
     }
   });

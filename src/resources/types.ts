@@ -13,6 +13,12 @@ export interface ToolbarActionProps extends ScreenProps {
   sorters: CrudSort[];
 }
 
+/** Props of an action on the rows selected: the resource, their ids, and how to clear the selection. */
+export interface BulkActionProps extends ScreenProps {
+  ids: string[];
+  onDone: () => void;
+}
+
 /** Props of a row action: the resource and the row's record. */
 export interface RowActionProps extends ScreenProps {
   record: ResourceRecord;

@@ -8,7 +8,8 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import type { SubmissionWriter } from "../forms/submission-writer";
 import { seedDropdowns } from "./dropdowns";
-import { type Enrol, formClients } from "./form-clients";
+import { formClients } from "./form-clients";
+import { sequencesModule } from "./sequences";
 import { timelineRoutes } from "./timeline.routes";
 
 export interface CrmDependencies {
@@ -19,6 +20,6 @@ export interface CrmDependencies {
 export async function crmModule(app: FastifyInstance, ctx: AppContext, deps: CrmDependencies) {
   await seedDropdowns(ctx.db);
   await timelineRoutes(app, ctx);
-  const enrol: Enrol | undefined = undefined;
+  const enrol = await sequencesModule(app, ctx);
   deps.submissions.onStored(formClients(ctx, () => enrol));
 }

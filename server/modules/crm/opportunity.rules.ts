@@ -7,6 +7,7 @@
 import { badRequest } from "../../http/errors";
 import type { ResourceRules } from "../../resources/rules";
 import { optionLabels } from "./dropdowns";
+import { exitSequences } from "./sequences/exits";
 import { addTimeline, type Db } from "./timeline";
 
 const LOST_REASON_MISSING = "Choose why it was lost";
@@ -27,7 +28,7 @@ export const opportunityRules: ResourceRules = {
     } else set.closed_at = new Date();
   },
 
-  async afterWrite({ db, existing, row, actorId }) {
+  async afterWrite({ db, existing, row, actorId, app }) {
     const stages = await optionLabels(db as Db, "stage");
     const stage = (value: unknown) => stages.get(String(value)) ?? String(value);
     const title = String(row.title);
@@ -82,5 +83,8 @@ export const opportunityRules: ResourceRules = {
         ...e,
       })),
     );
+    // A won or lost opportunity ends its client's sequences (issue 16).
+    if (existing?.status !== row.status && (row.status === "won" || row.status === "lost"))
+      await exitSequences(app, db as Db, String(row.client_id), row.status);
   },
 };

@@ -15,8 +15,10 @@
  *   (write.ts).
  * - Any error, or a dry run: the transaction is rolled back and nothing is written.
  */
+
 import type { ResourceDefinition } from "../../../resources/contract";
 import { plural } from "../../../src/lib/text";
+import type { AppContext } from "../../context";
 import type { AnyDb, ResourceRules } from "../rules";
 import { RowChecker } from "./check-rows";
 import { matchHeader } from "./header";
@@ -50,6 +52,8 @@ export interface ImportResult {
 }
 
 export interface ImportOptions {
+  /** The app's services, handed to afterWrite rules. */
+  app: AppContext;
   db: AnyDb;
   def: ResourceDefinition;
   resolve: (name: string) => ResourceDefinition | undefined;

@@ -122,6 +122,7 @@ export function registerCsvRoutes(
       const actorId = principalOf(request).userId;
       const { report, createdIds, updatedIds } = await importCsv(
         {
+          app: ctx,
           db: db(),
           def,
           resolve,

@@ -12,6 +12,7 @@
  */
 import { sql } from "kysely";
 import type { ResourceDefinition } from "../../../resources/contract";
+import type { AppContext } from "../../context";
 import { type Row, toColumns } from "../records";
 import type { AnyDb, ResourceRules } from "../rules";
 import { type RowError, rowErrorsOf } from "./row-errors";
@@ -27,6 +28,8 @@ export interface Write {
 }
 
 export interface WriteOptions {
+  /** The app's services, handed to afterWrite rules. */
+  app: AppContext;
   def: ResourceDefinition;
   rules: ResourceRules;
   translate: (error: unknown) => unknown;
@@ -41,7 +44,7 @@ export interface Written {
 
 /** Inserts new records in one statement, updates the others; returns the ids by kind. */
 async function writeAll(trx: AnyDb, writes: Write[], options: WriteOptions) {
-  const { def, actorId } = options;
+  const { def, actorId, app } = options;
   const table = def.schema["x-table"];
   const creates = writes.filter((w) => !w.existing);
   const createdIds: string[] = [];
@@ -61,7 +64,7 @@ async function writeAll(trx: AnyDb, writes: Write[], options: WriteOptions) {
       ? await query.returningAll().execute()
       : await query.returning("id").execute();
     createdIds.push(...rows.map((r) => String(r.id)));
-    if (afterWrite) for (const row of rows) await afterWrite({ db: trx, existing: null, row, actorId });
+    if (afterWrite) for (const row of rows) await afterWrite({ db: trx, existing: null, row, actorId, app });
   }
   for (const w of writes) {
     if (!w.existing) continue;
@@ -72,7 +75,7 @@ async function writeAll(trx: AnyDb, writes: Write[], options: WriteOptions) {
       .where("id", "=", id);
     if (afterWrite) {
       const row = (await query.returningAll().executeTakeFirstOrThrow()) as Row;
-      await afterWrite({ db: trx, existing: w.existing, row, actorId });
+      await afterWrite({ db: trx, existing: w.existing, row, actorId, app });
     } else await query.execute();
     updatedIds.push(id);
   }

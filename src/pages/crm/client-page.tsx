@@ -17,6 +17,7 @@ import { placeOfResource, RecordUnavailablePage } from "../../resources/record-n
 import { recordState } from "../../resources/show/record-state";
 import type { ResourceRecord, ScreenProps } from "../../resources/types";
 import { ClientTimeline } from "./client-timeline";
+import { ClientSequences, EnrolInSequenceButton } from "./sequences/client-sequences";
 import "./crm.css";
 
 /** Shown in the header or the side cards, so the details list leaves them out. */
@@ -79,6 +80,7 @@ export default function ClientPage({ def }: ScreenProps) {
           <Button icon={<EditOutlined />} onClick={() => navigate(`../edit/${id}`, { relative: "path" })}>
             Edit
           </Button>
+          <EnrolInSequenceButton clientId={id} clientName={String(client.name)} />
         </Space>
       </header>
       {client.sms_opted_out_at ? (
@@ -109,6 +111,7 @@ export default function ClientPage({ def }: ScreenProps) {
           </Card>
           <ClientOpportunities clientId={id} />
           <ClientTasks clientId={id} />
+          <ClientSequences clientId={id} />
         </div>
         <div className="crm-client-main">
           <Card title="Timeline" size="small">

@@ -1,7 +1,9 @@
 import { DeleteOutlined } from "@ant-design/icons";
 import { useDeleteMany } from "@refinedev/core";
 import { Button, Flex, Popconfirm, Typography, theme } from "antd";
+import { Suspense } from "react";
 import type { ResourceDefinition } from "../../../resources/contract";
+import { BULK_ACTIONS } from "../actions";
 
 interface BulkDeleteBarProps {
   def: ResourceDefinition;
@@ -9,7 +11,10 @@ interface BulkDeleteBarProps {
   onDone: () => void;
 }
 
-/** "N selected", Clear selection, and Delete selected behind "Delete N selected?". */
+/**
+ * "N selected", Clear selection, the resource's own actions on a selection, and Delete selected
+ * behind "Delete N selected?".
+ */
 export function BulkDeleteBar({ def, ids, onDone }: BulkDeleteBarProps) {
   const { token } = theme.useToken();
   const { mutate, mutation } = useDeleteMany();
@@ -34,6 +39,14 @@ export function BulkDeleteBar({ def, ids, onDone }: BulkDeleteBarProps) {
       <Button size="small" type="link" onClick={onDone}>
         Clear selection
       </Button>
+      {(def.actions?.bulk ?? []).map((key) => {
+        const Action = BULK_ACTIONS[key];
+        return Action ? (
+          <Suspense key={key} fallback={null}>
+            <Action def={def} ids={ids} onDone={onDone} />
+          </Suspense>
+        ) : null;
+      })}
       <Popconfirm
         title={`Delete ${count} selected?`}
         description="This cannot be undone."
