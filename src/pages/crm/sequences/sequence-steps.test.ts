@@ -7,6 +7,7 @@ import {
   newStep,
   newStepKey,
   problemsByStep,
+  stepSummary,
   stepTitle,
 } from "./sequence-steps";
 
@@ -37,6 +38,9 @@ describe("sequence steps in the builder", () => {
     expect(stepTitle(steps[1])).toBe("Wait 2 days");
     expect(stepTitle({ key: "x", type: "email", subject: " ", body: "" })).toBe("Email: (no subject yet)");
     expect(stepTitle({ key: "w", type: "wait", amount: 1, unit: "weeks" })).toBe("Wait 1 week");
+    expect(stepSummary(steps[0])).toBe("Hi");
+    expect(stepSummary(steps[1])).toBe("Wait 2 days");
+    expect(stepSummary({ key: "x", type: "sms", body: "" })).toBe("(no message yet)");
   });
 
   it("files problems under their step and field, in the field's own words", () => {

@@ -48,12 +48,18 @@ export function moveStep(steps: readonly SequenceStep[], from: number, to: numbe
   return next;
 }
 
-/** A step's name on its card: its label, or what it still needs. */
+/** A step's name in messages and announcements: its label, or what it still needs. */
 export function stepTitle(step: SequenceStep): string {
   if (step.type === "email" && !step.subject.trim()) return "Email: (no subject yet)";
   if (step.type === "sms" && !step.body.trim()) return "SMS: (no message yet)";
   if (step.type === "task" && !step.title.trim()) return "Task: (no title yet)";
   return stepLabel(step);
+}
+
+/** A step's line on its card, under which its type is written: what it sends or asks. */
+export function stepSummary(step: SequenceStep): string {
+  const title = stepTitle(step);
+  return step.type === "wait" ? title : title.slice(title.indexOf(": ") + 2);
 }
 
 /**

@@ -22,7 +22,7 @@ import {
   STEP_TYPE_LABELS,
 } from "../../../../schemas/crm-sequence-steps";
 import { plural } from "../../../lib/text";
-import { stepTitle } from "./sequence-steps";
+import { stepSummary, stepTitle } from "./sequence-steps";
 
 export const STEP_ICONS: Readonly<Record<SequenceStepType, ReactNode>> = {
   email: <MailOutlined aria-hidden />,
@@ -81,7 +81,7 @@ export function StepCard({ step, index, count, selected, problems, onSelect, onD
         <span className="seq-step-icon">{STEP_ICONS[step.type]}</span>
         <span className="seq-step-text">
           <Typography.Text strong ellipsis className="seq-step-title">
-            {title}
+            {stepSummary(step)}
           </Typography.Text>
           <Typography.Text type="secondary" className="seq-step-type">
             {STEP_TYPE_LABELS[step.type]}
