@@ -58,8 +58,8 @@ export interface ResourceDefinition {
   /** Screens replaced by custom pages, by key of the SPA's custom page registry. */
   pages?: Partial<Record<ScreenName, string>>;
   /**
-   * Extra row or toolbar actions, by key of the SPA's action registry; `bulk`: actions on the
-   * selected records, beside Delete selected (merging duplicate clients).
+   * Extra actions, by key of the SPA's action registries: in a row, in the toolbar, and on
+   * the rows selected (beside Delete selected).
    */
   actions?: { row?: readonly string[]; toolbar?: readonly string[]; bulk?: readonly string[] };
 }

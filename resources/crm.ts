@@ -22,7 +22,7 @@ export const clients: ResourceDefinition = {
   order: 1,
   columnWidths: { phone: 160, tags: 200 },
   pages: { show: "crm.client" },
-  actions: { bulk: ["clients.merge"] },
+  actions: { bulk: ["clients.merge", "crm.enrol-in-sequence"] },
   uiSchema: {
     "ui:order": [
       "name",

@@ -34,6 +34,11 @@ export const NOTIFICATION_KINDS = {
     label: "Replies",
     description: "A client answered a mail or a text message you sent.",
   },
+  "crm.sequence_failed": {
+    module: "crm",
+    label: "Failed sequence steps",
+    description: "A step of a sequence could not run for a client of yours.",
+  },
   "task.reminder": {
     module: "crm",
     label: "Task reminders",

@@ -14,6 +14,7 @@ import type { CrmTables } from "./types-crm";
 import type { CrmCalendarTables } from "./types-crm-calendar";
 import type { CrmEmailTables } from "./types-crm-email";
 import type { CrmFieldTables } from "./types-crm-fields";
+import type { CrmSequenceTables } from "./types-crm-sequences";
 import type {
   FormDefinitionsTable,
   FormFilesTable,
@@ -340,7 +341,12 @@ export interface UserPreferencesTable {
   updated_at: Timestamp;
 }
 
-export interface Database extends CrmTables, CrmCalendarTables, CrmEmailTables, CrmFieldTables {
+export interface Database
+  extends CrmTables,
+    CrmCalendarTables,
+    CrmEmailTables,
+    CrmFieldTables,
+    CrmSequenceTables {
   modules: ModulesTable;
   users: UsersTable;
   user_modules: UserModulesTable;

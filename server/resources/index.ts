@@ -6,6 +6,7 @@ import type { AppContext } from "../context";
 import { clientRules } from "../modules/crm/client.rules";
 import { dropdownRules } from "../modules/crm/dropdowns.rules";
 import { opportunityRules } from "../modules/crm/opportunity.rules";
+import { sequenceRules } from "../modules/crm/sequences/sequence.rules";
 import { taskRules } from "../modules/crm/task.rules";
 import { formRules } from "../modules/forms/forms.rules";
 import { pdfRules } from "../modules/pdf/pdf.rules";
@@ -24,6 +25,7 @@ export const RULES: RulesRegistry = {
   forms: formRules,
   opportunities: opportunityRules,
   pdfs: pdfRules,
+  sequences: sequenceRules,
   tasks: taskRules,
 };
 

@@ -21,4 +21,5 @@ export const BULK_ACTIONS: Readonly<Record<string, ComponentType<BulkActionProps
   "clients.merge": lazy(async () => ({
     default: (await import("../pages/crm/merge-clients-action")).MergeClientsAction,
   })),
+  "crm.enrol-in-sequence": lazy(() => import("../pages/crm/sequences/enrol-selection")),
 };

@@ -18,7 +18,11 @@ test("add a custom field and see it in list, form and filter", async ({ page, re
   const me = await admin.expect<{ first_name: string; last_name: string }>("GET", "/api/users/me", 200);
   const owner = `${me.first_name} ${me.last_name}`.trim();
   await admin.expect("POST", "/crm/dropdowns", 201, { list: "company_tier", value: "gold", label: "Gold" });
-  await admin.expect("POST", "/crm/dropdowns", 201, { list: "company_tier", value: "silver", label: "Silver" });
+  await admin.expect("POST", "/crm/dropdowns", 201, {
+    list: "company_tier",
+    value: "silver",
+    label: "Silver",
+  });
   await admin.expect("POST", "/crm/clients", 201, { name: `Silver Client ${stamp}`, source: "referral" });
 
   await signIn(page);
@@ -43,7 +47,10 @@ test("add a custom field and see it in list, form and filter", async ({ page, re
   await expect(page.getByLabel("Filter by Source")).toBeVisible();
 
   // The form: the field among the others, its options by label; the owner by name.
-  await page.getByRole("link", { name: /Create/ }).first().click();
+  await page
+    .getByRole("link", { name: /Create/ })
+    .first()
+    .click();
   await page.getByLabel("Name", { exact: true }).fill(`Gold Client ${stamp}`);
   await choose(page, "Tier", "Gold");
   await choose(page, "Source", "Website");

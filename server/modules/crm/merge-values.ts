@@ -3,9 +3,12 @@
  * client, the sending user, and the client's custom fields. Email, SMS and sequence steps all
  * ask here, so a template reads the same whichever channel sends it.
  */
+
+import type { Transaction } from "kysely";
 import { clientSchema } from "../../../schemas/crm-clients";
 import { type MergeClient, type MergeValues, mergeValuesOf } from "../../../schemas/merge-fields";
 import type { AppContext } from "../../context";
+import type { Database } from "../../db/types";
 import { customFields } from "../../resources/custom-fields";
 
 type Ctx = Pick<AppContext, "db" | "broadcast" | "log">;
@@ -20,14 +23,18 @@ export async function clientCustomFieldKeys(ctx: Ctx): Promise<string[]> {
   return (await customFields(ctx).fieldsOf(entity)).map((f) => f.key);
 }
 
-/** The merge values of a message to `client` sent by `userId` (null: sent by the system). */
+/**
+ * The merge values of a message to `client` sent by `userId` (null: sent by the system); `db`
+ * is the caller's transaction when it has one.
+ */
 export async function messageMergeValues(
   ctx: Ctx,
   client: MergeClient,
   userId: string | null,
+  db: Ctx["db"] | Transaction<Database> = ctx.db,
 ): Promise<MergeValues> {
   const user = userId
-    ? await ctx.db
+    ? await db
         .selectFrom("users")
         .select(["first_name", "last_name", "email"])
         .where("id", "=", userId)

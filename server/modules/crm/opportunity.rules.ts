@@ -9,6 +9,7 @@ import type { ResourceRules } from "../../resources/rules";
 import { notifyAssignment } from "./assignments";
 import { placeOnArrival } from "./board-positions";
 import { optionLabels } from "./dropdowns";
+import { exitSequences } from "./sequences/exits";
 import { addTimeline, type Db } from "./timeline";
 
 const LOST_REASON_MISSING = "Choose why it was lost";
@@ -31,7 +32,7 @@ export const opportunityRules: ResourceRules = {
   },
 
   async afterWrite(context) {
-    const { db, existing, row, actorId } = context;
+    const { db, existing, row, actorId, app } = context;
     await notifyAssignment(context, "owner_id", {
       title: `Opportunity for you: ${row.title}`,
       link: `/crm/opportunities/show/${row.id}`,
@@ -90,5 +91,8 @@ export const opportunityRules: ResourceRules = {
         ...e,
       })),
     );
+    // A won or lost opportunity ends its client's sequences (issue 16).
+    if (existing?.status !== row.status && (row.status === "won" || row.status === "lost"))
+      await exitSequences(app, db as Db, String(row.client_id), row.status);
   },
 };

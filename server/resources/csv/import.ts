@@ -52,6 +52,8 @@ export interface ImportResult {
 }
 
 export interface ImportOptions {
+  /** The app's services, handed to afterWrite rules. */
+  app: AppContext;
   db: AnyDb;
   def: ResourceDefinition;
   resolve: (name: string) => ResourceDefinition | undefined;
@@ -60,7 +62,6 @@ export interface ImportOptions {
   translate: (error: unknown) => unknown;
   actorId: string;
   dryRun: boolean;
-  app: AppContext;
 }
 
 /** Thrown inside the transaction to roll it back (a dry run, or errors found). */

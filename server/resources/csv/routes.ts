@@ -123,6 +123,7 @@ export function registerCsvRoutes(
       const actorId = principalOf(request).userId;
       const { report, createdIds, updatedIds } = await importCsv(
         {
+          app: ctx,
           db: db(),
           def: await service.defNow(),
           resolve,
@@ -130,7 +131,6 @@ export function registerCsvRoutes(
           translate: (error) => service.translate(error),
           actorId,
           dryRun: request.query.dryRun,
-          app: ctx,
         },
         request.body,
       );

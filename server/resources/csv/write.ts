@@ -29,11 +29,12 @@ export interface Write {
 }
 
 export interface WriteOptions {
+  /** The app's services, handed to afterWrite rules. */
+  app: AppContext;
   def: ResourceDefinition;
   rules: ResourceRules;
   translate: (error: unknown) => unknown;
   actorId: string;
-  app: AppContext;
 }
 
 export interface Written {
@@ -44,13 +45,12 @@ export interface Written {
 
 /** Inserts new records in one statement, updates the others; returns the ids by kind. */
 async function writeAll(trx: AnyDb, writes: Write[], options: WriteOptions) {
-  const { def, actorId } = options;
+  const { def, actorId, app } = options;
   const table = def.schema["x-table"];
   const creates = writes.filter((w) => !w.existing);
   const createdIds: string[] = [];
   const updatedIds: string[] = [];
   const { afterWrite } = options.rules;
-  const { app } = options;
   if (creates.length) {
     const query = trx.insertInto(table).values(
       creates.map((w) => ({

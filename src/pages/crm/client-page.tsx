@@ -21,6 +21,7 @@ import { UpcomingMeetings } from "./calendar/upcoming-meetings";
 import { ClientTimeline } from "./client-timeline";
 import { ClientEmails, emailClientOf } from "./email/client-emails";
 import { EmailButton } from "./email/email-button";
+import { ClientSequences, EnrolInSequenceButton } from "./sequences/client-sequences";
 import "./crm.css";
 import { SmsAction } from "./sms-action";
 
@@ -87,6 +88,7 @@ export default function ClientPage({ def }: ScreenProps) {
           <BookMeetingButton clientId={id} clientName={String(client.name)} email={email} />
           <EmailButton client={emailClientOf(client, def.schema)} />
           <SmsAction client={client} />
+          <EnrolInSequenceButton clientId={id} clientName={String(client.name)} />
         </Space>
       </header>
       {client.sms_opted_out_at ? (
@@ -118,6 +120,7 @@ export default function ClientPage({ def }: ScreenProps) {
           <ClientOpportunities clientId={id} />
           <ClientTasks clientId={id} />
           <UpcomingMeetings clientId={id} />
+          <ClientSequences clientId={id} />
         </div>
         <div className="crm-client-main">
           <ClientEmails client={emailClientOf(client, def.schema)} />

@@ -3,6 +3,7 @@
  * right. Each
  * message (the checks as one types, or a refused save's) shows at its input.
  */
+import { useList } from "@refinedev/core";
 import { Col, Row } from "antd";
 import { useMemo } from "react";
 import { CrmSettingsCard } from "./crm-settings";
@@ -19,6 +20,25 @@ export function SettingsTab({ draft }: { draft: FormDraft }) {
     [errors.settings, problems.settings],
   );
   const under = (prefix: string) => (path: string) => problemsAt(messages, `${prefix}${path}`);
+  // The CRM's sequences to enrol respondents in; none offered to someone without the CRM module.
+  const { result: sequenceList, query: sequenceQuery } = useList({
+    resource: "sequences",
+    sorters: [{ field: "name", order: "asc" }],
+    pagination: { pageSize: 200 },
+    errorNotification: false,
+    queryOptions: { retry: false },
+  });
+  const sequences = useMemo(() => {
+    if (!sequenceQuery.isSuccess) return undefined;
+    const options = (sequenceList?.data ?? []).map((s) => ({
+      value: String(s.id),
+      label: s.status === "paused" ? `${s.name} (paused)` : String(s.name),
+    }));
+    const chosen = settings.crm?.sequenceId;
+    if (chosen && !options.some((o) => o.value === chosen))
+      options.push({ value: chosen, label: "A deleted sequence (no one is enrolled)" });
+    return options;
+  }, [sequenceQuery.isSuccess, sequenceList, settings.crm?.sequenceId]);
   return (
     <Row gutter={[16, 16]} className="fs-settings">
       <Col xs={24} xl={12}>
@@ -44,6 +64,7 @@ export function SettingsTab({ draft }: { draft: FormDraft }) {
               fields={state.items}
               messagesAt={under("crm.")}
               onChange={(crm, path) => setSettings({ ...settings, crm }, `crm.${path}`)}
+              sequences={sequences}
             />
           </Col>
           <Col span={24}>
