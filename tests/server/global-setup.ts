@@ -9,9 +9,24 @@
  * 3. Neither → `null`: tests run on PGlite only, and this setup says so.
  *
  * Each test file then creates its own database with `createTestDatabase()` (tests/server/pg.ts).
+ *
+ * Migrated templates: a server started by the harness begins from a copy of a database migrated
+ * here once — `CREATE DATABASE … TEMPLATE` on PostgreSQL, a `dumpDataDir()` tarball on PGlite —
+ * rather than migrating its own: creating and migrating a PGlite cluster takes seconds, and the
+ * suite starts a few hundred servers. Servers still run `migrate()` (it finds nothing to do), and
+ * tests of the migrations themselves start from empty databases.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely } from "kysely";
+import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { findPgBin, startPgCluster } from "../../scripts/pg-cluster";
+import { migrate } from "../../server/db";
+import { PGliteDialect } from "../../server/db/pglite-dialect";
+import { migratePostgres } from "../../server/db/postgres";
 import { startS3rver } from "./s3";
 
 declare module "vitest" {
@@ -20,6 +35,10 @@ declare module "vitest" {
     pgUrl: string | null;
     /** URL of the loopback S3-compatible server (s3rver) for the S3 storage driver. */
     s3Url: string;
+    /** A migrated PGlite data folder (a tarball) for servers to start from. */
+    pgliteTemplate: string;
+    /** The name of a migrated database on `pgUrl` to create test databases from (or null). */
+    pgTemplate: string | null;
   }
 }
 
@@ -28,10 +47,44 @@ export default async function setup(project: TestProject): Promise<() => Promise
   console.log(`[server tests] S3: s3rver at ${s3.url}`);
   project.provide("s3Url", s3.url);
   const stopPg = await setupPostgres(project);
+  const templateDir = mkdtempSync(path.join(os.tmpdir(), "atelier-test-template-"));
+  project.provide("pgliteTemplate", await pgliteTemplate(templateDir));
   return async () => {
     stopPg?.();
+    rmSync(templateDir, { recursive: true, force: true });
     await s3.stop();
   };
+}
+
+/** Migrates an in-memory PGlite and writes its data folder to a tarball; answers its path. */
+async function pgliteTemplate(dir: string): Promise<string> {
+  const pglite = await PGlite.create("memory://");
+  const db = new Kysely<never>({ dialect: new PGliteDialect(pglite) });
+  await migrate(db as never);
+  const dump = await pglite.dumpDataDir("none");
+  await pglite.close();
+  const file = path.join(dir, "pglite-migrated.tar");
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  return file;
+}
+
+const PG_TEMPLATE = "atelier_migrated_template";
+
+/** Creates and migrates the template database on the server behind `adminUrl`. */
+async function postgresTemplate(adminUrl: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    // A TEST_DATABASE_URL server may keep one from an earlier run, of older migrations.
+    await admin.query(`DROP DATABASE IF EXISTS "${PG_TEMPLATE}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${PG_TEMPLATE}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${PG_TEMPLATE}`;
+  await migratePostgres(url.toString(), migrate);
+  return PG_TEMPLATE;
 }
 
 async function setupPostgres(project: TestProject): Promise<(() => void) | undefined> {
@@ -39,6 +92,7 @@ async function setupPostgres(project: TestProject): Promise<(() => void) | undef
   if (given) {
     console.log("[server tests] PostgreSQL: TEST_DATABASE_URL");
     project.provide("pgUrl", given);
+    project.provide("pgTemplate", await postgresTemplate(given));
     return undefined;
   }
   const bin = findPgBin();
@@ -47,6 +101,7 @@ async function setupPostgres(project: TestProject): Promise<(() => void) | undef
       "[server tests] PostgreSQL: not available (no TEST_DATABASE_URL, no binaries under /usr/lib/postgresql) — running on PGlite only",
     );
     project.provide("pgUrl", null);
+    project.provide("pgTemplate", null);
     return undefined;
   }
   const cluster = await startPgCluster(bin, {
@@ -55,5 +110,6 @@ async function setupPostgres(project: TestProject): Promise<(() => void) | undef
   });
   console.log(`[server tests] PostgreSQL: throwaway cluster from ${bin} at ${cluster.url}`);
   project.provide("pgUrl", cluster.url);
+  project.provide("pgTemplate", await postgresTemplate(cluster.url));
   return () => cluster.stop();
 }

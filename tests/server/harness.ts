@@ -3,7 +3,7 @@
  * `DRIVERS` lists PGlite always, and PostgreSQL when global-setup found a server, so a
  * suite written once with `describe.each(DRIVERS)` runs against both engines.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyServerOptions } from "fastify";
@@ -26,6 +26,13 @@ export type StorageKind = "local" | "s3";
 /** Both storage drivers: a temp folder, and a fresh bucket on the loopback s3rver. */
 export const STORAGE_DRIVERS: StorageKind[] = ["local", "s3"];
 const s3Url = inject("s3Url");
+
+/** The migrated PGlite data folder of global-setup.ts, read once per test file. */
+let pgliteTemplate: Blob | undefined;
+function migratedPglite(): Blob {
+  pgliteTemplate ??= new Blob([readFileSync(inject("pgliteTemplate"))]);
+  return pgliteTemplate;
+}
 
 export const ADMIN = { email: "admin@example.com", password: "Admin-Passw0rd!" };
 export const DEVICE = { deviceId: "device-1", deviceName: "Linux Chrome" };
@@ -91,7 +98,7 @@ export async function startServer(
     if (!pgUrl) throw new Error("PostgreSQL not available");
     if (options.databaseUrl) databaseUrl = options.databaseUrl;
     else {
-      const created = await createTestDatabase(pgUrl);
+      const created = await createTestDatabase(pgUrl, inject("pgTemplate"));
       databaseUrl = created.url;
       dropDb = created.drop;
     }
@@ -108,7 +115,11 @@ export async function startServer(
     CLIENT_DIR: "/nonexistent-client-dir",
     ...env,
   });
-  const database = await openDatabase({ databaseUrl, pgliteDir: "memory://" });
+  const database = await openDatabase({
+    databaseUrl,
+    pgliteDir: "memory://",
+    pgliteTemplate: databaseUrl ? undefined : migratedPglite(),
+  });
   if (options.setupSql) await sql.raw(options.setupSql).execute(database.db);
   const built = await buildApp({
     config,

@@ -29,11 +29,15 @@ async function withAdmin<T>(adminUrl: string, run: (client: pg.Client) => Promis
   }
 }
 
-/** Creates a uniquely named database on the server behind `adminUrl` and returns its URL. */
-export async function createTestDatabase(adminUrl: string): Promise<TestDatabase> {
+/**
+ * Creates a uniquely named database on the server behind `adminUrl` and returns its URL: empty,
+ * or a copy of `template` (global-setup.ts makes a migrated one).
+ */
+export async function createTestDatabase(adminUrl: string, template?: string | null): Promise<TestDatabase> {
   const name = `atelier_test_${process.pid}_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   // The name is ours (letters, digits, underscores): safe to quote as an identifier.
-  await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const from = template ? ` TEMPLATE "${template}"` : "";
+  await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"${from}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   let dropped = false;
