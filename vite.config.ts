@@ -140,7 +140,7 @@ const ESM_ICONS = [
 ];
 
 /**
- * Lighter stand-ins for two packages the admin app would otherwise carry on every screen
+ * Lighter stand-ins for packages the admin app would otherwise carry on every screen
  * behind sign-in (each file says why it is equivalent for what uses it here).
  */
 const LIGHTER = [
@@ -149,25 +149,41 @@ const LIGHTER = [
     replacement: path.resolve(import.meta.dirname, "src/layout/page-header.tsx"),
   },
   { find: /^side-channel$/, replacement: path.resolve(import.meta.dirname, "src/vendor/side-channel.cjs") },
+  {
+    find: /^@refinedev\/devtools-internal$/,
+    replacement: path.resolve(import.meta.dirname, "src/vendor/refine-devtools.js"),
+  },
 ];
 
 /**
- * antd Table's column filter dropdown (antd imports it relatively, so it is swapped here rather
- * than by an alias): see src/vendor/table-filter-dropdown.js.
+ * Parts of antd the admin app never uses but would load on its first screens, swapped for
+ * small stand-ins that fail loudly if used (each file in src/vendor says why). They are matched
+ * by the importing antd module, since antd imports them relatively or other screens need the
+ * real module: Table's column filter dropdown, Card's tabs, Table's tree-data selection.
  */
 function lighterModules(): Plugin {
-  const standIn = path.resolve(import.meta.dirname, "src/vendor/table-filter-dropdown.js");
+  const vendor = (file: string) => path.resolve(import.meta.dirname, "src/vendor", file);
+  /** [what is imported, by which antd module, the stand-in]. */
+  const standIns: [string[], RegExp, string][] = [
+    [
+      ["./FilterDropdown"],
+      /[\\/]antd[\\/]es[\\/]table[\\/]hooks[\\/]useFilter[\\/]index\.js$/,
+      "table-filter-dropdown.js",
+    ],
+    [["../tabs"], /[\\/]antd[\\/]es[\\/]card[\\/]Card\.js$/, "card-tabs.js"],
+    [
+      ["rc-tree/es/util", "rc-tree/es/utils/conductUtil", "rc-tree/es/utils/treeUtil"],
+      /[\\/]antd[\\/]es[\\/]table[\\/]hooks[\\/]useSelection\.js$/,
+      "table-selection-tree.js",
+    ],
+  ];
   return {
     name: "atelier-lighter-modules",
     enforce: "pre",
     resolveId(source, importer) {
-      if (
-        source === "./FilterDropdown" &&
-        importer &&
-        /[\\/]antd[\\/]es[\\/]table[\\/]hooks[\\/]useFilter[\\/]index\.js$/.test(importer)
-      )
-        return standIn;
-      return null;
+      if (!importer) return null;
+      const found = standIns.find(([sources, by]) => sources.includes(source) && by.test(importer));
+      return found ? vendor(found[2]) : null;
     },
   };
 }
