@@ -13,6 +13,7 @@ import { DateText } from "../../components/date-text";
 import { detailFields } from "../../resources/columns";
 import { FieldValue, formatMoney } from "../../resources/field-value";
 import { fieldTitle } from "../../resources/fields";
+import { optionText, useOptionList } from "../../resources/options";
 import { placeOfResource, RecordUnavailablePage } from "../../resources/record-not-found";
 import { recordState } from "../../resources/show/record-state";
 import type { ResourceRecord, ScreenProps } from "../../resources/types";
@@ -141,6 +142,7 @@ function ClientOpportunities({ clientId }: { clientId: string }) {
     pagination: { pageSize: 20 },
   });
   const rows = result?.data ?? [];
+  const { options: stages } = useOptionList("stage");
   return (
     <Card
       title="Opportunities"
@@ -165,7 +167,11 @@ function ClientOpportunities({ clientId }: { clientId: string }) {
                   bordered={false}
                   color={o.status === "won" ? "green" : o.status === "lost" ? "red" : "blue"}
                 >
-                  {o.status === "open" ? String(o.stage) : String(o.status)}
+                  {o.status === "open"
+                    ? optionText(stages, String(o.stage))
+                    : o.status === "won"
+                      ? "Won"
+                      : "Lost"}
                 </Tag>
               </span>
             </li>

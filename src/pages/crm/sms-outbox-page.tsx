@@ -102,7 +102,7 @@ export default function SmsOutboxPage() {
             width={150}
             render={(s: SmsStatus) => <StatusTag status={s} />}
           />
-          <Table.Column<SmsMessage> dataIndex="segments" title="Parts" width={70} />
+          <Table.Column<SmsMessage> dataIndex="segments" title="Parts" width={84} />
           <Table.Column<SmsMessage>
             dataIndex="created_at"
             title="Created"
@@ -114,7 +114,7 @@ export default function SmsOutboxPage() {
           <Table.Column<SmsMessage>
             key="actions"
             title="Actions"
-            width={90}
+            width={104}
             render={(_, sms) => (
               <Button type="link" size="small" onClick={() => setOpen(sms)}>
                 Open
