@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeEntities, htmlToText } from "./html-text";
+import { decodeEntities, htmlToText, textToHtml } from "./html-text";
 
 describe("htmlToText", () => {
   it("puts blocks on their own lines and lists as dashes", () => {
@@ -32,5 +32,19 @@ describe("htmlToText", () => {
 describe("decodeEntities", () => {
   it("leaves what it does not know", () => {
     expect(decodeEntities("&bogus; &#0; &amp")).toBe("&bogus; &#0; &amp");
+  });
+});
+
+describe("textToHtml", () => {
+  it("escapes the text, makes paragraphs of blank-line blocks and <br> of other breaks", () => {
+    expect(textToHtml("Hi <Ann> & co,\r\nthanks.\n\n\n  Bye  \n")).toBe(
+      "<p>Hi &lt;Ann&gt; &amp; co,<br>thanks.</p><p>Bye</p>",
+    );
+    expect(textToHtml("  \n ")).toBe("");
+  });
+
+  it("reads back as the same text", () => {
+    const text = "Hi Asha from Kite Labs,\nglad you came.\n\nSee you <soon>";
+    expect(htmlToText(textToHtml(text))).toBe(text);
   });
 });

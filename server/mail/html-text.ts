@@ -1,8 +1,10 @@
 /**
  * The plain-text part of an HTML mail (the rich-text editor's output): mail programs that show
  * text only, and the timeline, read this. Enough for what the editor writes (paragraphs,
- * headings, lists, quotes, links, line breaks), not a general HTML renderer.
+ * headings, lists, quotes, links, line breaks), not a general HTML renderer. `textToHtml` goes
+ * the other way, for a message written as plain text.
  */
+import { escapeHtml } from "../../schemas/merge-fields";
 
 const NAMED: Readonly<Record<string, string>> = {
   amp: "&",
@@ -61,4 +63,22 @@ export function htmlToText(html: string): string {
     .join("\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
+}
+
+/**
+ * Plain text as HTML: characters escaped, paragraphs (split by blank lines) as `<p>`, other line
+ * breaks as `<br>`. How a message written as text (a sequence's email step) is kept beside the
+ * mails written in the rich-text editor; `htmlToText` gives the text back.
+ *
+ * @example
+ * textToHtml("Hi <Ann>,\nthanks.\n\nBye"); // "<p>Hi &lt;Ann&gt;,<br>thanks.</p><p>Bye</p>"
+ */
+export function textToHtml(text: string): string {
+  return text
+    .replace(/\r\n?/g, "\n")
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`)
+    .join("");
 }

@@ -1,17 +1,22 @@
 /**
  * Sequences (issue 16): steps saved as numbered versions and checked in words; clients enrolled
  * one by one, by a list, or by a form's answer, each as a run of the run engine; the email step
- * queued to the mailer with its merge fields filled and put on the timeline; the task step
- * making a task; a client leaving on reply, opt-out, a won opportunity, or by hand; a paused
- * sequence holding its steps; and the figures read from the runs. (The restart test is
- * crm-sequences-crash.test.ts.)
+ * sent as every CRM email is (a message in a conversation of its own, its reply address on the
+ * mail) with its merge fields filled and put on the timeline; the SMS step through the SMS
+ * service (a loopback Twilio-compatible API); the task step making a task; a client leaving when
+ * they reply over SMTP to the CRM's reply listener, text STOP to the SMS webhook, win an
+ * opportunity, or are taken out by hand; a paused sequence holding its steps; and the figures
+ * read from the runs. (The restart test is crm-sequences-crash.test.ts.)
  */
+import nodemailer, { type SendMailOptions } from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SequenceStep } from "../../schemas/crm-sequence-steps";
-import { exitOnOptOut, exitOnReply } from "../../server/modules/crm/sequences";
+import { freePort } from "../../scripts/pg-cluster";
+import { queueClientEmail } from "../../server/modules/crm/client-email";
 import { waitFor } from "./child-server";
 import { contactForm } from "./forms-fixtures";
 import { DRIVERS, startServer, type TestServer } from "./harness";
+import { inboundSmsParams, type LoopbackTwilio, postTwilioWebhook, startLoopbackTwilio } from "./twilio";
 
 type Rec = Record<string, unknown> & { id: string };
 // biome-ignore lint/suspicious/noExplicitAny: answers are inspected loosely.
@@ -29,6 +34,9 @@ const wait = (key: string, amount: number, unit: "minutes" | "hours" | "days" | 
   amount,
   unit,
 });
+const DOMAIN = "replies.example.test";
+const PUBLIC_URL = "https://atelier.example.test";
+
 const task = (key: string, title: string): SequenceStep => ({
   key,
   type: "task",
@@ -39,6 +47,8 @@ const task = (key: string, title: string): SequenceStep => ({
 
 describe.each(DRIVERS)("sequences on %s", (driver) => {
   let s: TestServer;
+  let twilio: LoopbackTwilio;
+  let inboundPort: number;
   let admin: string;
   let adminId: string;
   const call = <T = Any>(method: string, p: string, body?: unknown) =>
@@ -72,6 +82,29 @@ describe.each(DRIVERS)("sequences on %s", (driver) => {
       .select(["subject", "text_body"])
       .where("to_address", "=", address)
       .execute();
+  /** The Reply-To of the latest mail to `address`. */
+  const replyAddressOf = async (address: string) =>
+    (
+      await db()
+        .selectFrom("mail_outbox")
+        .select("reply_to")
+        .where("to_address", "=", address)
+        .orderBy("created_at", "desc")
+        .executeTakeFirstOrThrow()
+    ).reply_to as string;
+  /** The client's mail program answers: over SMTP to the CRM's reply listener. */
+  const reply = (mail: SendMailOptions) =>
+    nodemailer
+      .createTransport({ host: "127.0.0.1", port: inboundPort, secure: false, ignoreTLS: true })
+      .sendMail(mail);
+  /** The client texts our number: Twilio's signed inbound webhook. */
+  const text = (from: string, body: string) =>
+    postTwilioWebhook(
+      `${s.baseUrl}/crm/hooks/sms/inbound`,
+      `${PUBLIC_URL}/crm/hooks/sms/inbound`,
+      twilio.authToken,
+      inboundSmsParams(twilio.accountSid, from, twilio.from, body),
+    );
   const enrolmentOf = async (sequenceId: string, clientId: string) =>
     ((await call("GET", `/crm/sequences/${sequenceId}/enrolments?pageSize=200`)).body.data as Any[]).find(
       (e) => e.clientId === clientId,
@@ -98,12 +131,23 @@ describe.each(DRIVERS)("sequences on %s", (driver) => {
     waitFor(what, probe, 20_000, 100);
 
   beforeAll(async () => {
-    s = await startServer(driver, { FORMS_RATE_LIMIT: "1000" });
+    twilio = await startLoopbackTwilio();
+    inboundPort = await freePort();
+    s = await startServer(driver, {
+      FORMS_RATE_LIMIT: "1000",
+      ...twilio.env(),
+      PUBLIC_URL,
+      CRM_INBOUND_DOMAIN: DOMAIN,
+      CRM_INBOUND_SMTP_PORT: String(inboundPort),
+    });
     const signedIn = await s.signIn();
     admin = signedIn.accessToken;
     adminId = signedIn.user.userID;
   });
-  afterAll(() => s?.close());
+  afterAll(async () => {
+    await s?.close();
+    await twilio?.close();
+  });
 
   it("enrols a client: the email goes out with its merge fields, on the timeline; the wait holds the next step", async () => {
     const seq = await sequence("Welcome", [
@@ -159,6 +203,166 @@ describe.each(DRIVERS)("sequences on %s", (driver) => {
       active: 0,
       finished: 1,
     });
+  });
+
+  it("sends the email step as a CRM email in a conversation of its own; the client's reply over SMTP ends the enrolment", async () => {
+    const seq = await sequence("Conversation", [
+      email("hello", "Hello {{client.first_name}}", "Hi {{client.first_name}},\nhow are <you>?"),
+      wait("gap", 2, "days"),
+      email("again", "Following up", "Still there?"),
+    ]);
+    const lena = await client("Lena Park");
+    const { runId } = (await enrol(seq.id, [lena.id])).body.enrolled[0];
+    await until("the wait", async () => (await enrolmentOf(seq.id, lena.id))?.step?.index === 2);
+
+    // A message of the client's, in a conversation, sent as the client's owner.
+    const listed = (await call("GET", `/crm/messages?clientId=${lena.id}`)).body;
+    expect(listed.total).toBe(1);
+    const message = listed.data[0];
+    expect(message).toMatchObject({
+      channel: "email",
+      direction: "out",
+      subject: "Hello Lena",
+      to: "lena.park@example.com",
+      body_text: "Hi Lena,\nhow are <you>?",
+      body: "<p>Hi Lena,<br>how are &lt;you&gt;?</p>",
+      status: "stored",
+      actor_id: adminId,
+      thread_id: expect.any(String),
+    });
+    const thread = await db()
+      .selectFrom("crm_email_threads")
+      .selectAll()
+      .where("id", "=", message.thread_id)
+      .executeTakeFirstOrThrow();
+    expect(thread).toMatchObject({ client_id: lena.id, subject: "Hello Lena", created_by: adminId });
+    // The outbox mail carries the conversation's reply address and Message-ID.
+    const mail = await db()
+      .selectFrom("mail_outbox")
+      .selectAll()
+      .where("to_address", "=", "lena.park@example.com")
+      .executeTakeFirstOrThrow();
+    expect(mail).toMatchObject({
+      subject: "Hello Lena",
+      text_body: "Hi Lena,\nhow are <you>?",
+      reply_to: `reply+${thread.token}@${DOMAIN}`,
+      message_id: thread.message_id,
+      from_name: "Admin User",
+    });
+    // One timeline entry: the message's, saying which sequence and step sent it.
+    const sentEntries = (await timeline(lena.id)).filter((e) => e.kind === "email_out");
+    expect(sentEntries).toEqual([
+      expect.objectContaining({
+        title: "Hello Lena",
+        ref_id: message.id,
+        data: expect.objectContaining({
+          threadId: thread.id,
+          to: "lena.park@example.com",
+          sequenceId: seq.id,
+          sequence: "Conversation",
+          step: "Email: Hello {{client.first_name}}",
+        }),
+      }),
+    ]);
+
+    // Lena answers from her mail program: the reply is hers, and her enrolment has ended by the
+    // time the listener accepted it (the same transaction).
+    const answered = await reply({
+      from: "Lena Park <lena.park@example.com>",
+      to: mail.reply_to as string,
+      subject: "Re: Hello Lena",
+      inReplyTo: thread.message_id,
+      text: "Fine, thanks! Call me on Monday.\n\nOn Mon, Admin User wrote:\n> Hi Lena,",
+    });
+    expect(answered.accepted).toEqual([mail.reply_to]);
+    expect(await enrolmentOf(seq.id, lena.id)).toMatchObject({ status: "exited", exitReason: "replied" });
+    const entries = await timeline(lena.id);
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        kind: "email_in",
+        body: "Fine, thanks! Call me on Monday.",
+        data: expect.objectContaining({ threadId: thread.id }),
+      }),
+    );
+    expect(entries.map((e) => e.title)).toContain("Left the sequence Conversation: Replied");
+    // The owner who "sent" it is told, as for any CRM email.
+    const told = (await call("GET", "/api/notifications")).body.data.filter(
+      (n: Any) => n.kind === "crm.reply" && n.data?.clientId === lena.id,
+    );
+    expect(told).toHaveLength(1);
+    // The follow-up's job went with the enrolment: no second mail however much time passes.
+    const pending = await db()
+      .selectFrom("jobs")
+      .select("id")
+      .where("key", "like", `run:${runId}:%`)
+      .where("state", "=", "queued")
+      .execute();
+    expect(pending).toEqual([]);
+    expect(await mailsTo("lena.park@example.com")).toHaveLength(1);
+  });
+
+  it("sends the SMS step through the SMS service; a STOP texted back ends the enrolment", async () => {
+    const seq = await sequence("Texts", [
+      { key: "text", type: "sms", body: "Hi {{client.first_name}}, a quick note from {{user.first_name}}" },
+      wait("gap", 1, "days"),
+      email("later", "Later", "Later on"),
+    ]);
+    const tara = await client("Tara Bose", { phone: "+919877700002", consent_sms: true });
+    const { runId } = (await enrol(seq.id, [tara.id])).body.enrolled[0];
+    const taken = await until("the SMS at the provider", async () =>
+      twilio.messages.find((m) => m.to === "+919877700002"),
+    );
+    expect(taken.body).toBe("Hi Tara, a quick note from Admin");
+    await until("the wait", async () => (await enrolmentOf(seq.id, tara.id))?.step?.index === 2);
+    // Its timeline entry follows the SMS's status, and keeps saying which sequence sent it.
+    const sentEntry = await until("the SMS sent", async () =>
+      (await timeline(tara.id)).find((e) => e.kind === "sms_out" && e.title === "SMS sent to +919877700002"),
+    );
+    expect(sentEntry.data).toMatchObject({ sequenceId: seq.id, sequence: "Texts", status: "sent" });
+    const row = await db()
+      .selectFrom("crm_messages")
+      .select(["id", "actor_id", "status"])
+      .where("client_id", "=", tara.id)
+      .where("channel", "=", "sms")
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ id: sentEntry.ref_id, actor_id: adminId });
+
+    const stop = await text("+919877700002", "Stop");
+    expect(stop.status).toBe(200);
+    expect(await enrolmentOf(seq.id, tara.id)).toMatchObject({ status: "exited", exitReason: "opted_out" });
+    expect((await timeline(tara.id)).map((e) => e.title)).toContain("Left the sequence Texts: Opted out");
+    const later = await db()
+      .selectFrom("run_steps")
+      .select("status")
+      .where("run_id", "=", runId)
+      .where("step_key", "=", "later")
+      .executeTakeFirstOrThrow();
+    expect(later.status).toBe("skipped");
+    expect(await mailsTo("tara.bose@example.com")).toEqual([]);
+  });
+
+  it("never sends twice under one step key, and sends without a user as MAIL_FROM", async () => {
+    // Under the run engine's own guarantee (a committed step never runs again), the step's key
+    // guards the send: the timeline entry holding it stops a second mail.
+    const c = await client("Guard Case");
+    const send = () =>
+      db()
+        .transaction()
+        .execute((trx) =>
+          queueClientEmail(s.ctx, trx, {
+            client: { id: c.id, email: "guard.case@example.com" },
+            sender: null,
+            subject: "Once",
+            text: "Only once",
+            dedupeKey: `sequence:guard:${c.id}`,
+          }),
+        );
+    const first = await send();
+    expect(first?.replyTo).toMatch(new RegExp(`^reply\\+[a-z0-9]{32}@${DOMAIN.replaceAll(".", "\\.")}$`));
+    expect(await send()).toBeNull();
+    expect(await mailsTo("guard.case@example.com")).toHaveLength(1);
+    const [message] = (await call("GET", `/crm/messages?clientId=${c.id}`)).body.data;
+    expect(message).toMatchObject({ id: first?.id, actor_id: null, thread_id: first?.threadId });
   });
 
   it("skips a client already active in the sequence, and says which ids are no client", async () => {
@@ -244,7 +448,9 @@ describe.each(DRIVERS)("sequences on %s", (driver) => {
       email("two", "Second", "Second note"),
     ]);
     const [replier, stopper, winner, stopped, stays] = await Promise.all(
-      ["Reply Person", "Stop Person", "Win Person", "Hand Person", "Stay Person"].map((n) => client(n)),
+      ["Reply Person", "Stop Person", "Win Person", "Hand Person", "Stay Person"].map((n) =>
+        client(n, n === "Stop Person" ? { phone: "+919877700001", consent_sms: true } : {}),
+      ),
     );
     const all = [replier, stopper, winner, stopped, stays];
     const enrolled = await enrol(
@@ -263,20 +469,17 @@ describe.each(DRIVERS)("sequences on %s", (driver) => {
       return rows.length === all.length;
     });
 
-    // A reply and a STOP arrive: the inbound paths call these hooks in their transaction.
-    await db()
-      .transaction()
-      .execute((trx) => exitOnReply(s.ctx, trx, replier.id));
-    await db()
-      .transaction()
-      .execute(async (trx) => {
-        await trx
-          .updateTable("clients")
-          .set({ sms_opted_out_at: new Date() })
-          .where("id", "=", stopper.id)
-          .execute();
-        await exitOnOptOut(s.ctx, trx, stopper.id);
-      });
+    // One answers the first email (to its reply address), one texts STOP: each ends the
+    // enrolment in the transaction storing it, so it has ended once the listener said 250 and
+    // the webhook answered.
+    const sent = await reply({
+      from: "Reply Person <reply.person@example.com>",
+      to: await replyAddressOf("reply.person@example.com"),
+      subject: "Re: First",
+      text: "Not now, thanks.",
+    });
+    expect(sent.accepted).toHaveLength(1);
+    expect((await text("+919877700001", "STOP")).status).toBe(200);
     // An opportunity of the client is won on the board.
     const opportunity = await call("POST", "/crm/opportunities", {
       title: "Big deal",

@@ -1,13 +1,16 @@
 /**
- * What follows when a client answers (an email reply now, an inbound SMS later): called in the
- * transaction that stores the reply, once per reply, never for an automatic answer (an
- * out-of-office, a bounce).
+ * What follows when a client answers (an email reply, an SMS that is not STOP/START): called in
+ * the transaction that stores the reply, once per reply, never for an automatic answer (an
+ * out-of-office, a bounce). The client leaves their active sequences (reason "replied").
  *
- * The sequences' run engine (being built beside this) makes the client leave their active
- * sequences here: `onClientReplied` is the single hook it is wired into.
+ * Call it before the reply's own writes to the client's row (its timeline entry): the run engine
+ * locks runs before a step writes to the client, so taking the same order here cannot deadlock
+ * with a step of this client on PostgreSQL.
  */
+import type { AppContext } from "../../context";
+import { exitSequences } from "./sequences/exits";
 import type { Db } from "./timeline";
 
-export async function onClientReplied(_trx: Db, _clientId: string): Promise<void> {
-  // Wired by the sequences' run engine: exit this client's active enrolments (reason "replied").
+export async function onClientReplied(ctx: AppContext, trx: Db, clientId: string): Promise<void> {
+  await exitSequences(ctx, trx, clientId, "replied");
 }

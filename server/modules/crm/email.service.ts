@@ -3,6 +3,9 @@
  * (from a template or written), merge fields filled from the client and the sender, files from
  * the asset manager attached, sent through the mailer (SMTP, else the outbox) with the thread's
  * reply address, stored as a message and put on the timeline in one transaction.
+ *
+ * That last part is `queueClientEmail` (client-email.ts), which runs in a caller's transaction: a
+ * sequence's email step sends through it too.
  */
 import type { EmailPreview, SendEmailRequest, SendEmailResponse } from "../../../schemas/crm-messages";
 import { EMAIL_ATTACHMENTS_MAX_BYTES } from "../../../schemas/crm-messages";
@@ -11,15 +14,12 @@ import { type MergeValues, renderMergeFields, unknownMergeFields } from "../../.
 import type { AppContext } from "../../context";
 import { badRequest, conflict, type FieldError, notFound } from "../../http/errors";
 import { htmlToText } from "../../mail/html-text";
-import { mailFromAddress, type OutboxAttachment } from "../../mail/mailer";
+import type { OutboxAttachment } from "../../mail/mailer";
 import { sanitiseHtml } from "../cms/entry-values";
-import { newMessageId, newThreadToken, replyAddress } from "./email-threads";
+import { messageSender, type QueuedEmail, queueClientEmail } from "./client-email";
 import { messageMergeValues } from "./merge-values";
-import { getMessage, touchThread } from "./messages";
-import { addTimeline, type Db, timelineChanged } from "./timeline";
-
-/** How much of a mail's text its timeline entry shows. */
-const TIMELINE_BODY_MAX = 2000;
+import { getMessage } from "./messages";
+import { type Db, timelineChanged } from "./timeline";
 
 /** A 400 naming each field: one field's own sentence, or how many need correcting. */
 const invalid = (errors: FieldError[]) =>
@@ -35,14 +35,6 @@ async function clientOf(db: Db, clientId: string) {
     .executeTakeFirst();
   if (!client) throw notFound("Client not found");
   return { ...client, custom: typeof client.custom === "string" ? JSON.parse(client.custom) : client.custom };
-}
-
-async function senderOf(db: Db, userId: string) {
-  return db
-    .selectFrom("users")
-    .select(["id", "first_name", "last_name", "email"])
-    .where("id", "=", userId)
-    .executeTakeFirstOrThrow();
 }
 
 /** The template a message starts from, refused unless it is an email template. */
@@ -169,13 +161,6 @@ async function threadOf(db: Db, threadId: string | null | undefined, clientId: s
   return { ...thread, inReplyTo: last?.message_id ?? thread.message_id };
 }
 
-/** The domain of our Message-IDs: the reply domain, else MAIL_FROM's. */
-function messageIdDomain(ctx: AppContext): string {
-  return (
-    ctx.config.crmInbound.domain ?? mailFromAddress(ctx.config.mailFrom).split("@")[1] ?? "atelier.invalid"
-  );
-}
-
 /** What the client would get, without sending it (the dialog's preview). */
 export async function previewEmail(
   ctx: AppContext,
@@ -188,124 +173,42 @@ export async function previewEmail(
   return render(subject, body, await messageMergeValues(ctx, client, userId));
 }
 
-/** Sends an email to a client (see the file's comment); answers the stored message. */
+/** Sends an email to a client (see the file's comment) in its own transaction; answers the stored message. */
 export async function sendEmail(
   ctx: AppContext,
   input: SendEmailRequest,
   userId: string,
 ): Promise<SendEmailResponse> {
   const client = await clientOf(ctx.db, input.clientId);
-  if (!client.email) throw conflict(`${client.name} has no email address: add one to their record first`);
+  const to = client.email;
+  if (!to) throw conflict(`${client.name} has no email address: add one to their record first`);
   if (!client.consent_email)
     throw conflict(
       `${client.name} has not agreed to receive email ("Agrees to email" is off on their record)`,
     );
   const template = await emailTemplate(ctx.db, input.templateId);
   const { subject, body } = subjectAndBody(input, template);
-  const sender = await senderOf(ctx.db, userId);
+  const sender = await messageSender(ctx.db, userId);
+  if (!sender) throw notFound("Your user account no longer exists");
   const rendered = render(subject, body, await messageMergeValues(ctx, client, userId));
   const attachments = await attachmentsOf(ctx.db, input.assetIds ?? []);
-  const existing = await threadOf(ctx.db, input.threadId, client.id);
+  const thread = await threadOf(ctx.db, input.threadId, client.id);
 
-  const domain = ctx.config.crmInbound.domain;
-  const token = existing?.token ?? newThreadToken();
-  // Without a reply domain nothing comes back to the CRM: replies go to the sender instead.
-  const replyTo = domain ? replyAddress(token, domain) : sender.email;
-  const messageId = newMessageId(messageIdDomain(ctx));
-  const senderName = `${sender.first_name} ${sender.last_name}`.trim();
-  const cc = input.cc ?? [];
-  const bcc = input.bcc ?? [];
-  const fileList = attachments.map((a) => ({
-    name: a.filename,
-    contentType: a.contentType,
-    size: a.size,
-    assetId: a.assetId,
-  }));
-
-  const messageRowId = await ctx.db.transaction().execute(async (trx) => {
-    const threadId =
-      existing?.id ??
-      (
-        await trx
-          .insertInto("crm_email_threads")
-          .values({
-            token,
-            client_id: client.id,
-            subject: rendered.subject,
-            message_id: messageId,
-            created_by: userId,
-          })
-          .returning("id")
-          .executeTakeFirstOrThrow()
-      ).id;
-    if (existing) await touchThread(trx, existing.id);
-    const [outboxId] = await ctx.mailer.queue(
-      [
-        {
-          to: client.email as string,
-          cc,
-          bcc,
-          replyTo,
-          subject: rendered.subject,
-          text: rendered.text,
-          html: rendered.html,
-          fromName: senderName || undefined,
-          messageId,
-          inReplyTo: existing?.inReplyTo,
-          attachments: attachments.map(({ assetId: _, ...file }) => file),
-        },
-      ],
-      trx,
-    );
-    const message = await trx
-      .insertInto("crm_messages")
-      .values({
-        channel: "email",
-        direction: "out",
-        client_id: client.id,
-        thread_id: threadId,
-        subject: rendered.subject,
-        body: rendered.html,
-        body_text: rendered.text,
-        from_address: mailFromAddress(ctx.config.mailFrom),
-        to_address: client.email as string,
-        cc: JSON.stringify(cc),
-        bcc: JSON.stringify(bcc),
-        status: ctx.config.smtpUrl ? "queued" : "stored",
-        message_id: messageId,
-        outbox_id: outboxId,
-        template_id: template?.id ?? null,
-        actor_id: userId,
-        meta: JSON.stringify({ attachments: fileList, replyTo, fromName: senderName }),
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await addTimeline(trx, [
-      {
-        clientId: client.id,
-        kind: "email_out",
-        title: rendered.subject,
-        body:
-          rendered.text.length > TIMELINE_BODY_MAX
-            ? `${rendered.text.slice(0, TIMELINE_BODY_MAX - 3)}...`
-            : rendered.text,
-        data: {
-          from: senderName || sender.email,
-          to: client.email,
-          ...(cc.length ? { cc: cc.join(", ") } : {}),
-          subject: rendered.subject,
-          threadId,
-          ...(fileList.length ? { attachments: fileList.map((f) => f.name).join(", ") } : {}),
-        },
-        refId: message.id,
-        actorId: userId,
-        dedupeKey: `email_out:${message.id}`,
-      },
-    ]);
-    return message.id;
-  });
+  // Never null: no dedupe key was given.
+  const queued = (await ctx.db.transaction().execute((trx) =>
+    queueClientEmail(ctx, trx, {
+      client: { id: client.id, email: to },
+      sender,
+      ...rendered,
+      thread,
+      cc: input.cc,
+      bcc: input.bcc,
+      attachments,
+      templateId: template?.id ?? null,
+    }),
+  )) as QueuedEmail;
   ctx.mailer.wake();
   timelineChanged(ctx, [client.id], userId);
-  const message = await getMessage(ctx.db, messageRowId);
-  return { message: message!, replyTo };
+  const message = await getMessage(ctx.db, queued.id);
+  return { message: message!, replyTo: queued.replyTo ?? sender.email };
 }

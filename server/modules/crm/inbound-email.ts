@@ -175,6 +175,8 @@ export async function receiveReply(ctx: AppContext, mail: InboundMail): Promise<
         .executeTakeFirst();
       if (!row) continue;
       await touchThread(trx, thread.id);
+      // Before the timeline entry writes to the client's row: see onClientReplied on lock order.
+      if (!automatic) await onClientReplied(ctx, trx, thread.client_id);
       const title = subject || "(no subject)";
       await addTimeline(trx, [
         {
@@ -208,7 +210,6 @@ export async function receiveReply(ctx: AppContext, mail: InboundMail): Promise<
             subject: title,
             text: replyText,
           });
-        await onClientReplied(trx, thread.client_id);
       }
       out.push({ id: row.id, clientId: thread.client_id, threadId: thread.id });
     }

@@ -81,6 +81,10 @@ export const opportunityRules: ResourceRules = {
         });
       }
     }
+    // A won or lost opportunity ends its client's sequences (issue 16). Before the timeline
+    // writes to the client's row: a step locks its run first, then the client (no deadlock).
+    if (existing?.status !== row.status && (row.status === "won" || row.status === "lost"))
+      await exitSequences(app, db as Db, String(row.client_id), row.status);
     await addTimeline(
       db as Db,
       entries.map((e) => ({
@@ -91,8 +95,5 @@ export const opportunityRules: ResourceRules = {
         ...e,
       })),
     );
-    // A won or lost opportunity ends its client's sequences (issue 16).
-    if (existing?.status !== row.status && (row.status === "won" || row.status === "lost"))
-      await exitSequences(app, db as Db, String(row.client_id), row.status);
   },
 };

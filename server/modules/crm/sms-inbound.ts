@@ -3,7 +3,8 @@
  * (E.164), stored once per provider id, and put on the timeline.
  *
  * - STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT (the whole text, any case): every client with
- *   that number is opted out (`clients.sms_opted_out_at`) and leaves their sequences;
+ *   that number is opted out (`clients.sms_opted_out_at`) and leaves their sequences (even one
+ *   opted out already: they said STOP again);
  * - START, YES, UNSTOP: opted back in;
  * - anything else is a reply: on the timeline of the client last texted from that number (else
  *   the one most recently active), whose sequences are told they answered.
@@ -34,15 +35,10 @@ export async function receiveSms(ctx: AppContext, inbound: InboundSms): Promise<
   const outcome = await ctx.db
     .transaction()
     .execute(async (trx): Promise<InboundOutcome & { changed?: string[] }> => {
-      const clients = await trx
-        .selectFrom("clients")
-        .select(["id", "sms_opted_out_at"])
-        .where("phone", "=", inbound.from)
-        .orderBy("id")
-        .forUpdate()
-        .execute();
-      if (!clients.length) return { kind: "unknown_sender" };
-      const ids = clients.map((c) => c.id);
+      const ids = (
+        await trx.selectFrom("clients").select("id").where("phone", "=", inbound.from).orderBy("id").execute()
+      ).map((c) => c.id);
+      if (!ids.length) return { kind: "unknown_sender" };
       // The conversation is with the client we last texted at this number, else the most active.
       const lastTexted = await trx
         .selectFrom("crm_messages")
@@ -85,6 +81,19 @@ export async function receiveSms(ctx: AppContext, inbound: InboundSms): Promise<
       // The provider posted it twice (a retried webhook): handled the first time.
       if (!stored) return { kind: "duplicate" };
 
+      // Sequences first, before the clients' rows are locked: the run engine locks a run before
+      // its step writes to the client, and the same order here cannot deadlock with it.
+      if (keyword === "opt_out") for (const id of ids) await onClientOptedOut(ctx, trx, id);
+      else if (!keyword) await onClientReplied(ctx, trx, main);
+      // Locked: a send to this number (sendSms) waits for this STOP, or this STOP for the send.
+      const clients = await trx
+        .selectFrom("clients")
+        .select(["id", "sms_opted_out_at"])
+        .where("id", "in", ids)
+        .orderBy("id")
+        .forUpdate()
+        .execute();
+
       const data = { from: inbound.from, to: inbound.to, messageId: stored.id };
       const entry = (
         clientId: string,
@@ -108,7 +117,6 @@ export async function receiveSms(ctx: AppContext, inbound: InboundSms): Promise<
             .set({ sms_opted_out_at: sql`now()` as never, updated_at: sql`now()` as never })
             .where("id", "in", changed)
             .execute();
-          for (const id of changed) await onClientOptedOut(trx, id);
         }
         await addTimeline(
           trx,
@@ -150,7 +158,6 @@ export async function receiveSms(ctx: AppContext, inbound: InboundSms): Promise<
         return { kind: "opt_in", clientIds: ids, messageId: stored.id, changed };
       }
       await addTimeline(trx, [entry(main, `SMS from ${inbound.from}: ${firstLine(body)}`)]);
-      await onClientReplied(trx, main);
       return { kind: "message", clientIds: [main], messageId: stored.id };
     });
 

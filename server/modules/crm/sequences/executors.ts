@@ -3,8 +3,10 @@
  * every write goes through `trx`, so the mail or SMS queued, the task made and the timeline
  * entry commit with the step's record, or not at all, and a restart never repeats them.
  *
- * - email: the step's subject and text with their merge fields filled, queued to the mailer;
- * - sms: the text, queued to the SMS service (skipped while the server has none);
+ * - email: the step's subject and text with their merge fields filled, sent as the CRM sends
+ *   every email (`queueClientEmail`): a conversation of its own with its reply address, a
+ *   message, the mail in the outbox; a reply comes back to the client's page and ends the run;
+ * - sms: the text, queued to the SMS service (`ctx.sms`: the provider, else the SMS outbox);
  * - task: a task for the client's owner or a chosen user, due some days later;
  * - wait: nothing but the next step's time.
  *
@@ -25,8 +27,10 @@ import { renderMergeFields } from "../../../../schemas/merge-fields";
 import type { AppContext } from "../../../context";
 import type { Database } from "../../../db";
 import { delayEnd, PermanentStepError, type Run, type StepExecutor, type StepOutcome } from "../../../runs";
+import { messageSender, queueClientEmail } from "../client-email";
 import { messageMergeValues } from "../merge-values";
-import { addTimeline, type Db } from "../timeline";
+import { smsOutTitle } from "../sms.service";
+import { addTimeline } from "../timeline";
 import { HOLD_RECHECK_MS, RESUMED_EVENT, type SequenceContext } from "./kind-names";
 import { queueLive } from "./live";
 import { parsedJson } from "./steps";
@@ -36,19 +40,6 @@ type Executor = StepExecutor<SequenceStep, SequenceContext>;
 
 /** How much of a message its timeline entry shows. */
 const TIMELINE_BODY_MAX = 2000;
-
-/**
- * The SMS service as the steps use it (server/sms, `ctx.sms`): queue in the caller's
- * transaction. Read structurally, so the steps work before and after that service is part of
- * the app: without it, SMS steps are skipped with the reason on the timeline.
- */
-interface SmsQueue {
-  queue(
-    messages: ReadonlyArray<{ clientId: string; to: string; body: string; templateId?: string | null }>,
-    trx: Db,
-  ): Promise<ReadonlyArray<{ id: string; status: string; segments?: number; encoding?: string }>>;
-}
-const smsOf = (ctx: AppContext): SmsQueue | undefined => (ctx as AppContext & { sms?: SmsQueue }).sms;
 
 async function load(trx: Trx, run: Run<SequenceContext>) {
   const sequence = await trx
@@ -165,22 +156,21 @@ export function sequenceExecutors(ctx: AppContext): Record<SequenceStep["type"],
       throw new PermanentStepError(
         "The email's subject or message is empty once its merge fields are filled",
       );
-    // TODO(issue 16): send through the CRM's email service once it is on main, for threads
-    // and reply matching; the mailer's outbox is what that service queues to as well.
-    await ctx.mailer.queue([{ to: client.email, subject, text }], trx);
-    await addTimeline(trx, [
-      {
-        clientId: client.id,
-        kind: "email_out",
-        title: subject,
-        body: cut(text),
-        data: entryData(loaded, step, { to: client.email, subject }),
-        refId: run.id,
-        dedupeKey: `sequence:${run.id}:${key}`,
-      },
-    ]);
+    // The step's key guards the send as well: were the step ever run again after its commit,
+    // the entry holding the key already would stop a second mail (`queued` null).
+    const queued = await queueClientEmail(ctx, trx, {
+      client: { id: client.id, email: client.email },
+      sender: await messageSender(trx, senderOf(run, loaded)),
+      subject,
+      text,
+      timelineData: entryData(loaded, step),
+      dedupeKey: `sequence:${run.id}:${key}`,
+    });
     await queueLive(ctx, trx, { sequenceId: loaded.sequence.id, clientIds: [client.id] });
-    return { input: { to: client.email, subject }, output: { sent: "email", to: client.email } };
+    return {
+      input: { to: client.email, subject },
+      output: { sent: "email", to: client.email, messageId: queued?.id, threadId: queued?.threadId },
+    };
   };
 
   const sms: Executor = async ({ trx, run, key, step: raw }) => {
@@ -193,32 +183,44 @@ export function sequenceExecutors(ctx: AppContext): Record<SequenceStep["type"],
       return skip(ctx, trx, run, key, loaded, step, "opted out of SMS (texted STOP)");
     if (!client.consent_sms)
       return skip(ctx, trx, run, key, loaded, step, 'has not agreed to receive SMS ("Agrees to SMS" is off)');
-    const service = smsOf(ctx);
-    if (!service)
-      return skip(ctx, trx, run, key, loaded, step, "was not texted: this server has no SMS service");
     const render = await renderer(ctx, trx, run, loaded);
     const body = render(step.body).trim();
     if (!body) throw new PermanentStepError("The SMS is empty once its merge fields are filled");
-    const [queued] = await service.queue(
-      [{ clientId: client.id, to: client.phone, body, templateId: step.templateId ?? null }],
+    const sender = await messageSender(trx, senderOf(run, loaded));
+    const [queued] = await ctx.sms.queue(
+      [
+        {
+          clientId: client.id,
+          to: client.phone,
+          body,
+          templateId: step.templateId ?? null,
+          actorId: sender?.id ?? null,
+        },
+      ],
       trx,
     );
     await addTimeline(trx, [
       {
         clientId: client.id,
         kind: "sms_out",
-        title: `SMS to ${client.phone}`,
+        // The CRM's listener keeps an entry whose ref is the SMS up to date with its status.
+        title: smsOutTitle(queued.status, client.phone),
         body: cut(body),
-        // The SMS service keeps an entry whose ref is its message up to date with its status.
-        data: entryData(loaded, step, { to: client.phone, status: queued?.status, messageId: queued?.id }),
-        refId: queued?.id ?? run.id,
+        data: entryData(loaded, step, {
+          to: client.phone,
+          status: queued.status,
+          segments: queued.segments,
+          encoding: queued.encoding,
+          messageId: queued.id,
+        }),
+        refId: queued.id,
         dedupeKey: `sequence:${run.id}:${key}`,
       },
     ]);
     await queueLive(ctx, trx, { sequenceId: loaded.sequence.id, clientIds: [client.id] });
     return {
       input: { to: client.phone, body },
-      output: { sent: "sms", to: client.phone, smsId: queued?.id },
+      output: { sent: "sms", to: client.phone, smsId: queued.id },
     };
   };
 

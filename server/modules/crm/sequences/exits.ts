@@ -1,8 +1,10 @@
 /**
  * When a client leaves a sequence before its end: they replied, opted out, or an opportunity of
  * theirs was won or lost. Two ways in, so an exit is never missed:
- * - at once, from the event's own transaction: `exitSequences` (the reply and opt-out hooks,
- *   the opportunity rules) ends the client's active enrolments through the run engine;
+ * - at once, from the event's own transaction: `exitSequences` ends the client's active
+ *   enrolments through the run engine. Called by the reply hook (`onClientReplied`: an email
+ *   reply over the inbound SMTP listener, an inbound SMS), the opt-out hook (`onClientOptedOut`:
+ *   STOP) and the opportunity rules (won, lost);
  * - before every step, `exitReasonOf` looks for the same facts since the enrolment began, so a
  *   reply stored by a path that did not call the hook still stops the next step.
  */
@@ -33,14 +35,6 @@ export async function exitSequences(
   });
   return ended.length;
 }
-
-/** A client answered (an email reply, an inbound SMS that is not STOP/START). */
-export const exitOnReply = (ctx: AppContext, trx: Db, clientId: string) =>
-  exitSequences(ctx, trx, clientId, "replied");
-
-/** A client opted out (texted STOP). */
-export const exitOnOptOut = (ctx: AppContext, trx: Db, clientId: string) =>
-  exitSequences(ctx, trx, clientId, "opted_out");
 
 /**
  * Why the enrolment must end before its next step, or null. Looks only at what happened since

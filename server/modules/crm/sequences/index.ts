@@ -13,7 +13,7 @@ import { registerSequenceKind } from "./sequence.kind";
 import { sequenceRoutes } from "./sequences.routes";
 import { readSteps } from "./steps";
 
-export { exitOnOptOut, exitOnReply, exitSequences } from "./exits";
+export { exitSequences } from "./exits";
 export { sequenceRules } from "./sequence.rules";
 
 /**
