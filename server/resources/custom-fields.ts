@@ -12,12 +12,14 @@
  * once per change, not per request.
  */
 import type { ValidateFunction } from "ajv";
+import type { Kysely, Transaction } from "kysely";
 import type { ResourceDefinition } from "../../resources/contract";
 import type { EntitySchema } from "../../schemas/contract";
 import { type CustomField, withCustomFields } from "../../schemas/custom-fields";
 import { fieldErrors, invalidInputMessage } from "../../schemas/error-messages";
 import type { AppContext } from "../context";
 import { SharedCache } from "../db/shared-cache";
+import type { Database } from "../db/types";
 import { badRequest } from "../http/errors";
 import { compileBody } from "../http/validation";
 import { bodySchemaOf } from "./records";
@@ -28,6 +30,7 @@ const CHANNEL = "atelier_custom_fields";
 const MAX_SHAPES = 32;
 
 type Mode = "create" | "update";
+type Executor = Kysely<Database> | Transaction<Database>;
 
 export class CustomFieldCatalogue {
   private readonly cache: SharedCache<readonly CustomField[]>;
@@ -42,15 +45,19 @@ export class CustomFieldCatalogue {
     this.cache = new SharedCache(ctx, CHANNEL, 1);
   }
 
-  /** Every definition, of every entity, in order (entity, position, label). */
-  async all(): Promise<readonly CustomField[]> {
+  /**
+   * Every definition, of every entity, in order (entity, position, label). `db`: the caller's
+   * transaction, when it has one — on PGlite (one connection) a read outside it would wait for
+   * the transaction to end, which waits for the read.
+   */
+  async all(db: Executor = this.ctx.db): Promise<readonly CustomField[]> {
     const generation = this.cache.generation;
-    return this.cache.get("all") ?? this.cache.keep("all", await this.load(), generation);
+    return this.cache.get("all") ?? this.cache.keep("all", await this.load(db), generation);
   }
 
-  /** The definitions of one entity (an `x-custom` key), in order. */
-  async fieldsOf(entity: string): Promise<CustomField[]> {
-    return (await this.all()).filter((f) => f.entity === entity);
+  /** The definitions of one entity (an `x-custom` key), in order; `db` as for `all`. */
+  async fieldsOf(entity: string, db?: Executor): Promise<CustomField[]> {
+    return (await this.all(db)).filter((f) => f.entity === entity);
   }
 
   /** Call after a committed change to any definition: every instance reads them again. */
@@ -115,8 +122,8 @@ export class CustomFieldCatalogue {
     }
   }
 
-  private async load(): Promise<CustomField[]> {
-    const rows = await this.ctx.db
+  private async load(db: Executor): Promise<CustomField[]> {
+    const rows = await db
       .selectFrom("crm_custom_fields")
       .select(["id", "entity", "key", "label", "type", "list", "required", "position", "description"])
       .orderBy("entity")

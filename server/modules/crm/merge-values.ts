@@ -4,7 +4,7 @@
  * ask here, so a template reads the same whichever channel sends it.
  */
 
-import type { Transaction } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import { clientSchema } from "../../../schemas/crm-clients";
 import { type MergeClient, type MergeValues, mergeValuesOf } from "../../../schemas/merge-fields";
 import type { AppContext } from "../../context";
@@ -12,15 +12,16 @@ import type { Database } from "../../db/types";
 import { customFields } from "../../resources/custom-fields";
 
 type Ctx = Pick<AppContext, "db" | "broadcast" | "log">;
+type Executor = Kysely<Database> | Transaction<Database>;
 
 /**
  * The keys of the clients' custom fields, as admins defined them: a template may use
  * `{{client.<key>}}` for each, even for a client without a value (it renders empty, or its
  * fallback). Read from the custom field catalogue (cached, shared by every instance).
  */
-export async function clientCustomFieldKeys(ctx: Ctx): Promise<string[]> {
+export async function clientCustomFieldKeys(ctx: Ctx, db?: Executor): Promise<string[]> {
   const entity = clientSchema["x-custom"];
-  return (await customFields(ctx).fieldsOf(entity)).map((f) => f.key);
+  return (await customFields(ctx).fieldsOf(entity, db)).map((f) => f.key);
 }
 
 /**
@@ -31,7 +32,7 @@ export async function messageMergeValues(
   ctx: Ctx,
   client: MergeClient,
   userId: string | null,
-  db: Ctx["db"] | Transaction<Database> = ctx.db,
+  db: Executor = ctx.db,
 ): Promise<MergeValues> {
   const user = userId
     ? await db
@@ -40,5 +41,5 @@ export async function messageMergeValues(
         .where("id", "=", userId)
         .executeTakeFirst()
     : undefined;
-  return mergeValuesOf(client, user ?? null, await clientCustomFieldKeys(ctx));
+  return mergeValuesOf(client, user ?? null, await clientCustomFieldKeys(ctx, db));
 }
