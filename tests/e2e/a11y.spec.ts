@@ -13,7 +13,8 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { canCreate, type ResourceDefinition } from "../../resources/contract";
 import { RESOURCES } from "../../resources/index";
-import { baseType, type FieldSchema } from "../../schemas/contract";
+import { baseType, type EntitySchema, type FieldSchema } from "../../schemas/contract";
+import { type CustomField, withCustomFields } from "../../schemas/custom-fields";
 import { recordPath, resourceRoutes } from "../../src/resources/routes";
 import { makeCataloguePdf } from "../fixtures/make-pdf";
 import { type ApiSession, apiSession, E2E_ORIGIN, navigateInApp, signIn } from "./helpers";
@@ -82,12 +83,21 @@ async function expectNoViolations(page: Page, screens: Screen[]) {
   expect(found).toEqual([]);
 }
 
+/** What a sample value may point at: records made so far, and each option list's first offered value. */
+interface Samples {
+  made: Map<string, Seeded>;
+  options: Map<string, string>;
+}
+
 /** A value a field accepts, for a record made only to be looked at. */
-function sampleValue(name: string, field: FieldSchema, related: Map<string, Seeded>): unknown {
+function sampleValue(name: string, field: FieldSchema, { made, options }: Samples): unknown {
   const relation = field["x-relation"];
-  if (relation) return related.get(relation.resource)?.id;
+  if (relation) return made.get(relation.resource)?.id;
+  // An admin-managed list (a stage, a source): a value must be one of its options.
+  const list = field["x-options"];
+  if (list) return baseType(field) === "array" ? [options.get(list)] : options.get(list);
   if (field.enum) return field.enum[0];
-  if (field.format === "email") return "a11y@example.com";
+  if (field.format === "email") return `a11y-${name.replace(/[^a-z0-9]/g, "")}${Date.now()}@example.com`;
   if (field.format === "uri") return "https://example.com/a11y";
   if (field.format === "date") return "2024-03-05";
   if (field.format === "date-time") return "2024-03-05T10:00:00Z";
@@ -117,22 +127,51 @@ interface Seeded {
 }
 
 /**
+ * A resource's schema as its server checks it now: with the custom fields admins added to an
+ * `x-custom` resource (a required one must be in the body too).
+ */
+async function liveSchema(admin: ApiSession, def: ResourceDefinition): Promise<EntitySchema> {
+  if (!def.schema["x-custom"]) return def.schema;
+  const { data } = await admin.expect<{ data: CustomField[] }>("GET", "/crm/custom-fields", 200);
+  return withCustomFields(def.schema, data);
+}
+
+/** The first offered (not archived) value of each admin-managed option list. */
+async function offeredOptions(admin: ApiSession): Promise<Map<string, string>> {
+  const options = new Map<string, string>();
+  if (!RESOURCES.some((r) => r.name === "dropdowns")) return options;
+  for (let page = 1; ; page++) {
+    const { data, total } = await admin.expect<{
+      data: { list: string; value: string; archived: boolean }[];
+      total: number;
+    }>("GET", `/crm/dropdowns?pageSize=200&page=${page}&sort=list,position`, 200);
+    for (const o of data) if (!o.archived && !options.has(o.list)) options.set(o.list, o.value);
+    if (page * 200 >= total) return options;
+  }
+}
+
+/**
  * One record of each resource that can be created, its relations pointing at records made
- * before it (resources are tried until each one's related records exist).
+ * before it (resources are tried until each one's related records exist). The users are not a
+ * generated resource: a relation to them points at the signed-in admin.
  */
 async function seedRecords(admin: ApiSession): Promise<Map<string, Seeded>> {
-  const made = new Map<string, Seeded>();
+  const made = new Map<string, Seeded>([
+    ["users", { id: admin.user.userID, label: `${admin.user.first_name} ${admin.user.last_name}` }],
+  ]);
+  const samples: Samples = { made, options: await offeredOptions(admin) };
   const pending = RESOURCES.filter(canCreate);
   for (let round = 0; round < pending.length + 1 && pending.length; round++) {
     for (const def of [...pending]) {
-      const fields = Object.entries(def.schema.properties).filter(([, f]) => !f.readOnly);
+      const schema = await liveSchema(admin, def);
+      const fields = Object.entries(schema.properties).filter(([, f]) => !f.readOnly);
       const needs = fields.flatMap(([, f]) => (f["x-relation"] ? [f["x-relation"].resource] : []));
       if (needs.some((r) => !made.has(r))) continue;
       const scoped = fields.find(([, f]) => f["x-relation"]?.within);
       const body = Object.fromEntries(
         fields
-          .filter(([name, f]) => def.schema.required.includes(name) || f["x-relation"])
-          .map(([name, f]) => [name, sampleValue(name, f, made)]),
+          .filter(([name, f]) => schema.required.includes(name) || f["x-relation"])
+          .map(([name, f]) => [name, sampleValue(name, f, samples)]),
       );
       // A scoped relation (a sub-category within a category) must agree with its scope.
       if (scoped) {
@@ -153,7 +192,7 @@ async function seedRecords(admin: ApiSession): Promise<Map<string, Seeded>> {
         201,
         body,
       );
-      made.set(def.name, { id: String(record.id), label: String(record[def.schema["x-label"]]) });
+      made.set(def.name, { id: String(record.id), label: String(record[schema["x-label"]]) });
       pending.splice(pending.indexOf(def), 1);
     }
   }

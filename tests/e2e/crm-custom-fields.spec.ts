@@ -6,7 +6,7 @@
  * by name among the people (`/api/people`), and sources from their dropdown list.
  */
 import { expect, test } from "@playwright/test";
-import { apiSession, choose, signIn } from "./helpers";
+import { apiSession, choose, combobox, signIn } from "./helpers";
 import { shoot } from "./shots";
 
 // Several screens, each a lazy chunk, on a busy machine.
@@ -42,24 +42,30 @@ test("add a custom field and see it in list, form and filter", async ({ page, re
 
   // The list: a column and a filter of its own, the choice shown by its label.
   await page.goto("crm/clients");
-  await expect(page.getByRole("columnheader", { name: "Tier" })).toBeVisible();
-  await expect(page.getByLabel("Filter by Tier")).toBeVisible();
-  await expect(page.getByLabel("Filter by Source")).toBeVisible();
+  // A page load: the app, the list's code and the custom fields, one after the other, take their
+  // time on a busy machine.
+  await expect(page.getByRole("columnheader", { name: "Tier" })).toBeVisible({ timeout: 60_000 });
+  // The select itself: antd puts its aria-label on the wrapper too.
+  await expect(combobox(page, "Filter by Tier")).toBeVisible();
+  await expect(combobox(page, "Filter by Source")).toBeVisible();
 
   // The form: the field among the others, its options by label; the owner by name.
   await page
     .getByRole("link", { name: /Create/ })
     .first()
     .click();
+  // The form, once it is up (until then "Name" is also the list's column).
+  await expect(page.getByRole("heading", { name: "Create client" })).toBeVisible({ timeout: 60_000 });
   await page.getByLabel("Name", { exact: true }).fill(`Gold Client ${stamp}`);
   await choose(page, "Tier", "Gold");
   await choose(page, "Source", "Website");
   await choose(page, "Owner", owner, { type: true });
   await shoot(page, "crm-custom-fields", "client-form");
   await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByText("Client created")).toBeVisible();
+  await expect(page.getByText("Client created")).toBeVisible({ timeout: 30_000 });
+  // The client's page loads its code on first use.
   const details = page.locator(".ant-descriptions").filter({ hasText: "Tier" });
-  await expect(details).toContainText("Gold");
+  await expect(details).toContainText("Gold", { timeout: 60_000 });
   await expect(details).toContainText("Website");
   await expect(details).toContainText(owner);
 

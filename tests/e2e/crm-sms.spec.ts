@@ -66,7 +66,7 @@ test("send an SMS from a client", async ({ page, request }) => {
   await text.press("End");
   await text.pressSequentially(" From ");
   await dialog.getByRole("button", { name: "Insert a merge field" }).click();
-  await page.getByRole("menuitem", { name: "Company" }).click();
+  await page.getByRole("menuitem", { name: /Company \{\{client\.company\}\}/ }).click();
   await expect(text).toHaveValue(
     "Hi {{client.first_name}}, your order is ready for pickup. From {{client.company}}",
   );

@@ -55,6 +55,7 @@ export default function ClientPage({ def }: ScreenProps) {
   const phone = client.phone as string | null;
   const subtitle = [client.job_title, client.company].filter(Boolean).join(" · ");
   const tags = (client.tags as string[] | null) ?? [];
+  const messaged = emailClientOf(client, def.schema);
 
   return (
     <div className="crm-client-page">
@@ -87,8 +88,8 @@ export default function ClientPage({ def }: ScreenProps) {
             Edit
           </Button>
           <BookMeetingButton clientId={id} clientName={String(client.name)} email={email} />
-          <EmailButton client={emailClientOf(client, def.schema)} />
-          <SmsAction client={client} />
+          <EmailButton client={messaged} />
+          <SmsAction client={client} customFields={messaged.customFields} />
           <EnrolInSequenceButton clientId={id} clientName={String(client.name)} />
         </Space>
       </header>
@@ -124,7 +125,7 @@ export default function ClientPage({ def }: ScreenProps) {
           <ClientSequences clientId={id} />
         </div>
         <div className="crm-client-main">
-          <ClientEmails client={emailClientOf(client, def.schema)} />
+          <ClientEmails client={messaged} />
           <Card title="Timeline" size="small">
             <ClientTimeline clientId={id} userId={me?.userID} />
           </Card>

@@ -152,11 +152,12 @@ function TimelineItem({
   onDeleted: () => void;
 }) {
   const { message } = App.useApp();
-  const details = Object.entries(DETAILS[entry.kind] ?? {}).filter(
-    ([key]) => typeof entry.data[key] === "string" && entry.data[key],
-  );
   // A note's title is its first line: the text says it all.
   const heading = entry.kind === "note" ? null : entry.title;
+  // A detail the heading already says (an email's subject as its title) is not said twice.
+  const details = Object.entries(DETAILS[entry.kind] ?? {}).filter(
+    ([key]) => typeof entry.data[key] === "string" && entry.data[key] && entry.data[key] !== heading,
+  );
   const incoming = entry.kind === "email_in" || entry.kind === "sms_in";
   return (
     <li className={`crm-timeline-item crm-kind-${entry.kind}`}>

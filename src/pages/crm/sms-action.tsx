@@ -5,12 +5,20 @@
 import { MessageOutlined } from "@ant-design/icons";
 import { Button } from "antd";
 import { Suspense, useState } from "react";
+import type { MergeField } from "../../../schemas/merge-fields";
 import { lazyScreen } from "../../components/lazy-screen";
 import type { ResourceRecord } from "../../resources/types";
 
 const SmsDialog = lazyScreen(() => import("./sms-dialog"));
 
-export function SmsAction({ client }: { client: ResourceRecord }) {
+export function SmsAction({
+  client,
+  customFields,
+}: {
+  client: ResourceRecord;
+  /** The client's custom fields the dialog's insert menu offers. */
+  customFields?: readonly MergeField[];
+}) {
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -19,7 +27,7 @@ export function SmsAction({ client }: { client: ResourceRecord }) {
       </Button>
       {open && (
         <Suspense fallback={null}>
-          <SmsDialog client={client} onClose={() => setOpen(false)} />
+          <SmsDialog client={client} customFields={customFields} onClose={() => setOpen(false)} />
         </Suspense>
       )}
     </>

@@ -6,20 +6,18 @@
  * Send stays off. Without a provider, it says the SMS will wait in the SMS outbox.
  */
 
-import { DownOutlined } from "@ant-design/icons";
 import { useGetIdentity, useList } from "@refinedev/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Dropdown, Input, type MenuProps, Modal, Select, Space, Typography } from "antd";
+import { Alert, App, Button, Input, Modal, Select, Space, Typography } from "antd";
 import type { TextAreaRef } from "antd/es/input/TextArea";
 import { useMemo, useRef, useState } from "react";
 import { Link } from "react-router";
 import type { MeResponse } from "../../../schemas/auth";
 import {
-  CLIENT_MERGE_FIELDS,
+  type MergeField,
   mergeFieldToken,
   mergeValuesOf,
   renderMergeFields,
-  USER_MERGE_FIELDS,
   unknownMergeFields,
 } from "../../../schemas/merge-fields";
 import { SMS_MAX_LENGTH, smsRefusal } from "../../../schemas/sms";
@@ -27,27 +25,20 @@ import { countSms, smsCountLabel } from "../../../schemas/sms-segments";
 import { getErrorMessage } from "../../lib/errors";
 import type { ResourceRecord } from "../../resources/types";
 import { crmKeys } from "./crm-api";
+import { MergeFieldMenu } from "./email/merge-field-menu";
 import { getSmsSettings, sendSms, smsKeys } from "./sms-api";
 import "./sms.css";
 
 const text = (v: unknown) => (typeof v === "string" ? v : null);
 
-const MERGE_MENU: MenuProps["items"] = [
-  {
-    type: "group",
-    key: "client",
-    label: "Client",
-    children: CLIENT_MERGE_FIELDS.map((f) => ({ key: f.key, label: f.label })),
-  },
-  {
-    type: "group",
-    key: "user",
-    label: "You",
-    children: USER_MERGE_FIELDS.map((f) => ({ key: f.key, label: f.label })),
-  },
-];
+export interface SmsDialogProps {
+  client: ResourceRecord;
+  /** The client's custom fields the insert menu offers (`client.<key>`). */
+  customFields?: readonly MergeField[];
+  onClose: () => void;
+}
 
-export default function SmsDialog({ client, onClose }: { client: ResourceRecord; onClose: () => void }) {
+export default function SmsDialog({ client, customFields, onClose }: SmsDialogProps) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const { data: me } = useGetIdentity<MeResponse>();
@@ -99,8 +90,7 @@ export default function SmsDialog({ client, onClose }: { client: ResourceRecord;
   };
 
   /** Puts `{{key}}` where the cursor is (or at the end), and the cursor after it. */
-  const insertField = (key: string) => {
-    const token = mergeFieldToken(key);
+  const insertField = (token: string) => {
     const el = area.current?.resizableTextArea?.textArea;
     const start = el?.selectionStart ?? body.length;
     const end = el?.selectionEnd ?? body.length;
@@ -188,15 +178,13 @@ export default function SmsDialog({ client, onClose }: { client: ResourceRecord;
             style={{ width: "55%" }}
             disabled={Boolean(refusal)}
           />
-          <Dropdown
-            trigger={["click"]}
+          <MergeFieldMenu
+            label="Insert a merge field"
+            button={{ style: { width: "45%" } }}
+            custom={customFields}
+            onInsert={insertField}
             disabled={Boolean(refusal)}
-            menu={{ items: MERGE_MENU, onClick: ({ key }) => insertField(key) }}
-          >
-            <Button style={{ width: "45%" }}>
-              Insert a merge field <DownOutlined aria-hidden />
-            </Button>
-          </Dropdown>
+          />
         </Space.Compact>
         <Input.TextArea
           ref={area}

@@ -3,7 +3,7 @@
  * sender's), each typed as `{{key}}` where the cursor is. Shared by the email and SMS dialogs.
  */
 import { DownOutlined } from "@ant-design/icons";
-import { Button, Dropdown } from "antd";
+import { Button, type ButtonProps, Dropdown } from "antd";
 import {
   CLIENT_MERGE_FIELDS,
   type MergeField,
@@ -16,11 +16,21 @@ export interface MergeFieldMenuProps {
   custom?: readonly MergeField[];
   onInsert: (token: string) => void;
   disabled?: boolean;
+  /** The button's words (default "Insert field"). */
+  label?: string;
+  /** The button's size and style where it sits (small beside a field; full size in a row of pickers). */
+  button?: Pick<ButtonProps, "size" | "style">;
 }
 
 const item = (f: MergeField) => ({ key: f.key, label: `${f.label} {{${f.key}}}` });
 
-export function MergeFieldMenu({ custom = [], onInsert, disabled }: MergeFieldMenuProps) {
+export function MergeFieldMenu({
+  custom = [],
+  onInsert,
+  disabled,
+  label = "Insert field",
+  button = { size: "small" },
+}: MergeFieldMenuProps) {
   return (
     <Dropdown
       disabled={disabled}
@@ -36,8 +46,8 @@ export function MergeFieldMenu({ custom = [], onInsert, disabled }: MergeFieldMe
         ],
       }}
     >
-      <Button size="small">
-        Insert field <DownOutlined aria-hidden />
+      <Button {...button}>
+        {label} <DownOutlined aria-hidden />
       </Button>
     </Dropdown>
   );
