@@ -6,7 +6,7 @@
  * board on it, so other tests' opportunities stay out of its columns.
  */
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { type ApiSession, apiSession, choose, signIn } from "./helpers";
+import { type ApiSession, apiSession, choose, dialogOpened, signIn } from "./helpers";
 
 interface Opportunity {
   id: string;
@@ -134,7 +134,7 @@ test("drag an opportunity to Won, with the mouse and with the keyboard; Lost ask
   // The mouse, onto Won: the dialog takes a note.
   await drag(page, card(page, `${tag} mouse deal`), page.locator('[data-zone="won"]'));
   const dialog = page.getByRole("dialog", { name: `Mark “${tag} mouse deal” as won` });
-  await expect(dialog).toBeVisible();
+  await dialogOpened(dialog);
   await dialog.getByLabel("Note (what won it)").fill("Signed at the fair");
   await dialog.getByRole("button", { name: "Mark as won" }).click();
   await expect(dialog).toBeHidden();
@@ -144,13 +144,16 @@ test("drag an opportunity to Won, with the mouse and with the keyboard; Lost ask
   // The keyboard: right of the last column is Won.
   await keyboardMove(page, `${tag} keyboard deal`, "ArrowRight", /is over Won/);
   const keyDialog = page.getByRole("dialog", { name: `Mark “${tag} keyboard deal” as won` });
+  await dialogOpened(keyDialog);
   await keyDialog.getByRole("button", { name: "Mark as won" }).click();
+  await expect(keyDialog).toBeHidden();
   await expect(card(page, `${tag} keyboard deal`)).toHaveCount(0);
   expect((await get("keyboard deal")).status).toBe("won");
 
   // Lost needs its reason: refused without one, then closed with one.
   await drag(page, card(page, `${tag} lost deal`), page.locator('[data-zone="lost"]'));
   const lost = page.getByRole("dialog", { name: `Mark “${tag} lost deal” as lost` });
+  await dialogOpened(lost);
   await lost.getByRole("button", { name: "Mark as lost" }).click();
   await expect(lost.getByText("Choose why it was lost")).toBeVisible();
   expect((await get("lost deal")).status).toBe("open");

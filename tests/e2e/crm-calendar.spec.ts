@@ -6,7 +6,7 @@
  * default outbound policy, which refuses loopback addresses — as the screen shows.
  */
 import { expect, test } from "@playwright/test";
-import { apiSession, signIn } from "./helpers";
+import { apiSession, dialogOpened, signIn } from "./helpers";
 import { shootAsIs } from "./shots";
 
 /** A screen's first render after a navigation: generous, for a machine busy with other work. */
@@ -32,6 +32,7 @@ test("book meeting leads to the calendar connection, whose refusals land under t
   await expect(dialog.getByText("Connect your calendar first")).toBeVisible(SCREEN);
   await expect(dialog.getByRole("button", { name: "Book and invite" })).toBeDisabled();
   await shootAsIs(page, "crm-calendar", "book-without-calendar");
+  await dialogOpened(dialog);
   await dialog.getByRole("link", { name: /Connect it in CRM › Calendar/ }).click();
 
   await expect(page).toHaveURL(/\/manage\/crm\/calendar$/, SCREEN);

@@ -2,7 +2,7 @@
  * Shared e2e helpers: sign in through the page or through the API, read the mail outbox.
  * The server behind them is started by playwright.config.ts (fresh DATA_DIR per run).
  */
-import { type APIRequestContext, type APIResponse, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, type APIResponse, expect, type Locator, type Page } from "@playwright/test";
 import type { ListResponse, OutboxMail, SignInResponse } from "../../schemas/auth";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_ORIGIN } from "./env";
 
@@ -175,6 +175,19 @@ export async function apiSession(
       return answer.body;
     },
   };
+}
+
+/**
+ * Waits until a dialog has finished opening. antd zooms a dialog in from a small scale; on a busy
+ * machine a click aimed at its small, still-growing box can land on the mask behind it, which
+ * shuts the dialog (a close that was being confirmed is then cancelled).
+ *
+ * @example
+ * await dialogOpened(page.getByRole("dialog", { name: "Mark “Deal” as won" }));
+ */
+export async function dialogOpened(dialog: Locator): Promise<void> {
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toHaveCSS("transform", "none");
 }
 
 /**
