@@ -16,6 +16,7 @@
  * suite starts a few hundred servers. Servers still run `migrate()` (it finds nothing to do), and
  * tests of the migrations themselves start from empty databases.
  */
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -68,23 +69,28 @@ async function pgliteTemplate(dir: string): Promise<string> {
   return file;
 }
 
-const PG_TEMPLATE = "atelier_migrated_template";
-
-/** Creates and migrates the template database on the server behind `adminUrl`. */
-async function postgresTemplate(adminUrl: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    // A TEST_DATABASE_URL server may keep one from an earlier run, of older migrations.
-    await admin.query(`DROP DATABASE IF EXISTS "${PG_TEMPLATE}" WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE "${PG_TEMPLATE}"`);
-  } finally {
-    await admin.end();
-  }
+/**
+ * Creates and migrates a template database on the server behind `adminUrl`; answers its name
+ * and how to drop it. Named for this run: another run may share the server (a TEST_DATABASE_URL,
+ * or the walkthrough test's project copy running its own suite, with its own migrations, on
+ * this one's cluster).
+ */
+async function postgresTemplate(adminUrl: string): Promise<{ name: string; drop: () => Promise<void> }> {
+  const name = `atelier_template_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = async (query: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(query);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
   const url = new URL(adminUrl);
-  url.pathname = `/${PG_TEMPLATE}`;
+  url.pathname = `/${name}`;
   await migratePostgres(url.toString(), migrate);
-  return PG_TEMPLATE;
+  return { name, drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
 }
 
 async function setupPostgres(project: TestProject): Promise<(() => void) | undefined> {
@@ -92,8 +98,9 @@ async function setupPostgres(project: TestProject): Promise<(() => void) | undef
   if (given) {
     console.log("[server tests] PostgreSQL: TEST_DATABASE_URL");
     project.provide("pgUrl", given);
-    project.provide("pgTemplate", await postgresTemplate(given));
-    return undefined;
+    const template = await postgresTemplate(given);
+    project.provide("pgTemplate", template.name);
+    return () => void template.drop().catch(() => {});
   }
   const bin = findPgBin();
   if (!bin) {
@@ -110,6 +117,6 @@ async function setupPostgres(project: TestProject): Promise<(() => void) | undef
   });
   console.log(`[server tests] PostgreSQL: throwaway cluster from ${bin} at ${cluster.url}`);
   project.provide("pgUrl", cluster.url);
-  project.provide("pgTemplate", await postgresTemplate(cluster.url));
+  project.provide("pgTemplate", (await postgresTemplate(cluster.url)).name);
   return () => cluster.stop();
 }

@@ -221,6 +221,7 @@ describe.each(DRIVERS)("notifications on %s", (driver) => {
     expect(prefs.body.kinds.map((k) => [k.kind, k.mail])).toEqual([
       ["crm.assigned", false],
       ["crm.reply", false],
+      ["crm.sequence_failed", false],
       ["task.reminder", false],
     ]);
     const put = await call<NotificationPreferences>(ann, "PUT", "/api/notifications/preferences", {
