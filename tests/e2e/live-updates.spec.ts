@@ -20,7 +20,8 @@ test("a product created, renamed and deleted by another admin appears, changes a
   await signIn(page);
   await page.goto("products/products");
   const table = page.locator(".ant-table-tbody");
-  await expect(page.getByRole("searchbox", { name: "Search products" })).toBeVisible();
+  // The list screen's first load: a busy machine can take more than the default 10 s.
+  await expect(page.getByRole("searchbox", { name: "Search products" })).toBeVisible({ timeout: 30_000 });
   // Let the first load settle, and prove the product is not there yet.
   await expect(table.getByRole("link", { name: `${tag} lamp` })).toHaveCount(0);
   // Wait until the list's live subscription is acknowledged before the change is made.
