@@ -1,67 +1,26 @@
 /**
  * Wall-clock time in an IANA time zone, from the runtime's own zone data (Intl), so a meeting
  * booked for "10:00 in Europe/Paris" is 10:00 there whatever the server's zone and whatever
- * daylight saving does. Pure; no zone database of our own.
+ * daylight saving does. Pure; no zone database of our own. The clock reading and its inverse
+ * are the ones the run engine's waits use (src/lib/delays.ts); this adds what calendars need
+ * (zone names as IANA spells them, offsets, the changes an ICS file lists).
  */
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterOf(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
+import { instantOfWallClock, isTimeZone, type WallClock, wallClockOf } from "../../../../src/lib/delays";
 
 /** The zone's name as IANA spells it (`europe/paris` → `Europe/Paris`), or undefined when unknown. */
 export function normaliseTimeZone(name: string): string | undefined {
-  if (!name || name.length > 64) return undefined;
-  try {
-    formatterOf(name);
-  } catch {
-    return undefined;
-  }
+  if (!name || name.length > 64 || !isTimeZone(name)) return undefined;
   if (name.toUpperCase() === "UTC" || name.toUpperCase() === "ETC/UTC") return "UTC";
   const lower = name.toLowerCase();
   // Names Intl accepts but does not list (Asia/Kolkata where ICU lists Asia/Calcutta) stay as given.
   return Intl.supportedValuesOf("timeZone").find((z) => z.toLowerCase() === lower) ?? name;
 }
 
-export interface WallTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
+/** A clock's reading (month 1–12): the shared one of src/lib/delays.ts. */
+export type WallTime = WallClock;
 
 /** What a clock in `timeZone` shows at `instant`. */
-export function wallTimeAt(instant: Date, timeZone: string): WallTime {
-  const parts: Record<string, number> = {};
-  for (const p of formatterOf(timeZone).formatToParts(instant)) {
-    if (p.type !== "literal") parts[p.type] = Number(p.value);
-  }
-  return {
-    year: parts.year,
-    month: parts.month,
-    day: parts.day,
-    hour: parts.hour,
-    minute: parts.minute,
-    second: parts.second,
-  };
-}
+export const wallTimeAt = wallClockOf;
 
 const asUtcMs = (w: WallTime) => {
   const d = new Date(0);
@@ -103,15 +62,7 @@ export function zonedToInstant(local: string, timeZone: string): Date {
     minute: Number(m[5]),
     second: Number(m[6] ?? 0),
   };
-  const target = asUtcMs(wall);
-  // The offsets a day either side: any change near `local` lies between them.
-  const before = offsetMinutes(new Date(target - DAY_MS), timeZone);
-  const after = offsetMinutes(new Date(target + DAY_MS), timeZone);
-  const shows = [target - before * 60_000, target - after * 60_000]
-    .filter((t) => asUtcMs(wallTimeAt(new Date(t), timeZone)) === target)
-    .sort((a, b) => a - b);
-  // None: a skipped time; with the offset before the jump, it lands as far past the jump.
-  return new Date(shows[0] ?? target - before * 60_000);
+  return instantOfWallClock(wall, timeZone);
 }
 
 export interface OffsetChange {
