@@ -107,3 +107,30 @@ export function RecordUnavailablePage({
     </Show>
   );
 }
+
+/**
+ * The show screen of a resource's record that did not load, or null when it did (or is still
+ * loading): what the generated show page and the custom show pages (a client, a sequence) answer
+ * in its place.
+ *
+ * @example
+ * const unavailable = unavailableShowPage(def, recordState(id, query), query);
+ * if (unavailable) return unavailable;
+ */
+export function unavailableShowPage(
+  def: ResourceDefinition,
+  state: RecordState,
+  query: { error: unknown; refetch: () => unknown },
+) {
+  if (state !== "not-found" && state !== "failed") return null;
+  return (
+    <RecordUnavailablePage
+      resource={def.name}
+      title={def.singular}
+      place={placeOfResource(def)}
+      state={state}
+      error={query.error}
+      onRetry={() => query.refetch()}
+    />
+  );
+}

@@ -14,7 +14,7 @@ import { detailFields } from "../../resources/columns";
 import { FieldValue, formatMoney } from "../../resources/field-value";
 import { fieldTitle } from "../../resources/fields";
 import { optionText, useOptionList } from "../../resources/options";
-import { placeOfResource, RecordUnavailablePage } from "../../resources/record-not-found";
+import { unavailableShowPage } from "../../resources/record-not-found";
 import { recordState } from "../../resources/show/record-state";
 import type { ResourceRecord, ScreenProps } from "../../resources/types";
 import { BookMeetingButton } from "./calendar/book-meeting-button";
@@ -37,18 +37,8 @@ export default function ClientPage({ def }: ScreenProps) {
   const client = query.data?.data;
   const state = recordState(id, query);
 
-  if (state === "not-found" || state === "failed") {
-    return (
-      <RecordUnavailablePage
-        resource={def.name}
-        title={def.singular}
-        place={placeOfResource(def)}
-        state={state}
-        error={query.error}
-        onRetry={() => query.refetch()}
-      />
-    );
-  }
+  const unavailable = unavailableShowPage(def, state, query);
+  if (unavailable) return unavailable;
   if (!client) return <Card loading className="crm-client-loading" />;
 
   const email = client.email as string | null;

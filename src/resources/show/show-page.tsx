@@ -5,7 +5,7 @@ import { useParams } from "react-router";
 import { detailFields } from "../columns";
 import { FieldValue } from "../field-value";
 import { fieldKind, fieldTitle } from "../fields";
-import { placeOfResource, RecordUnavailablePage } from "../record-not-found";
+import { unavailableShowPage } from "../record-not-found";
 import type { ResourceRecord, ScreenProps } from "../types";
 import { withRuntimeDef } from "../with-runtime-def";
 import { recordState } from "./record-state";
@@ -27,18 +27,8 @@ function ResourceShowPage({ def }: ScreenProps) {
   const singular = def.singular.toLowerCase();
   const state = recordState(id, query);
 
-  if (state === "not-found" || state === "failed") {
-    return (
-      <RecordUnavailablePage
-        resource={def.name}
-        title={def.singular}
-        place={placeOfResource(def)}
-        state={state}
-        error={query.error}
-        onRetry={() => query.refetch()}
-      />
-    );
-  }
+  const unavailable = unavailableShowPage(def, state, query);
+  if (unavailable) return unavailable;
 
   return (
     <Show

@@ -11,7 +11,7 @@ import { Button, Card, Space, Tabs, Tag, Typography } from "antd";
 import { useState } from "react";
 import { useNavigate, useParams, useSearchParams } from "react-router";
 import type { SequenceStats } from "../../../../schemas/crm-sequence-steps";
-import { placeOfResource, RecordUnavailablePage } from "../../../resources/record-not-found";
+import { unavailableShowPage } from "../../../resources/record-not-found";
 import { recordState } from "../../../resources/show/record-state";
 import type { ResourceRecord, ScreenProps } from "../../../resources/types";
 import { EnrolClientsDialog } from "./enrol-dialogs";
@@ -76,18 +76,8 @@ export default function SequencePage({ def }: ScreenProps) {
 
   const record = query.data?.data;
   const state = recordState(id, query);
-  if (state === "not-found" || state === "failed") {
-    return (
-      <RecordUnavailablePage
-        resource={def.name}
-        title={def.singular}
-        place={placeOfResource(def)}
-        state={state}
-        error={query.error}
-        onRetry={() => query.refetch()}
-      />
-    );
-  }
+  const unavailable = unavailableShowPage(def, state, query);
+  if (unavailable) return unavailable;
   if (!record) return <Card loading />;
 
   const name = String(record.name);
