@@ -227,13 +227,26 @@ export async function choose(
   const open = page.locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)");
   // A click on an option can be lost while the list is still opening on a busy machine, so
   // this confirms the select shows the choice and tries again if it does not.
-  await expect(async () => {
-    if ((await chosen.count()) > 0) return;
-    if (!(await open.first().isVisible())) await box.click({ force: true });
-    if (type || search) await box.fill(search ?? option);
-    await open.locator(`.ant-select-item-option[title="${option}"]`).click({ timeout: 5000 });
-    await expect(chosen.first()).toBeVisible({ timeout: 2000 });
-  }).toPass({ timeout: 30_000 });
+  // Open or not is read from the box (`aria-expanded`), not from the list, which is not yet
+  // visible while it animates open: a click then would shut it again.
+  try {
+    await expect(async () => {
+      if ((await chosen.count()) > 0) return;
+      if ((await box.getAttribute("aria-expanded")) !== "true") await box.click({ force: true });
+      if (type || search) await box.fill(search ?? option);
+      await open.locator(`.ant-select-item-option[title="${option}"]`).click({ timeout: 5000 });
+      await expect(chosen.first()).toBeVisible({ timeout: 2000 });
+    }).toPass({ timeout: 30_000 });
+  } catch (error) {
+    // What the list offered instead, so a failure on CI says why.
+    const offered = await open.allInnerTexts().catch(() => []);
+    throw new Error(
+      `"${option}" could not be chosen in "${label}"; the open list showed ${JSON.stringify(offered)}`,
+      {
+        cause: error,
+      },
+    );
+  }
 }
 
 /**
