@@ -3,12 +3,11 @@
  * move, Space to drop), label, kind, id, required mark, logic and problem badges, and a delete
  * button that asks first. Clicking it (or Enter on its name) opens it in the property panel.
  */
-import { BranchesOutlined, DeleteOutlined, ExclamationCircleFilled, HolderOutlined } from "@ant-design/icons";
-import { useSortable } from "@dnd-kit/sortable";
-import { CSS } from "@dnd-kit/utilities";
+import { BranchesOutlined, DeleteOutlined } from "@ant-design/icons";
 import { Button, Popconfirm, Tag, Tooltip, Typography } from "antd";
 import type { FormFieldDef } from "../../../schemas/form-definition";
 import { FORM_FIELD_LABELS } from "../../../schemas/forms";
+import { ProblemsBadge, SortableCard } from "../../components/sortable-card";
 import { plural } from "../../lib/text";
 import { FieldKindIcon } from "./field-kind-icons";
 
@@ -43,98 +42,75 @@ function logicSummary(field: FormFieldDef): string {
 
 export function FieldCard(props: FieldCardProps) {
   const { field, index, count, selected, problems, dependents, dropHint, onSelect, onDelete } = props;
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
-    useSortable({ id: field.id });
   const label = field.label || "(no label)";
-  const classes = ["fb-card"];
-  if (selected) classes.push("fb-card--selected");
-  if (problems.length) classes.push("fb-card--problem");
-  if (isDragging) classes.push("fb-card--dragging");
-  if (dropHint) classes.push(`fb-card--drop-${dropHint}`);
   return (
-    <li
-      ref={setNodeRef}
-      className={classes.join(" ")}
-      style={{ transform: CSS.Translate.toString(transform), transition }}
-      data-testid="field-card"
-      data-field-id={field.id}
-    >
-      <Button
-        ref={setActivatorNodeRef}
-        type="text"
-        size="small"
-        className="fb-card-handle"
-        icon={<HolderOutlined aria-hidden />}
-        aria-label={`Move ${label} (position ${index + 1} of ${count})`}
-        {...attributes}
-        {...listeners}
-      />
-      <button
-        type="button"
-        className="fb-card-main"
-        onClick={onSelect}
-        aria-pressed={selected}
-        aria-label={`Edit ${label}`}
-      >
-        <span className="fb-card-title">
-          <span className="fb-card-icon">
-            <FieldKindIcon kind={field.kind} />
+    <SortableCard
+      id={field.id}
+      block="fb-card"
+      selected={selected}
+      problems={problems}
+      modifiers={[dropHint && `drop-${dropHint}`]}
+      moveLabel={`Move ${label} (position ${index + 1} of ${count})`}
+      editLabel={`Edit ${label}`}
+      onSelect={onSelect}
+      data={{ "data-testid": "field-card", "data-field-id": field.id }}
+      actions={
+        <>
+          <span className="fb-card-badges">
+            <ProblemsBadge problems={problems} className="fb-badge" />
+            {Boolean(field.logic?.length) && (
+              <Tooltip title={logicSummary(field)}>
+                <Tag color="purple" icon={<BranchesOutlined aria-hidden />} className="fb-badge">
+                  Logic
+                </Tag>
+              </Tooltip>
+            )}
           </span>
-          <Typography.Text strong ellipsis className="fb-card-label">
-            {label}
-          </Typography.Text>
-          {field.required && (
-            <span className="fb-required" title="Required">
-              *
-            </span>
-          )}
+          <Popconfirm
+            title={`Delete “${label}”?`}
+            description={
+              dependents.length
+                ? `The logic of ${dependents.join(", ")} reads its answer and will need another field.`
+                : "Answers already sent keep it; the form stops asking for it."
+            }
+            okText="Delete"
+            okButtonProps={{ danger: true }}
+            cancelText="Keep"
+            onConfirm={onDelete}
+          >
+            <Button
+              type="text"
+              size="small"
+              danger
+              className="fb-card-delete"
+              icon={<DeleteOutlined aria-hidden />}
+              aria-label={`Delete ${label}`}
+            />
+          </Popconfirm>
+        </>
+      }
+    >
+      <span className="fb-card-title">
+        <span className="fb-card-icon">
+          <FieldKindIcon kind={field.kind} />
         </span>
-        <span className="fb-card-meta">
-          <span>{FORM_FIELD_LABELS[field.kind]}</span>
-          {field.kind !== "heading" && (
-            <Typography.Text type="secondary" code className="fb-card-id">
-              {field.id}
-            </Typography.Text>
-          )}
-        </span>
-      </button>
-      <span className="fb-card-badges">
-        {problems.length > 0 && (
-          <Tooltip title={problems.join(" · ")}>
-            <Tag color="error" icon={<ExclamationCircleFilled aria-hidden />} className="fb-badge">
-              {plural(problems.length, "problem")}
-            </Tag>
-          </Tooltip>
-        )}
-        {Boolean(field.logic?.length) && (
-          <Tooltip title={logicSummary(field)}>
-            <Tag color="purple" icon={<BranchesOutlined aria-hidden />} className="fb-badge">
-              Logic
-            </Tag>
-          </Tooltip>
+        <Typography.Text strong ellipsis className="fb-card-label">
+          {label}
+        </Typography.Text>
+        {field.required && (
+          <span className="fb-required" title="Required">
+            *
+          </span>
         )}
       </span>
-      <Popconfirm
-        title={`Delete “${label}”?`}
-        description={
-          dependents.length
-            ? `The logic of ${dependents.join(", ")} reads its answer and will need another field.`
-            : "Answers already sent keep it; the form stops asking for it."
-        }
-        okText="Delete"
-        okButtonProps={{ danger: true }}
-        cancelText="Keep"
-        onConfirm={onDelete}
-      >
-        <Button
-          type="text"
-          size="small"
-          danger
-          className="fb-card-delete"
-          icon={<DeleteOutlined aria-hidden />}
-          aria-label={`Delete ${label}`}
-        />
-      </Popconfirm>
-    </li>
+      <span className="fb-card-meta">
+        <span>{FORM_FIELD_LABELS[field.kind]}</span>
+        {field.kind !== "heading" && (
+          <Typography.Text type="secondary" code className="fb-card-id">
+            {field.id}
+          </Typography.Text>
+        )}
+      </span>
+    </SortableCard>
   );
 }
