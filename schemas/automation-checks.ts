@@ -8,6 +8,7 @@ import { cronProblem } from "../src/lib/cron";
 import { type DelayUnit, delayProblem, isTimeZone, parseLocalDateTime } from "../src/lib/delays";
 import {
   ACTION_LABELS,
+  ACTION_TYPES,
   type ActionStep,
   type AutomationDefinition,
   type BranchingStep,
@@ -45,8 +46,9 @@ function located(steps: readonly Step[], at = "steps"): Array<{ step: Step; path
 }
 
 /**
- * What stops a draft from being saved at all: ids that repeat or take the trigger's, a step after
- * a branching one (it could never run: the branches carry on instead), too many steps.
+ * What stops a draft from being saved at all: ids that repeat or take the trigger's, an action
+ * type that does not exist, a step after a branching one (it could never run: the branches carry
+ * on instead), too many steps.
  *
  * @example
  * structureProblems({ trigger, steps: [a, { ...a }] });
@@ -61,6 +63,8 @@ export function structureProblems(definition: AutomationDefinition): NodeProblem
       problems.push({ nodeId: step.id, field: `${path}.${field}`, message: `${name}: ${message}` });
     if (seen.has(step.id)) report("id", "another step has the same ID");
     seen.add(step.id);
+    if (step.kind === "action" && step.type && !ACTION_TYPES.includes(step.type))
+      report("type", "choose an action from the list");
     if (isBranching(step) && !last)
       report(
         "kind",
@@ -102,7 +106,7 @@ function conditionProblems(filters: readonly CrudFilter[], at: string, report: R
 }
 
 function triggerProblems(trigger: Trigger, report: Report) {
-  if (trigger.kind === "form_submitted" && !trigger.formId) report("formId", "choose the form");
+  if (trigger.kind === "form-submitted" && !trigger.formId) report("formId", "choose the form");
   if (trigger.kind === "schedule") {
     const problem = trigger.cron?.trim() ? cronProblem(trigger.cron) : "enter when it runs (a cron schedule)";
     if (problem) report("cron", problem);
@@ -207,7 +211,7 @@ function stepProblems(step: Step, report: Report) {
       if (problem) report("amount", problem);
       return;
     }
-    case "wait_for_event": {
+    case "wait": {
       if (!step.event) report("event", "choose the event to wait for");
       const problem = waitProblem(step.timeout?.amount, step.timeout?.unit);
       if (problem) report("timeout.amount", `timeout: ${problem}`);
@@ -220,7 +224,8 @@ function stepProblems(step: Step, report: Report) {
 
 /** How a message names a step: "Step 3 (Send email)", "Step 1 (Condition)". */
 function stepName(step: Step, number: number): string {
-  const kind = step.kind === "action" && step.type ? ACTION_LABELS[step.type] : STEP_KIND_LABELS[step.kind];
+  const kind =
+    (step.kind === "action" && step.type && ACTION_LABELS[step.type]) || STEP_KIND_LABELS[step.kind];
   return `Step ${number} (${kind})`;
 }
 
@@ -231,7 +236,7 @@ function stepName(step: Step, number: number): string {
  * without an amount). Empty when the flow can run.
  *
  * @example
- * publishProblems({ trigger: { kind: "client_created" }, steps: [{ id: "action-1", kind: "action", type: null, inputs: {} }] });
+ * publishProblems({ trigger: { kind: "client-created" }, steps: [{ id: "action-1", kind: "action", type: null, inputs: {} }] });
  * // [{ nodeId: "action-1", field: "steps.0.type", message: "Step 1 (Action): choose what this action does" }]
  */
 export function publishProblems(definition: AutomationDefinition): NodeProblem[] {

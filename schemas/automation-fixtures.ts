@@ -11,7 +11,7 @@ import type { AutomationDefinition } from "./automation";
  */
 export const completeAutomation = (): AutomationDefinition => ({
   trigger: {
-    kind: "client_created",
+    kind: "client-created",
     filter: [{ field: "country", operator: "eq", value: "IN" }],
   },
   steps: [
@@ -42,8 +42,8 @@ export const completeAutomation = (): AutomationDefinition => ({
           { id: "pause", kind: "delay", mode: "for", amount: 2, unit: "days" },
           {
             id: "await-reply",
-            kind: "wait_for_event",
-            event: "email_replied",
+            kind: "wait",
+            event: "email-replied",
             timeout: { amount: 3, unit: "days" },
             branches: {
               event: [{ id: "tag-engaged", kind: "action", type: "add_tag", inputs: { tag: "engaged" } }],

@@ -11,7 +11,6 @@
  */
 import { DELAY_UNITS } from "../src/lib/delays";
 import {
-  ACTION_TYPES,
   BRANCHES,
   DELAY_MODES,
   HTTP_METHODS,
@@ -133,7 +132,7 @@ const inputsSchema = {
 const KIND_REQUIRES: Readonly<Record<(typeof STEP_KINDS)[number], string[]>> = {
   condition: ["condition", "branches"],
   delay: ["mode"],
-  wait_for_event: ["event", "timeout", "branches"],
+  wait: ["event", "timeout", "branches"],
   action: ["type", "inputs"],
 };
 
@@ -185,7 +184,9 @@ export function stepsSchemaOf(depth: number): Schema {
           additionalProperties: false,
           properties: { amount: amountSchema, unit: unitSchema },
         },
-        type: { type: ["string", "null"], title: "Action", enum: [...ACTION_TYPES, null] },
+        // Not an enum: its names hold underscores (spec §4), which a message must not show;
+        // structureProblems refuses a name that is not one of ACTION_TYPES.
+        type: { type: ["string", "null"], title: "Action", maxLength: 40 },
         inputs: inputsSchema,
       },
       allOf: Object.entries(KIND_REQUIRES).map(([kind, required]) => ({
@@ -194,7 +195,7 @@ export function stepsSchemaOf(depth: number): Schema {
         then: {
           required,
           ...(kind === "condition" ? branchesOf(BRANCHES.condition) : {}),
-          ...(kind === "wait_for_event" ? branchesOf(BRANCHES.wait_for_event) : {}),
+          ...(kind === "wait" ? branchesOf(BRANCHES.wait) : {}),
         },
       })),
     },

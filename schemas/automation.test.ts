@@ -3,6 +3,7 @@ import {
   ACTION_OPTIONS,
   ACTION_TYPES,
   type ActionStep,
+  type ActionType,
   type AutomationDefinition,
   actionTypeName,
   cleanInputs,
@@ -43,7 +44,7 @@ describe("the stored automation definition", () => {
   });
 
   it("gives new steps ids of their kind not yet taken, and empty drafts of each kind", () => {
-    expect(newStepId("wait_for_event", ["wait-for-event-1"])).toBe("wait-for-event-2");
+    expect(newStepId("wait", ["wait-1"])).toBe("wait-2");
     expect(newStep("condition", "condition-1")).toMatchObject({ branches: { yes: [], no: [] } });
     expect(cleanInputs("add_tag", { tag: "vip", subject: "left over" })).toEqual({ tag: "vip" });
   });
@@ -53,7 +54,7 @@ describe("the automation JSON Schema", () => {
   it("accepts a complete definition and an empty draft", () => {
     expect(errorsOf(completeAutomation())).toEqual([]);
     expect(errorsOf(emptyAutomation("manual"))).toEqual([]);
-    expect(errorsOf({ trigger: { kind: "client_created" }, steps: [newStep("action", "action-1")] })).toEqual(
+    expect(errorsOf({ trigger: { kind: "client-created" }, steps: [newStep("action", "action-1")] })).toEqual(
       [],
     );
   });
@@ -102,7 +103,7 @@ describe("publishProblems", () => {
 
   it("names each incomplete node with its number and a sentence a person can act on", () => {
     const definition: AutomationDefinition = {
-      trigger: { kind: "form_submitted" },
+      trigger: { kind: "form-submitted" },
       steps: [
         {
           id: "check",
@@ -142,7 +143,7 @@ describe("publishProblems", () => {
     ]);
     const definition: AutomationDefinition = {
       trigger: {
-        kind: "client_created",
+        kind: "client-created",
         filter: [{ operator: "or", value: [{ field: "", operator: "eq", value: "x" }] }],
       },
       steps: [
@@ -164,7 +165,7 @@ describe("publishProblems", () => {
             no: [
               {
                 id: "w",
-                kind: "wait_for_event",
+                kind: "wait",
                 event: null,
                 timeout: {},
                 branches: { event: [], timeout: [] },
@@ -236,9 +237,11 @@ describe("publishProblems", () => {
   it("refuses repeated ids and steps after a branching step (structure, checked on save too)", () => {
     const definition = completeAutomation();
     definition.steps.push({ id: "welcome", kind: "delay", mode: "for", amount: 1, unit: "days" });
+    definition.steps.push({ id: "fax", kind: "action", type: "send_fax" as ActionType, inputs: {} });
     expect(structureProblems(definition).map((p) => [p.nodeId, p.field])).toEqual([
       ["check-score", "steps.0.kind"],
       ["welcome", "steps.1.id"],
+      ["fax", "steps.2.type"],
     ]);
     expect(structureProblems(definition)[0].message).toBe(
       "Step 1 (Condition): steps after a condition never run: move them into a branch",

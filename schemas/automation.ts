@@ -19,10 +19,10 @@ import type { DelayUnit } from "../src/lib/delays";
 import type { ConditionalFilter, CrudFilter } from "./conditions";
 
 export const TRIGGER_KINDS = [
-  "client_created",
-  "opportunity_stage_changed",
-  "form_submitted",
-  "cms_entry_published",
+  "client-created",
+  "opportunity-stage-changed",
+  "form-submitted",
+  "cms-entry-published",
   "schedule",
   "webhook",
   "manual",
@@ -30,10 +30,10 @@ export const TRIGGER_KINDS = [
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 
 export const TRIGGER_LABELS: Readonly<Record<TriggerKind, string>> = {
-  client_created: "Client created",
-  opportunity_stage_changed: "Opportunity stage changed",
-  form_submitted: "Form submitted",
-  cms_entry_published: "CMS entry published",
+  "client-created": "Client created",
+  "opportunity-stage-changed": "Opportunity stage changed",
+  "form-submitted": "Form submitted",
+  "cms-entry-published": "CMS entry published",
   schedule: "On a schedule",
   webhook: "Incoming webhook",
   manual: "Run by hand",
@@ -62,22 +62,22 @@ export type DelayMode = (typeof DELAY_MODES)[number];
 
 /** Events a run may wait for; the run's subject (its client) is the one the event is about. */
 export const WAIT_EVENTS = [
-  "email_opened",
-  "email_clicked",
-  "email_replied",
-  "sms_replied",
-  "form_submitted",
-  "opportunity_stage_changed",
+  "email-opened",
+  "email-clicked",
+  "email-replied",
+  "sms-replied",
+  "form-submitted",
+  "opportunity-stage-changed",
 ] as const;
 export type WaitEvent = (typeof WAIT_EVENTS)[number];
 
 export const WAIT_EVENT_LABELS: Readonly<Record<WaitEvent, string>> = {
-  email_opened: "The email is opened",
-  email_clicked: "A link in the email is clicked",
-  email_replied: "The email is answered",
-  sms_replied: "The SMS is answered",
-  form_submitted: "A form is submitted",
-  opportunity_stage_changed: "The opportunity changes stage",
+  "email-opened": "The email is opened",
+  "email-clicked": "A link in the email is clicked",
+  "email-replied": "The email is answered",
+  "sms-replied": "The SMS is answered",
+  "form-submitted": "A form is submitted",
+  "opportunity-stage-changed": "The opportunity changes stage",
 };
 
 /**
@@ -198,7 +198,7 @@ export interface DelayStep extends StepBase {
 }
 
 export interface WaitForEventStep extends StepBase {
-  kind: "wait_for_event";
+  kind: "wait";
   event: WaitEvent | null;
   /** How long to wait before the timeout branch is taken. */
   timeout: { amount?: number; unit?: DelayUnit };
@@ -215,19 +215,19 @@ export type Step = ConditionStep | DelayStep | WaitForEventStep | ActionStep;
 export type StepKind = Step["kind"];
 export type BranchingStep = ConditionStep | WaitForEventStep;
 
-export const STEP_KINDS = ["condition", "delay", "wait_for_event", "action"] as const satisfies StepKind[];
+export const STEP_KINDS = ["condition", "delay", "wait", "action"] as const satisfies StepKind[];
 
 export const STEP_KIND_LABELS: Readonly<Record<StepKind, string>> = {
   condition: "Condition",
   delay: "Delay",
-  wait_for_event: "Wait for event",
+  wait: "Wait for event",
   action: "Action",
 };
 
 /** Branch names of each branching kind, in the order they are numbered and laid out. */
 export const BRANCHES = {
   condition: ["yes", "no"],
-  wait_for_event: ["event", "timeout"],
+  wait: ["event", "timeout"],
 } as const;
 export type Branch = "yes" | "no" | "event" | "timeout";
 
@@ -254,7 +254,7 @@ export const MAX_BRANCH_DEPTH = 8;
 export const MAX_CONDITION_DEPTH = 4;
 
 export const isBranching = (step: Step): step is BranchingStep =>
-  step.kind === "condition" || step.kind === "wait_for_event";
+  step.kind === "condition" || step.kind === "wait";
 
 /** The branch names of a step ([] for a step that does not branch). */
 export const branchesOf = (step: Step): readonly Branch[] => (isBranching(step) ? BRANCHES[step.kind] : []);
@@ -283,7 +283,7 @@ export function stepNumbers(steps: readonly Step[]): Map<string, number> {
 }
 
 /** A new automation: a trigger of `kind` and no steps. */
-export const emptyAutomation = (kind: TriggerKind = "client_created"): AutomationDefinition => ({
+export const emptyAutomation = (kind: TriggerKind = "client-created"): AutomationDefinition => ({
   trigger: { kind },
   steps: [],
 });
@@ -309,7 +309,7 @@ export function newStep(kind: StepKind, id: string): Step {
       return { id, kind, condition: { operator: "and", value: [] }, branches: { yes: [], no: [] } };
     case "delay":
       return { id, kind, mode: "for", amount: 1, unit: "days" };
-    case "wait_for_event":
+    case "wait":
       return {
         id,
         kind,

@@ -3,7 +3,7 @@ import type { AutomationDefinition } from "../../../schemas/automation";
 import { type AutomationAction, automationReducer, initialAutomationState } from "./automation-state";
 
 const definition: AutomationDefinition = {
-  trigger: { kind: "client_created" },
+  trigger: { kind: "client-created" },
   steps: [
     { id: "mail", kind: "action", type: "send_email", inputs: {} },
     { id: "pause", kind: "delay", mode: "for", amount: 1, unit: "days" },

@@ -113,7 +113,7 @@ describe("inserting at a plus node", () => {
   it("at a branch's plus node, first in that branch; a wait for an event takes the rest into its event branch", () => {
     const start = flow(condition("c", [action("y")], []));
     expect(shape(insertStep(start, "plus:c:no", action("n")))).toEqual([{ c: { yes: ["y"], no: ["n"] } }]);
-    const waited = insertStep(start, "plus:c:yes", newStep("wait_for_event", "w"));
+    const waited = insertStep(start, "plus:c:yes", newStep("wait", "w"));
     expect(shape(waited)).toEqual([{ c: { yes: [{ w: { event: ["y"], timeout: [] } }], no: [] } }]);
   });
 

@@ -51,7 +51,7 @@ export type FlowNodeType = (typeof NODE_TYPES)[number];
 export const STEP_NODE_TYPES: Readonly<Record<StepKind, FlowNodeType>> = {
   condition: "conditionNode",
   delay: "delayNode",
-  wait_for_event: "waitNode",
+  wait: "waitNode",
   action: "actionNode",
 };
 
@@ -193,7 +193,7 @@ export function graphToDefinition(nodes: readonly FlowNode[]): AutomationDefinit
     while (node && !seen.has(node.id)) {
       seen.add(node.id);
       const config = node.data.config as StepConfig;
-      if (config.kind === "condition" || config.kind === "wait_for_event") {
+      if (config.kind === "condition" || config.kind === "wait") {
         const id = node.id;
         const branches = Object.fromEntries(
           branchesOf(config as BranchingStep).map((b) => [b, readList(branchParentId(id, b))]),
