@@ -99,4 +99,52 @@ describe("matches (the one condition evaluator)", () => {
     expect(valueAt(lead, "address.zip.code")).toBeUndefined();
     expect(one("name", "sounds-like", "Asha")).toBe(false);
   });
+
+  it("reads each of the ten text conditions over empty and non-string values the same way", () => {
+    const on = (actual: unknown, operator: string, value?: unknown) =>
+      matches({ v: actual }, [{ field: "v", operator, value }]);
+    /** Each label's verdict on `actual`, the value given per operator. */
+    const verdicts = (actual: unknown, value: (operator: string) => unknown) =>
+      Object.fromEntries(TEXT_CONDITION_LABELS.map(([op, label]) => [label, on(actual, op, value(op))]));
+    // An empty value (missing, null, "", []) fails every positive test and meets every negation.
+    for (const empty of [undefined, null, "", []]) {
+      expect(verdicts(empty, () => "x")).toEqual({
+        is: false,
+        "is not": true,
+        contains: false,
+        "does not contain": true,
+        "starts with": false,
+        "does not start with": true,
+        "end with": false,
+        "does not end with": true,
+        "is empty": true,
+        "is not empty": false,
+      });
+    }
+    // Numbers and booleans are read as their text (SQL's cast); is / is not compare numbers as numbers.
+    expect(
+      verdicts(12345, (op) => (op === "eq" || op === "ne" ? "12345.0" : op.includes("start") ? 12 : 45)),
+    ).toEqual({
+      is: true,
+      "is not": false,
+      contains: true,
+      "does not contain": false,
+      "starts with": true,
+      "does not start with": false,
+      "end with": true,
+      "does not end with": false,
+      "is empty": false,
+      "is not empty": true,
+    });
+    expect(on(12345, "contains", "23")).toBe(true);
+    expect(on(0, "null")).toBe(false); // zero is a value, not an empty one
+    expect(on(false, "nnull")).toBe(true);
+    expect(on(true, "startswith", "TR")).toBe(true);
+    expect(on(false, "eq", "false")).toBe(true);
+    // A list holds when any item does; its negation when none does.
+    expect(on(["Alpha", "beta"], "contains", "ALP")).toBe(true);
+    expect(on(["Alpha", "beta"], "nstartswith", "b")).toBe(false);
+    expect(on(["Alpha", "beta"], "nendswith", "x")).toBe(true);
+    expect(on([null, "gamma"], "endswith", "MA")).toBe(true);
+  });
 });
