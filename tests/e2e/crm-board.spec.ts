@@ -39,17 +39,43 @@ async function seed(admin: ApiSession, tag: string, deals: Array<[string, string
 const card = (page: Page, title: string) => page.locator(".pb-card").filter({ hasText: title });
 const column = (page: Page, stage: string) => page.locator(`section[data-stage="${stage}"]`);
 
-/** Drags with the mouse in steps (a drag starts after 5 px), letting go over `to`. */
+/**
+ * Drags with the mouse in steps (a drag starts after 5 px), letting go over `to` once the board
+ * shows the card is over it (a zone lit, a column marked as the target): on a busy machine
+ * dnd-kit can still be placing the card when the last move is made, and a release then drops
+ * it where it was. A small move again lets it catch up.
+ */
 async function drag(page: Page, from: Locator, to: Locator) {
-  // A card below the column's fold is in the page (the list draws a few beyond), not in view.
-  await from.scrollIntoViewIfNeeded();
-  const a = await from.boundingBox();
+  // Picked up where the card stands still (hover waits for that: a card the board is moving up
+  // after a close would otherwise be missed), and tried again until the board says a drag began.
+  await expect(async () => {
+    const box = await from.boundingBox();
+    if (!box) throw new Error("nothing to drag");
+    await from.hover({ position: { x: box.width / 2, y: box.height - 16 } });
+    const a = await from.boundingBox();
+    if (!a) throw new Error("nothing to drag");
+    await page.mouse.down();
+    await page.mouse.move(a.x + a.width / 2 + 12, a.y + a.height - 8, { steps: 5 });
+    try {
+      await expect(page.locator(".pb-zone--ready").first()).toBeVisible({ timeout: 3_000 });
+    } catch (error) {
+      await page.mouse.up();
+      throw error;
+    }
+  }).toPass({ timeout: 20_000 });
   const b = await to.boundingBox();
-  if (!a || !b) throw new Error("nothing to drag, or nowhere to drop");
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height - 16);
-  await page.mouse.down();
-  await page.mouse.move(a.x + a.width / 2 + 12, a.y + a.height - 8, { steps: 5 });
-  await page.mouse.move(b.x + b.width / 2, b.y + Math.min(b.height / 2, 60), { steps: 15 });
+  if (!b) throw new Error("nowhere to drop");
+  const over = to.locator(
+    "xpath=self::*[contains(@class, 'pb-zone--over')] | ancestor-or-self::section[contains(@class, 'pb-column--target')]",
+  );
+  const x = b.x + b.width / 2;
+  const y = b.y + Math.min(b.height / 2, 60);
+  await page.mouse.move(x, y, { steps: 15 });
+  let nudge = 0;
+  await expect(async () => {
+    await page.mouse.move(x + (nudge++ % 2 ? 2 : -2), y, { steps: 2 });
+    await expect(over).toHaveCount(1, { timeout: 1_500 });
+  }).toPass({ timeout: 15_000 });
   await page.mouse.up();
 }
 
@@ -105,7 +131,10 @@ test("the CRM page has entity tabs, tab 1 by default, the selected one kept in t
 
   await tab("Tasks").click();
   await expect(page).toHaveURL(/[?&]tab=3(&|$)/);
-  await expect(page.getByRole("button", { name: "Create task" })).toBeVisible({ timeout: 60_000 });
+  // The tab bar's button (an empty list offers one of its own too).
+  await expect(page.getByRole("tablist").getByRole("button", { name: "Create task" })).toBeVisible({
+    timeout: 60_000,
+  });
 
   // A number that names no tab is tab 1.
   await page.goto("crm?tab=99");
