@@ -11,7 +11,7 @@ export interface FieldError {
   message: string;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null;
 
 const nonEmptyString = (value: unknown): string | undefined =>

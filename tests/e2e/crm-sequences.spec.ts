@@ -56,7 +56,7 @@ test("enrol a client in a sequence and see its steps", async ({ page, request })
   // An email, its subject's merge field put in from the menu.
   await addStep(page, "Email");
   await page.locator("#seq-step-subject").fill("Welcome, ");
-  await page.locator(".seq-merge-line").getByRole("button", { name: "Insert field" }).click();
+  await page.locator(".merge-line").getByRole("button", { name: "Insert field" }).click();
   await page.getByRole("menuitem", { name: "Client's first name {{client.first_name}}" }).click();
   await expect(page.locator("#seq-step-subject")).toHaveValue("Welcome, {{client.first_name}}");
   await page.locator("#seq-step-body").fill("Hi {{client.first_name}}, glad you are here.");

@@ -20,6 +20,8 @@ export interface MergeFieldMenuProps {
   label?: string;
   /** The button's size and style where it sits (small beside a field; full size in a row of pickers). */
   button?: Pick<ButtonProps, "size" | "style">;
+  /** Other groups of fields instead of the client's and the sender's (an automation's variables). */
+  groups?: ReadonlyArray<{ label: string; fields: readonly MergeField[] }>;
 }
 
 const item = (f: MergeField) => ({ key: f.key, label: `${f.label} {{${f.key}}}` });
@@ -30,20 +32,24 @@ export function MergeFieldMenu({
   disabled,
   label = "Insert field",
   button = { size: "small" },
+  groups,
 }: MergeFieldMenuProps) {
+  const items = groups
+    ? groups.map((g) => ({ type: "group" as const, label: g.label, children: g.fields.map(item) }))
+    : [
+        { type: "group" as const, label: "Client", children: CLIENT_MERGE_FIELDS.map(item) },
+        ...(custom.length
+          ? [{ type: "group" as const, label: "Custom fields", children: custom.map(item) }]
+          : []),
+        { type: "group" as const, label: "You", children: USER_MERGE_FIELDS.map(item) },
+      ];
   return (
     <Dropdown
       disabled={disabled}
       trigger={["click"]}
       menu={{
         onClick: ({ key }) => onInsert(mergeFieldToken(key)),
-        items: [
-          { type: "group", label: "Client", children: CLIENT_MERGE_FIELDS.map(item) },
-          ...(custom.length
-            ? [{ type: "group" as const, label: "Custom fields", children: custom.map(item) }]
-            : []),
-          { type: "group", label: "You", children: USER_MERGE_FIELDS.map(item) },
-        ],
+        items,
       }}
     >
       <Button {...button}>

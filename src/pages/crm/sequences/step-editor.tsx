@@ -6,9 +6,7 @@
  */
 import { useSelect } from "@refinedev/antd";
 import { type BaseRecord, useList } from "@refinedev/core";
-import { Form, Input, InputNumber, Radio, Select, Typography } from "antd";
-import type { TextAreaRef } from "antd/es/input/TextArea";
-import { type ReactNode, useRef } from "react";
+import { Form, InputNumber, Radio, Select, Typography } from "antd";
 import {
   type EmailStep,
   MAX_TASK_DUE_DAYS,
@@ -20,7 +18,7 @@ import {
 } from "../../../../schemas/crm-sequence-steps";
 import { DELAY_UNITS } from "../../../lib/delays";
 import { PanelItem } from "../../forms/panel-item";
-import { MergeFieldMenu } from "../email/merge-field-menu";
+import { MergeLine, MergeText } from "../email/merge-inputs";
 import { STEP_ICONS } from "./step-card";
 
 interface StepEditorProps {
@@ -41,73 +39,6 @@ function plainText(body: string): string {
     "text/html",
   );
   return (doc.body.textContent ?? "").replace(/\n{3,}/g, "\n\n").trim();
-}
-
-/** A text area with "Insert field", which types the field where the cursor is. */
-function MergeText({
-  id,
-  value,
-  rows,
-  maxLength,
-  onChange,
-  footer,
-}: {
-  id: string;
-  value: string;
-  rows: number;
-  maxLength?: number;
-  onChange: (value: string) => void;
-  footer?: ReactNode;
-}) {
-  const ref = useRef<TextAreaRef>(null);
-  const insert = (token: string) => {
-    const area = ref.current?.resizableTextArea?.textArea;
-    const start = area?.selectionStart ?? value.length;
-    const end = area?.selectionEnd ?? value.length;
-    onChange(value.slice(0, start) + token + value.slice(end));
-    requestAnimationFrame(() => {
-      area?.focus();
-      area?.setSelectionRange(start + token.length, start + token.length);
-    });
-  };
-  return (
-    <>
-      <Input.TextArea
-        ref={ref}
-        id={id}
-        value={value}
-        rows={rows}
-        maxLength={maxLength}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      <div className="seq-text-tools">
-        <MergeFieldMenu onInsert={insert} />
-        {footer}
-      </div>
-    </>
-  );
-}
-
-/** A single-line input with "Insert field". */
-function MergeLine({
-  id,
-  value,
-  onChange,
-}: {
-  id: string;
-  value: string;
-  onChange: (value: string) => void;
-}) {
-  return (
-    <Input
-      id={id}
-      value={value}
-      maxLength={200}
-      onChange={(e) => onChange(e.target.value)}
-      addonAfter={<MergeFieldMenu onInsert={(token) => onChange(`${value}${token}`)} />}
-      className="seq-merge-line"
-    />
-  );
 }
 
 function TemplatePick({

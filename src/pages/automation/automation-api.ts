@@ -1,0 +1,122 @@
+/**
+ * The automation module's own calls (docs/automation-api.md): an automation's draft, its
+ * publish (refused per node), versions, runs and a run's steps, retry, and a run by hand. The
+ * records themselves (name, status) go through Refine's data provider as `automations`.
+ */
+import { createServiceClient } from "../../../providers/http";
+import type { AutomationDefinition } from "../../../schemas/automation";
+import { isRecord } from "../../lib/errors";
+
+const client = createServiceClient("api");
+const automationPath = (id: string) => `/api/automations/${encodeURIComponent(id)}`;
+const runPath = (id: string) => `/api/automation-runs/${encodeURIComponent(id)}`;
+
+export const automationKeys = {
+  draft: (id: string) => ["automations", id, "draft"] as const,
+  runs: (id: string, query: RunQuery) => ["automations", id, "runs", query] as const,
+  runsOf: (id: string) => ["automations", id, "runs"] as const,
+  run: (runId: string) => ["automation-runs", runId] as const,
+};
+
+export interface Draft {
+  definition: AutomationDefinition;
+  publishedVersion: number | null;
+  hasChanges: boolean;
+  /** `/hooks/automations/<id>/<secret>`: where a webhook trigger is called. */
+  webhookPath: string;
+}
+
+export const RUN_STATUSES = ["running", "waiting", "finished", "failed", "exited", "cancelled"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+export interface AutomationRun {
+  id: string;
+  status: RunStatus;
+  version: number;
+  cursor: string | null;
+  error: string | null;
+  exitReason: string | null;
+  stepsReached: number;
+  subject: { type: string; id: string } | null;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+export interface RunStep {
+  key: string;
+  type: string;
+  status: "scheduled" | "waiting" | "done" | "failed" | "skipped";
+  attempt: number;
+  dueAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  input: unknown;
+  output: unknown;
+  error: string | null;
+}
+
+export interface RunWithSteps extends AutomationRun {
+  context: unknown;
+  definition: AutomationDefinition;
+  steps: RunStep[];
+}
+
+export interface RunQuery {
+  status?: RunStatus;
+  page: number;
+  pageSize: number;
+}
+
+/** A problem a publish was refused for, on the node at fault. */
+export interface NodeProblem {
+  nodeId: string;
+  field: string;
+  message: string;
+}
+
+export async function getDraft(id: string): Promise<Draft> {
+  return (await client.get<Draft>(`${automationPath(id)}/draft`)).data;
+}
+
+export async function saveDraft(id: string, definition: AutomationDefinition): Promise<Draft> {
+  return (await client.put<Draft>(`${automationPath(id)}/draft`, { definition })).data;
+}
+
+export async function publish(id: string): Promise<{ version: number; status: string }> {
+  return (await client.post<{ version: number; status: string }>(`${automationPath(id)}/publish`, {})).data;
+}
+
+export async function getRuns(id: string, query: RunQuery): Promise<{ data: AutomationRun[]; total: number }> {
+  const params = new URLSearchParams({ page: String(query.page), pageSize: String(query.pageSize) });
+  if (query.status) params.set("status", query.status);
+  return (await client.get<{ data: AutomationRun[]; total: number }>(`${automationPath(id)}/runs?${params}`))
+    .data;
+}
+
+export async function getRun(runId: string): Promise<RunWithSteps> {
+  return (await client.get<RunWithSteps>(runPath(runId))).data;
+}
+
+export async function retryRun(runId: string): Promise<AutomationRun> {
+  return (await client.post<AutomationRun>(`${runPath(runId)}/retry`, {})).data;
+}
+
+export async function runNow(id: string, clientId?: string): Promise<AutomationRun> {
+  return (await client.post<AutomationRun>(`${automationPath(id)}/run`, clientId ? { clientId } : {})).data;
+}
+
+/**
+ * The per-node problems of a refused publish (400 `details` carrying `nodeId`), or none.
+ *
+ * @example
+ * nodeProblemsOf(error); // [{ nodeId: "action-1", field: "steps.0.type", message: "Step 1 (Action): …" }]
+ */
+export function nodeProblemsOf(error: unknown): NodeProblem[] {
+  const details = (error as { response?: { data?: { details?: unknown } } } | null)?.response?.data?.details;
+  if (!Array.isArray(details)) return [];
+  return details.flatMap((d: unknown): NodeProblem[] =>
+    isRecord(d) && typeof d.nodeId === "string" && typeof d.message === "string"
+      ? [{ nodeId: d.nodeId, field: String(d.field ?? ""), message: d.message }]
+      : [],
+  );
+}

@@ -1,0 +1,124 @@
+/**
+ * What a step may read (docs/automation-api.md, "Variables"): the trigger's record
+ * (`{{trigger.…}}`, the sidebar's formFields), the run's client (`{{client.…}}`) and earlier
+ * steps' outputs (`{{steps.<id>.…}}`, its actionFormFields). Pure, for the variable menu and
+ * the condition editor's field list.
+ */
+import {
+  ACTION_LABELS,
+  type ActionType,
+  type Step,
+  STEP_KIND_LABELS,
+  type Trigger,
+} from "../../../schemas/automation";
+import type { EntitySchema } from "../../../schemas/contract";
+import { CLIENT_MERGE_FIELDS, type MergeField } from "../../../schemas/merge-fields";
+
+export interface VariableGroup {
+  label: string;
+  fields: readonly MergeField[];
+}
+
+/** A schema's own fields as `prefix.<field>`, titled. */
+function schemaFields(schema: EntitySchema | undefined, prefix: string, owner: string): MergeField[] {
+  return Object.entries(schema?.properties ?? {})
+    .filter(([key]) => !["created_by", "updated_by"].includes(key))
+    .map(([key, field]) => ({
+      key: `${prefix}.${key}`,
+      label: `${owner}: ${(field as { title?: string }).title ?? key}`,
+    }));
+}
+
+/**
+ * The trigger record's fields, by trigger kind (`schemaOf` reads a resource's schema: `clients`,
+ * `opportunities`).
+ *
+ * @example
+ * triggerFields({ kind: "schedule" }, () => undefined); // [{ key: "trigger.scheduledAt", label: "Scheduled time" }]
+ */
+export function triggerFields(
+  trigger: Trigger,
+  schemaOf: (resource: string) => EntitySchema | undefined,
+): MergeField[] {
+  switch (trigger.kind) {
+    case "client-created":
+    case "manual":
+      return schemaFields(schemaOf("clients"), "trigger", "Client");
+    case "opportunity-stage-changed":
+      return [
+        ...schemaFields(schemaOf("opportunities"), "trigger", "Opportunity"),
+        { key: "trigger.fromStage", label: "Opportunity: stage before" },
+      ];
+    case "form-submitted":
+      return [
+        { key: "trigger.form", label: "Form's name" },
+        { key: "trigger.submissionId", label: "Answer's ID" },
+        { key: "trigger.submittedAt", label: "Answered at" },
+        { key: "trigger.answers", label: "Every answer" },
+      ];
+    case "cms-entry-published":
+      return [
+        { key: "trigger.id", label: "Entry's ID" },
+        { key: "trigger.contentTypeName", label: "Content type" },
+      ];
+    case "schedule":
+      return [{ key: "trigger.scheduledAt", label: "Scheduled time" }];
+    case "webhook":
+      return [];
+  }
+}
+
+/** What each kind of step (and each action type) answers, for later steps. */
+const OUTPUTS: Readonly<Record<string, ReadonlyArray<readonly [string, string]>>> = {
+  condition: [["branch", "branch taken"]],
+  delay: [["until", "waited until"]],
+  wait: [
+    ["resumedBy", "event or timeout"],
+    ["data", "the event's data"],
+  ],
+  send_email: [
+    ["sent", "sent"],
+    ["to", "sent to"],
+  ],
+  send_sms: [
+    ["sent", "sent"],
+    ["to", "sent to"],
+    ["status", "status"],
+  ],
+  create_record: [["id", "record's ID"]],
+  update_record: [["id", "record's ID"]],
+  add_tag: [["tag", "tag"]],
+  enrol_in_sequence: [["enrolled", "enrolled"]],
+  http_request: [
+    ["status", "status code"],
+    ["body", "answer's body"],
+  ],
+};
+
+/** The name a step goes by in menus: its own, or "Step 2 (Send email)". */
+export function stepLabel(step: Step, number: number | undefined): string {
+  if (step.name) return step.name;
+  const kind =
+    step.kind === "action" && step.type ? ACTION_LABELS[step.type as ActionType] : STEP_KIND_LABELS[step.kind];
+  return `Step ${number ?? "?"} (${kind})`;
+}
+
+/** The outputs of `steps` (those a run passes before the step being edited). */
+export function stepOutputFields(steps: readonly Step[], numbers: ReadonlyMap<string, number>): MergeField[] {
+  return steps.flatMap((step) => {
+    const key = step.kind === "action" ? (step.type ?? "") : step.kind;
+    return (OUTPUTS[key] ?? []).map(([field, words]) => ({
+      key: `steps.${step.id}.${field}`,
+      label: `${stepLabel(step, numbers.get(step.id))}: ${words}`,
+    }));
+  });
+}
+
+/** The variable menu's groups, the empty ones left out. */
+export function variableGroups(trigger: readonly MergeField[], steps: readonly MergeField[]): VariableGroup[] {
+  return [
+    { label: "Trigger", fields: trigger },
+    { label: "Client", fields: CLIENT_MERGE_FIELDS },
+    { label: "Earlier steps", fields: steps },
+  ].filter((g) => g.fields.length > 0);
+}
