@@ -86,7 +86,10 @@ export async function publish(id: string): Promise<{ version: number; status: st
   return (await client.post<{ version: number; status: string }>(`${automationPath(id)}/publish`, {})).data;
 }
 
-export async function getRuns(id: string, query: RunQuery): Promise<{ data: AutomationRun[]; total: number }> {
+export async function getRuns(
+  id: string,
+  query: RunQuery,
+): Promise<{ data: AutomationRun[]; total: number }> {
   const params = new URLSearchParams({ page: String(query.page), pageSize: String(query.pageSize) });
   if (query.status) params.set("status", query.status);
   return (await client.get<{ data: AutomationRun[]; total: number }>(`${automationPath(id)}/runs?${params}`))

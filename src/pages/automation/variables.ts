@@ -7,8 +7,8 @@
 import {
   ACTION_LABELS,
   type ActionType,
-  type Step,
   STEP_KIND_LABELS,
+  type Step,
   type Trigger,
 } from "../../../schemas/automation";
 import type { EntitySchema } from "../../../schemas/contract";
@@ -99,7 +99,9 @@ const OUTPUTS: Readonly<Record<string, ReadonlyArray<readonly [string, string]>>
 export function stepLabel(step: Step, number: number | undefined): string {
   if (step.name) return step.name;
   const kind =
-    step.kind === "action" && step.type ? ACTION_LABELS[step.type as ActionType] : STEP_KIND_LABELS[step.kind];
+    step.kind === "action" && step.type
+      ? ACTION_LABELS[step.type as ActionType]
+      : STEP_KIND_LABELS[step.kind];
   return `Step ${number ?? "?"} (${kind})`;
 }
 
@@ -115,7 +117,10 @@ export function stepOutputFields(steps: readonly Step[], numbers: ReadonlyMap<st
 }
 
 /** The variable menu's groups, the empty ones left out. */
-export function variableGroups(trigger: readonly MergeField[], steps: readonly MergeField[]): VariableGroup[] {
+export function variableGroups(
+  trigger: readonly MergeField[],
+  steps: readonly MergeField[],
+): VariableGroup[] {
   return [
     { label: "Trigger", fields: trigger },
     { label: "Client", fields: CLIENT_MERGE_FIELDS },

@@ -1,0 +1,233 @@
+/**
+ * The builder tab: the canvas and its sidebar over the automation's draft. Every change saves
+ * the draft by itself (a moment after the last one); Publish saves what is left, then makes the
+ * draft the next version, or marks each node at fault with what to fix.
+ */
+import { CloudUploadOutlined } from "@ant-design/icons";
+import { useInvalidate } from "@refinedev/core";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Alert, App, Button, Space, Tag, Typography } from "antd";
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
+import { resourceByName } from "../../../resources";
+import { type AutomationDefinition, stepNumbers } from "../../../schemas/automation";
+import { LoadError } from "../../components/load-error";
+import { PageLoader } from "../../components/page-loader";
+import { getErrorMessage, getFieldErrors } from "../../lib/errors";
+import { plural } from "../../lib/text";
+import { automationKeys, getDraft, nodeProblemsOf, publish, saveDraft } from "./automation-api";
+import { automationReducer, initialAutomationState } from "./automation-state";
+import { type DeleteChoice, DeleteStepDialog } from "./delete-step-dialog";
+import { FlowCanvas } from "./flow-canvas";
+import { stepsBefore } from "./flow-edits";
+import { graphToDefinition } from "./flow-graph";
+import { NodeSidebar } from "./node-sidebar";
+import { stepOutputFields, triggerFields, variableGroups } from "./variables";
+
+type SaveState = { state: "idle" | "saving" | "saved" } | { state: "error"; message: string };
+
+const SAVE_DELAY_MS = 800;
+const schemaOf = (name: string) => resourceByName(name)?.schema;
+
+export function AutomationBuilder({ id }: { id: string }) {
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const invalidate = useInvalidate();
+  const [state, dispatch] = useReducer(automationReducer, initialAutomationState);
+  const draft = useQuery({ queryKey: automationKeys.draft(id), queryFn: () => getDraft(id) });
+  const [save, setSave] = useState<SaveState>({ state: "idle" });
+  const [problems, setProblems] = useState<ReadonlyMap<string, readonly string[]>>(new Map());
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const [publishing, setPublishing] = useState(false);
+  const loaded = useRef<string | null>(null);
+  const lastSaved = useRef("");
+
+  useEffect(() => {
+    if (!draft.data || loaded.current === id) return;
+    loaded.current = id;
+    lastSaved.current = JSON.stringify(draft.data.definition);
+    dispatch({ type: "load", definition: draft.data.definition });
+  }, [draft.data, id]);
+
+  const definition = useMemo(
+    () => (state.nodes.length ? graphToDefinition(state.nodes) : null),
+    [state.nodes],
+  );
+  const text = definition ? JSON.stringify(definition) : "";
+  const unsaved = Boolean(definition) && text !== lastSaved.current;
+
+  const saveNow = useCallback(
+    async (next: AutomationDefinition) => {
+      setSave({ state: "saving" });
+      try {
+        const saved = await saveDraft(id, next);
+        lastSaved.current = JSON.stringify(next);
+        queryClient.setQueryData(automationKeys.draft(id), saved);
+        setSave({ state: "saved" });
+        return true;
+      } catch (error) {
+        const fields = getFieldErrors(error).map((f) => f.message);
+        setSave({ state: "error", message: fields[0] ?? getErrorMessage(error) });
+        return false;
+      }
+    },
+    [id, queryClient],
+  );
+
+  useEffect(() => {
+    if (!definition || !unsaved) return;
+    const timer = setTimeout(() => void saveNow(definition), SAVE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [definition, unsaved, saveNow]);
+
+  // The variables a step may use (spec §3 formFields, actionFormFields).
+  const trigger = definition?.trigger;
+  const fromTrigger = useMemo(() => (trigger ? triggerFields(trigger, schemaOf) : []), [trigger]);
+  const fromSteps = useMemo(
+    () =>
+      definition && state.selectedNode
+        ? stepOutputFields(stepsBefore(definition, state.selectedNode), stepNumbers(definition.steps))
+        : [],
+    [definition, state.selectedNode],
+  );
+  useEffect(() => dispatch({ type: "setFormFields", fields: fromTrigger }), [fromTrigger]);
+  useEffect(() => dispatch({ type: "setActionFormFields", fields: fromSteps }), [fromSteps]);
+  const groups = useMemo(
+    () => variableGroups(state.formFields, state.actionFormFields),
+    [state.formFields, state.actionFormFields],
+  );
+
+  const onPublish = async () => {
+    if (!definition) return;
+    setPublishing(true);
+    try {
+      if (unsaved && !(await saveNow(definition))) return;
+      const result = await publish(id);
+      setProblems(new Map());
+      message.success(`Published as version ${result.version}`);
+      invalidate({ resource: "automations", invalidates: ["detail", "list"], id });
+      void draft.refetch();
+    } catch (error) {
+      const found = nodeProblemsOf(error);
+      if (!found.length) {
+        message.error(getErrorMessage(error));
+        return;
+      }
+      const byNode = new Map<string, string[]>();
+      for (const p of found) byNode.set(p.nodeId, [...(byNode.get(p.nodeId) ?? []), p.message]);
+      setProblems(byNode);
+      message.error(`Not published: ${plural(found.length, "problem")} to fix`);
+    } finally {
+      setPublishing(false);
+    }
+  };
+
+  const onDelete = (nodeId: string, choice: DeleteChoice) => {
+    setDeleting(null);
+    if (choice.kind === "step") dispatch({ type: "delete", nodeId });
+    else if (choice.kind === "subsequent") dispatch({ type: "deleteSubsequent", nodeId });
+    else dispatch({ type: "deleteKeeping", nodeId, keep: choice.branch });
+    dispatch({ type: "select", nodeId: null });
+  };
+
+  if (draft.isError && !draft.data)
+    return <LoadError what="the draft" error={draft.error} onRetry={() => draft.refetch()} />;
+  if (!state.flowVisibility) return <PageLoader />;
+
+  const faulty = [...problems.entries()];
+  return (
+    <div className="af-builder">
+      <div className="af-toolbar">
+        <Space size={12} wrap>
+          <SaveStatus save={save} unsaved={unsaved} />
+          {draft.data?.publishedVersion ? (
+            <Tag color={draft.data.hasChanges ? "gold" : "green"}>
+              {draft.data.hasChanges
+                ? `Changed since version ${draft.data.publishedVersion}`
+                : `Version ${draft.data.publishedVersion} is live`}
+            </Tag>
+          ) : (
+            <Tag>Never published</Tag>
+          )}
+        </Space>
+        <Button
+          type="primary"
+          icon={<CloudUploadOutlined aria-hidden />}
+          loading={publishing}
+          onClick={onPublish}
+        >
+          Publish
+        </Button>
+      </div>
+      {faulty.length > 0 && (
+        <Alert
+          type="error"
+          showIcon
+          className="af-problems"
+          message={`Not published: ${plural(
+            faulty.reduce((n, [, ps]) => n + ps.length, 0),
+            "problem",
+          )} to fix`}
+          description={
+            <ul>
+              {faulty.flatMap(([nodeId, messages]) =>
+                messages.map((m) => (
+                  <li key={`${nodeId}:${m}`}>
+                    <Button type="link" size="small" onClick={() => dispatch({ type: "select", nodeId })}>
+                      {m}
+                    </Button>
+                  </li>
+                )),
+              )}
+            </ul>
+          }
+        />
+      )}
+      <div className="af-workspace">
+        <FlowCanvas
+          nodes={state.nodes}
+          edges={state.edges}
+          selected={state.selectedNode}
+          problems={problems}
+          onSelect={(nodeId) => dispatch({ type: "select", nodeId })}
+          onDeleteRequest={setDeleting}
+        />
+        <aside className="af-sidebar" aria-label="Selected step">
+          <NodeSidebar
+            state={state}
+            dispatch={dispatch}
+            problems={(state.selectedNode && problems.get(state.selectedNode)) || []}
+            triggerFields={state.formFields}
+            groups={groups}
+            webhookPath={draft.data?.webhookPath}
+            onDelete={setDeleting}
+          />
+        </aside>
+      </div>
+      <DeleteStepDialog
+        node={state.nodes.find((n) => n.id === deleting)}
+        onCancel={() => setDeleting(null)}
+        onConfirm={onDelete}
+      />
+    </div>
+  );
+}
+
+function SaveStatus({ save, unsaved }: { save: SaveState; unsaved: boolean }) {
+  if (save.state === "error")
+    return (
+      <Typography.Text type="danger" role="status">
+        Draft not saved: {save.message}
+      </Typography.Text>
+    );
+  return (
+    <Typography.Text type="secondary" role="status">
+      {save.state === "saving"
+        ? "Saving draft…"
+        : unsaved
+          ? "Unsaved changes"
+          : save.state === "saved"
+            ? "Draft saved"
+            : "Draft"}
+    </Typography.Text>
+  );
+}

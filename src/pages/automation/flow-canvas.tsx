@@ -1,0 +1,123 @@
+/**
+ * The automation canvas (`@xyflow/react`): the flow laid out top to bottom (the layout is the
+ * model's, so nodes are not dragged), pan and zoom, a minimap and zoom controls. A click or
+ * Enter on a node selects it (the sidebar shows its form); a click on the background clears
+ * the selection; Delete or Backspace on a selected step asks before it removes it.
+ */
+import {
+  Background,
+  Controls,
+  type Edge,
+  MiniMap,
+  type Node,
+  type NodeChange,
+  ReactFlow,
+  ReactFlowProvider,
+} from "@xyflow/react";
+import "@xyflow/react/dist/style.css";
+import { type KeyboardEvent, useMemo } from "react";
+import type { FlowEdge, FlowNode } from "./flow-graph";
+import { type CanvasNodeData, NODE_COMPONENTS } from "./flow-nodes";
+import { nodeSummary } from "./node-summary";
+
+interface FlowCanvasProps {
+  nodes: readonly FlowNode[];
+  edges: readonly FlowEdge[];
+  selected: string | null;
+  /** Messages of a refused publish, by node. */
+  problems: ReadonlyMap<string, readonly string[]>;
+  onSelect: (nodeId: string | null) => void;
+  /** Delete or Backspace on the selected step. */
+  onDeleteRequest: (nodeId: string) => void;
+}
+
+const NO_PROBLEMS: readonly string[] = [];
+
+const isTyping = (target: EventTarget) =>
+  target instanceof HTMLElement &&
+  (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+
+export function FlowCanvas({ nodes, edges, selected, problems, onSelect, onDeleteRequest }: FlowCanvasProps) {
+  const canvasNodes = useMemo<Node<CanvasNodeData>[]>(
+    () =>
+      nodes.map((n) => ({
+        id: n.id,
+        type: n.type,
+        position: n.position,
+        selected: n.id === selected,
+        draggable: false,
+        connectable: false,
+        deletable: false,
+        ariaLabel: ariaLabelOf(n),
+        data: { ...n.data, hangsAt: n.parentId, problems: problems.get(n.id) ?? NO_PROBLEMS },
+      })),
+    [nodes, selected, problems],
+  );
+  const canvasEdges = useMemo<Edge[]>(
+    () =>
+      edges.map((e) => ({
+        id: e.id,
+        source: e.source,
+        target: e.target,
+        sourceHandle: e.sourceHandle ?? null,
+        type: "smoothstep",
+        selectable: false,
+        deletable: false,
+      })),
+    [edges],
+  );
+
+  // Selection goes through the page's state: a node picked by click or keyboard, or none.
+  const onNodesChange = (changes: NodeChange[]) => {
+    const picked = changes.find((c) => c.type === "select" && c.selected);
+    if (picked && "id" in picked) onSelect(picked.id);
+    else if (changes.some((c) => c.type === "select")) onSelect(null);
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if ((event.key !== "Delete" && event.key !== "Backspace") || isTyping(event.target)) return;
+    const node = nodes.find((n) => n.id === selected);
+    if (!node?.data.config) return;
+    event.preventDefault();
+    onDeleteRequest(node.id);
+  };
+
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: the keys reach the canvas from its focused node.
+    <div className="af-canvas" onKeyDown={onKeyDown} data-testid="automation-canvas">
+      <ReactFlowProvider>
+        <ReactFlow
+          nodes={canvasNodes}
+          edges={canvasEdges}
+          nodeTypes={NODE_COMPONENTS}
+          onNodesChange={onNodesChange}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          deleteKeyCode={null}
+          fitView
+          fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
+          minZoom={0.25}
+          maxZoom={1.5}
+          proOptions={{ hideAttribution: true }}
+        >
+          <Background gap={20} />
+          <Controls showInteractive={false} position="bottom-left" />
+          <MiniMap pannable zoomable position="bottom-right" ariaLabel="Overview of the flow" />
+        </ReactFlow>
+      </ReactFlowProvider>
+    </div>
+  );
+}
+
+function ariaLabelOf(node: FlowNode): string {
+  switch (node.type) {
+    case "plusNode":
+      return "Add a step here";
+    case "emptyNode":
+      return "End of the flow";
+    case "triggerNode":
+      return `Trigger: ${nodeSummary(node.type, node.data).title}`;
+    default:
+      return `Step ${node.data.step ?? ""}: ${nodeSummary(node.type, node.data).title}`;
+  }
+}
