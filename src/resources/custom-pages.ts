@@ -22,6 +22,8 @@ const runtimePage = (load: () => Promise<{ default: ComponentType<ScreenProps> }
   });
 
 export const CUSTOM_PAGES: Readonly<Record<string, ComponentType<ScreenProps>>> = {
+  // Until the canvas page (issue 17) lands, an automation's page is the generated one.
+  "automations.show": lazyScreen(() => import("./show/show-page")),
   "crm.client": runtimePage(() => import("../pages/crm/client-page")),
   "domains.show": lazyScreen(() => import("../pages/cms/domain-show-page")),
   "forms.show": lazyScreen(() => import("../pages/forms/form-page")),

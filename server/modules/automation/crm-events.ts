@@ -1,0 +1,30 @@
+/**
+ * The CRM's events as automation triggers (issue 17), called by the CRM's resource rules in the
+ * write's transaction (a client created, an opportunity moved to another stage; imports and
+ * form answers that make clients go through the same rules).
+ */
+import type { AppContext } from "../../context";
+import type { Db } from "../../runs";
+import { AUTOMATION_KIND, dispatchTrigger } from "./triggers";
+
+type Row = Record<string, unknown>;
+
+export async function clientCreated(ctx: AppContext, db: Db, client: Row): Promise<void> {
+  await dispatchTrigger(ctx, db, {
+    kind: "client-created",
+    record: client,
+    subject: { type: "client", id: String(client.id) },
+  });
+}
+
+export async function opportunityMoved(ctx: AppContext, db: Db, opportunity: Row, fromStage: unknown) {
+  const subject = { type: "client", id: String(opportunity.client_id) };
+  const record = { ...opportunity, fromStage };
+  await ctx.runs.signal(db, {
+    event: "opportunity-stage-changed",
+    subject,
+    kind: AUTOMATION_KIND,
+    data: record,
+  });
+  await dispatchTrigger(ctx, db, { kind: "opportunity-stage-changed", record, subject });
+}
