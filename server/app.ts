@@ -177,7 +177,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     cms = await cmsModule(scope, ctx);
     const forms = await formsModule(scope, ctx);
     await crmModule(scope, ctx, { submissions: forms.writer });
-    await automationModule(scope, ctx);
+    await automationModule(scope, ctx, { submissions: forms.writer, cms: cms?.lifecycle });
   });
   await damRoutes(app, ctx, async (scope, dam) => {
     if (cms) await cmsMediaRoutes(scope, ctx, dam, cms.registry);

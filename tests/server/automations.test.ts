@@ -13,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AutomationDefinition, Step } from "../../schemas/automation";
 import { waitFor } from "./child-server";
+import { contactForm } from "./forms-fixtures";
 import { DRIVERS, startServer, type TestServer } from "./harness";
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are inspected loosely.
@@ -423,6 +424,79 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
       return new Date(r.next_run_at as Date).getTime() > next.getTime() ? r : undefined;
     });
     expect(new Date(later.next_run_at as Date).getTime() - next.getTime()).toBe(24 * 3600_000);
+  });
+
+  const taskStep = (title: string): Step => ({
+    id: "task",
+    kind: "action",
+    type: "create_record",
+    inputs: { resource: "task", fields: { title, client_id: "{{client.id}}" } },
+  });
+  const taskTitled = (title: string) =>
+    until(`the task ${title}`, () =>
+      db()
+        .selectFrom("crm_tasks")
+        .select(["title", "client_id"])
+        .where("title", "=", title)
+        .executeTakeFirst(),
+    );
+
+  it("starts runs from a form's answer (about the client it made) and from a CMS entry's publish", async () => {
+    const form = (await call("POST", "/forms/forms", { name: "Leads", slug: "leads" })).body;
+    const draft = (await call("GET", `/forms/forms/${form.id}/draft`)).body;
+    const saved = await call("PUT", `/forms/forms/${form.id}/draft`, {
+      definition: contactForm(),
+      revision: draft.revision,
+    });
+    expect(saved.status).toBe(200);
+    expect((await call("POST", `/forms/forms/${form.id}/publish`)).status).toBe(200);
+    await automation({
+      trigger: { kind: "form-submitted", formId: form.id },
+      steps: [taskStep("Answered: {{trigger.form}}")],
+    });
+    await automation({
+      trigger: { kind: "client-created", filter: [{ field: "source", operator: "eq", value: "form" }] },
+      steps: [taskStep("New from a form: {{client.name}}")],
+    });
+    const answer = await s.api("POST", "/forms/f/leads/submissions", {
+      body: {
+        answers: { name: "Form Person", email: "form.person@example.com", plan: "Free" },
+        tracking: { parameters: {}, referrer: "", landingPage: "" },
+      },
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    const person = await until("the client", () =>
+      db()
+        .selectFrom("clients")
+        .select("id")
+        .where("email", "=", "form.person@example.com")
+        .executeTakeFirst(),
+    );
+    expect((await taskTitled("Answered: Leads")).client_id).toBe(person.id);
+    expect((await taskTitled("New from a form: Form Person")).client_id).toBe(person.id);
+
+    const type = await call("POST", "/cms/content-types", {
+      kind: "collection",
+      apiName: "note",
+      name: "Note",
+      properties: { title: { "x-kind": "text", title: "Title" } },
+    });
+    expect(type.status, JSON.stringify(type.body)).toBe(201);
+    await automation({
+      trigger: { kind: "cms-entry-published", contentType: "note" },
+      steps: [
+        {
+          id: "task",
+          kind: "action",
+          type: "create_record",
+          inputs: { resource: "task", fields: { title: "Review {{trigger.title}}" } },
+        },
+      ],
+    });
+    const entry = await call("POST", "/cms/entries/note", { title: "Spring launch" });
+    expect(entry.status, JSON.stringify(entry.body)).toBe(201);
+    expect((await call("POST", `/cms/entries/note/${entry.body.id}/publish`, {})).status).toBe(200);
+    await taskTitled("Review Spring launch");
   });
 
   it("refuses every route without the Automation module (403)", async () => {

@@ -1,7 +1,7 @@
 /**
  * The CRM's events as automation triggers (issue 17), called by the CRM's resource rules in the
- * write's transaction (a client created, an opportunity moved to another stage; imports and
- * form answers that make clients go through the same rules).
+ * write's transaction: a client created (by hand, by a CSV import, from a form's answer), an
+ * opportunity moved to another stage, a client's reply (email or SMS).
  */
 import type { AppContext } from "../../context";
 import type { Db } from "../../runs";
@@ -27,4 +27,13 @@ export async function opportunityMoved(ctx: AppContext, db: Db, opportunity: Row
     data: record,
   });
   await dispatchTrigger(ctx, db, { kind: "opportunity-stage-changed", record, subject });
+}
+
+/** A client's reply resumes their runs waiting for `email-replied` / `sms-replied`. */
+export async function clientReplied(ctx: AppContext, db: Db, clientId: string, channel: "email" | "sms") {
+  await ctx.runs.signal(db, {
+    event: `${channel}-replied`,
+    subject: { type: "client", id: clientId },
+    kind: AUTOMATION_KIND,
+  });
 }

@@ -6,17 +6,33 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
+import type { EntryLifecycle } from "../cms/entry-lifecycle";
+import type { SubmissionWriter } from "../forms/submission-writer";
 import { registerAutomationKind } from "./automation.kind";
 import { automationRoutes } from "./automations.routes";
+import { entryPublished, formSubmitted } from "./content-events";
 import { automationHookRoutes } from "./hooks.routes";
 import { registerScheduleJob } from "./schedule";
 
 export { automationRules } from "./automation.rules";
 export { AUTOMATION_KIND, dispatchTrigger, type TriggerEvent } from "./triggers";
 
-export async function automationModule(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export interface AutomationDependencies {
+  /** Form answers: the "form submitted" trigger (registered after the CRM's, which makes clients). */
+  submissions: SubmissionWriter;
+  /** CMS publishes: the "CMS entry published" trigger. */
+  cms?: EntryLifecycle;
+}
+
+export async function automationModule(
+  app: FastifyInstance,
+  ctx: AppContext,
+  deps: AutomationDependencies,
+): Promise<void> {
   registerAutomationKind(ctx);
   registerScheduleJob(ctx);
+  deps.submissions.onStored(formSubmitted(ctx));
+  deps.cms?.onPublishing(entryPublished(ctx));
   await automationRoutes(app, ctx);
   await automationHookRoutes(app, ctx);
 }
