@@ -388,6 +388,10 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
       .where("title", "like", "Call %")
       .execute();
     expect(tasks.map((t) => t.title)).toEqual(["Call Sam"]);
+    // Deleting the automation takes its runs, and its address answers no more.
+    expect((await call("DELETE", `/api/automations/${id}`)).status).toBe(204);
+    expect(await db().selectFrom("runs").select("id").where("owner_key", "=", id).execute()).toEqual([]);
+    expect((await s.api("POST", webhookPath, { body: { caller: "Sam" } })).status).toBe(404);
   });
 
   it("runs on its schedule: a durable job at the cron's next time, then the next one", async () => {

@@ -20,6 +20,16 @@ export function automationKind(
   return {
     flow: automationFlow,
     executors: automationExecutors(ctx),
+    // A run about a client ends when the client is gone (deleted, merged into another).
+    async exitCheck(trx, run) {
+      if (run.subject?.type !== "client") return null;
+      const client = await trx
+        .selectFrom("clients")
+        .select("id")
+        .where("id", "=", run.subject.id)
+        .executeTakeFirst();
+      return client ? null : "client-deleted";
+    },
 
     async onRunFailed(trx, run: AutomationRun, step: RunStep) {
       const automation = await trx

@@ -4,7 +4,7 @@
  * opportunity moved to another stage, a client's reply (email or SMS).
  */
 import type { AppContext } from "../../context";
-import type { Db } from "../../runs";
+import type { Db, Run } from "../../runs";
 import { AUTOMATION_KIND, dispatchTrigger } from "./triggers";
 
 type Row = Record<string, unknown>;
@@ -17,7 +17,14 @@ export async function clientCreated(ctx: AppContext, db: Db, client: Row): Promi
   });
 }
 
-export async function opportunityMoved(ctx: AppContext, db: Db, opportunity: Row, fromStage: unknown) {
+export async function opportunityMoved(
+  ctx: AppContext,
+  db: Db,
+  opportunity: Row,
+  fromStage: unknown,
+  /** The run whose step moved it. */
+  parent: Run | null = null,
+) {
   const subject = { type: "client", id: String(opportunity.client_id) };
   const record = { ...opportunity, fromStage };
   await ctx.runs.signal(db, {
@@ -26,7 +33,7 @@ export async function opportunityMoved(ctx: AppContext, db: Db, opportunity: Row
     kind: AUTOMATION_KIND,
     data: record,
   });
-  await dispatchTrigger(ctx, db, { kind: "opportunity-stage-changed", record, subject });
+  await dispatchTrigger(ctx, db, { kind: "opportunity-stage-changed", record, subject, parent });
 }
 
 /** A client's reply resumes their runs waiting for `email-replied` / `sms-replied`. */

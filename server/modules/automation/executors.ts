@@ -27,8 +27,9 @@ import type { AppContext } from "../../context";
 import type { Database } from "../../db";
 import { OutboundRefused, outboundCall } from "../../http/outbound";
 import { delayEnd, PermanentStepError, type StepExecutor, type StepOutcome, untilInstant } from "../../runs";
-import { queueClientEmail } from "../crm/client-email";
+import { messageSender, queueClientEmail } from "../crm/client-email";
 import { enrolClients } from "../crm/sequences/enrolments";
+import { opportunityMoved } from "./crm-events";
 import type { AutomationStepDef } from "./flow";
 import { type AutomationContext, type AutomationRun, scopeOf } from "./run-scope";
 import { dispatchTrigger } from "./triggers";
@@ -46,6 +47,16 @@ const RECORDS: Readonly<
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Who the automation's messages are from: its owner, else its author. */
+async function ownerOf(db: Trx, run: AutomationRun): Promise<string | null> {
+  const automation = await db
+    .selectFrom("automations")
+    .select(["owner_id", "created_by"])
+    .where("id", "=", run.ownerKey)
+    .executeTakeFirst();
+  return automation?.owner_id ?? automation?.created_by ?? null;
+}
 
 async function valuesFor(db: Trx, run: AutomationRun) {
   return variableValues(await scopeOf(db, run));
@@ -137,11 +148,17 @@ export function automationExecutors(ctx: AppContext): Record<string, Executor> {
       throw new PermanentStepError("The email's subject or message is empty once filled");
     const client = scope.client;
     const dedupeKey = `automation:${run.id}:${key}`;
-    // To the run's client: sent as every CRM email (a conversation, the client's timeline).
+    // To the run's client: sent as every CRM email (a conversation, the client's timeline), from
+    // the automation's owner, and only with their agreement (as a sequence's email).
     if (client && typeof client.email === "string" && client.email.toLowerCase() === to.toLowerCase()) {
+      if (!client.consent_email)
+        return {
+          input: { to, subject, body: text },
+          output: { skipped: 'The client has not agreed to receive email ("Agrees to email" is off)' },
+        };
       const queued = await queueClientEmail(ctx, trx, {
         client: { id: String(client.id), email: to },
-        sender: null,
+        sender: await messageSender(trx, await ownerOf(trx, run)),
         subject,
         text,
         timelineData: { automationId: run.ownerKey, step: key },
@@ -208,6 +225,10 @@ export function automationExecutors(ctx: AppContext): Record<string, Executor> {
     if (!UUID.test(id)) throw new PermanentStepError(`"${id}" is not the ID of a record`);
     const fields = recordValues(resource, inputs.fields ?? {}, (t) => fillVariables(t, values));
     const { table } = RECORDS[resource];
+    const before =
+      resource === "opportunity"
+        ? await trx.selectFrom("opportunities").select("stage").where("id", "=", id).executeTakeFirst()
+        : undefined;
     const updated = await trx
       .updateTable(table)
       // biome-ignore lint/suspicious/noExplicitAny: fields checked against the resource's schema above.
@@ -216,6 +237,15 @@ export function automationExecutors(ctx: AppContext): Record<string, Executor> {
       .returning("id")
       .executeTakeFirst();
     if (!updated) throw new PermanentStepError(`The ${resource} ${id} does not exist (deleted?)`);
+    // A stage this step changed starts other automations (never this one again: lineage).
+    if (before && "stage" in fields && fields.stage !== before.stage) {
+      const opportunity = await trx
+        .selectFrom("opportunities")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirstOrThrow();
+      await opportunityMoved(ctx, trx, opportunity, before.stage, run);
+    }
     return { input: { resource, id, fields }, output: { id, resource } };
   };
 
