@@ -167,6 +167,10 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
       trigger_kind: "client-created",
     });
 
+    const told: string[] = [];
+    const stop = s.ctx.events.subscribe((c) => {
+      if (c.resource === "automation-runs" && c.ids.includes(id)) told.push(c.type);
+    });
     await client("Olga Other", { company: "Other" }); // the filter: no run
     const asha = await client("Asha Rao", { company: "Acme" });
     const { data } = await until("a run", async () => ((await runsOf(id)).total ? runsOf(id) : undefined));
@@ -190,6 +194,9 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
       .execute();
     expect(mails).toEqual([{ subject: "Welcome, Asha", text_body: expect.stringContaining("From Acme") }]);
     expect((await call("GET", `/api/automations/${id}`)).body.last_run_at).toBeTruthy();
+    // Open pages were told when the run started and when it ended (after each commit).
+    await until("live updates", async () => told.length >= 2);
+    stop();
     expect((await runsOf(id)).total).toBe(1);
   });
 

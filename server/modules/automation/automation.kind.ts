@@ -11,6 +11,7 @@ import type { AppContext } from "../../context";
 import type { RunKind, RunStep } from "../../runs";
 import { automationExecutors } from "./executors";
 import { type AutomationStepDef, automationFlow } from "./flow";
+import { queueLive, registerLiveJob } from "./live";
 import type { AutomationContext, AutomationRun } from "./run-scope";
 import { AUTOMATION_KIND } from "./triggers";
 
@@ -29,6 +30,10 @@ export function automationKind(
         .where("id", "=", run.subject.id)
         .executeTakeFirst();
       return client ? null : "client-deleted";
+    },
+
+    async onRunEnded(db, run) {
+      await queueLive(ctx, db, run.ownerKey);
     },
 
     async onRunFailed(trx, run: AutomationRun, step: RunStep) {
@@ -58,5 +63,6 @@ export function automationKind(
 }
 
 export function registerAutomationKind(ctx: AppContext): void {
+  registerLiveJob(ctx);
   ctx.runs.registerKind(AUTOMATION_KIND, automationKind(ctx));
 }

@@ -12,6 +12,7 @@ import type { AppContext } from "../../context";
 import { conflict, notFound } from "../../http/errors";
 import { RUN_STATUSES, type RunStatus } from "../../runs";
 import { definitionsOf, publish, readDraft, saveDraft, version, versions } from "./definitions";
+import { queueLive } from "./live";
 import { scheduleNext } from "./schedule";
 import { AUTOMATION_KIND, dispatchTrigger } from "./triggers";
 
@@ -250,6 +251,7 @@ export async function automationRoutes(app: FastifyInstance, ctx: AppContext) {
           .set((eb) => ({ failed_runs: eb.fn("greatest", [eb.lit(0), eb("failed_runs", "-", 1)]) }))
           .where("id", "=", run.ownerKey)
           .execute();
+        await queueLive(ctx, trx, run.ownerKey);
         return run;
       }),
   );

@@ -17,6 +17,7 @@ import type { AppContext } from "../../context";
 import type { Database } from "../../db";
 import { type Run, RunChainError, type RunSubject } from "../../runs";
 import { parsedJson } from "./definitions";
+import { queueLive } from "./live";
 import type { AutomationContext } from "./run-scope";
 
 export const AUTOMATION_KIND = "automation";
@@ -94,6 +95,7 @@ export async function dispatchTrigger(ctx: AppContext, db: Db, input: TriggerEve
       );
     }
   }
+  for (const id of new Set(started.map((r) => r.ownerKey))) await queueLive(ctx, db, id);
   if (started.length)
     await db
       .updateTable("automations")
