@@ -370,6 +370,76 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
     expect((await runsOf(id)).total).toBe(1);
   });
 
+  it("texts the client through the SMS service, and skips a client who has not agreed to SMS", async () => {
+    const id = await automation(
+      manual([
+        {
+          id: "text",
+          kind: "action",
+          type: "send_sms",
+          inputs: { to: "{{client.phone}}", body: "Hi {{client.first_name}}" },
+        },
+      ]),
+    );
+    const yes = await client("Tara Text", { phone: "+919876543210", consent_sms: true });
+    const no = await client("Noor Nosms", { phone: "+919876543211", consent_sms: false });
+    const sent = await runWith(await manualRun(id, yes.id), "finished");
+    expect(sent.steps[0].output).toMatchObject({ sent: "sms", to: "+919876543210" });
+    const stored = await db()
+      .selectFrom("crm_messages")
+      .select(["channel", "body", "to_address"])
+      .where("client_id", "=", yes.id)
+      .execute();
+    expect(stored).toEqual([{ channel: "sms", body: "Hi Tara", to_address: "+919876543210" }]);
+    const skipped = await runWith(await manualRun(id, no.id), "finished");
+    expect(skipped.steps[0].output.skipped, JSON.stringify(skipped.steps[0])).toContain(
+      "has not agreed to receive SMS",
+    );
+  });
+
+  it("starts another automation when a step moves an opportunity, as a child run of that step's run", async () => {
+    const watcher = await automation({
+      trigger: { kind: "opportunity-stage-changed", stage: "proposal" },
+      steps: [tag("proposed", "proposal-sent")],
+    });
+    const mover = await automation(
+      manual([
+        {
+          id: "move",
+          kind: "action",
+          type: "update_record",
+          inputs: {
+            resource: "opportunity",
+            recordId: "{{trigger.opportunityId}}",
+            fields: { stage: "proposal" },
+          },
+        },
+      ]),
+    );
+    const owner = await client("Chain Client");
+    const opportunity = await call("POST", "/crm/opportunities", {
+      title: "Chained",
+      client_id: owner.id,
+      stage: "new",
+    });
+    expect(opportunity.status, JSON.stringify(opportunity.body)).toBe(201);
+    const started = await call("POST", `/api/automations/${mover}/run`, {
+      record: { opportunityId: opportunity.body.id },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    await runWith(started.body.id, "finished");
+    const { data } = await until("the watcher's run", async () =>
+      (await runsOf(watcher)).total ? runsOf(watcher) : undefined,
+    );
+    expect(data[0]).toMatchObject({
+      depth: 1,
+      parentRunId: started.body.id,
+      lineage: [`automation:${mover}`],
+    });
+    await runWith(data[0].id, "finished");
+    expect((await call("GET", `/crm/clients/${owner.id}`)).body.tags).toEqual(["proposal-sent"]);
+  });
+
   it("starts a run from its incoming webhook with the body as the record; a wrong secret is a 404", async () => {
     const id = await automation({
       trigger: { kind: "webhook" },

@@ -182,8 +182,14 @@ export function automationExecutors(ctx: AppContext): Record<string, Executor> {
     if (!scope.client) throw new PermanentStepError("An SMS goes to the run's client: this run has none");
     if (!to || !body)
       throw new PermanentStepError("The SMS has no number or no text once its variables are filled");
+    // Skipped, not failed: the client's choice is no fault of the automation's.
     if (scope.client.sms_opted_out_at)
-      throw new PermanentStepError("The client opted out of SMS (texted STOP)");
+      return { input: { to, body }, output: { skipped: "The client opted out of SMS (texted STOP)" } };
+    if (!scope.client.consent_sms)
+      return {
+        input: { to, body },
+        output: { skipped: 'The client has not agreed to receive SMS ("Agrees to SMS" is off)' },
+      };
     const [queued] = await ctx.sms.queue(
       [{ clientId: String(scope.client.id), to, body, templateId: inputs.templateId ?? null }],
       trx,
