@@ -465,10 +465,18 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
       .where("title", "like", "Call %")
       .execute();
     expect(tasks.map((t) => t.title)).toEqual(["Call Sam"]);
+    // A new secret: the old address answers 404.
+    const rotated = await call("POST", `/api/automations/${id}/webhook-secret`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.webhookPath).not.toBe(webhookPath);
+    expect((await s.api("POST", webhookPath, { body: { caller: "Old" } })).status).toBe(404);
+    const again = await s.api("POST", rotated.body.webhookPath, { body: { caller: "New" } });
+    expect(again.status).toBe(202);
+    await runWith(again.body.runId as string, "finished");
     // Deleting the automation takes its runs, and its address answers no more.
     expect((await call("DELETE", `/api/automations/${id}`)).status).toBe(204);
     expect(await db().selectFrom("runs").select("id").where("owner_key", "=", id).execute()).toEqual([]);
-    expect((await s.api("POST", webhookPath, { body: { caller: "Sam" } })).status).toBe(404);
+    expect((await s.api("POST", rotated.body.webhookPath, { body: { caller: "Sam" } })).status).toBe(404);
   });
 
   it("runs on its schedule: a durable job at the cron's next time, then the next one", async () => {
@@ -603,7 +611,9 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
       ["DELETE", `/api/automations/${id}`],
       ["GET", `/api/automations/${id}/draft`],
       ["PUT", `/api/automations/${id}/draft`, { definition: manual([]) }],
+      ["POST", "/api/automations/delete", { ids: [id] }],
       ["POST", `/api/automations/${id}/publish`],
+      ["POST", `/api/automations/${id}/webhook-secret`],
       ["GET", `/api/automations/${id}/versions`],
       ["GET", `/api/automations/${id}/versions/1`],
       ["GET", `/api/automations/${id}/runs`],

@@ -1,6 +1,7 @@
 /**
  * An automation's own routes beside the engine's `/api/automations` (docs/automation-api.md):
- * its draft (`GET`/`PUT …/draft`), publishing (`POST …/publish`), versions, runs (`GET …/runs`),
+ * its draft (`GET`/`PUT …/draft`), publishing (`POST …/publish`), versions, the webhook's secret
+ * (`POST …/webhook-secret`), runs (`GET …/runs`),
  * a run by hand (`POST …/run`), one run's history (`GET /api/automation-runs/{id}`) and re-running
  * a failed run from its failed step (`POST /api/automation-runs/{id}/retry`). Every route needs
  * the Automation module.
@@ -11,7 +12,15 @@ import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { conflict, notFound } from "../../http/errors";
 import { RUN_STATUSES, type RunStatus } from "../../runs";
-import { definitionsOf, publish, readDraft, saveDraft, version, versions } from "./definitions";
+import {
+  definitionsOf,
+  publish,
+  readDraft,
+  rotateWebhookSecret,
+  saveDraft,
+  version,
+  versions,
+} from "./definitions";
 import { queueLive } from "./live";
 import { scheduleNext } from "./schedule";
 import { AUTOMATION_KIND, dispatchTrigger } from "./triggers";
@@ -100,6 +109,20 @@ export async function automationRoutes(app: FastifyInstance, ctx: AppContext) {
       changed(id, userId);
       return published;
     },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    "/api/automations/:id/webhook-secret",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Replace the incoming webhook's secret (the old address stops working); answers the draft",
+        params: idParams,
+      },
+    },
+    async (request) => rotateWebhookSecret(ctx.db, request.params.id, principalOf(request).userId),
   );
 
   app.get<{ Params: { id: string } }>(

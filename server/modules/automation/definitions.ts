@@ -201,6 +201,17 @@ export async function publish(
   });
 }
 
+/** Replaces the webhook's secret: the old address answers 404 from now on. */
+export async function rotateWebhookSecret(db: Db, automationId: string, actorId: string): Promise<Draft> {
+  await definitionsOf(db, automationId);
+  await db
+    .updateTable("automation_definitions")
+    .set({ webhook_secret: newWebhookSecret(), updated_at: new Date(), updated_by: actorId })
+    .where("automation_id", "=", automationId)
+    .execute();
+  return readDraft(db, automationId);
+}
+
 export async function versions(db: Db, automationId: string): Promise<VersionSummary[]> {
   await definitionsOf(db, automationId);
   return listVersions(db, VERSIONS_RESOURCE, automationId);
