@@ -51,7 +51,9 @@ export interface MergeUser {
 }
 
 // `{{ key }}` or `{{ key | fallback }}`; keys are dotted words. The fallback holds no braces.
-const FIELD = /\{\{\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*(?:\|([^{}]*))?\}\}/g;
+// After the first word a part may hold dashes or be an index: an automation's
+// `{{steps.check-score.items.0}}` names a step by its id.
+const FIELD = /\{\{\s*([A-Za-z_]\w*(?:\.[A-Za-z0-9_][\w-]*)*)\s*(?:\|([^{}]*))?\}\}/g;
 
 const HTML_ESCAPES: Readonly<Record<string, string>> = {
   "&": "&amp;",

@@ -25,6 +25,7 @@ import { validatorCompiler } from "./http/validation";
 import { createJobQueue } from "./jobs";
 import { createMailer } from "./mail/mailer";
 import { outboxRoutes } from "./mail/outbox.routes";
+import { automationModule } from "./modules/automation";
 import { catalogueRoutes } from "./modules/catalogue/catalogue.routes";
 import { cmsModule } from "./modules/cms";
 import { cmsMediaRoutes } from "./modules/cms/media.routes";
@@ -176,6 +177,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     cms = await cmsModule(scope, ctx);
     const forms = await formsModule(scope, ctx);
     await crmModule(scope, ctx, { submissions: forms.writer });
+    await automationModule(scope, ctx, { submissions: forms.writer, cms: cms?.lifecycle });
   });
   await damRoutes(app, ctx, async (scope, dam) => {
     if (cms) await cmsMediaRoutes(scope, ctx, dam, cms.registry);

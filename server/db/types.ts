@@ -1,5 +1,6 @@
 /** The one Database interface: every table the server reads or writes (Kysely). */
 import type { ColumnType, Generated } from "kysely";
+import type { AutomationTables } from "./types-automations";
 import type {
   CmsApiTokensTable,
   CmsDomainsTable,
@@ -342,7 +343,8 @@ export interface UserPreferencesTable {
 }
 
 export interface Database
-  extends CrmTables,
+  extends AutomationTables,
+    CrmTables,
     CrmCalendarTables,
     CrmEmailTables,
     CrmFieldTables,

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { ResourceDefinition } from "../../resources/contract";
 import { RESOURCES } from "../../resources/index";
 import type { AppContext } from "../context";
+import { automationRules } from "../modules/automation/automation.rules";
 import { clientRules } from "../modules/crm/client.rules";
 import { dropdownRules } from "../modules/crm/dropdowns.rules";
 import { opportunityRules } from "../modules/crm/opportunity.rules";
@@ -20,6 +21,7 @@ import type { ResourceService } from "./service";
  * foreign key (`x-relation.within`), so no write needs a read first.
  */
 export const RULES: RulesRegistry = {
+  automations: automationRules,
   clients: clientRules,
   dropdowns: dropdownRules,
   forms: formRules,

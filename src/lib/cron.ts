@@ -5,6 +5,8 @@
  * written as names (JAN, MON). Day of week 0 and 7 are both Sunday. Pure.
  */
 
+import { instantOfWallClock, wallClockOf } from "./delays";
+
 interface CronField {
   name: string;
   min: number;
@@ -66,6 +68,70 @@ export function cronProblem(expression: string): string | null {
     for (const item of part.split(",")) {
       const problem = item ? itemProblem(item, CRON_FIELDS[i]) : `the ${CRON_FIELDS[i].name} part is empty`;
       if (problem) return problem;
+    }
+  }
+  return null;
+}
+
+/** The values a field's part allows (a valid part: check with `cronProblem` first). */
+function allowed(part: string, field: CronField): Set<number> {
+  const out = new Set<number>();
+  for (const item of part.split(",")) {
+    const [range, stepText] = item.split("/");
+    const step = stepText ? Number(stepText) : 1;
+    let low = field.min;
+    let high = field.max;
+    if (range !== "*") {
+      const [a, b] = range.split("-").map((v) => fieldValue(v, field) as number);
+      low = a;
+      high = b ?? (stepText ? field.max : a);
+    }
+    for (let v = low; v <= high; v += step) out.add(v);
+  }
+  if (field.name === "day of week" && out.has(7)) out.add(0);
+  return out;
+}
+
+/** How far ahead a schedule is looked for (one that never comes: 31 February). */
+const SEARCH_DAYS = 366 * 5;
+
+/**
+ * The first instant after `after` that `expression` names, read in `timeZone`; null when none
+ * comes within five years. As classic cron: when both day of month and day of week are
+ * restricted, a day matching either runs. A time a daylight saving change skips runs at the
+ * shifted instant; a repeated hour runs once.
+ *
+ * @example
+ * nextCronTime("0 9 * * MON-FRI", new Date("2026-01-02T10:00:00Z"), "Europe/Paris");
+ * // 2026-01-05T08:00:00.000Z (Monday 09:00 in Paris)
+ */
+export function nextCronTime(expression: string, after: Date, timeZone: string): Date | null {
+  const parts = expression.trim().split(/\s+/);
+  const [minutes, hours, days, months, weekdays] = parts.map((p, i) => allowed(p, CRON_FIELDS[i]));
+  const anyDay = parts[2] === "*";
+  const anyWeekday = parts[4] === "*";
+  const start = wallClockOf(after, timeZone);
+  const sortedHours = [...hours].sort((a, b) => a - b);
+  const sortedMinutes = [...minutes].sort((a, b) => a - b);
+  for (let offset = 0; offset <= SEARCH_DAYS; offset++) {
+    const date = new Date(Date.UTC(start.year, start.month - 1, start.day + offset));
+    const [year, month, day, weekday] = [
+      date.getUTCFullYear(),
+      date.getUTCMonth() + 1,
+      date.getUTCDate(),
+      date.getUTCDay(),
+    ];
+    if (!months.has(month)) continue;
+    const dayFits = days.has(day);
+    const weekdayFits = weekdays.has(weekday);
+    const fits =
+      anyDay && anyWeekday ? true : anyDay ? weekdayFits : anyWeekday ? dayFits : dayFits || weekdayFits;
+    if (!fits) continue;
+    for (const hour of sortedHours) {
+      for (const minute of sortedMinutes) {
+        const at = instantOfWallClock({ year, month, day, hour, minute, second: 0 }, timeZone);
+        if (at.getTime() > after.getTime()) return at;
+      }
     }
   }
   return null;

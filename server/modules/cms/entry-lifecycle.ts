@@ -34,8 +34,15 @@ export type LifecycleListener = (
   entry: Values,
 ) => Promise<void>;
 
+/**
+ * What happens in the transaction that publishes an entry (automations triggered by "CMS entry
+ * published"): it commits with the publish, or neither does. Throwing undoes the publish.
+ */
+export type PublishingListener = (trx: AnyDb, type: ContentType, entry: Values) => Promise<void>;
+
 export class EntryLifecycle {
   private readonly listeners: LifecycleListener[] = [];
+  private readonly publishing: PublishingListener[] = [];
 
   constructor(
     private readonly ctx: AppContext,
@@ -49,6 +56,11 @@ export class EntryLifecycle {
 
   onChange(listener: LifecycleListener): void {
     this.listeners.push(listener);
+  }
+
+  /** Adds work to every publish's transaction (see PublishingListener). */
+  onPublishing(listener: PublishingListener): void {
+    this.publishing.push(listener);
   }
 
   async emit(event: "publish" | "unpublish" | "delete", type: ContentType, entry: Values): Promise<void> {
@@ -67,7 +79,7 @@ export class EntryLifecycle {
       // Published content must satisfy the type as it is now.
       const values = await this.entries.validate(type, this.entries.current(type, existing.data));
       const version = existing.version + 1;
-      return this.entries.writeEntry(
+      const written = await this.entries.writeEntry(
         trx,
         type,
         id,
@@ -88,6 +100,8 @@ export class EntryLifecycle {
           actorId: actorId ?? (existing.updated_by as string),
         },
       );
+      for (const listener of this.publishing) await listener(trx, type, entryRecord(type, written));
+      return written;
     });
     const record = entryRecord(type, row);
     this.entries.changed(type, "updated", [id], actorId ?? "");

@@ -1,5 +1,10 @@
-/** The `clients` resource's rules: a client given to someone notifies them. */
+/**
+ * The `clients` resource's rules: a client given to someone notifies them; a new client starts
+ * the automations triggered by "client created" (issue 17), in the same transaction.
+ */
 import type { ResourceRules } from "../../resources/rules";
+import type { Db as RunDb } from "../../runs";
+import { clientCreated } from "../automation/crm-events";
 import { notifyAssignment } from "./assignments";
 
 export const clientRules: ResourceRules = {
@@ -10,5 +15,6 @@ export const clientRules: ResourceRules = {
       link: `/crm/clients/show/${row.id}`,
       body: [row.company, row.email].filter(Boolean).join(" · ") || undefined,
     });
+    if (!context.existing) await clientCreated(context.app, context.db as unknown as RunDb, context.row);
   },
 };

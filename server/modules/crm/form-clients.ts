@@ -12,6 +12,8 @@ import { answerText, isEmailAddress } from "../../../schemas/form-answers";
 import { crmFieldsOf, defaultCrmSettings, type FormFieldDef } from "../../../schemas/form-definition";
 import type { AppContext } from "../../context";
 import type { AnyDb } from "../../resources/rules";
+import type { Db as RunDb } from "../../runs";
+import { clientCreated } from "../automation/crm-events";
 import type { StoredForHooks } from "../forms/submission-writer";
 import { addTimeline, type Db, timelineChanged } from "./timeline";
 
@@ -130,6 +132,16 @@ export function formClients(ctx: AppContext, enrol: () => Enrol | undefined) {
         dedupeKey: `form:${a.submission.id}`,
       })),
     );
+    // A client an answer made starts the "client created" automations, as one made by hand does.
+    if (created.length) {
+      const made = await db
+        .selectFrom("clients")
+        .selectAll()
+        .where("id", "in", created)
+        .orderBy("id")
+        .execute();
+      for (const client of made) await clientCreated(ctx, trx as unknown as RunDb, client);
+    }
     const bySequence = new Map<string, string[]>();
     for (const a of answers) {
       const sequenceId = a.submission.form.definition.settings.crm?.sequenceId;

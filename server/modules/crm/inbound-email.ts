@@ -176,7 +176,7 @@ export async function receiveReply(ctx: AppContext, mail: InboundMail): Promise<
       if (!row) continue;
       await touchThread(trx, thread.id);
       // Before the timeline entry writes to the client's row: see onClientReplied on lock order.
-      if (!automatic) await onClientReplied(ctx, trx, thread.client_id);
+      if (!automatic) await onClientReplied(ctx, trx, thread.client_id, "email");
       const title = subject || "(no subject)";
       await addTimeline(trx, [
         {

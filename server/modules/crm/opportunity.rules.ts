@@ -6,6 +6,8 @@
 
 import { badRequest } from "../../http/errors";
 import type { ResourceRules } from "../../resources/rules";
+import type { Db as RunDb } from "../../runs";
+import { opportunityMoved } from "../automation/crm-events";
 import { notifyAssignment } from "./assignments";
 import { placeOnArrival } from "./board-positions";
 import { optionLabels } from "./dropdowns";
@@ -85,6 +87,9 @@ export const opportunityRules: ResourceRules = {
     // writes to the client's row: a step locks its run first, then the client (no deadlock).
     if (existing?.status !== row.status && (row.status === "won" || row.status === "lost"))
       await exitSequences(app, db as Db, String(row.client_id), row.status);
+    // Automations on a stage change start, and runs waiting for one go on (issue 17).
+    if (existing && existing.stage !== row.stage)
+      await opportunityMoved(app, db as unknown as RunDb, row, existing.stage);
     await addTimeline(
       db as Db,
       entries.map((e) => ({

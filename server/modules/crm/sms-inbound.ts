@@ -84,7 +84,7 @@ export async function receiveSms(ctx: AppContext, inbound: InboundSms): Promise<
       // Sequences first, before the clients' rows are locked: the run engine locks a run before
       // its step writes to the client, and the same order here cannot deadlock with it.
       if (keyword === "opt_out") for (const id of ids) await onClientOptedOut(ctx, trx, id);
-      else if (!keyword) await onClientReplied(ctx, trx, main);
+      else if (!keyword) await onClientReplied(ctx, trx, main, "sms");
       // Locked: a send to this number (sendSms) waits for this STOP, or this STOP for the send.
       const clients = await trx
         .selectFrom("clients")

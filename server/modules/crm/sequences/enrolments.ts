@@ -32,7 +32,7 @@ export interface EnrolInput {
   clientIds: readonly string[];
   /** Null for an enrolment nobody made by hand (a form's answer). */
   actorId: string | null;
-  source: "manual" | "list" | "form";
+  source: "manual" | "list" | "form" | "automation";
 }
 
 /**

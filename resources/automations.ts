@@ -1,0 +1,23 @@
+import { automationSchema } from "../schemas/automations";
+import type { ResourceDefinition } from "./contract";
+import { MODULE_IDS } from "./modules";
+
+/**
+ * Automations (issue 17): the list and the create form are the engine's; an automation's page
+ * is its canvas, versions and run history ("automations.show").
+ */
+export const automations: ResourceDefinition = {
+  name: "automations",
+  schema: automationSchema,
+  moduleID: MODULE_IDS.automation,
+  base: "api",
+  label: "Automations",
+  singular: "Automation",
+  icon: "ApartmentOutlined",
+  parent: "automation",
+  order: 0,
+  columnWidths: { status: 110, trigger_kind: 180, published_version: 110, failed_runs: 110 },
+  csv: false,
+  pages: { show: "automations.show" },
+  uiSchema: { "ui:order": ["name", "description", "status", "owner_id"] },
+};

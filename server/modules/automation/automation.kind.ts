@@ -1,0 +1,68 @@
+/**
+ * Automations as a kind of run of the run engine (docs/runs.md): a run's owner is the
+ * automation, its definition the published flow it started on (pinned by the engine, so a later
+ * publish never changes a run in flight), its subject the client the trigger is about, if any.
+ * A run that fails is never silent: the automation's failed-runs count goes up (the list's
+ * badge) and its owner and the admins are told through the notification centre.
+ */
+import { ROLES } from "../../../schemas/auth";
+import type { AutomationDefinition } from "../../../schemas/automation";
+import type { AppContext } from "../../context";
+import type { RunKind, RunStep } from "../../runs";
+import { automationExecutors } from "./executors";
+import { type AutomationStepDef, automationFlow } from "./flow";
+import { queueLive, registerLiveJob } from "./live";
+import type { AutomationContext, AutomationRun } from "./run-scope";
+import { AUTOMATION_KIND } from "./triggers";
+
+export function automationKind(
+  ctx: AppContext,
+): RunKind<AutomationDefinition, AutomationStepDef, AutomationContext> {
+  return {
+    flow: automationFlow,
+    executors: automationExecutors(ctx),
+    // A run about a client ends when the client is gone (deleted, merged into another).
+    async exitCheck(trx, run) {
+      if (run.subject?.type !== "client") return null;
+      const client = await trx
+        .selectFrom("clients")
+        .select("id")
+        .where("id", "=", run.subject.id)
+        .executeTakeFirst();
+      return client ? null : "client-deleted";
+    },
+
+    async onRunEnded(db, run) {
+      await queueLive(ctx, db, run.ownerKey);
+    },
+
+    async onRunFailed(trx, run: AutomationRun, step: RunStep) {
+      const automation = await trx
+        .updateTable("automations")
+        .set((eb) => ({ failed_runs: eb("failed_runs", "+", 1) }))
+        .where("id", "=", run.ownerKey)
+        .returning(["id", "name", "owner_id", "created_by"])
+        .executeTakeFirst();
+      if (!automation) return;
+      const admins = await trx.selectFrom("users").select("id").where("role", "=", ROLES.admin).execute();
+      const userIds = [automation.owner_id ?? automation.created_by, ...admins.map((a) => a.id)].filter(
+        (u): u is string => Boolean(u),
+      );
+      if (!userIds.length) return;
+      await ctx.notifications.notify(trx, {
+        userIds: [...new Set(userIds)],
+        kind: "automation.failed",
+        title: `${automation.name}: a run failed at step ${step.key}`,
+        body: step.error ?? run.error ?? undefined,
+        link: `/automation/automations/show/${automation.id}?run=${run.id}`,
+        data: { automationId: automation.id, runId: run.id, step: step.key },
+        dedupeKey: `automation.failed:${run.id}:${step.key}:${step.attempt}`,
+      });
+    },
+  };
+}
+
+export function registerAutomationKind(ctx: AppContext): void {
+  registerLiveJob(ctx);
+  ctx.runs.registerKind(AUTOMATION_KIND, automationKind(ctx));
+}

@@ -1,0 +1,32 @@
+/**
+ * The `automations` resource's rules: a new automation gets its flow (an empty draft) and its
+ * webhook secret in the same transaction; it cannot be made active before it was published;
+ * deleting one deletes its runs and their queued steps.
+ */
+
+import { badRequest } from "../../http/errors";
+import type { ResourceRules } from "../../resources/rules";
+import { createDefinitions } from "./definitions";
+import { AUTOMATION_KIND } from "./triggers";
+
+export const automationRules: ResourceRules = {
+  async beforeWrite({ existing, values }) {
+    if (values.status === "active" && !existing?.published_version)
+      throw badRequest("Publish the automation before making it active", [
+        { field: "status", message: "must stay Draft until the automation is published" },
+      ]);
+    if (values.status === "draft" && existing?.published_version)
+      throw badRequest("A published automation is active or paused", [
+        { field: "status", message: "must be Active or Paused once the automation is published" },
+      ]);
+  },
+
+  async afterWrite({ db, existing, row, actorId }) {
+    // biome-ignore lint/suspicious/noExplicitAny: the rules' database is the engine's untyped one.
+    if (!existing) await createDefinitions(db as any, String(row.id), actorId);
+  },
+
+  async afterDelete(rows, ctx) {
+    for (const row of rows) await ctx.runs.removeOwner(ctx.db, AUTOMATION_KIND, String(row.id));
+  },
+};

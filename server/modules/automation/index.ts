@@ -1,0 +1,38 @@
+/**
+ * Workflow automation (issue 17): automations as an engine resource (`/api/automations`), their
+ * flows as draft and published versions, runs on the run engine (kind 'automation'), the
+ * triggers that start them (triggers.ts, called by the modules where the events happen), the
+ * schedule's job and the incoming webhook. docs/automation-api.md.
+ */
+import type { FastifyInstance } from "fastify";
+import type { AppContext } from "../../context";
+import type { EntryLifecycle } from "../cms/entry-lifecycle";
+import type { SubmissionWriter } from "../forms/submission-writer";
+import { registerAutomationKind } from "./automation.kind";
+import { automationRoutes } from "./automations.routes";
+import { entryPublished, formSubmitted } from "./content-events";
+import { automationHookRoutes } from "./hooks.routes";
+import { registerScheduleJob } from "./schedule";
+
+export { automationRules } from "./automation.rules";
+export { AUTOMATION_KIND, dispatchTrigger, type TriggerEvent } from "./triggers";
+
+export interface AutomationDependencies {
+  /** Form answers: the "form submitted" trigger (registered after the CRM's, which makes clients). */
+  submissions: SubmissionWriter;
+  /** CMS publishes: the "CMS entry published" trigger. */
+  cms?: EntryLifecycle;
+}
+
+export async function automationModule(
+  app: FastifyInstance,
+  ctx: AppContext,
+  deps: AutomationDependencies,
+): Promise<void> {
+  registerAutomationKind(ctx);
+  registerScheduleJob(ctx);
+  deps.submissions.onStored(formSubmitted(ctx));
+  deps.cms?.onPublishing(entryPublished(ctx));
+  await automationRoutes(app, ctx);
+  await automationHookRoutes(app, ctx);
+}

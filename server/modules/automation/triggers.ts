@@ -1,0 +1,110 @@
+/**
+ * Trigger dispatch (issue 17): an event of the product (a client created, an opportunity moved,
+ * a form answered, a CMS entry published, a schedule's time, a webhook's post, a person's click)
+ * starts a run of each active automation whose published trigger is of that kind and matches it
+ * (its stage, form, content type, and its filter over the event's record), in the caller's
+ * transaction: the run exists only if the event's write commits.
+ *
+ * A run that a step of another run caused names it as `parent`: the engine then refuses a run of
+ * an automation already in the chain (an automation's own action never triggers it again) and
+ * chains deeper than MAX_RUN_DEPTH (docs/runs.md, "Chains"). Those are skipped, not errors: the
+ * event's write goes on.
+ */
+import type { Kysely, Transaction } from "kysely";
+import type { AutomationDefinition, Trigger, TriggerKind } from "../../../schemas/automation";
+import { matches } from "../../../schemas/conditions";
+import type { AppContext } from "../../context";
+import type { Database } from "../../db";
+import { type Run, RunChainError, type RunSubject } from "../../runs";
+import { parsedJson } from "./definitions";
+import { queueLive } from "./live";
+import type { AutomationContext } from "./run-scope";
+
+export const AUTOMATION_KIND = "automation";
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface TriggerEvent {
+  kind: TriggerKind;
+  /** The event's record: what the trigger's filter and `{{trigger.…}}` read. */
+  record: Record<string, unknown>;
+  /** The client the run is about, when there is one (exits, events and client actions find it). */
+  subject?: RunSubject | null;
+  /** The run whose step caused the event. */
+  parent?: Run | null;
+  /** This automation only (a schedule's job, a webhook, a person's click). */
+  automationId?: string;
+  /**
+   * A person's click on Run (`automationId` required): whatever the automation's status and
+   * trigger, no filter.
+   */
+  byHand?: boolean;
+  startedBy?: string | null;
+}
+
+/** Whether a published trigger is for this event (before its filter). */
+export function triggerFits(trigger: Trigger, event: TriggerEvent): boolean {
+  if (trigger.kind !== event.kind) return false;
+  const r = event.record;
+  switch (trigger.kind) {
+    case "opportunity-stage-changed":
+      return !trigger.stage || trigger.stage === r.stage;
+    case "form-submitted":
+      return !trigger.formId || trigger.formId === r.formId;
+    case "cms-entry-published":
+      return !trigger.contentType || trigger.contentType === r.contentType;
+    default:
+      return true;
+  }
+}
+
+/** Starts the runs an event triggers; answers them. */
+export async function dispatchTrigger(ctx: AppContext, db: Db, input: TriggerEvent): Promise<Run[]> {
+  // As JSON, as the run keeps it: dates as ISO text, so the filter reads what later steps read.
+  const event = { ...input, record: JSON.parse(JSON.stringify(input.record)) as Record<string, unknown> };
+  let query = db
+    .selectFrom("automations as a")
+    .innerJoin("automation_definitions as d", "d.automation_id", "a.id")
+    .select(["a.id", "a.published_version", "d.published"])
+    .where("a.published_version", "is not", null);
+  if (!event.byHand) query = query.where("a.trigger_kind", "=", event.kind).where("a.status", "=", "active");
+  if (event.automationId) query = query.where("a.id", "=", event.automationId);
+  const automations = await query.orderBy("a.id").execute();
+  const started: Run[] = [];
+  for (const automation of automations) {
+    if (!automation.published) continue;
+    const definition = parsedJson<AutomationDefinition>(automation.published);
+    if (!event.byHand && !triggerFits(definition.trigger, event)) continue;
+    if (!event.byHand && !matches(event.record, definition.trigger.filter ?? [])) continue;
+    try {
+      const { run } = await ctx.runs.start<AutomationDefinition, AutomationContext>(db, {
+        kind: AUTOMATION_KIND,
+        ownerKey: automation.id,
+        version: automation.published_version ?? 1,
+        definition,
+        subject: event.subject ?? null,
+        context: { trigger: event.kind, record: event.record, startedBy: event.startedBy ?? null },
+        parent: event.parent ?? null,
+      });
+      started.push(run);
+    } catch (error) {
+      if (!(error instanceof RunChainError)) throw error;
+      ctx.log.info(
+        { automationId: automation.id, reason: error.reason },
+        `automation not started: ${error.message}`,
+      );
+    }
+  }
+  for (const id of new Set(started.map((r) => r.ownerKey))) await queueLive(ctx, db, id);
+  if (started.length)
+    await db
+      .updateTable("automations")
+      .set({ last_run_at: new Date() })
+      .where(
+        "id",
+        "in",
+        started.map((r) => r.ownerKey),
+      )
+      .execute();
+  return started;
+}
