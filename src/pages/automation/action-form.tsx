@@ -119,8 +119,9 @@ export function ActionForm({ step, option, groups, onChooseType, onInputs }: Act
         />
       </PanelItem>
       {step.type === "send_email" &&
-        text("to", "To", "Empty: the run's client (only if they agreed to email)")}
-      {step.type === "send_sms" && text("to", "To", "Empty: the run's client (only if they agreed to SMS)")}
+        text("to", "To", "{{client.email}} is the run's client: sent only if they agreed to email")}
+      {step.type === "send_sms" &&
+        text("to", "To", "{{client.phone}} is the run's client: sent only if they agreed to SMS")}
       {text("subject", "Subject")}
       {reads.has("resource") && (
         <PanelItem id="af-action-resource" label="Record">

@@ -13,10 +13,13 @@ import {
   type NodeChange,
   ReactFlow,
   ReactFlowProvider,
+  useReactFlow,
 } from "@xyflow/react";
 import "@xyflow/react/dist/style.css";
-import { type KeyboardEvent, useMemo } from "react";
-import type { FlowEdge, FlowNode } from "./flow-graph";
+import { type KeyboardEvent, useEffect, useMemo } from "react";
+import { BRANCH_LABELS, TRIGGER_ID } from "../../../schemas/automation";
+import { type FlowEdge, type FlowNode, parseParentId } from "./flow-graph";
+import { NODE_SIZES } from "./flow-layout";
 import { type CanvasNodeData, NODE_COMPONENTS } from "./flow-nodes";
 import { nodeSummary } from "./node-summary";
 
@@ -32,27 +35,46 @@ interface FlowCanvasProps {
 }
 
 const NO_PROBLEMS: readonly string[] = [];
+const FIT = { maxZoom: 1, minZoom: 0.5, padding: 0.1 };
+
+/** Fits the flow in view again when a step comes or goes (not on every change of a form). */
+function FitOnGrowth({ count }: { count: number }) {
+  const { fitView } = useReactFlow();
+  useEffect(() => {
+    if (!count) return;
+    const frame = requestAnimationFrame(() => void fitView({ ...FIT, duration: 200 }));
+    return () => cancelAnimationFrame(frame);
+  }, [count, fitView]);
+  return null;
+}
 
 const isTyping = (target: EventTarget) =>
   target instanceof HTMLElement &&
   (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
 
 export function FlowCanvas({ nodes, edges, selected, problems, onSelect, onDeleteRequest }: FlowCanvasProps) {
-  const canvasNodes = useMemo<Node<CanvasNodeData>[]>(
-    () =>
-      nodes.map((n) => ({
-        id: n.id,
-        type: n.type,
-        position: n.position,
-        selected: n.id === selected,
-        draggable: false,
-        connectable: false,
-        deletable: false,
-        ariaLabel: ariaLabelOf(n),
-        data: { ...n.data, hangsAt: n.parentId, problems: problems.get(n.id) ?? NO_PROBLEMS },
-      })),
-    [nodes, selected, problems],
-  );
+  const canvasNodes = useMemo<Node<CanvasNodeData>[]>(() => {
+    const numbers = new Map(
+      nodes.flatMap((n) => (n.data.step === undefined ? [] : [[n.id, n.data.step] as const])),
+    );
+    return nodes.map((n) => ({
+      id: n.id,
+      type: n.type,
+      position: n.position,
+      // Fixed sizes (the layout's): the minimap and fitting need them before any measure.
+      width: NODE_SIZES[n.type].width,
+      height: NODE_SIZES[n.type].height,
+      selected: n.id === selected,
+      draggable: false,
+      connectable: false,
+      deletable: false,
+      ariaLabel: ariaLabelOf(n, numbers),
+      ariaRole: n.type === "emptyNode" ? undefined : "button",
+      selectable: n.type !== "emptyNode",
+      focusable: n.type !== "emptyNode",
+      data: { ...n.data, hangsAt: n.parentId, problems: problems.get(n.id) ?? NO_PROBLEMS },
+    }));
+  }, [nodes, selected, problems]);
   const canvasEdges = useMemo<Edge[]>(
     () =>
       edges.map((e) => ({
@@ -61,6 +83,14 @@ export function FlowCanvas({ nodes, edges, selected, problems, onSelect, onDelet
         target: e.target,
         sourceHandle: e.sourceHandle ?? null,
         type: "smoothstep",
+        ...(e.sourceHandle
+          ? {
+              label: BRANCH_LABELS[e.sourceHandle],
+              className: `af-edge af-edge--${e.sourceHandle}`,
+              labelBgPadding: [6, 2] as [number, number],
+              labelBgBorderRadius: 8,
+            }
+          : {}),
         selectable: false,
         deletable: false,
       })),
@@ -95,24 +125,38 @@ export function FlowCanvas({ nodes, edges, selected, problems, onSelect, onDelet
           nodesConnectable={false}
           deleteKeyCode={null}
           fitView
-          fitViewOptions={{ maxZoom: 1, padding: 0.2 }}
+          fitViewOptions={FIT}
           minZoom={0.25}
           maxZoom={1.5}
           proOptions={{ hideAttribution: true }}
         >
+          <FitOnGrowth count={nodes.length} />
           <Background gap={20} />
           <Controls showInteractive={false} position="bottom-left" />
-          <MiniMap pannable zoomable position="bottom-right" ariaLabel="Overview of the flow" />
+          <MiniMap
+            pannable
+            zoomable
+            position="bottom-right"
+            ariaLabel="Overview of the flow"
+            nodeColor={(n) => (n.type === "plusNode" || n.type === "emptyNode" ? "#d0d5dd" : "#a5b4fc")}
+            nodeBorderRadius={4}
+          />
         </ReactFlow>
       </ReactFlowProvider>
     </div>
   );
 }
 
-function ariaLabelOf(node: FlowNode): string {
+/** A node's name for assistive technology and tests: a plus says where it inserts. */
+function ariaLabelOf(node: FlowNode, numbers: ReadonlyMap<string, number>): string {
   switch (node.type) {
-    case "plusNode":
-      return "Add a step here";
+    case "plusNode": {
+      const { id, branch } = parseParentId(node.parentId ?? TRIGGER_ID);
+      const after = id === TRIGGER_ID ? "the trigger" : `step ${numbers.get(id) ?? "?"}`;
+      return branch
+        ? `Add a step to the ${BRANCH_LABELS[branch]} branch of ${after}`
+        : `Add a step after ${after}`;
+    }
     case "emptyNode":
       return "End of the flow";
     case "triggerNode":

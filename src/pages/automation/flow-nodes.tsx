@@ -15,7 +15,7 @@ import {
 } from "@ant-design/icons";
 import { Handle, type NodeProps, Position } from "@xyflow/react";
 import type { ReactNode } from "react";
-import { BRANCH_LABELS, BRANCHES } from "../../../schemas/automation";
+import { BRANCHES } from "../../../schemas/automation";
 import { plural } from "../../lib/text";
 import type { FlowNodeData, FlowNodeType } from "./flow-graph";
 import { NODE_SIZES } from "./flow-layout";
@@ -71,7 +71,7 @@ function Card({
   );
 }
 
-/** A condition's or a wait's node: a handle per branch, named under it. */
+/** A condition's or a wait's node: a handle per branch (the edges below are named by branch). */
 function BranchingCard(props: CanvasNodeProps & { type: "conditionNode" | "waitNode" }) {
   const branches = BRANCHES[props.type === "conditionNode" ? "condition" : "wait"];
   return (
@@ -84,9 +84,7 @@ function BranchingCard(props: CanvasNodeProps & { type: "conditionNode" | "waitN
           position={Position.Bottom}
           isConnectable={false}
           style={{ left: `${((i + 1) * 100) / (branches.length + 1)}%` }}
-        >
-          <span className={`af-branch af-branch--${branch}`}>{BRANCH_LABELS[branch]}</span>
-        </Handle>
+        />
       ))}
     </Card>
   );

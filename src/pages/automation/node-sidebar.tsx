@@ -39,6 +39,11 @@ const KIND_HINTS: ReadonlyArray<{ kind: StepKind; icon: ReactNode; hint: string 
   },
 ];
 
+const DEFAULT_TO: Readonly<Record<string, string>> = {
+  "send email": "{{client.email}}",
+  "send sms": "{{client.phone}}",
+};
+
 interface NodeSidebarProps {
   state: AutomationState;
   dispatch: (action: AutomationAction) => void;
@@ -120,7 +125,12 @@ export function NodeSidebar({
         step={config}
         option={state.actionType?.value}
         groups={groups}
-        onChooseType={(option) => dispatch({ type: "chooseActionType", option })}
+        onChooseType={(option) => {
+          dispatch({ type: "chooseActionType", option });
+          // A message goes to the run's client unless told otherwise.
+          const to = DEFAULT_TO[option];
+          if (to && !config.inputs.to) update({ inputs: { ...config.inputs, to } });
+        }}
         onInputs={(inputs: ActionInputs) => update({ inputs })}
       />
     );

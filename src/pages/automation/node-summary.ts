@@ -54,6 +54,10 @@ export function conditionText(condition: { operator: "and" | "or"; value: CrudFi
   return `${condition.operator === "and" ? "All" : "Any"} of ${plural(rules, "rule")}`;
 }
 
+/** "1 day", "3 days", "… days" while the amount is missing. */
+const duration = (amount: number | undefined, unit = "days") =>
+  amount === 1 ? `1 ${unit.replace(/s$/, "")}` : `${amount ?? "…"} ${unit}`;
+
 function triggerDetail(trigger: Trigger): string {
   switch (trigger.kind) {
     case "opportunity-stage-changed":
@@ -85,13 +89,13 @@ export function nodeSummary(type: FlowNodeType, data: FlowNodeData): { title: st
         detail:
           config.mode === "until"
             ? `Until ${config.until ?? "…"} ${config.timeZone ?? ""}`.trim()
-            : `Wait ${config.amount ?? "…"} ${config.unit ?? ""}`.trim(),
+            : `Wait ${duration(config.amount, config.unit)}`,
       };
     case "wait":
       return {
         title: named("Wait for event"),
         detail: config.event
-          ? `${WAIT_EVENT_LABELS[config.event]}, at most ${config.timeout.amount ?? "…"} ${config.timeout.unit ?? ""}`
+          ? `${WAIT_EVENT_LABELS[config.event]}, at most ${duration(config.timeout.amount, config.timeout.unit)}`
           : "Choose an event",
       };
     case "action":

@@ -75,7 +75,15 @@ function RunDrawer({ runId, onClose }: { runId: string | null; onClose: () => vo
       open={Boolean(runId)}
       onClose={onClose}
       width={560}
-      title={data ? `Run of ${new Date(data.startedAt).toLocaleString("en-IN")}` : "Run"}
+      title={
+        data ? (
+          <>
+            Run of <DateText value={data.startedAt} />
+          </>
+        ) : (
+          "Run"
+        )
+      }
       extra={
         data?.status === "failed" && (
           <Button type="primary" icon={<RedoOutlined aria-hidden />} loading={retrying} onClick={retry}>

@@ -1,0 +1,110 @@
+/**
+ * Automation (issue 17): a flow built on the canvas (trigger filter, condition, delay, email),
+ * a middle step deleted (the next one joins the condition and the numbers close up), published,
+ * then a client created through the API starts a run whose steps complete in the run history.
+ */
+import { expect, type Page, test } from "@playwright/test";
+import { apiSession, dialogOpened, signIn } from "./helpers";
+import { shoot } from "./shots";
+
+test.describe.configure({ timeout: 240_000 });
+
+/** Picks `option` in the select whose input has `id` (the builder's selects are named by id). */
+async function pick(page: Page, id: string, option: string) {
+  const box = page.locator(`#${id}`);
+  const chosen = page.locator(".ant-select-selection-item", { hasText: option });
+  await expect(async () => {
+    if ((await box.getAttribute("aria-expanded")) !== "true") await box.click({ force: true });
+    await page
+      .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden)")
+      .locator(`.ant-select-item-option[title="${option}"]`)
+      .click({ timeout: 5_000 });
+    await expect(chosen.first()).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+}
+
+test("build a flow on the canvas, delete a middle step, publish, and watch a client's run complete", async ({
+  page,
+  request,
+}) => {
+  const run = Date.now().toString(36);
+  const admin = await apiSession(request);
+  const automation = await admin.expect<{ id: string }>("POST", "/api/automations", 201, {
+    name: `Welcome ${run}`,
+    description: "Greets a new client",
+  });
+
+  await signIn(page);
+  await page.goto(`automation/automations/show/${automation.id}`);
+  const canvas = page.getByTestId("automation-canvas");
+  const node = (name: string | RegExp) =>
+    canvas.getByRole("button", { name, exact: typeof name === "string" });
+  const sidebar = page.getByRole("complementary", { name: "Selected step" });
+  // The canvas's code loads with the page: give a busy machine the time.
+  await expect(node("Trigger: Client created")).toBeVisible({ timeout: 60_000 });
+
+  // The trigger: only this test's clients (company is "Acme <run>").
+  await node("Trigger: Client created").click();
+  await sidebar.getByRole("button", { name: "Add rule" }).click();
+  await page.locator("#af-trigger-filter-0-field").fill("company");
+  await page.locator("#af-trigger-filter-0-value").fill(`Acme ${run}`);
+
+  // A condition after the trigger: the client has an email.
+  await node("Add a step after the trigger").click();
+  await sidebar.getByRole("button", { name: /^Condition/ }).click();
+  await expect(node("Step 1: Condition")).toBeVisible();
+  await sidebar.getByRole("button", { name: "Add rule" }).click();
+  await page.locator("#af-condition-0-field").fill("email");
+  await pick(page, "af-condition-0-operator", "is not empty");
+  await expect(node(/^Step 1: Condition/)).toBeVisible();
+
+  // Yes: a delay, then an email.
+  await node("Add a step to the Yes branch of step 1").click();
+  await sidebar.getByRole("button", { name: /^Delay/ }).click();
+  await expect(node("Step 2: Delay")).toBeVisible();
+  await node("Add a step after step 2").click();
+  await sidebar.getByRole("button", { name: /^Action/ }).click();
+  await expect(node("Step 3: Action")).toBeVisible();
+  await pick(page, "af-action-type", "Send email");
+  await expect(page.locator("#af-action-to")).toHaveValue("{{client.email}}");
+  await page.locator("#af-action-subject").fill("Welcome, {{client.first_name}}");
+  await page.locator("#af-action-body").fill("Hello from Atelier.");
+  await expect(node("Step 3: Send email")).toBeVisible();
+  await shoot(page, "automation", "builder");
+
+  // The delay goes: the email joins the condition's Yes branch and becomes step 2.
+  await node("Step 2: Delay").click();
+  await page.keyboard.press("Delete");
+  const confirm = page.getByRole("dialog", { name: "Delete step 2: Delay?" });
+  await dialogOpened(confirm);
+  await expect(confirm.getByRole("radio", { name: /Delete this step only/ })).toBeChecked();
+  await confirm.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(node("Step 2: Send email")).toBeVisible();
+  await expect(node(/Delay/)).toHaveCount(0);
+  await expect(node("Step 3: Send email")).toHaveCount(0);
+  await expect(node("Add a step to the Yes branch of step 1")).toBeVisible();
+  await expect(node("Add a step after step 2")).toBeVisible();
+
+  // Published once the draft is saved.
+  await expect(page.getByRole("status").filter({ hasText: "Draft saved" })).toBeVisible({ timeout: 20_000 });
+  await page.getByRole("button", { name: "Publish" }).click();
+  await expect(page.getByText("Published as version 1")).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText("Version 1 is live")).toBeVisible();
+
+  // A client arrives: the run goes through the condition and sends the email.
+  await admin.expect("POST", "/crm/clients", 201, {
+    name: `Mira ${run}`,
+    email: `mira.${run}@example.com`,
+    company: `Acme ${run}`,
+    consent_email: true,
+  });
+  await page.getByRole("tab", { name: /Runs/ }).click();
+  const row = page.locator(".af-run-row").first();
+  await expect(row).toContainText("Finished", { timeout: 60_000 });
+  await row.click();
+  const steps = page.getByTestId("run-step");
+  await expect(steps).toHaveCount(2);
+  await expect(steps.nth(0)).toContainText("condition-1");
+  await expect(steps.nth(1)).toContainText("Done");
+  await shoot(page, "automation", "run");
+});
