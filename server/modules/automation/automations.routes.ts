@@ -41,7 +41,7 @@ export async function automationRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request) => readDraft(ctx.db, request.params.id),
   );
 
-  app.put<{ Params: { id: string }; Body: { definition: unknown } }>(
+  app.put<{ Params: { id: string }; Body: { definition: unknown; revision?: number } }>(
     "/api/automations/:id/draft",
     {
       config,
@@ -49,7 +49,8 @@ export async function automationRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         security,
-        summary: "Save the draft (400 per field: its schema, repeated step IDs, steps after a branch)",
+        summary:
+          "Save the draft (400 per field: its schema, repeated step IDs, steps after a branch; 409 when someone saved since `revision`)",
         params: idParams,
         // The definition's own schema is large (nested to the deepest branch): checked by the
         // service with a validator compiled at the first save, not at every start.
@@ -57,13 +58,17 @@ export async function automationRoutes(app: FastifyInstance, ctx: AppContext) {
           type: "object",
           additionalProperties: false,
           required: ["definition"],
-          properties: { definition: { type: "object", title: "Automation" } },
+          properties: {
+            definition: { type: "object", title: "Automation" },
+            revision: { type: "integer", title: "Revision", minimum: 1, maximum: 2_147_483_647 },
+          },
         },
       },
     },
     async (request) => {
       const { userId } = principalOf(request);
-      const draft = await saveDraft(ctx.db, request.params.id, request.body.definition, userId);
+      const { definition, revision } = request.body;
+      const draft = await saveDraft(ctx.db, request.params.id, definition, revision, userId);
       changed(request.params.id, userId);
       return draft;
     },
