@@ -30,6 +30,7 @@ export interface AutomationDefinitionsTable {
   automation_id: string;
   /** jsonb written as JSON text and read back parsed. */
   draft: ColumnType<AutomationDefinition, string, string>;
+  revision: Generated<number>;
   published: ColumnType<AutomationDefinition | null, string | null | undefined, string | null>;
   webhook_secret: string;
   next_run_at: NullableTimestamp;

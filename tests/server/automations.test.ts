@@ -239,6 +239,19 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
     expect((await call("GET", "/api/automations/not-a-uuid/draft")).status).toBe(400);
     expect((await call("GET", "/api/automation-runs/00000000-0000-4000-8000-000000000000")).status).toBe(404);
     expect((await call("POST", `/api/automations/${id}/run`, {})).status).toBe(409);
+    // Two editors: the second save from the same revision is refused, and says why.
+    const opened = (await call("GET", `/api/automations/${id}/draft`)).body.revision;
+    const first = await call("PUT", `/api/automations/${id}/draft`, {
+      definition: manual([]),
+      revision: opened,
+    });
+    expect(first.body.revision).toBe(opened + 1);
+    const stale = await call("PUT", `/api/automations/${id}/draft`, {
+      definition: manual([]),
+      revision: opened,
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toContain("Someone saved this automation");
   });
 
   it("keeps runs in flight on the version they started with after a new publish", async () => {

@@ -47,6 +47,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create table automation_definitions (
       automation_id uuid primary key references automations (id) on delete cascade,
       draft jsonb not null check (jsonb_typeof(draft) = 'object'),
+      -- Goes up by one at each save of the draft: a save from an older one is a 409.
+      revision integer not null default 1 check (revision >= 1),
       published jsonb check (jsonb_typeof(published) = 'object'),
       -- Random per automation, only ever compared in constant time; a new one replaces it.
       webhook_secret text not null check (length(webhook_secret) between 32 and 128),

@@ -1,41 +1,21 @@
 /**
  * An automation's own routes beside the engine's `/api/automations` (docs/automation-api.md):
- * its draft (`GET`/`PUT …/draft`), publishing (`POST …/publish`), versions, the webhook's secret
- * (`POST …/webhook-secret`), runs (`GET …/runs`),
- * a run by hand (`POST …/run`), one run's history (`GET /api/automation-runs/{id}`) and re-running
- * a failed run from its failed step (`POST /api/automation-runs/{id}/retry`). Every route needs
- * the Automation module.
+ * its draft (`GET`/`PUT …/draft`), publishing (`POST …/publish`), versions and the webhook's
+ * secret (`POST …/webhook-secret`). Its runs are runs.routes.ts. Every route needs the
+ * Automation module.
  */
 import type { FastifyInstance } from "fastify";
 import { MODULE_IDS } from "../../../resources/modules";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
-import { conflict, notFound } from "../../http/errors";
-import { RUN_STATUSES, type RunStatus } from "../../runs";
-import {
-  definitionsOf,
-  publish,
-  readDraft,
-  rotateWebhookSecret,
-  saveDraft,
-  version,
-  versions,
-} from "./definitions";
-import { queueLive } from "./live";
+import { publish, readDraft, rotateWebhookSecret, saveDraft, version, versions } from "./definitions";
 import { scheduleNext } from "./schedule";
-import { AUTOMATION_KIND, dispatchTrigger } from "./triggers";
 
 const config = { access: moduleAccess(MODULE_IDS.automation) };
 const security = [{ bearer: [] }];
 const tags = ["automations"];
 const uuid = { type: "string", format: "uuid" } as const;
-const idParams = { type: "object", required: ["id"], properties: { id: uuid } } as const;
-
-interface RunsQuery {
-  status?: RunStatus[];
-  page: number;
-  pageSize: number;
-}
+export const idParams = { type: "object", required: ["id"], properties: { id: uuid } } as const;
 
 export async function automationRoutes(app: FastifyInstance, ctx: AppContext) {
   const changed = (id: string, actorId: string) =>
@@ -61,7 +41,7 @@ export async function automationRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request) => readDraft(ctx.db, request.params.id),
   );
 
-  app.put<{ Params: { id: string }; Body: { definition: unknown } }>(
+  app.put<{ Params: { id: string }; Body: { definition: unknown; revision?: number } }>(
     "/api/automations/:id/draft",
     {
       config,
@@ -69,7 +49,8 @@ export async function automationRoutes(app: FastifyInstance, ctx: AppContext) {
       schema: {
         tags,
         security,
-        summary: "Save the draft (400 per field: its schema, repeated step IDs, steps after a branch)",
+        summary:
+          "Save the draft (400 per field: its schema, repeated step IDs, steps after a branch; 409 when someone saved since `revision`)",
         params: idParams,
         // The definition's own schema is large (nested to the deepest branch): checked by the
         // service with a validator compiled at the first save, not at every start.
@@ -77,13 +58,17 @@ export async function automationRoutes(app: FastifyInstance, ctx: AppContext) {
           type: "object",
           additionalProperties: false,
           required: ["definition"],
-          properties: { definition: { type: "object", title: "Automation" } },
+          properties: {
+            definition: { type: "object", title: "Automation" },
+            revision: { type: "integer", title: "Revision", minimum: 1, maximum: 2_147_483_647 },
+          },
         },
       },
     },
     async (request) => {
       const { userId } = principalOf(request);
-      const draft = await saveDraft(ctx.db, request.params.id, request.body.definition, userId);
+      const { definition, revision } = request.body;
+      const draft = await saveDraft(ctx.db, request.params.id, definition, revision, userId);
       changed(request.params.id, userId);
       return draft;
     },
@@ -150,132 +135,5 @@ export async function automationRoutes(app: FastifyInstance, ctx: AppContext) {
       },
     },
     async (request) => version(ctx.db, request.params.id, request.params.version),
-  );
-
-  app.get<{ Params: { id: string }; Querystring: RunsQuery }>(
-    "/api/automations/:id/runs",
-    {
-      config,
-      schema: {
-        tags,
-        security,
-        summary: "An automation's runs, newest first (status filter, paging)",
-        params: idParams,
-        querystring: {
-          type: "object",
-          additionalProperties: false,
-          properties: {
-            status: {
-              type: "array",
-              title: "Status",
-              items: { type: "string", enum: RUN_STATUSES },
-              maxItems: RUN_STATUSES.length,
-            },
-            page: { type: "integer", title: "Page", minimum: 1, maximum: 100_000, default: 1 },
-            pageSize: { type: "integer", title: "Page size", minimum: 1, maximum: 200, default: 10 },
-          },
-        },
-      },
-    },
-    async (request) => {
-      await definitionsOf(ctx.db, request.params.id);
-      const { status, page, pageSize } = request.query;
-      return ctx.runs.list({ kind: AUTOMATION_KIND, ownerKey: request.params.id, status, page, pageSize });
-    },
-  );
-
-  app.post<{ Params: { id: string }; Body: { clientId?: string; record?: Record<string, unknown> } }>(
-    "/api/automations/:id/run",
-    {
-      config: { ...config, idempotent: true },
-      schema: {
-        tags,
-        security,
-        summary: "Run the published version now, by hand (about a client, with a record of your own)",
-        params: idParams,
-        body: {
-          type: "object",
-          additionalProperties: false,
-          properties: {
-            clientId: { ...uuid, title: "Client" },
-            record: { type: "object", title: "Record", maxProperties: 200 },
-          },
-        },
-      },
-    },
-    async (request, reply) => {
-      const { userId } = principalOf(request);
-      const id = request.params.id;
-      const body = request.body ?? {};
-      const run = await ctx.db.transaction().execute(async (trx) => {
-        const { automation } = await definitionsOf(trx, id);
-        if (!automation.published_version)
-          throw conflict("This automation was never published: publish it before running it");
-        let record = body.record ?? {};
-        if (body.clientId) {
-          const client = await trx
-            .selectFrom("clients")
-            .selectAll()
-            .where("id", "=", body.clientId)
-            .executeTakeFirst();
-          if (!client) throw notFound("Client not found");
-          record = { ...client, ...record };
-        }
-        const [started] = await dispatchTrigger(ctx, trx, {
-          kind: "manual",
-          record,
-          subject: body.clientId ? { type: "client", id: body.clientId } : null,
-          automationId: id,
-          byHand: true,
-          startedBy: userId,
-        });
-        return started;
-      });
-      return reply.status(201).send(run);
-    },
-  );
-
-  app.get<{ Params: { id: string } }>(
-    "/api/automation-runs/:id",
-    {
-      config,
-      schema: {
-        tags,
-        security,
-        summary: "One run with each step's input, output, timing and error, in the order reached",
-        params: idParams,
-      },
-    },
-    async (request) => {
-      const run = await ctx.runs.get(request.params.id);
-      if (!run || run.kind !== AUTOMATION_KIND) throw notFound("Run not found");
-      return run;
-    },
-  );
-
-  app.post<{ Params: { id: string } }>(
-    "/api/automation-runs/:id/retry",
-    {
-      config,
-      schema: {
-        tags,
-        security,
-        summary: "Run a failed run again from the step it failed on (409 unless it failed)",
-        params: idParams,
-      },
-    },
-    async (request) =>
-      ctx.db.transaction().execute(async (trx) => {
-        const found = await ctx.runs.get(request.params.id, trx);
-        if (!found || found.kind !== AUTOMATION_KIND) throw notFound("Run not found");
-        const run = await ctx.runs.retryFromFailed(request.params.id, trx);
-        await trx
-          .updateTable("automations")
-          .set((eb) => ({ failed_runs: eb.fn("greatest", [eb.lit(0), eb("failed_runs", "-", 1)]) }))
-          .where("id", "=", run.ownerKey)
-          .execute();
-        await queueLive(ctx, trx, run.ownerKey);
-        return run;
-      }),
   );
 }

@@ -64,6 +64,8 @@ export function draftProblems(definition: unknown): Array<FieldError | NodeProbl
 
 export interface Draft {
   definition: AutomationDefinition;
+  /** Send it back with the next save: a save from an older revision is a 409. */
+  revision: number;
   publishedVersion: number | null;
   /** The published flow differs from the draft (there is something to publish). */
   hasChanges: boolean;
@@ -95,6 +97,7 @@ export async function definitionsOf(db: Db, automationId: string) {
   return {
     automation,
     draft: parsedJson<AutomationDefinition>(row.draft),
+    revision: row.revision,
     published: row.published ? parsedJson<AutomationDefinition>(row.published) : null,
     webhookSecret: row.webhook_secret,
   };
@@ -120,26 +123,41 @@ export async function readDraft(db: Db, automationId: string): Promise<Draft> {
   const d = await definitionsOf(db, automationId);
   return {
     definition: d.draft,
+    revision: d.revision,
     publishedVersion: d.automation.published_version,
     hasChanges: !same(d.draft, d.published),
     webhookPath: `/hooks/automations/${automationId}/${d.webhookSecret}`,
   };
 }
 
-/** Saves the draft (checked by its schema and structure: 400 per field otherwise). */
+/**
+ * Saves the draft (checked by its schema and structure: 400 per field otherwise); 409 when
+ * `revision` is given and someone saved since.
+ */
 export async function saveDraft(
   db: Kysely<Database>,
   automationId: string,
   definition: unknown,
+  revision: number | undefined,
   actorId: string,
 ): Promise<Draft> {
   const problems = draftProblems(definition);
   if (problems.length) throw invalid(problems);
   return db.transaction().execute(async (trx) => {
-    await definitionsOf(trx, automationId);
+    await trx.selectFrom("automations").select("id").where("id", "=", automationId).forUpdate().execute();
+    const current = await definitionsOf(trx, automationId);
+    if (revision !== undefined && revision !== current.revision)
+      throw conflict(
+        "Someone saved this automation since you opened it: reload to see their changes, or save again to overwrite them",
+      );
     await trx
       .updateTable("automation_definitions")
-      .set({ draft: JSON.stringify(definition), updated_at: new Date(), updated_by: actorId })
+      .set((eb) => ({
+        draft: JSON.stringify(definition),
+        revision: eb("revision", "+", 1),
+        updated_at: new Date(),
+        updated_by: actorId,
+      }))
       .where("automation_id", "=", automationId)
       .execute();
     await trx

@@ -12,6 +12,7 @@ import { registerAutomationKind } from "./automation.kind";
 import { automationRoutes } from "./automations.routes";
 import { entryPublished, formSubmitted } from "./content-events";
 import { automationHookRoutes } from "./hooks.routes";
+import { automationRunRoutes } from "./runs.routes";
 import { registerScheduleJob } from "./schedule";
 
 export { automationRules } from "./automation.rules";
@@ -34,5 +35,6 @@ export async function automationModule(
   deps.submissions.onStored(formSubmitted(ctx));
   deps.cms?.onPublishing(entryPublished(ctx));
   await automationRoutes(app, ctx);
+  await automationRunRoutes(app, ctx);
   await automationHookRoutes(app, ctx);
 }

@@ -6,7 +6,8 @@
 import type { Kysely, Transaction } from "kysely";
 import type { TriggerKind } from "../../../schemas/automation";
 import type { Database } from "../../db";
-import type { Run } from "../../runs";
+import type { Run, StepExecutor } from "../../runs";
+import type { AutomationStepDef } from "./flow";
 import type { RunScope } from "./variables";
 
 /** The context a run starts with. */
@@ -19,6 +20,9 @@ export interface AutomationContext {
 }
 
 export type AutomationRun = Run<AutomationContext>;
+
+/** An executor of an automation's steps. */
+export type AutomationExecutor = StepExecutor<AutomationStepDef, AutomationContext>;
 
 type Db = Kysely<Database> | Transaction<Database>;
 

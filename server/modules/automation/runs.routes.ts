@@ -1,0 +1,157 @@
+/**
+ * An automation's runs (docs/automation-api.md, "Runs"): the list with a status filter
+ * (`GET /api/automations/{id}/runs`), a run by hand (`POST …/run`), one run's history with each
+ * step's input, output, timing and error (`GET /api/automation-runs/{id}`) and re-running a failed
+ * run from its failed step (`POST /api/automation-runs/{id}/retry`). Every route needs the
+ * Automation module.
+ */
+import type { FastifyInstance } from "fastify";
+import { MODULE_IDS } from "../../../resources/modules";
+import { moduleAccess, principalOf } from "../../auth/access";
+import type { AppContext } from "../../context";
+import { conflict, notFound } from "../../http/errors";
+import { RUN_STATUSES, type RunStatus } from "../../runs";
+import { idParams } from "./automations.routes";
+import { definitionsOf } from "./definitions";
+import { queueLive } from "./live";
+import { AUTOMATION_KIND, dispatchTrigger } from "./triggers";
+
+const config = { access: moduleAccess(MODULE_IDS.automation) };
+const security = [{ bearer: [] }];
+const tags = ["automations"];
+const uuid = { type: "string", format: "uuid" } as const;
+
+interface RunsQuery {
+  status?: RunStatus[];
+  page: number;
+  pageSize: number;
+}
+
+export async function automationRunRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get<{ Params: { id: string }; Querystring: RunsQuery }>(
+    "/api/automations/:id/runs",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "An automation's runs, newest first (status filter, paging)",
+        params: idParams,
+        querystring: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            status: {
+              type: "array",
+              title: "Status",
+              items: { type: "string", enum: RUN_STATUSES },
+              maxItems: RUN_STATUSES.length,
+            },
+            page: { type: "integer", title: "Page", minimum: 1, maximum: 100_000, default: 1 },
+            pageSize: { type: "integer", title: "Page size", minimum: 1, maximum: 200, default: 10 },
+          },
+        },
+      },
+    },
+    async (request) => {
+      await definitionsOf(ctx.db, request.params.id);
+      const { status, page, pageSize } = request.query;
+      return ctx.runs.list({ kind: AUTOMATION_KIND, ownerKey: request.params.id, status, page, pageSize });
+    },
+  );
+
+  app.post<{ Params: { id: string }; Body: { clientId?: string; record?: Record<string, unknown> } }>(
+    "/api/automations/:id/run",
+    {
+      config: { ...config, idempotent: true },
+      schema: {
+        tags,
+        security,
+        summary: "Run the published version now, by hand (about a client, with a record of your own)",
+        params: idParams,
+        body: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            clientId: { ...uuid, title: "Client" },
+            record: { type: "object", title: "Record", maxProperties: 200 },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { userId } = principalOf(request);
+      const id = request.params.id;
+      const body = request.body ?? {};
+      const run = await ctx.db.transaction().execute(async (trx) => {
+        const { automation } = await definitionsOf(trx, id);
+        if (!automation.published_version)
+          throw conflict("This automation was never published: publish it before running it");
+        let record = body.record ?? {};
+        if (body.clientId) {
+          const client = await trx
+            .selectFrom("clients")
+            .selectAll()
+            .where("id", "=", body.clientId)
+            .executeTakeFirst();
+          if (!client) throw notFound("Client not found");
+          record = { ...client, ...record };
+        }
+        const [started] = await dispatchTrigger(ctx, trx, {
+          kind: "manual",
+          record,
+          subject: body.clientId ? { type: "client", id: body.clientId } : null,
+          automationId: id,
+          byHand: true,
+          startedBy: userId,
+        });
+        return started;
+      });
+      return reply.status(201).send(run);
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    "/api/automation-runs/:id",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "One run with each step's input, output, timing and error, in the order reached",
+        params: idParams,
+      },
+    },
+    async (request) => {
+      const run = await ctx.runs.get(request.params.id);
+      if (!run || run.kind !== AUTOMATION_KIND) throw notFound("Run not found");
+      return run;
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    "/api/automation-runs/:id/retry",
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: "Run a failed run again from the step it failed on (409 unless it failed)",
+        params: idParams,
+      },
+    },
+    async (request) =>
+      ctx.db.transaction().execute(async (trx) => {
+        const found = await ctx.runs.get(request.params.id, trx);
+        if (!found || found.kind !== AUTOMATION_KIND) throw notFound("Run not found");
+        const run = await ctx.runs.retryFromFailed(request.params.id, trx);
+        await trx
+          .updateTable("automations")
+          .set((eb) => ({ failed_runs: eb.fn("greatest", [eb.lit(0), eb("failed_runs", "-", 1)]) }))
+          .where("id", "=", run.ownerKey)
+          .execute();
+        await queueLive(ctx, trx, run.ownerKey);
+        return run;
+      }),
+  );
+}
