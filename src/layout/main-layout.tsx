@@ -19,18 +19,13 @@ import { hasSession } from "../../providers/token-store";
 import type { ServiceBaseName } from "../../resources/contract";
 import { Brand } from "../components/brand";
 import { watchIconsBesideWords } from "../components/module-icons";
+import { statusOf } from "../lib/errors";
 import { APP_NAME } from "../theme";
 import { AppBreadcrumb } from "./app-breadcrumb";
 import { AppRoutes } from "./app-routes";
 import { documentTitle } from "./document-title";
 import { RESOURCES } from "./resources";
 import { RuntimeResources } from "./runtime-resources";
-
-/** Status of a Refine HttpError (`statusCode`) or of a raw axios error (`response.status`). */
-const statusOf = (error: unknown): number | undefined => {
-  const e = error as { statusCode?: number; response?: { status?: number } } | null;
-  return e?.statusCode ?? e?.response?.status;
-};
 
 /** Retries only what may succeed on a second try: no response or a 5xx. */
 const retryTransient = (failureCount: number, error: unknown): boolean => {

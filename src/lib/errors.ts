@@ -14,6 +14,20 @@ export interface FieldError {
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null;
 
+/**
+ * The HTTP status of a failure: a raw axios error's `response.status` or a Refine HttpError's
+ * `statusCode`; undefined when there was no answer.
+ *
+ * @example
+ * statusOf({ response: { status: 409 } }); // 409
+ * statusOf(new Error("Network Error"));    // undefined
+ */
+export function statusOf(error: unknown): number | undefined {
+  const e = error as { statusCode?: unknown; response?: { status?: unknown } } | null;
+  const status = e?.response?.status ?? e?.statusCode;
+  return typeof status === "number" ? status : undefined;
+}
+
 const nonEmptyString = (value: unknown): string | undefined =>
   typeof value === "string" && value.trim() !== "" ? value : undefined;
 

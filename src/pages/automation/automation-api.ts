@@ -20,6 +20,8 @@ export const automationKeys = {
 
 export interface Draft {
   definition: AutomationDefinition;
+  /** Goes up by one with each save: a save that names an older one is refused (409). */
+  revision: number;
   publishedVersion: number | null;
   hasChanges: boolean;
   /** `/hooks/automations/<id>/<secret>`: where a webhook trigger is called. */
@@ -78,8 +80,13 @@ export async function getDraft(id: string): Promise<Draft> {
   return (await client.get<Draft>(`${automationPath(id)}/draft`)).data;
 }
 
-export async function saveDraft(id: string, definition: AutomationDefinition): Promise<Draft> {
-  return (await client.put<Draft>(`${automationPath(id)}/draft`, { definition })).data;
+/** Saves the draft over `revision`; 409 when someone saved since. */
+export async function saveDraft(
+  id: string,
+  definition: AutomationDefinition,
+  revision: number,
+): Promise<Draft> {
+  return (await client.put<Draft>(`${automationPath(id)}/draft`, { definition, revision })).data;
 }
 
 export async function publish(id: string): Promise<{ version: number; status: string }> {

@@ -12,9 +12,9 @@ import { resourceByName } from "../../../resources";
 import { type AutomationDefinition, stepNumbers } from "../../../schemas/automation";
 import { LoadError } from "../../components/load-error";
 import { PageLoader } from "../../components/page-loader";
-import { getErrorMessage, getFieldErrors } from "../../lib/errors";
+import { getErrorMessage, getFieldErrors, statusOf } from "../../lib/errors";
 import { plural } from "../../lib/text";
-import { automationKeys, getDraft, nodeProblemsOf, publish, saveDraft } from "./automation-api";
+import { automationKeys, type Draft, getDraft, nodeProblemsOf, publish, saveDraft } from "./automation-api";
 import { automationReducer, initialAutomationState } from "./automation-state";
 import { type DeleteChoice, DeleteStepDialog } from "./delete-step-dialog";
 import { FlowCanvas } from "./flow-canvas";
@@ -23,7 +23,10 @@ import { graphToDefinition } from "./flow-graph";
 import { NodeSidebar } from "./node-sidebar";
 import { stepOutputFields, triggerFields, variableGroups } from "./variables";
 
-type SaveState = { state: "idle" | "saving" | "saved" } | { state: "error"; message: string };
+type SaveState =
+  | { state: "idle" | "saving" | "saved" }
+  | { state: "error"; message: string }
+  | { state: "conflict" };
 
 const SAVE_DELAY_MS = 800;
 const schemaOf = (name: string) => resourceByName(name)?.schema;
@@ -59,12 +62,17 @@ export function AutomationBuilder({ id }: { id: string }) {
     async (next: AutomationDefinition) => {
       setSave({ state: "saving" });
       try {
-        const saved = await saveDraft(id, next);
+        const revision = queryClient.getQueryData<Draft>(automationKeys.draft(id))?.revision ?? 0;
+        const saved = await saveDraft(id, next, revision);
         lastSaved.current = JSON.stringify(next);
         queryClient.setQueryData(automationKeys.draft(id), saved);
         setSave({ state: "saved" });
         return true;
       } catch (error) {
+        if (statusOf(error) === 409) {
+          setSave({ state: "conflict" });
+          return false;
+        }
         const fields = getFieldErrors(error).map((f) => f.message);
         setSave({ state: "error", message: fields[0] ?? getErrorMessage(error) });
         return false;
@@ -73,11 +81,17 @@ export function AutomationBuilder({ id }: { id: string }) {
     [id, queryClient],
   );
 
+  const reload = async () => {
+    loaded.current = null;
+    setSave({ state: "idle" });
+    await draft.refetch();
+  };
+
   useEffect(() => {
-    if (!definition || !unsaved) return;
+    if (!definition || !unsaved || save.state === "conflict") return;
     const timer = setTimeout(() => void saveNow(definition), SAVE_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [definition, unsaved, saveNow]);
+  }, [definition, unsaved, saveNow, save.state]);
 
   // The variables a step may use (spec §3 formFields, actionFormFields).
   const trigger = definition?.trigger;
@@ -138,7 +152,7 @@ export function AutomationBuilder({ id }: { id: string }) {
     <div className="af-builder">
       <div className="af-toolbar">
         <Space size={12} wrap>
-          <SaveStatus save={save} unsaved={unsaved} />
+          <SaveStatus save={save} unsaved={unsaved} onReload={reload} />
           {draft.data?.publishedVersion ? (
             <Tag color={draft.data.hasChanges ? "gold" : "green"}>
               {draft.data.hasChanges
@@ -212,7 +226,24 @@ export function AutomationBuilder({ id }: { id: string }) {
   );
 }
 
-function SaveStatus({ save, unsaved }: { save: SaveState; unsaved: boolean }) {
+function SaveStatus({
+  save,
+  unsaved,
+  onReload,
+}: {
+  save: SaveState;
+  unsaved: boolean;
+  onReload: () => void;
+}) {
+  if (save.state === "conflict")
+    return (
+      <Typography.Text type="danger" role="status">
+        Someone else saved this draft since you opened it.{" "}
+        <Button size="small" onClick={onReload}>
+          Load their version
+        </Button>
+      </Typography.Text>
+    );
   if (save.state === "error")
     return (
       <Typography.Text type="danger" role="status">

@@ -12,13 +12,9 @@ export interface RecordQueryState {
   isPaused: boolean;
 }
 
-export type RecordState = "ready" | "loading" | "not-found" | "failed";
+import { statusOf } from "../../lib/errors";
 
-const statusOf = (error: unknown): number | undefined => {
-  const e = error as { statusCode?: unknown; response?: { status?: unknown } } | null;
-  const status = e?.response?.status ?? e?.statusCode;
-  return typeof status === "number" ? status : undefined;
-};
+export type RecordState = "ready" | "loading" | "not-found" | "failed";
 
 /**
  * Whether a failure means the record is not there: a 404, or a 400 whose complaint is the

@@ -22,7 +22,7 @@ import { useEffect, useMemo, useState } from "react";
 import type { SequenceStep, SequenceSteps } from "../../../../schemas/crm-sequence-steps";
 import { LoadError } from "../../../components/load-error";
 import { useUnsavedWarning } from "../../../hooks/use-unsaved-warning";
-import { getErrorMessage } from "../../../lib/errors";
+import { getErrorMessage, statusOf } from "../../../lib/errors";
 import { moveStep, newStep, problemsByStep, STEP_TYPES_IN_MENU, stepTitle } from "./sequence-steps";
 import { getSteps, saveSteps, sequenceKeys } from "./sequences-api";
 import { STEP_ICONS, StepCard } from "./step-card";
@@ -40,7 +40,6 @@ const detailsOf = (error: unknown): FieldError[] =>
   ((error as { response?: { data?: { details?: FieldError[] } } })?.response?.data?.details ?? []).filter(
     (d) => d.field.startsWith("steps."),
   );
-const statusOf = (error: unknown) => (error as { response?: { status?: number } })?.response?.status;
 
 export function SequenceBuilder({ sequenceId, onSaved }: { sequenceId: string; onSaved: () => void }) {
   const { message } = App.useApp();
