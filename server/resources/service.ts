@@ -7,6 +7,7 @@ import { sql } from "kysely";
 import type { ResourceDefinition } from "../../resources/contract";
 import type { EntitySchema } from "../../schemas/contract";
 import { invalidInputMessage, fieldTitle as titleOf } from "../../schemas/error-messages";
+import { withArticle } from "../../src/lib/text";
 import type { AppContext } from "../context";
 import { badRequest, conflict, HttpError, notFound } from "../http/errors";
 import { type ListQuery, type ListResult, listPage, TOTAL_COLUMN } from "../http/list-query";
@@ -248,7 +249,7 @@ export class ResourceService {
       const fields = (schema["x-unique"] ?? []).find((f) => uniqueName(this.table, f) === e.constraint) ?? [];
       const label = fields.map((f) => titleOf(schema, f)).join(" and ");
       return conflict(
-        `A ${this.def.singular.toLowerCase()} with this ${label || "value"} already exists`,
+        `${withArticle(this.def.singular.toLowerCase(), true)} with this ${label || "value"} already exists`,
         fields.map((field) => ({ field, message: `${titleOf(schema, field)} is already in use` })),
       );
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ELLIPSIS, plural, randomId, truncate, truncateToWidth } from "./text";
+import { ELLIPSIS, plural, randomId, truncate, truncateToWidth, withArticle } from "./text";
 
 describe("truncate", () => {
   it("uses a 3-character ellipsis", () => {
@@ -111,5 +111,13 @@ describe("plural", () => {
   it("takes an irregular plural and separates thousands", () => {
     expect(plural(1, "entry", "entries")).toBe("1 entry");
     expect(plural(1200, "entry", "entries")).toBe("1,200 entries");
+  });
+});
+
+describe("withArticle", () => {
+  it("puts a or an before a word, by its first letter", () => {
+    expect(withArticle("automation")).toBe("an automation");
+    expect(withArticle("opportunity", true)).toBe("An opportunity");
+    expect(withArticle("product", true)).toBe("A product");
   });
 });

@@ -90,3 +90,16 @@ export function randomId(length: number = RANDOM_ID_LENGTH): string {
 export function plural(n: number, one: string, many: string = `${one}s`): string {
   return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 }
+
+/**
+ * A word with its indefinite article, by its first letter's sound as most words go ("an" before
+ * a vowel). Capitalised when `capital`.
+ *
+ * @example
+ * withArticle("automation");      // "an automation"
+ * withArticle("client", true);    // "A client"
+ */
+export function withArticle(word: string, capital = false): string {
+  const article = /^[aeiou]/i.test(word) ? "an" : "a";
+  return `${capital ? article[0].toUpperCase() + article.slice(1) : article} ${word}`;
+}

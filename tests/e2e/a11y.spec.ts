@@ -266,6 +266,12 @@ test.describe("accessibility", () => {
       ["Media library", "/cms/media", text("Media library")],
       ["Navigations", "/cms/navigations", text("Navigations")],
       ["Webhooks", "/cms/webhooks", text("Webhooks")],
+      // The canvas and its sidebar, once loaded (the record's screen is checked below at its heading).
+      [
+        "Automation builder",
+        `/automation/automations/show/${records.get("automations")?.id}`,
+        text("Build the flow"),
+      ],
     ]);
   });
 

@@ -10,6 +10,7 @@ import type { EntitySchema } from "../../../schemas/contract";
 import { clientSchema } from "../../../schemas/crm-clients";
 import { opportunitySchema } from "../../../schemas/crm-opportunities";
 import { taskSchema } from "../../../schemas/crm-tasks";
+import { withArticle } from "../../../src/lib/text";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db";
 import { PermanentStepError } from "../../runs";
@@ -45,7 +46,9 @@ function recordValues(resource: RecordResource, fields: Record<string, string>, 
   for (const [key, text] of Object.entries(fields)) {
     const property = schema.properties[key] as { type?: string | string[]; readOnly?: boolean } | undefined;
     if (!property || property.readOnly || key === "id")
-      throw new PermanentStepError(`A ${resource} has no field "${key}" that an automation can set`);
+      throw new PermanentStepError(
+        `${withArticle(resource, true)} has no field "${key}" that an automation can set`,
+      );
     const filled = fill(text).trim();
     const types = ([] as string[]).concat(property.type ?? "string");
     if (!filled) values[key] = null;

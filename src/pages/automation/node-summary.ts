@@ -11,7 +11,7 @@ import {
   WAIT_EVENT_LABELS,
 } from "../../../schemas/automation";
 import { type CrudFilter, type Operator, TEXT_CONDITION_LABELS } from "../../../schemas/conditions";
-import { plural } from "../../lib/text";
+import { plural, withArticle } from "../../lib/text";
 import type { FlowNodeData, FlowNodeType } from "./flow-graph";
 
 /** Every operator a condition offers, with its words: the ten text ones first. */
@@ -121,7 +121,7 @@ function actionDetail(type: ActionType, inputs: Record<string, unknown>): string
       return text("tag") ? `Tag “${text("tag")}”` : "No tag yet";
     case "create_record":
     case "update_record":
-      return text("resource") ? `A ${text("resource")}` : "Choose a record";
+      return text("resource") ? withArticle(text("resource"), true) : "Choose a record";
     case "enrol_in_sequence":
       return text("sequenceId") ? "In a sequence" : "Choose a sequence";
   }
