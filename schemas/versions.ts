@@ -19,3 +19,19 @@ export function diffValues(
     .filter((k) => !same(before[k], after[k]))
     .map((field) => ({ field, before: before[field] ?? null, after: after[field] ?? null }));
 }
+
+/** What kind of write made a version. */
+export type VersionKind = "save" | "publish" | "restore";
+
+/**
+ * A numbered version of a record as the version routes answer it (server/versions/versions.ts:
+ * CMS entries, forms, automations), for the server and the screens alike.
+ */
+export interface VersionSummary {
+  number: number;
+  kind: VersionKind;
+  createdAt: string;
+  createdBy: string | null;
+  /** The author's name, or null when the user is gone. */
+  author: string | null;
+}

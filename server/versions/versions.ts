@@ -4,18 +4,10 @@
  * Any module's records: `resource` names whose (`cms:article`, `forms`).
  */
 import { sql } from "kysely";
+import type { VersionKind, VersionSummary } from "../../schemas/versions";
 import type { AnyDb } from "../resources/rules";
 
-export type VersionKind = "save" | "publish" | "restore";
-
-export interface VersionSummary {
-  number: number;
-  kind: VersionKind;
-  createdAt: string;
-  createdBy: string | null;
-  /** The author's name, or null when the user is gone. */
-  author: string | null;
-}
+export type { VersionKind, VersionSummary };
 
 export interface Version extends VersionSummary {
   data: Record<string, unknown>;

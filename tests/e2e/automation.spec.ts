@@ -90,6 +90,8 @@ test("build a flow on the canvas, delete a middle step, publish, and watch a cli
   await page.getByRole("button", { name: "Publish" }).click();
   await expect(page.getByText("Published as version 1")).toBeVisible({ timeout: 20_000 });
   await expect(page.getByText("Version 1 is live")).toBeVisible();
+  await page.getByRole("tab", { name: "Versions" }).click();
+  await expect(page.getByRole("row", { name: /^1 Live/ })).toBeVisible();
 
   // A client arrives: the run goes through the condition and sends the email.
   await admin.expect("POST", "/crm/clients", 201, {

@@ -5,6 +5,7 @@
  */
 import { createServiceClient } from "../../../providers/http";
 import type { AutomationDefinition } from "../../../schemas/automation";
+import type { VersionSummary } from "../../../schemas/versions";
 import { isRecord } from "../../lib/errors";
 
 const client = createServiceClient("api");
@@ -16,6 +17,7 @@ export const automationKeys = {
   runs: (id: string, query: RunQuery) => ["automations", id, "runs", query] as const,
   runsOf: (id: string) => ["automations", id, "runs"] as const,
   run: (runId: string) => ["automation-runs", runId] as const,
+  versions: (id: string) => ["automations", id, "versions"] as const,
 };
 
 export interface Draft {
@@ -91,6 +93,10 @@ export async function saveDraft(
 
 export async function publish(id: string): Promise<{ version: number; status: string }> {
   return (await client.post<{ version: number; status: string }>(`${automationPath(id)}/publish`, {})).data;
+}
+
+export async function getVersions(id: string): Promise<VersionSummary[]> {
+  return (await client.get<{ data: VersionSummary[] }>(`${automationPath(id)}/versions`)).data.data;
 }
 
 export async function getRuns(

@@ -119,7 +119,8 @@ export function AutomationBuilder({ id }: { id: string }) {
       setProblems(new Map());
       message.success(`Published as version ${result.version}`);
       invalidate({ resource: "automations", invalidates: ["detail", "list"], id });
-      void draft.refetch();
+      // The draft (now live), the versions and the runs of this automation.
+      void queryClient.invalidateQueries({ queryKey: ["automations", id] });
     } catch (error) {
       const found = nodeProblemsOf(error);
       if (!found.length) {

@@ -21,9 +21,10 @@ import type { ResourceRecord, ScreenProps } from "../../resources/types";
 import { automationKeys, runNow } from "./automation-api";
 import { AutomationBuilder } from "./automation-builder";
 import { RunsTab } from "./runs-tab";
+import { VersionsTab } from "./versions-tab";
 import "./automation.css";
 
-const TABS = ["builder", "runs"] as const;
+const TABS = ["builder", "runs", "versions"] as const;
 type Tab = (typeof TABS)[number];
 const STATUS_COLORS: Readonly<Record<string, string>> = {
   draft: "default",
@@ -151,6 +152,11 @@ export default function AutomationPage({ def }: ScreenProps) {
               </Space>
             ),
             children: <RunsTab id={id} />,
+          },
+          {
+            key: "versions",
+            label: "Versions",
+            children: <VersionsTab id={id} live={published ? Number(record.published_version) : null} />,
           },
         ]}
       />

@@ -6,7 +6,7 @@ import { createServiceClient } from "../../../providers/http";
 import type { ContentField, ContentTypeKind } from "../../../schemas/cms-fields";
 import type { NavItem } from "../../../schemas/cms-navigation";
 import type { DamAsset } from "../../../schemas/dam";
-import type { FieldChange } from "../../../schemas/versions";
+import type { FieldChange, VersionSummary } from "../../../schemas/versions";
 import type { ContentTypeRecord } from "./entry-definition";
 
 const client = createServiceClient("cms");
@@ -63,12 +63,7 @@ export async function unpublishEntry(type: string, id: string): Promise<void> {
   await client.post(`${entryPath(type, id)}/unpublish`);
 }
 
-export interface VersionSummary {
-  number: number;
-  kind: "save" | "publish" | "restore";
-  createdAt: string;
-  author: string | null;
-}
+export type { VersionSummary };
 
 export async function listVersions(type: string, id: string): Promise<VersionSummary[]> {
   return (await client.get<{ data: VersionSummary[] }>(`${entryPath(type, id)}/versions`)).data.data;
