@@ -16,7 +16,7 @@ export const automations: ResourceDefinition = {
   icon: "ApartmentOutlined",
   parent: "automation",
   order: 0,
-  columnWidths: { status: 110, trigger_kind: 180, published_version: 110, failed_runs: 110 },
+  columnWidths: { status: 100, trigger_kind: 170, published_version: 100, last_run_at: 150, failed_runs: 100 },
   csv: false,
   pages: { show: "automations.show" },
   uiSchema: { "ui:order": ["name", "description", "status", "owner_id"] },

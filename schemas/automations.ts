@@ -54,7 +54,7 @@ export const automationSchema = {
       "x-relation": { resource: "users", labelField: "name", onDelete: "set null" },
     },
     trigger_kind: { type: ["string", "null"], title: "Trigger", maxLength: 40, readOnly: true },
-    published_version: { type: ["integer", "null"], title: "Published version", minimum: 1, readOnly: true },
+    published_version: { type: ["integer", "null"], title: "Live version", minimum: 1, readOnly: true },
     published_at: { type: ["string", "null"], format: "date-time", title: "Published", readOnly: true },
     last_run_at: { type: ["string", "null"], format: "date-time", title: "Last run", readOnly: true },
     failed_runs: {
