@@ -5,21 +5,11 @@
  * back, rather than this test sleeping through it); started again on the same database, the
  * server sends the email: once, each step once, the run finished.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { AutomationDefinition } from "../../schemas/automation";
-import { openDatabase } from "../../server/db";
 import { type ChildServer, freePort, spawnServer, waitFor } from "./child-server";
-import { ADMIN, DEVICE, DRIVERS } from "./harness";
-import { createTestDatabase } from "./pg";
-
-async function signIn(server: ChildServer): Promise<string> {
-  const answer = await server.api("POST", "/api/auth/signin", { body: { ...ADMIN, deviceInfo: DEVICE } });
-  expect(answer.status).toBe(200);
-  return answer.body.accessToken as string;
-}
+import { DRIVERS } from "./harness";
+import { crashDatabase, makeStepDue, readAfterCrash, signInAdmin } from "./run-crash";
 
 const flow: AutomationDefinition = {
   trigger: { kind: "client-created" },
@@ -51,22 +41,13 @@ describe.each(DRIVERS)("kill -9 during an automation's delay on %s", (driver) =>
   });
 
   it("sends the email after the delay once the server is back, and nothing twice", async () => {
-    const env: Record<string, string> = {};
-    let databaseUrl: string | null = null;
-    if (driver === "postgres") {
-      const db = await createTestDatabase(String(inject("pgUrl")));
-      databaseUrl = db.url;
-      env.DATABASE_URL = db.url;
-      cleanups.push(() => db.drop());
-    }
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), "atelier-automation-crash-"));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    env.DATA_DIR = dataDir;
+    const database = await crashDatabase(driver, "automation-crash", cleanups);
+    const env = database.env;
 
     const first = spawnServer(await freePort(), env);
     cleanups.push(() => first.stop());
     await first.waitHealthy(120_000);
-    const token = await signIn(first);
+    const token = await signInAdmin(first);
     const call = (server: ChildServer, method: string, p: string, body?: unknown, t = token) =>
       server.api(method, p, { token: t, body });
 
@@ -99,31 +80,12 @@ describe.each(DRIVERS)("kill -9 during an automation's delay on %s", (driver) =>
     await first.exited;
 
     // The minute passes while the server is down.
-    const down = await openDatabase({ databaseUrl, pgliteDir: dataDir });
-    try {
-      const past = new Date(Date.now() - 1000);
-      const moved = await down.db
-        .updateTable("run_steps")
-        .set({ due_at: past })
-        .where("run_id", "=", runId)
-        .where("step_key", "=", "welcome")
-        .where("status", "=", "scheduled")
-        .executeTakeFirst();
-      expect(Number(moved.numUpdatedRows)).toBe(1);
-      await down.db
-        .updateTable("jobs")
-        .set({ run_at: past })
-        .where("key", "=", `run:${runId}:welcome`)
-        .where("state", "=", "queued")
-        .execute();
-    } finally {
-      await down.close();
-    }
+    await makeStepDue(database, runId, "welcome");
 
     const second = spawnServer(await freePort(), env);
     cleanups.push(() => second.stop());
     await second.waitHealthy(120_000);
-    const token2 = await signIn(second);
+    const token2 = await signInAdmin(second);
     const done = await waitFor(
       "the run to finish",
       async () => {
@@ -135,29 +97,15 @@ describe.each(DRIVERS)("kill -9 during an automation's delay on %s", (driver) =>
     expect(done.steps.map((s: { key: string }) => s.key)).toEqual(["check", "pause", "welcome"]);
     await second.stop();
 
-    const after = await openDatabase({ databaseUrl, pgliteDir: dataDir });
-    try {
-      const mails = await after.db
-        .selectFrom("mail_outbox")
-        .select("subject")
-        .where("to_address", "=", "mira@example.com")
-        .execute();
-      expect(mails.map((m) => m.subject)).toEqual(["Welcome, Mira"]);
-      const ran = await after.db
-        .selectFrom("run_steps")
-        .select(["step_key", "status", "attempt"])
-        .where("run_id", "=", runId)
-        .orderBy("seq")
-        .execute();
-      expect(ran).toEqual([
-        { step_key: "check", status: "done", attempt: 1 },
-        { step_key: "pause", status: "done", attempt: 1 },
-        { step_key: "welcome", status: "done", attempt: 1 },
-      ]);
-      const runs = await after.db.selectFrom("runs").select("id").where("owner_key", "=", id).execute();
+    const left = await readAfterCrash(database, runId, "mira@example.com", async (db) => {
+      const runs = await db.selectFrom("runs").select("id").where("owner_key", "=", id).execute();
       expect(runs).toHaveLength(1);
-    } finally {
-      await after.close();
-    }
+    });
+    expect(left.subjects).toEqual(["Welcome, Mira"]);
+    expect(left.steps).toEqual([
+      { step_key: "check", status: "done", attempt: 1 },
+      { step_key: "pause", status: "done", attempt: 1 },
+      { step_key: "welcome", status: "done", attempt: 1 },
+    ]);
   }, 600_000);
 });

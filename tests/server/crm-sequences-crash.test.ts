@@ -5,20 +5,10 @@
  * rather than this test sleeping through it); started again on the same database, the server
  * sends the second email: each email once, each step once, the enrolment finished.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, describe, expect, inject, it } from "vitest";
-import { openDatabase } from "../../server/db";
+import { afterAll, describe, expect, it } from "vitest";
 import { type ChildServer, freePort, spawnServer, waitFor } from "./child-server";
-import { ADMIN, DEVICE, DRIVERS } from "./harness";
-import { createTestDatabase } from "./pg";
-
-async function signIn(server: ChildServer): Promise<string> {
-  const answer = await server.api("POST", "/api/auth/signin", { body: { ...ADMIN, deviceInfo: DEVICE } });
-  expect(answer.status).toBe(200);
-  return answer.body.accessToken as string;
-}
+import { DRIVERS } from "./harness";
+import { crashDatabase, makeStepDue, readAfterCrash, signInAdmin } from "./run-crash";
 
 describe.each(DRIVERS)("kill -9 during a sequence's wait on %s", (driver) => {
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -27,22 +17,13 @@ describe.each(DRIVERS)("kill -9 during a sequence's wait on %s", (driver) => {
   });
 
   it("sends the step after the wait once the server is back, and nothing twice", async () => {
-    const env: Record<string, string> = {};
-    let databaseUrl: string | null = null;
-    if (driver === "postgres") {
-      const db = await createTestDatabase(String(inject("pgUrl")));
-      databaseUrl = db.url;
-      env.DATABASE_URL = db.url;
-      cleanups.push(() => db.drop());
-    }
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), "atelier-seq-crash-"));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    env.DATA_DIR = dataDir;
+    const database = await crashDatabase(driver, "seq-crash", cleanups);
+    const env = database.env;
 
     const first = spawnServer(await freePort(), env);
     cleanups.push(() => first.stop());
     await first.waitHealthy(120_000);
-    const token = await signIn(first);
+    const token = await signInAdmin(first);
     const call = (server: ChildServer, method: string, p: string, body?: unknown, t = token) =>
       server.api(method, p, { token: t, body });
 
@@ -84,31 +65,12 @@ describe.each(DRIVERS)("kill -9 during a sequence's wait on %s", (driver) => {
     await first.exited;
 
     // The minute passes while the server is down.
-    const down = await openDatabase({ databaseUrl, pgliteDir: dataDir });
-    try {
-      const past = new Date(Date.now() - 1000);
-      const moved = await down.db
-        .updateTable("run_steps")
-        .set({ due_at: past })
-        .where("run_id", "=", runId)
-        .where("step_key", "=", "second")
-        .where("status", "=", "scheduled")
-        .executeTakeFirst();
-      expect(Number(moved.numUpdatedRows)).toBe(1);
-      await down.db
-        .updateTable("jobs")
-        .set({ run_at: past })
-        .where("key", "=", `run:${runId}:second`)
-        .where("state", "=", "queued")
-        .execute();
-    } finally {
-      await down.close();
-    }
+    await makeStepDue(database, runId, "second");
 
     const second = spawnServer(await freePort(), env);
     cleanups.push(() => second.stop());
     await second.waitHealthy(120_000);
-    const token2 = await signIn(second);
+    const token2 = await signInAdmin(second);
     const done = await waitFor(
       "the enrolment to finish",
       async () => {
@@ -124,28 +86,12 @@ describe.each(DRIVERS)("kill -9 during a sequence's wait on %s", (driver) => {
     expect(sent.sort()).toEqual(["First, Mira", "Second, Mira"]);
     await second.stop();
 
-    const after = await openDatabase({ databaseUrl, pgliteDir: dataDir });
-    try {
-      const mails = await after.db
-        .selectFrom("mail_outbox")
-        .select("subject")
-        .where("to_address", "=", "mira@example.com")
-        .orderBy("created_at")
-        .execute();
-      expect(mails.map((m) => m.subject)).toEqual(["First, Mira", "Second, Mira"]);
-      const ran = await after.db
-        .selectFrom("run_steps")
-        .select(["step_key", "status", "attempt"])
-        .where("run_id", "=", runId)
-        .orderBy("seq")
-        .execute();
-      expect(ran).toEqual([
-        { step_key: "first", status: "done", attempt: 1 },
-        { step_key: "pause", status: "done", attempt: 1 },
-        { step_key: "second", status: "done", attempt: 1 },
-      ]);
-    } finally {
-      await after.close();
-    }
+    const left = await readAfterCrash(database, runId, "mira@example.com");
+    expect(left.subjects).toEqual(["First, Mira", "Second, Mira"]);
+    expect(left.steps).toEqual([
+      { step_key: "first", status: "done", attempt: 1 },
+      { step_key: "pause", status: "done", attempt: 1 },
+      { step_key: "second", status: "done", attempt: 1 },
+    ]);
   }, 600_000);
 });
