@@ -6,6 +6,7 @@ import { CopyOutlined } from "@ant-design/icons";
 import { useSelect } from "@refinedev/antd";
 import type { BaseRecord } from "@refinedev/core";
 import { App, Button, Input, InputNumber, Radio, Select, Space, Typography } from "antd";
+import { useEffect } from "react";
 import {
   type ConditionStep,
   type DelayStep,
@@ -27,6 +28,27 @@ const TIME_ZONES =
   typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : ["UTC"];
 const ZONE_OPTIONS = TIME_ZONES.map((z) => ({ value: z, label: z }));
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** A time zone, the browser's until another is chosen (and stored as soon as it shows). */
+function ZoneItem({
+  id,
+  value,
+  onChange,
+}: {
+  id: string;
+  value: string | undefined;
+  onChange: (zone: string) => void;
+}) {
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when there is none yet.
+  useEffect(() => {
+    if (!value) onChange(browserZone);
+  }, [value]);
+  return (
+    <PanelItem id={id} label="Time zone">
+      <Select id={id} showSearch value={value ?? browserZone} options={ZONE_OPTIONS} onChange={onChange} />
+    </PanelItem>
+  );
+}
 
 /** An amount and a unit side by side ("2 days"). */
 function Duration({
@@ -138,15 +160,11 @@ export function TriggerForm({
               onChange={(e) => onChange({ cron: e.target.value })}
             />
           </PanelItem>
-          <PanelItem id="af-trigger-zone" label="Time zone">
-            <Select
-              id="af-trigger-zone"
-              showSearch
-              value={trigger.timeZone ?? browserZone}
-              options={ZONE_OPTIONS}
-              onChange={(timeZone) => onChange({ timeZone })}
-            />
-          </PanelItem>
+          <ZoneItem
+            id="af-trigger-zone"
+            value={trigger.timeZone}
+            onChange={(timeZone) => onChange({ timeZone })}
+          />
         </>
       )}
       {trigger.kind === "webhook" && (
@@ -245,15 +263,11 @@ export function DelayForm({
               onChange={(e) => onChange({ until: e.target.value })}
             />
           </PanelItem>
-          <PanelItem id="af-delay-zone" label="Time zone">
-            <Select
-              id="af-delay-zone"
-              showSearch
-              value={step.timeZone ?? browserZone}
-              options={ZONE_OPTIONS}
-              onChange={(timeZone) => onChange({ timeZone })}
-            />
-          </PanelItem>
+          <ZoneItem
+            id="af-delay-zone"
+            value={step.timeZone}
+            onChange={(timeZone) => onChange({ timeZone })}
+          />
         </>
       )}
       <Typography.Paragraph type="secondary">
