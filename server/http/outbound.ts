@@ -50,16 +50,52 @@ export function isPublicAddress(address: string): boolean {
     return true;
   }
   if (version === 6) {
-    const v6 = address.toLowerCase();
-    if (v6 === "::" || v6 === "::1") return false;
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(v6);
-    if (mapped) return isPublicAddress(mapped[1]);
-    if (/^f[cd]/.test(v6)) return false; // unique local
-    if (/^fe[89ab]/.test(v6)) return false; // link-local
-    if (v6.startsWith("ff")) return false; // multicast
+    const groups = ipv6Groups(address);
+    if (!groups) return false;
+    const embedded = () => `${groups[6] >> 8}.${groups[6] & 255}.${groups[7] >> 8}.${groups[7] & 255}`;
+    const zeros = (n: number) => groups.slice(0, n).every((g) => g === 0);
+    if (zeros(8) || (zeros(7) && groups[7] === 1)) return false; // unspecified, loopback
+    // IPv4 inside IPv6, however written (::ffff:127.0.0.1 and ::ffff:7f00:1 alike): the IPv4 rules.
+    if (zeros(5) && groups[5] === 0xffff) return isPublicAddress(embedded()); // mapped
+    if (zeros(4) && groups[4] === 0xffff && groups[5] === 0) return isPublicAddress(embedded()); // translated
+    if (zeros(6)) return isPublicAddress(embedded()); // compatible (deprecated)
+    if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0))
+      return isPublicAddress(embedded()); // NAT64
+    if (groups[0] === 0x2002)
+      return isPublicAddress(`${groups[1] >> 8}.${groups[1] & 255}.${groups[2] >> 8}.${groups[2] & 255}`); // 6to4
+    if ((groups[0] & 0xfe00) === 0xfc00) return false; // unique local
+    if ((groups[0] & 0xffc0) === 0xfe80) return false; // link-local
+    if ((groups[0] & 0xff00) === 0xff00) return false; // multicast
     return true;
   }
   return false;
+}
+
+/**
+ * The eight 16-bit groups of an IPv6 address (`::` expanded, a trailing dotted IPv4 read as two
+ * groups, a zone dropped), or null when it is not one.
+ *
+ * @example
+ * ipv6Groups("::ffff:127.0.0.1"); // [0, 0, 0, 0, 0, 65535, 32512, 1]
+ */
+export function ipv6Groups(address: string): number[] | null {
+  let text = address.toLowerCase().replace(/%.*$/, "");
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number);
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail, ...rest] = text.split("::");
+  if (rest.length) return null;
+  const part = (t: string | undefined) => (t ? t.split(":").map((g) => Number.parseInt(g, 16)) : []);
+  const left = part(head);
+  const right = part(tail);
+  const missing = 8 - left.length - right.length;
+  if (tail === undefined ? missing !== 0 : missing < 1) return null;
+  const groups = [...left, ...Array<number>(tail === undefined ? 0 : missing).fill(0), ...right];
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff)
+    ? groups
+    : null;
 }
 
 const REFUSED = "This address is private, loopback or link-local, which outbound calls may not reach";
@@ -101,6 +137,9 @@ export async function outboundProblem(target: string, allowPrivate: boolean): Pr
     : undefined;
 }
 
+const withoutHost = (headers: Record<string, string> | undefined) =>
+  Object.fromEntries(Object.entries(headers ?? {}).filter(([name]) => name.toLowerCase() !== "host"));
+
 /** Calls `target`; answers its status, headers and (capped) body. Redirects are answered, never followed. */
 export async function outboundCall(
   target: string,
@@ -110,6 +149,7 @@ export async function outboundCall(
   const url = new URL(target);
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new OutboundRefused("Only http and https URLs may be called");
+  if (url.username || url.password) throw new OutboundRefused("A URL may not hold a user name or password");
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (isIP(host) && !options.allowPrivate && !isPublicAddress(host)) throw new OutboundRefused(REFUSED);
   const client = url.protocol === "https:" ? https : http;
@@ -119,7 +159,8 @@ export async function outboundCall(
       url,
       {
         method: request.method,
-        headers: { "user-agent": "Atelier", ...request.headers },
+        // The target's own Host, never a caller's (which could name another site on its server).
+        headers: { "user-agent": "Atelier", ...withoutHost(request.headers) },
         lookup: guardedLookup(options.allowPrivate),
         timeout: options.timeoutMs ?? 10_000,
       },

@@ -1,0 +1,60 @@
+/**
+ * The outbound client's address policy (server/http/outbound.ts): private, loopback and
+ * link-local targets are refused however the address is written, IPv4 inside IPv6 included.
+ */
+import { describe, expect, it } from "vitest";
+import { ipv6Groups, isPublicAddress, OutboundRefused, outboundCall } from "../../server/http/outbound";
+
+describe("the outbound address policy", () => {
+  it("reads IPv6 addresses in every spelling", () => {
+    expect(ipv6Groups("::ffff:127.0.0.1")).toEqual([0, 0, 0, 0, 0, 0xffff, 0x7f00, 1]);
+    expect(ipv6Groups("::ffff:7f00:1")).toEqual([0, 0, 0, 0, 0, 0xffff, 0x7f00, 1]);
+    expect(ipv6Groups("2606:4700::1111")).toEqual([0x2606, 0x4700, 0, 0, 0, 0, 0, 0x1111]);
+    expect(ipv6Groups("fe80::1%eth0")).toEqual([0xfe80, 0, 0, 0, 0, 0, 0, 1]);
+    expect(ipv6Groups("1::2::3")).toBeNull();
+    expect(ipv6Groups("1:2:3")).toBeNull();
+  });
+
+  it("refuses IPv4 private addresses inside IPv6, however written", () => {
+    for (const address of [
+      "::ffff:127.0.0.1",
+      "::ffff:7f00:1",
+      "::ffff:a9fe:a9fe", // 169.254.169.254, cloud metadata
+      "::ffff:0:10.0.0.1",
+      "::7f00:1",
+      "::127.0.0.1",
+      "64:ff9b::7f00:1",
+      "2002:7f00:1::",
+      "0:0:0:0:0:0:0:1",
+      "::",
+      "fc00::1",
+      "fe80::1",
+      "ff02::1",
+    ])
+      expect(isPublicAddress(address), address).toBe(false);
+  });
+
+  it("lets public addresses through", () => {
+    for (const address of [
+      "8.8.8.8",
+      "::ffff:8.8.8.8",
+      "::ffff:808:808",
+      "2606:4700::1111",
+      "2002:808:808::1",
+    ])
+      expect(isPublicAddress(address), address).toBe(true);
+  });
+
+  it("refuses a loopback target written as IPv4-mapped IPv6, and a URL with credentials", async () => {
+    const options = { allowPrivate: false, timeoutMs: 2_000 };
+    await expect(
+      outboundCall("http://[::ffff:127.0.0.1]:9/", { method: "GET" }, options),
+    ).rejects.toBeInstanceOf(OutboundRefused);
+    await expect(
+      outboundCall("http://[::ffff:7f00:1]:9/", { method: "GET" }, options),
+    ).rejects.toBeInstanceOf(OutboundRefused);
+    await expect(
+      outboundCall("http://user:pw@example.com/", { method: "GET" }, options),
+    ).rejects.toBeInstanceOf(OutboundRefused);
+  });
+});
