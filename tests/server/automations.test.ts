@@ -350,6 +350,18 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
       .execute();
     expect(notices.some((n) => n.user_id === adminId && n.title.includes("notify"))).toBe(true);
 
+    // Run again while the endpoint still fails: a second failure is news too.
+    expect((await call("POST", `/api/automation-runs/${runId}/retry`)).status).toBe(200);
+    await runWith(runId, "failed", 30_000);
+    const again = await db()
+      .selectFrom("notifications")
+      .select("id")
+      .where("kind", "=", "automation.failed")
+      .where("user_id", "=", adminId)
+      .execute();
+    expect(again).toHaveLength(notices.filter((n) => n.user_id === adminId).length + 1);
+    expect((await call("GET", `/api/automations/${id}`)).body.failed_runs).toBe(1);
+
     endpoint.state.status = 200;
     const retried = await call("POST", `/api/automation-runs/${runId}/retry`);
     expect(retried.status, JSON.stringify(retried.body)).toBe(200);
@@ -599,6 +611,50 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
     expect(entry.status, JSON.stringify(entry.body)).toBe(201);
     expect((await call("POST", `/cms/entries/note/${entry.body.id}/publish`, {})).status).toBe(200);
     await taskTitled("Review Spring launch");
+  });
+
+  it("shows no CRM records to someone with the Automation module but not the CRM module", async () => {
+    const email = `automation-only-${driver}@example.com`;
+    const made = await call("POST", "/api/users", {
+      first_name: "Otto",
+      last_name: "Flows",
+      email,
+      password: "Otto-passw0rd-9",
+      role: 3,
+      modules: [7],
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const otto = (await s.signIn(email, "Otto-passw0rd-9", { deviceId: "otto", deviceName: "Linux Chrome" }))
+      .accessToken;
+    const secret = await client("Private Person", { phone: "+919800000001" });
+    const id = await automation(manual([tag("t", "seen")]));
+    const runId = await manualRun(id, secret.id);
+    await runWith(runId, "finished");
+
+    // Their own run about a client, and a flow that changes the CRM: refused.
+    const about = await call("POST", `/api/automations/${id}/run`, { clientId: secret.id }, otto);
+    expect(about.status).toBe(403);
+    expect(about.body.message).toContain("CRM module");
+    const own = await call("POST", "/api/automations", { name: `Otto's flow ${driver}` }, otto);
+    expect(own.status).toBe(201);
+    const draft = await call(
+      "PUT",
+      `/api/automations/${own.body.id}/draft`,
+      { definition: manual([tag("t", "x")]) },
+      otto,
+    );
+    expect(draft.status).toBe(200);
+    expect((await call("POST", `/api/automations/${own.body.id}/publish`, undefined, otto)).status).toBe(403);
+
+    // Runs read without the records they carry.
+    const listed = await call("GET", `/api/automations/${id}/runs`, undefined, otto);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data[0]).toMatchObject({ id: runId, status: "finished", context: null, outputs: {} });
+    const one = await call("GET", `/api/automation-runs/${runId}`, undefined, otto);
+    expect(one.status).toBe(200);
+    expect(JSON.stringify(one.body)).not.toContain("Private Person");
+    expect(JSON.stringify(one.body)).not.toContain("+919800000001");
+    expect(one.body.steps[0]).toMatchObject({ key: "t", status: "done", input: null, output: null });
   });
 
   it("refuses every route without the Automation module (403)", async () => {

@@ -56,7 +56,8 @@ export function automationKind(
         body: step.error ?? run.error ?? undefined,
         link: `/automation/automations/show/${automation.id}?run=${run.id}`,
         data: { automationId: automation.id, runId: run.id, step: step.key },
-        dedupeKey: `automation.failed:${run.id}:${step.key}:${step.attempt}`,
+        // Per failure: a run retried by hand restarts its attempts at 1, and its next failure is news too.
+        dedupeKey: `automation.failed:${run.id}:${step.key}:${step.attempt}:${(step.startedAt ?? step.dueAt).getTime()}`,
       });
     },
   };

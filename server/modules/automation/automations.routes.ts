@@ -8,6 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { MODULE_IDS } from "../../../resources/modules";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
+import { requireCrm, touchesCrm } from "./crm-access";
 import { publish, readDraft, rotateWebhookSecret, saveDraft, version, versions } from "./definitions";
 import { scheduleNext } from "./schedule";
 
@@ -88,9 +89,10 @@ export async function automationRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request) => {
       const { userId } = principalOf(request);
       const id = request.params.id;
-      const published = await publish(ctx.db, id, userId, (trx, definition) =>
-        scheduleNext(ctx, trx, id, definition, new Date()).then(() => undefined),
-      );
+      const published = await publish(ctx.db, id, userId, async (trx, definition) => {
+        if (touchesCrm(definition)) requireCrm(request, "Publishing this automation");
+        await scheduleNext(ctx, trx, id, definition, new Date());
+      });
       changed(id, userId);
       return published;
     },

@@ -12,6 +12,7 @@ import type { AppContext } from "../../context";
 import { conflict, notFound } from "../../http/errors";
 import { RUN_STATUSES, type RunStatus } from "../../runs";
 import { idParams } from "./automations.routes";
+import { hasCrm, requireCrm, withoutRecords } from "./crm-access";
 import { definitionsOf } from "./definitions";
 import { queueLive } from "./live";
 import { AUTOMATION_KIND, dispatchTrigger } from "./triggers";
@@ -56,7 +57,14 @@ export async function automationRunRoutes(app: FastifyInstance, ctx: AppContext)
     async (request) => {
       await definitionsOf(ctx.db, request.params.id);
       const { status, page, pageSize } = request.query;
-      return ctx.runs.list({ kind: AUTOMATION_KIND, ownerKey: request.params.id, status, page, pageSize });
+      const runs = await ctx.runs.list({
+        kind: AUTOMATION_KIND,
+        ownerKey: request.params.id,
+        status,
+        page,
+        pageSize,
+      });
+      return hasCrm(request) ? runs : { ...runs, data: runs.data.map(withoutRecords) };
     },
   );
 
@@ -83,6 +91,7 @@ export async function automationRunRoutes(app: FastifyInstance, ctx: AppContext)
       const { userId } = principalOf(request);
       const id = request.params.id;
       const body = request.body ?? {};
+      if (body.clientId) requireCrm(request, "A run about a client");
       const run = await ctx.db.transaction().execute(async (trx) => {
         const { automation } = await definitionsOf(trx, id);
         if (!automation.published_version)
@@ -107,7 +116,7 @@ export async function automationRunRoutes(app: FastifyInstance, ctx: AppContext)
         });
         return started;
       });
-      return reply.status(201).send(run);
+      return reply.status(201).send(run && !hasCrm(request) ? withoutRecords(run) : run);
     },
   );
 
@@ -125,7 +134,7 @@ export async function automationRunRoutes(app: FastifyInstance, ctx: AppContext)
     async (request) => {
       const run = await ctx.runs.get(request.params.id);
       if (!run || run.kind !== AUTOMATION_KIND) throw notFound("Run not found");
-      return run;
+      return hasCrm(request) ? run : withoutRecords(run);
     },
   );
 
@@ -151,7 +160,7 @@ export async function automationRunRoutes(app: FastifyInstance, ctx: AppContext)
           .where("id", "=", run.ownerKey)
           .execute();
         await queueLive(ctx, trx, run.ownerKey);
-        return run;
+        return hasCrm(request) ? run : withoutRecords(run);
       }),
   );
 }
