@@ -613,6 +613,31 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
     await taskTitled("Review Spring launch");
   });
 
+  it("sends an email to one address only, whatever a variable brings", async () => {
+    const id = await automation(
+      manual([
+        {
+          id: "mail",
+          kind: "action",
+          type: "send_email",
+          inputs: { to: "{{trigger.to}}", subject: "Hello", body: "Hi" },
+        },
+      ]),
+    );
+    const started = await call("POST", `/api/automations/${id}/run`, {
+      record: { to: "one@example.com, two@example.org" },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const failed = await runWith(started.body.id, "failed");
+    expect(failed.steps[0].error).toContain("must be one email address");
+    const queued = await db()
+      .selectFrom("mail_outbox")
+      .select("id")
+      .where("to_address", "like", "%two@example.org%")
+      .execute();
+    expect(queued).toHaveLength(0);
+  });
+
   it("shows no CRM records to someone with the Automation module but not the CRM module", async () => {
     const email = `automation-only-${driver}@example.com`;
     const made = await call("POST", "/api/users", {

@@ -23,6 +23,9 @@ import { recordExecutors } from "./record-actions";
 import { type AutomationRun, type AutomationExecutor as Executor, scopeOf } from "./run-scope";
 import { conditionRecord, fillVariables, variableValues } from "./variables";
 
+/** One email address, nothing around it (no list, no display name). */
+const ONE_ADDRESS = /^[^\s@,;<>"]+@[^\s@,;<>"]+\.[^\s@,;<>"]+$/;
+
 type Trx = Transaction<Database>;
 
 /** Who the automation's messages are from: its owner, else its author. */
@@ -75,6 +78,11 @@ export function automationExecutors(ctx: AppContext): Record<string, Executor> {
       .trim();
     const text = fillVariables(inputs.body ?? "", values).trim();
     if (!to) throw new PermanentStepError("The email has no address once its variables are filled");
+    // One address: a variable filled from outside (a webhook's body) must not choose a list of them.
+    if (!ONE_ADDRESS.test(to))
+      throw new PermanentStepError(
+        `The email's To must be one email address once its variables are filled, not "${to.slice(0, 120)}"`,
+      );
     if (!subject || !text)
       throw new PermanentStepError("The email's subject or message is empty once filled");
     const client = scope.client;
