@@ -39,7 +39,9 @@ export default function AutomationPage({ def }: ScreenProps) {
   const invalidate = useInvalidate();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
-  const tab: Tab = TABS.find((t) => t === params.get("tab")) ?? "builder";
+  // A failed run's notification links here with `?run=`: its run opens in the history.
+  const linkedRun = params.get("run");
+  const tab: Tab = TABS.find((t) => t === params.get("tab")) ?? (linkedRun ? "runs" : "builder");
   const { query } = useShow<ResourceRecord>({ resource: def.name, id, errorNotification: false });
   const { mutate: update, mutation } = useUpdate();
   const [running, setRunning] = useState(false);
@@ -151,7 +153,7 @@ export default function AutomationPage({ def }: ScreenProps) {
                 {failed > 0 && <Badge count={failed} title={`${failed} failed`} />}
               </Space>
             ),
-            children: <RunsTab id={id} />,
+            children: <RunsTab id={id} initialRun={linkedRun} />,
           },
           {
             key: "versions",

@@ -145,11 +145,11 @@ function RunDrawer({ runId, onClose }: { runId: string | null; onClose: () => vo
   );
 }
 
-export function RunsTab({ id }: { id: string }) {
+export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: string | null }) {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<RunStatus | "all">("all");
   const [page, setPage] = useState(1);
-  const [open, setOpen] = useState<string | null>(null);
+  const [open, setOpen] = useState<string | null>(initialRun);
   const query = { status: status === "all" ? undefined : status, page, pageSize: PAGE_SIZE };
   const runs = useQuery({
     queryKey: automationKeys.runs(id, query),
