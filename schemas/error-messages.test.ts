@@ -89,6 +89,9 @@ describe("validation messages", () => {
   it("names a field without a title by its name in words, never its key", () => {
     expect(wordsOfKey("sku_code")).toBe("SKU code");
     expect(wordsOfKey("deviceId")).toBe("Device ID");
+    // Keys that name Object's own members are words like any other.
+    expect(wordsOfKey("constructor")).toBe("Constructor");
+    expect(wordsOfKey("toString")).toBe("To string");
     expect(wordsOfKey("targetFolderId")).toBe("Target folder ID");
     expect(fieldTitle(specimenSchema, "tracking_id")).toBe("Tracking ID");
     expect(fieldTitle(specimenSchema, "no_such_field")).toBe("No such field");

@@ -65,7 +65,8 @@ export function wordsOfKey(key: string): string {
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .split(/[\s_-]+/)
     .filter(Boolean)
-    .map((w) => ACRONYMS[w.toLowerCase()] ?? w.toLowerCase());
+    // Own keys only: "constructor" is a word here, not Object's constructor.
+    .map((w) => (Object.hasOwn(ACRONYMS, w.toLowerCase()) ? ACRONYMS[w.toLowerCase()] : w.toLowerCase()));
   return capitalise(words.join(" ")) || "This value";
 }
 
