@@ -1,22 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { TEXT_CONDITION_LABELS } from "../../../schemas/conditions";
 import type { EntitySchema } from "../../../schemas/contract";
 import { CONDITION_OPERATORS, conditionText, nodeSummary } from "./node-summary";
 import { stepLabel, stepOutputFields, triggerFields, variableGroups } from "./variables";
 
 describe("node summaries", () => {
   it("offers the spec's ten text conditions first, then the comparisons", () => {
-    expect(CONDITION_OPERATORS.slice(0, 10).map(([, words]) => words)).toEqual([
-      "is",
-      "is not",
-      "contains",
-      "does not contain",
-      "starts with",
-      "does not start with",
-      "end with",
-      "does not end with",
-      "is empty",
-      "is not empty",
-    ]);
+    expect(CONDITION_OPERATORS.slice(0, 10)).toEqual(TEXT_CONDITION_LABELS);
     expect(CONDITION_OPERATORS.map(([op]) => op)).toContain("gte");
   });
 
