@@ -5,7 +5,7 @@
  * clients list; then the sequence's page with its figures and enrolments, and Stop.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { apiSession, choose, dialogOpened, signIn } from "./helpers";
+import { apiSession, choose, dialogOpened, insertMergeField, signIn } from "./helpers";
 import { shoot } from "./shots";
 
 test.describe.configure({ timeout: 240_000 });
@@ -56,9 +56,13 @@ test("enrol a client in a sequence and see its steps", async ({ page, request })
   // An email, its subject's merge field put in from the menu.
   await addStep(page, "Email");
   await page.locator("#seq-step-subject").fill("Welcome, ");
-  await page.locator(".merge-line").getByRole("button", { name: "Insert field" }).click();
-  await page.getByRole("menuitem", { name: "Client's first name {{client.first_name}}" }).click();
-  await expect(page.locator("#seq-step-subject")).toHaveValue("Welcome, {{client.first_name}}");
+  await insertMergeField(
+    page,
+    page.locator(".merge-line").getByRole("button", { name: "Insert field" }),
+    "Client's first name {{client.first_name}}",
+    page.locator("#seq-step-subject"),
+    "Welcome, {{client.first_name}}",
+  );
   await page.locator("#seq-step-body").fill("Hi {{client.first_name}}, glad you are here.");
   await addStep(page, "Task");
   await page.locator("#seq-step-title").fill("Call {{client.name}}");

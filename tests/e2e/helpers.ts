@@ -191,6 +191,35 @@ export async function dialogOpened(dialog: Locator): Promise<void> {
 }
 
 /**
+ * Puts a merge field in with a field menu ("Insert field"): opens `menu`, clicks the `item`,
+ * and tries again until `target` holds `expected` (its value, or with `text`, its text). A
+ * click on the menu while it is still opening can be lost on a busy machine; once the field
+ * is in, it is never put in twice.
+ *
+ * @example
+ * await insertMergeField(page, dialog.getByRole("button", { name: "Insert field" }),
+ *   /Company \{\{client\.company\}\}/, subject, "Welcome aboard, {{client.company}}");
+ */
+export async function insertMergeField(
+  page: Page,
+  menu: Locator,
+  item: RegExp | string,
+  target: Locator,
+  expected: string,
+  { text = false }: { text?: boolean } = {},
+): Promise<void> {
+  const isIn = async () =>
+    text ? ((await target.textContent()) ?? "").includes(expected) : (await target.inputValue()) === expected;
+  await expect(async () => {
+    if (!(await isIn())) {
+      await menu.click();
+      await page.getByRole("menuitem", { name: item }).click({ timeout: 5_000 });
+    }
+    await expect.poll(isIn, { timeout: 2_000 }).toBe(true);
+  }).toPass({ timeout: 30_000 });
+}
+
+/**
  * The select labelled `label`. By label, not by accessible name: the name of a required
  * field's input starts with the "*" antd draws before its label.
  */
