@@ -19,6 +19,7 @@ import {
   MAX_RETRY_DELAY_MS,
   retryDelayMs,
 } from "../../server/jobs";
+import { waitFor } from "./child-server";
 import { createTestDatabase, type TestDatabase } from "./pg";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -543,7 +544,11 @@ queue.register("batch", async ({ id, attempt }) => {
     // itself, so stop() always waits the whole grace.
     const a = queue({ instanceId: "stopping", stopTimeoutMs: 10_000 });
     let aborted = false;
+    // Both handlers running, not just both rows taken: a row is 'running' as soon as the take
+    // commits, and a stop() that comes before the take's answer hands the jobs straight back.
+    const started = new Set<string>();
     a.register("long", async ({ signal }) => {
+      started.add("long");
       await new Promise<void>((_, reject) =>
         signal.addEventListener("abort", () => {
           aborted = true;
@@ -551,12 +556,14 @@ queue.register("batch", async ({ id, attempt }) => {
         }),
       );
     });
-    a.register("short", async () => sleep(50));
+    a.register("short", async () => {
+      started.add("short");
+      await sleep(50);
+    });
     await a.start();
     const long = await a.enqueue("long", {});
     const short = await a.enqueue("short", {});
-    await stateOf(a, long, "running");
-    await stateOf(a, short, "running");
+    await waitFor("both handlers running", async () => started.size === 2, 30_000, 20);
     await a.stop();
     expect(aborted).toBe(true);
     expect((await a.get(short))?.state).toBe("done");
