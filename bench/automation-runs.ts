@@ -34,9 +34,18 @@
  * double: a retried step rolls back).
  */
 import os from "node:os";
-import { type Kysely, sql } from "kysely";
-import pg from "pg";
-import type { Database } from "../server/db";
+import { sql } from "kysely";
+import {
+  api,
+  DELAY_SHIFT_SECONDS,
+  DELAYED_STEP,
+  STEPS,
+  STEPS_PER_RUN,
+  sampleActivity,
+  shiftDelays,
+  sleep,
+} from "./automation-runs-flow";
+import { type Figures, fmt, print, quantile } from "./automation-runs-report";
 import { type Cleanup, reportFailure, runCleanups } from "./bench-run";
 import type { Driver } from "./resource-engine-settings";
 import { signIn, startApp } from "./resource-engine-setup";
@@ -57,125 +66,6 @@ const DRIVERS: Driver[] =
       : ["postgres", "pglite"];
 /** How long after the last start the bench waits for the runs to end before counting them lost. */
 const DRAIN_SECONDS = Number(flag("drain", "120"));
-const STEPS_PER_RUN = 5;
-const DELAY_SHIFT_SECONDS = 59;
-const TARGET = { stepsPerSecond: 1000, latenessP99Ms: 1000 };
-
-const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
-const pad = (s: string, n: number) => s.padEnd(n);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function quantile(sorted: number[], q: number): number {
-  if (!sorted.length) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-}
-
-const STEPS = [
-  {
-    id: "check",
-    kind: "condition",
-    condition: { operator: "and", value: [{ field: "client.email", operator: "contains", value: "@" }] },
-    branches: {
-      yes: [
-        { id: "pause", kind: "delay", mode: "for", amount: 1, unit: "minutes" },
-        { id: "tag", kind: "action", type: "add_tag", inputs: { tag: "bench" } },
-        {
-          id: "task",
-          kind: "action",
-          type: "create_record",
-          inputs: {
-            resource: "task",
-            fields: { title: "Bench follow-up {{client.id}}", client_id: "{{client.id}}" },
-          },
-        },
-        {
-          id: "touch",
-          kind: "action",
-          type: "update_record",
-          inputs: {
-            resource: "client",
-            recordId: "{{client.id}}",
-            fields: { company: "Task {{steps.task.id}}" },
-          },
-        },
-      ],
-      no: [],
-    },
-  },
-];
-/** The step the delay holds back: its lateness is the delay's. */
-const DELAYED_STEP = "tag";
-
-async function api(url: string, token: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return res.json() as Promise<Record<string, unknown>>;
-}
-
-/** Brings every delayed step job of the automation kind forward, job and step row together. */
-async function shiftDelays(db: Kysely<Database>): Promise<void> {
-  await sql`
-    with j as (
-      update jobs set run_at = run_at - make_interval(secs => ${DELAY_SHIFT_SECONDS})
-      where name = 'run.automation' and state = 'queued' and run_at > now() + interval '10 seconds'
-      returning key)
-    update run_steps s set due_at = s.due_at - make_interval(secs => ${DELAY_SHIFT_SECONDS})
-    from j where j.key = 'run:' || s.run_id || ':' || s.step_key and s.status = 'scheduled'`.execute(db);
-}
-
-/** Debugging aid (BENCH_SAMPLE=1, PostgreSQL): what the app's connections wait on, every 500 ms. */
-function sampleActivity(databaseUrl: string) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  let on = true;
-  const counts = new Map<string, number>();
-  const loop = (async () => {
-    await client.connect();
-    while (on) {
-      const r = await client.query(
-        `select coalesce(wait_event_type || ':' || wait_event, state) as w, left(regexp_replace(query, '\\s+', ' ', 'g'), 70) as q
-         from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid()`,
-      );
-      for (const row of r.rows) {
-        const k = `${row.w} | ${row.q}`;
-        counts.set(k, (counts.get(k) ?? 0) + 1);
-      }
-      await sleep(500);
-    }
-    await client.end();
-  })();
-  return {
-    async stop() {
-      on = false;
-      await loop;
-      for (const [k, n] of [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15))
-        console.log(`  ${n}  ${k}`);
-    },
-  };
-}
-
-interface Figures {
-  driver: Driver;
-  where: string;
-  accepted: number;
-  refused: number;
-  startP99: number;
-  offeredSeconds: number;
-  byStatus: Record<string, number>;
-  stepsDone: number;
-  steadySteps: { mean: number; min: number; window: string };
-  overallStepsPerSecond: number;
-  drainSeconds: number;
-  lateness: { count: number; p50: number; p99: number; max: number };
-  lost: number;
-  doubledTasks: number;
-  doubledJobs: number;
-  retriedSteps: number;
-}
-
 async function runDriver(driver: Driver): Promise<Figures | null> {
   const cleanups: Cleanup[] = [];
   try {
@@ -364,52 +254,6 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
   }
 }
 
-function print(f: Figures) {
-  const mark = (ok: boolean) =>
-    f.driver === "postgres" ? (ok ? "met" : "MISSED") : ok ? "(met)" : "(missed)";
-  const rows: Array<[string, string, string, string]> = [
-    ["runs started (201)", `${f.accepted} of ${RUNS} (${f.refused} refused or failed)`, "", ""],
-    ["  start request p99", `${fmt(f.startP99)} ms`, "", ""],
-    [
-      "  starts offered over",
-      `${fmt(f.offeredSeconds, 1)} s (${fmt(f.accepted / f.offeredSeconds)} runs/s)`,
-      "",
-      "",
-    ],
-    ["runs by status", JSON.stringify(f.byStatus), "", ""],
-    ["steps done", `${f.stepsDone} of ${f.accepted * STEPS_PER_RUN}`, "", ""],
-    [
-      `steps/s sustained (mean, ${f.steadySteps.window})`,
-      fmt(f.steadySteps.mean),
-      `≥ ${TARGET.stepsPerSecond}`,
-      mark(f.steadySteps.mean >= TARGET.stepsPerSecond),
-    ],
-    ["  slowest second in that window", fmt(f.steadySteps.min), "", ""],
-    ["  steps/s, first start to last step", fmt(f.overallStepsPerSecond), "", ""],
-    ["  drain after the last start", `${fmt(f.drainSeconds, 1)} s`, "", ""],
-    ["delay lateness p50", `${fmt(f.lateness.p50)} ms`, "", ""],
-    [
-      "delay lateness p99",
-      `${fmt(f.lateness.p99)} ms`,
-      `≤ ${TARGET.latenessP99Ms} ms`,
-      mark(f.lateness.p99 <= TARGET.latenessP99Ms),
-    ],
-    ["  delay lateness max", `${fmt(f.lateness.max)} ms (${f.lateness.count} delays)`, "", ""],
-    ["runs lost (started, not finished)", String(f.lost), "0", mark(f.lost === 0)],
-    [
-      "runs doubled (task twice / job done twice)",
-      `${f.doubledTasks} / ${f.doubledJobs}`,
-      "0",
-      mark(f.doubledTasks === 0 && f.doubledJobs === 0),
-    ],
-    ["  steps retried (attempt > 1)", String(f.retriedSteps), "", ""],
-  ];
-  console.log(`\n${f.driver}: ${RUNS} runs at ${RATE}/s`);
-  console.log(`${pad("figure", 44)}${pad("value", 34)}${pad("target", 12)}`);
-  for (const [label, value, target, ok] of rows)
-    console.log(`${pad(label, 44)}${pad(value, 34)}${pad(target, 12)}${ok}`);
-}
-
 async function main() {
   console.log(
     `Automation runs benchmark — node ${process.version}, ${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? ""}\n` +
@@ -418,7 +262,7 @@ async function main() {
   );
   for (const driver of DRIVERS) {
     const f = await runDriver(driver);
-    if (f) print(f);
+    if (f) print(f, RUNS, RATE);
   }
   console.log(
     "\nTargets are PostgreSQL's (issue 17); PGlite's marks are in brackets, for comparison. " +

@@ -1,0 +1,83 @@
+/**
+ * The automation runs bench's figures and how they are printed beside the issue's targets
+ * (bench/automation-runs.ts).
+ */
+
+import { STEPS_PER_RUN } from "./automation-runs-flow";
+import type { Driver } from "./resource-engine-settings";
+
+export const TARGET = { stepsPerSecond: 1000, latenessP99Ms: 1000 };
+
+export const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
+const pad = (s: string, n: number) => s.padEnd(n);
+
+export function quantile(sorted: number[], q: number): number {
+  if (!sorted.length) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+export interface Figures {
+  driver: Driver;
+  where: string;
+  accepted: number;
+  refused: number;
+  startP99: number;
+  offeredSeconds: number;
+  byStatus: Record<string, number>;
+  stepsDone: number;
+  steadySteps: { mean: number; min: number; window: string };
+  overallStepsPerSecond: number;
+  drainSeconds: number;
+  lateness: { count: number; p50: number; p99: number; max: number };
+  lost: number;
+  doubledTasks: number;
+  doubledJobs: number;
+  retriedSteps: number;
+}
+
+/** One driver's figures as a table: figure, value, target, met or missed. */
+export function print(f: Figures, runs: number, rate: number) {
+  const mark = (ok: boolean) =>
+    f.driver === "postgres" ? (ok ? "met" : "MISSED") : ok ? "(met)" : "(missed)";
+  const rows: Array<[string, string, string, string]> = [
+    ["runs started (201)", `${f.accepted} of ${runs} (${f.refused} refused or failed)`, "", ""],
+    ["  start request p99", `${fmt(f.startP99)} ms`, "", ""],
+    [
+      "  starts offered over",
+      `${fmt(f.offeredSeconds, 1)} s (${fmt(f.accepted / f.offeredSeconds)} runs/s)`,
+      "",
+      "",
+    ],
+    ["runs by status", JSON.stringify(f.byStatus), "", ""],
+    ["steps done", `${f.stepsDone} of ${f.accepted * STEPS_PER_RUN}`, "", ""],
+    [
+      `steps/s sustained (mean, ${f.steadySteps.window})`,
+      fmt(f.steadySteps.mean),
+      `≥ ${TARGET.stepsPerSecond}`,
+      mark(f.steadySteps.mean >= TARGET.stepsPerSecond),
+    ],
+    ["  slowest second in that window", fmt(f.steadySteps.min), "", ""],
+    ["  steps/s, first start to last step", fmt(f.overallStepsPerSecond), "", ""],
+    ["  drain after the last start", `${fmt(f.drainSeconds, 1)} s`, "", ""],
+    ["delay lateness p50", `${fmt(f.lateness.p50)} ms`, "", ""],
+    [
+      "delay lateness p99",
+      `${fmt(f.lateness.p99)} ms`,
+      `≤ ${TARGET.latenessP99Ms} ms`,
+      mark(f.lateness.p99 <= TARGET.latenessP99Ms),
+    ],
+    ["  delay lateness max", `${fmt(f.lateness.max)} ms (${f.lateness.count} delays)`, "", ""],
+    ["runs lost (started, not finished)", String(f.lost), "0", mark(f.lost === 0)],
+    [
+      "runs doubled (task twice / job done twice)",
+      `${f.doubledTasks} / ${f.doubledJobs}`,
+      "0",
+      mark(f.doubledTasks === 0 && f.doubledJobs === 0),
+    ],
+    ["  steps retried (attempt > 1)", String(f.retriedSteps), "", ""],
+  ];
+  console.log(`\n${f.driver}: ${runs} runs at ${rate}/s`);
+  console.log(`${pad("figure", 44)}${pad("value", 34)}${pad("target", 12)}`);
+  for (const [label, value, target, ok] of rows)
+    console.log(`${pad(label, 44)}${pad(value, 34)}${pad(target, 12)}${ok}`);
+}
