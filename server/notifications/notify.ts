@@ -21,6 +21,7 @@ import {
   type NotificationKind,
   type NotificationMessage,
 } from "../../schemas/notifications";
+import { UUID } from "../../schemas/uuid";
 import { truncate } from "../../src/lib/text";
 import type { AppContext } from "../context";
 import type { Database } from "../db";
@@ -68,8 +69,6 @@ export interface NotificationDelivery {
   userId: string;
   message: NotificationMessage;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Text PostgreSQL stores: no NUL characters (refused in `text` and in `jsonb`). */
 const storable = (text: string) => text.replaceAll("\u0000", "");

@@ -8,6 +8,7 @@
  */
 import { sql } from "kysely";
 import type { SecurityEventType } from "../../schemas/security-events";
+import { UUID } from "../../schemas/uuid";
 import type { AppContext } from "../context";
 
 export { SECURITY_EVENT_TYPES, type SecurityEventType } from "../../schemas/security-events";
@@ -85,7 +86,6 @@ function emailOf(event: SecurityEventInput) {
   return sql<string | null>`(select lower(email) from users where id = ${userId})`;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids are uuid columns; anything else would fail the insert, so it is dropped. */
 const uuidOrNull = (id: string | null | undefined) => (id && UUID.test(id) ? id : null);
 

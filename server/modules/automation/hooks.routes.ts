@@ -7,6 +7,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import { UUID } from "../../../schemas/uuid";
 import { markScopePublic } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { conflict, notFound } from "../../http/errors";
@@ -14,7 +15,6 @@ import { dispatchTrigger } from "./triggers";
 
 /** Largest webhook body. */
 const MAX_HOOK_BYTES = 256 * 1024;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Equal secrets, in a time that does not depend on where they differ (hashes: equal lengths). */
 export function sameSecret(given: string, stored: string): boolean {

@@ -10,6 +10,7 @@ import type { EntitySchema } from "../../../schemas/contract";
 import { clientSchema } from "../../../schemas/crm-clients";
 import { opportunitySchema } from "../../../schemas/crm-opportunities";
 import { taskSchema } from "../../../schemas/crm-tasks";
+import { UUID } from "../../../schemas/uuid";
 import { withArticle } from "../../../src/lib/text";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db";
@@ -29,8 +30,6 @@ const RECORDS: Readonly<
   opportunity: { table: "opportunities", schema: opportunitySchema },
   task: { table: "crm_tasks", schema: taskSchema },
 };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function valuesFor(db: Trx, run: AutomationRun) {
   return variableValues(await scopeOf(db, run));

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { sql } from "kysely";
+import { UUID } from "../../../schemas/uuid";
 import { markScopePublic } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { HttpError, notFound } from "../../http/errors";
@@ -28,8 +29,6 @@ interface Domain {
   allowed_origins: string[];
   cache_control: string;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 

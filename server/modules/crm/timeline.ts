@@ -7,6 +7,7 @@
 import { type Kysely, sql, type Transaction } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
 import type { TimelineKind } from "../../../schemas/crm";
+import { UUID } from "../../../schemas/uuid";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db";
 
@@ -133,8 +134,6 @@ export async function listTimeline(
   const last = page.at(-1);
   return { data: page, next: rows.length > query.limit && last ? `${last.occurred_at}|${last.id}` : null };
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The cursor, or undefined when it is not one we wrote (the route's schema checks the shape). */
 export function parseCursor(value: string | undefined): { at: Date; id: string } | undefined {

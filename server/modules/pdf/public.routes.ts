@@ -14,6 +14,7 @@ import {
   type PublicPage,
   type PublicPdf,
 } from "../../../schemas/pdf-library";
+import { UUID } from "../../../schemas/uuid";
 import { markScopePublic } from "../../auth/access";
 import { hit } from "../../auth/rate-limit";
 import type { AppContext } from "../../context";
@@ -26,8 +27,6 @@ import { viewerSources } from "./viewer-csp";
 
 /** Events one address may send per minute (a reader turning pages fast stays far below). */
 export const PUBLIC_EVENTS_PER_MINUTE = 240;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function publicPdfRoutes(app: FastifyInstance, ctx: AppContext, pdfs: PdfService) {
   const published = async (idOrSlug: string) => {

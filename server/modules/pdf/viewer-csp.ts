@@ -5,13 +5,13 @@
  * page's CSP names exactly these, so a catalogue frames nothing its editor did not choose.
  */
 import { type Kysely, sql } from "kysely";
+import { UUID } from "../../../schemas/uuid";
 import type { Database } from "../../db/types";
 import type { PageSources } from "../../http/security-headers";
 
 /** The players of video hotspots (src/viewer/hotspots.ts uses the privacy-enhanced one). */
 export const YOUTUBE_ORIGINS = ["https://www.youtube.com", "https://www.youtube-nocookie.com"];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Slugs are made by slugOf (lowercase words and hyphens); anything else names no catalogue. */
 const SLUG = /^[A-Za-z0-9_-]{1,80}$/;
 

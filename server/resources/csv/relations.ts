@@ -5,6 +5,7 @@
 import { sql } from "kysely";
 import { type ResourceDefinition, USERS_RELATION } from "../../../resources/contract";
 import type { EntitySchema } from "../../../schemas/contract";
+import { UUID } from "../../../schemas/uuid";
 import { personName } from "../../modules/users/people";
 import type { Row } from "../records";
 import type { AnyDb } from "../rules";
@@ -23,7 +24,6 @@ export interface RelationField {
   withinTitle?: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (text: string) => UUID.test(text);
 
 /** The relation fields of a schema, with what the lookups need of their targets. */
