@@ -162,6 +162,7 @@ async function main(): Promise<void> {
           payload: { pdfId: row.id, version: 1 },
           attempt: 1,
           signal: new AbortController().signal,
+          carryOn: async () => false,
         });
         const done = await ctx.db
           .selectFrom("pdfs")

@@ -42,6 +42,13 @@ export interface JobContext<P> {
   attempt: number;
   /** Aborted when the queue stops before the handler ends, or when the lease is lost. */
   signal: AbortSignal;
+  /**
+   * Turns this running job into the job of `payload` and `key`, in `db`'s transaction: from its
+   * commit, a run taken again after a crash gets them. A handler that goes on to that work
+   * itself saves queueing a job for it (the run engine's next step). False when the job is no
+   * longer this worker's. The handler's own `payload` stays as it was.
+   */
+  carryOn(db: Kysely<Database> | Transaction<Database>, payload: P, key: string | null): Promise<boolean>;
 }
 
 /**
@@ -106,6 +113,13 @@ export interface JobQueue {
     payloads: readonly P[],
     options?: Pick<EnqueueOptions, "db" | "maxAttempts">,
   ): Promise<string[]>;
+  /**
+   * A job that runs every `everyMs` for the whole database: one row, keyed by its name, taken
+   * by whichever instance is free (never two at once). Its handler answers the payload of its
+   * next run (a watermark, say). A run that fails is logged and the job runs at its next time
+   * with the payload it had; a row lost to crashes is made again by the next start().
+   */
+  recurring<P>(name: string, everyMs: number, initial: P, handler: (job: JobContext<P>) => Promise<P>): void;
   start(): Promise<void>;
   /** Stops taking jobs, waits for running ones, then aborts and hands back the rest. */
   stop(): Promise<void>;

@@ -8,7 +8,7 @@
  * the future; every write that ends a run is fenced on (locked_by, attempts), so a worker
  * whose lease was taken over cannot overwrite the new holder's outcome.
  */
-import { type Kysely, sql } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { Database } from "../db";
 import type { JobRecord, JobState } from "./contract";
 
@@ -183,6 +183,61 @@ export async function markDone(db: Kysely<Database>, job: TakenJob, lockedBy: st
       locked_by: null,
       locked_until: null,
       finished_at: sql`now()`,
+      updated_at: sql`now()`,
+    })
+    .where("id", "=", job.id)
+    .where("locked_by", "=", lockedBy)
+    .where("attempts", "=", job.attempt)
+    .where("state", "=", "running")
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** A running job takes on another payload and key (JobContext.carryOn); false when it is not ours. */
+export async function rekeyJob(
+  db: Kysely<Database> | Transaction<Database>,
+  job: TakenJob,
+  lockedBy: string,
+  payload: unknown,
+  key: string | null,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("jobs")
+    .set({
+      payload: sql`cast(${JSON.stringify(payload ?? null)} as text)::jsonb`,
+      key,
+      updated_at: sql`now()`,
+    })
+    .where("id", "=", job.id)
+    .where("locked_by", "=", lockedBy)
+    .where("attempts", "=", job.attempt)
+    .where("state", "=", "running")
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/**
+ * Ends a run of a recurring job: queued again for `delayMs` later with `payload`, its attempts
+ * back to none. False when the run was no longer this worker's.
+ */
+export async function markRecurring(
+  db: Kysely<Database>,
+  job: TakenJob,
+  lockedBy: string,
+  delayMs: number,
+  payload: unknown,
+  error: string | null,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("jobs")
+    .set({
+      state: "queued",
+      attempts: 0,
+      run_at: sql`now() + ${seconds(delayMs)}`,
+      payload: sql`cast(${JSON.stringify(payload ?? null)} as text)::jsonb`,
+      last_error: error,
+      locked_by: null,
+      locked_until: null,
       updated_at: sql`now()`,
     })
     .where("id", "=", job.id)

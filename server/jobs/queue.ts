@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import type { JobHandler, JobQueue, JobQueueOptions } from "./contract";
+import type { JobContext, JobQueue, JobQueueOptions, RegisterOptions } from "./contract";
 import {
   deleteDone,
   expireAllLeases,
@@ -13,25 +13,29 @@ import {
   getJob,
   insertJob,
   insertJobs,
-  markDone,
-  markFailed,
+  rekeyJob,
   releaseJobs,
   supersedeRunning,
   type TakenJob,
   takeJobs,
 } from "./jobs.repository";
+import { recordOutcome } from "./outcome";
 import { retryDelayMs } from "./retry";
 
 const DEFAULT_MAX_ATTEMPTS = 5;
 const CLEANUP_EVERY_MS = 60 * 60 * 1000;
-const ERROR_TEXT_MAX = 8000;
+
+/** A handler as the queue calls it: a recurring job's answers its next payload. */
+type Handler = (job: JobContext<unknown>) => Promise<unknown>;
 
 interface Registration {
   name: string;
-  handler: JobHandler<unknown>;
+  handler: Handler;
   concurrency: number;
   maxAttempts: number;
   running: number;
+  /** A recurring job: its period and first payload; the handler answers the next payload. */
+  recurring?: { everyMs: number; initial: unknown };
 }
 
 interface ActiveRun {
@@ -44,11 +48,6 @@ interface ActiveRun {
   /** Another worker took the job over (our lease ran out). */
   lost: boolean;
   done: Promise<void>;
-}
-
-function errorText(error: unknown): string {
-  const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-  return text.slice(0, ERROR_TEXT_MAX);
 }
 
 function positiveInt(value: number, what: string): number {
@@ -92,6 +91,25 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
   /** Polls failed in a row (the database is down): logged once, then again when it is back. */
   let failedPolls = 0;
   let heartbeatTimer: NodeJS.Timeout | null = null;
+
+  function register(
+    name: string,
+    handler: Handler,
+    opts: RegisterOptions,
+    recurring?: Registration["recurring"],
+  ) {
+    if (!name) throw new Error("A job name is required");
+    if (registry.has(name)) throw new Error(`Job "${name}" is registered already`);
+    registry.set(name, {
+      name,
+      handler,
+      concurrency: positiveInt(opts.concurrency ?? 1, "concurrency"),
+      maxAttempts: positiveInt(opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, "maxAttempts"),
+      running: 0,
+      recurring,
+    });
+    wake();
+  }
 
   /** Looks for due jobs now (or right after the look in progress). */
   function wake(): void {
@@ -185,13 +203,15 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     const { job } = run;
     const fields = { jobId: job.id, job: job.name, attempt: job.attempt };
     let failure: { error: unknown } | null = null;
+    let answer: unknown;
     try {
-      await reg.handler({
+      answer = await reg.handler({
         id: job.id,
         name: job.name,
         payload: job.payload,
         attempt: job.attempt,
         signal: run.controller.signal,
+        carryOn: (target, payload, key) => rekeyJob(target, job, instanceId, payload, key),
       });
     } catch (error) {
       failure = { error };
@@ -201,24 +221,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       log.warn(fields, "job run ended after its lease was given up; its outcome is not recorded");
       return;
     }
-    try {
-      if (!failure) {
-        if (!(await markDone(db, job, instanceId))) {
-          log.warn(fields, "job finished after another worker took it over; its outcome is not recorded");
-        }
-        return;
-      }
-      const outcome = await markFailed(db, job, instanceId, errorText(failure.error), delayFor(job.attempt));
-      if (!outcome) {
-        log.warn({ ...fields, err: failure.error }, "job failed after another worker took it over");
-      } else if (outcome.state === "failed") {
-        log.error({ ...fields, err: failure.error }, "job failed on its last attempt");
-      } else {
-        log.warn({ ...fields, err: failure.error, retryAt: outcome.runAt }, "job failed; it will be retried");
-      }
-    } catch (err) {
-      log.error({ ...fields, err }, "could not record a job's outcome; it runs again when its lease expires");
-    }
+    await recordOutcome({ db, log, instanceId, delayFor }, job, reg.recurring, failure, answer);
   }
 
   async function heartbeat(): Promise<void> {
@@ -271,16 +274,16 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     instanceId,
 
     register(name, handler, opts = {}) {
-      if (!name) throw new Error("A job name is required");
-      if (registry.has(name)) throw new Error(`Job "${name}" is registered already`);
-      registry.set(name, {
+      register(name, handler as Handler, opts);
+    },
+
+    recurring(name, everyMs, initial, handler) {
+      register(
         name,
-        handler: handler as JobHandler<unknown>,
-        concurrency: positiveInt(opts.concurrency ?? 1, "concurrency"),
-        maxAttempts: positiveInt(opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, "maxAttempts"),
-        running: 0,
-      });
-      wake();
+        handler as Handler,
+        { concurrency: 1 },
+        { everyMs: positiveInt(everyMs, "everyMs"), initial },
+      );
     },
 
     async enqueue(name, payload, opts = {}) {
@@ -331,6 +334,12 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         if (reclaimed)
           log.info({ reclaimed }, "job queue: taking back jobs left running by a previous process");
         if (!started) return; // stop() came meanwhile
+      }
+      for (const reg of registry.values()) {
+        if (!reg.recurring) continue;
+        // Answers null (keeps the row) when another instance is running it: nothing to do then.
+        const job = { name: reg.name, payload: reg.recurring.initial, key: reg.name, runAt: null };
+        await insertJob(db, { ...job, maxAttempts: reg.maxAttempts });
       }
       pollTimer = setInterval(wake, pollMs);
       heartbeatTimer ??= setInterval(() => void heartbeat(), Math.max(Math.floor(leaseMs / 3), 10));

@@ -12,7 +12,6 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, i
 import { type DatabaseHandle, openDatabase } from "../../server/db";
 import {
   createJobQueue,
-  type JobLogger,
   type JobQueue,
   type JobQueueOptions,
   type JobState,
@@ -20,6 +19,7 @@ import {
   retryDelayMs,
 } from "../../server/jobs";
 import { waitFor } from "./child-server";
+import { collectingLogger, type LogLine, until } from "./jobs-helpers";
 import { createTestDatabase, type TestDatabase } from "./pg";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -28,35 +28,6 @@ const pgUrl = inject("pgUrl");
 const DRIVERS: ("pglite" | "postgres")[] = pgUrl ? ["pglite", "postgres"] : ["pglite"];
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Polls `probe` until it answers something truthy, and answers that. */
-async function until<T>(
-  probe: () => Promise<T> | T,
-  what: string,
-  timeoutMs = 5000,
-): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
-
-interface LogLine {
-  level: "info" | "warn" | "error";
-  msg?: string;
-  obj: object;
-}
-
-function collectingLogger(lines: LogLine[]): JobLogger {
-  return {
-    info: (obj, msg) => void lines.push({ level: "info", obj, msg }),
-    warn: (obj, msg) => void lines.push({ level: "warn", obj, msg }),
-    error: (obj, msg) => void lines.push({ level: "error", obj, msg }),
-  };
-}
 
 /**
  * Another instance's worker as a real process (so it can die by SIGKILL): a queue named
