@@ -138,7 +138,13 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     storage,
     damEvents: createDamEvents(),
     // PGlite is one process (the DATA_DIR lock): jobs it left running are taken back at once.
-    jobs: createJobQueue({ db, log: app.log, reclaimOnStart: database.kind === "pglite" }),
+    // Background work has its own connections (server/db/postgres.ts): requests queuing for
+    // theirs never stall it.
+    jobs: createJobQueue({
+      db: database.jobsDb,
+      log: app.log,
+      reclaimOnStart: database.kind === "pglite",
+    }),
     // Set just below: the sender and the run engine register their jobs on the queue above.
     webhooks: undefined as unknown as WebhookService,
     notifications: undefined as unknown as NotificationService,
@@ -147,7 +153,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   };
   ctx.webhooks = new WebhookService(ctx);
   ctx.notifications = new NotificationService(ctx);
-  ctx.runs = createRunEngine({ db, jobs: ctx.jobs, log: app.log });
+  ctx.runs = createRunEngine({ db: database.jobsDb, jobs: ctx.jobs, log: app.log });
   ctx.sms = createSms(config, ctx);
   watchSessionChanges(ctx);
   await ensureFirstAdmin(db, config, app.log);

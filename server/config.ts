@@ -3,6 +3,7 @@
  * default; a bad value stops start-up with a message naming the variable.
  */
 import path from "node:path";
+import { DEFAULT_POOL_SIZES, type PoolSizes } from "./db/postgres";
 
 export interface Config {
   port: number;
@@ -10,6 +11,8 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** PostgreSQL: connections per instance of the requests' pool and of the jobs' (server/db/postgres.ts). */
+  databasePools: PoolSizes;
   jwtSecret: string | null;
   /**
    * Key of the secrets kept at rest (server/security/secret-box.ts): calendar passwords, store
@@ -169,6 +172,10 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: (publicUrl ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     dataDir: path.resolve(env.DATA_DIR || "data"),
     databaseUrl: url(env, "DATABASE_URL", null, ["postgres:", "postgresql:"]),
+    databasePools: {
+      requests: int(env, "DATABASE_POOL_SIZE", DEFAULT_POOL_SIZES.requests, 1),
+      jobs: int(env, "DATABASE_JOBS_POOL_SIZE", DEFAULT_POOL_SIZES.jobs, 1),
+    },
     jwtSecret,
     encryptionKey,
     accessTokenTtl: int(env, "ACCESS_TOKEN_TTL", 15 * 60),

@@ -17,7 +17,11 @@ async function openWhenReachable(config: Config): Promise<DatabaseHandle> {
   const deadline = Date.now() + DATABASE_START_WAIT_MS;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.dataDir });
+      return await openDatabase({
+        databaseUrl: config.databaseUrl,
+        pgliteDir: config.dataDir,
+        poolSizes: config.databasePools,
+      });
     } catch (error) {
       if (!config.databaseUrl || !isDatabaseUnavailable(error) || Date.now() > deadline) throw error;
       const waitMs = Math.min(250 * 2 ** attempt, 5000);

@@ -8,7 +8,7 @@ import { Kysely, Migrator } from "kysely";
 import { type Broadcast, localBroadcast } from "./broadcast";
 import { folderMigrations } from "./migration-folder";
 import { PGliteDialect } from "./pglite-dialect";
-import { migratePostgres, openPostgres, type PostgresTimeouts } from "./postgres";
+import { migratePostgres, openPostgres, type PoolSizes, type PostgresTimeouts } from "./postgres";
 import type { Database } from "./types";
 
 export type { Database } from "./types";
@@ -18,6 +18,11 @@ const provider = folderMigrations();
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
+  /**
+   * The job queue's and run engine's database: on PostgreSQL a pool of its own (postgres.ts),
+   * on PGlite `db` itself (one connection, one process).
+   */
+  jobsDb: Kysely<Database>;
   kind: "pglite" | "postgres";
   /** Messages to every instance on this database (in-process on PGlite). */
   broadcast: Broadcast;
@@ -39,13 +44,15 @@ export interface OpenOptions {
    * seconds, loading the copy a fraction of that. Ignored on PostgreSQL.
    */
   pgliteTemplate?: Blob;
+  /** PostgreSQL: connections of the requests' pool and of the jobs' (default 10 each). */
+  poolSizes?: PoolSizes;
 }
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     await migratePostgres(options.databaseUrl, migrate, options.timeouts);
-    return openPostgres(options.databaseUrl, options.timeouts);
+    return openPostgres(options.databaseUrl, options.timeouts, options.poolSizes);
   }
   const handle = await openPGlite(options.pgliteDir, options.pgliteTemplate);
   await migrate(handle.db);
@@ -58,6 +65,7 @@ async function openPGlite(dir = "memory://", template?: Blob): Promise<DatabaseH
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return {
     db,
+    jobsDb: db,
     kind: "pglite",
     broadcast: localBroadcast(),
     onConnectionError: () => {}, // in-process: there is no connection to lose

@@ -48,14 +48,52 @@ const typeParsers: pg.CustomTypesConfig = {
       : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
 };
 
-export function openPostgres(url: string, timeouts: PostgresTimeouts = DEFAULT_TIMEOUTS): DatabaseHandle {
+/** Connections of each pool: the requests', and the background work's (jobs, runs). */
+export interface PoolSizes {
+  requests: number;
+  jobs: number;
+}
+
+export const DEFAULT_POOL_SIZES: PoolSizes = { requests: 10, jobs: 10 };
+
+/**
+ * Two pools: one for requests, one for the job queue and the run engine. A burst of requests
+ * waiting for connections then never stalls the steps of runs (nor the other way round); each
+ * side queues only behind itself.
+ */
+export function openPostgres(
+  url: string,
+  timeouts: PostgresTimeouts = DEFAULT_TIMEOUTS,
+  sizes: PoolSizes = DEFAULT_POOL_SIZES,
+): DatabaseHandle {
   const listeners: ErrorListener[] = [];
   const report = (error: Error) => {
     for (const listener of listeners) listener(error);
   };
+  const pool = newPool(url, timeouts, sizes.requests, report);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const jobsDb = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: newPool(url, timeouts, sizes.jobs, report) }),
+  });
+  const broadcast = postgresBroadcast(url, pool, { connectMs: timeouts.connectMs, onError: report });
+  return {
+    db,
+    jobsDb,
+    kind: "postgres",
+    broadcast,
+    onConnectionError: (listener) => void listeners.push(listener),
+    close: async () => {
+      await broadcast.close();
+      await jobsDb.destroy();
+      await db.destroy();
+    },
+  };
+}
+
+function newPool(url: string, timeouts: PostgresTimeouts, max: number, report: ErrorListener): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
-    max: 10,
+    max,
     connectionTimeoutMillis: timeouts.connectMs,
     statement_timeout: timeouts.statementMs,
     query_timeout: timeouts.statementMs + CLIENT_GRACE_MS,
@@ -73,18 +111,7 @@ export function openPostgres(url: string, timeouts: PostgresTimeouts = DEFAULT_T
     // pool drops them on release because they are no longer queryable.
     client.on("error", report);
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const broadcast = postgresBroadcast(url, pool, { connectMs: timeouts.connectMs, onError: report });
-  return {
-    db,
-    kind: "postgres",
-    broadcast,
-    onConnectionError: (listener) => void listeners.push(listener),
-    close: async () => {
-      await broadcast.close();
-      await db.destroy();
-    },
-  };
+  return pool;
 }
 
 /**
