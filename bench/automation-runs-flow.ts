@@ -64,9 +64,10 @@ export async function shiftDelays(db: Kysely<Database>): Promise<void> {
     with j as (
       update jobs set run_at = run_at - make_interval(secs => ${DELAY_SHIFT_SECONDS})
       where name = 'run.automation' and state = 'queued' and run_at > now() + interval '10 seconds'
-      returning key)
+      returning payload)
     update run_steps s set due_at = s.due_at - make_interval(secs => ${DELAY_SHIFT_SECONDS})
-    from j where j.key = 'run:' || s.run_id || ':' || s.step_key and s.status = 'scheduled'`.execute(db);
+    from j where s.run_id = (j.payload ->> 'runId')::uuid and s.step_key = j.payload ->> 'key'
+      and s.status = 'scheduled'`.execute(db);
 }
 
 /** Debugging aid (BENCH_SAMPLE=1, PostgreSQL): what the app's connections wait on, every 500 ms. */

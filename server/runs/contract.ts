@@ -6,29 +6,13 @@
  * the model.
  */
 import type { Kysely, Transaction } from "kysely";
+import type { RunStatus, StepStatus } from "../../schemas/runs";
 import type { Database } from "../db";
 
 /** A database to write in: the app's, or a caller's transaction (the write commits with it). */
 export type Db = Kysely<Database> | Transaction<Database>;
 
-export type RunStatus = "running" | "waiting" | "finished" | "failed" | "exited" | "cancelled";
-/** A run in flight: a step is due now ('running') or later, or an event is awaited ('waiting'). */
-export const ACTIVE_STATUSES = ["running", "waiting"] as const satisfies readonly RunStatus[];
-export const RUN_STATUSES = [
-  "running",
-  "waiting",
-  "finished",
-  "failed",
-  "exited",
-  "cancelled",
-] as const satisfies readonly RunStatus[];
-
-/**
- * 'scheduled': its job is queued (first attempt, or a retry after a failed one);
- * 'waiting': it awaits an event until its timeout; 'done'; 'failed' (its attempts ran out, the
- * run failed with it); 'skipped': the run ended (exit, cancel) before it ran.
- */
-export type StepStatus = "scheduled" | "waiting" | "done" | "failed" | "skipped";
+export { ACTIVE_STATUSES, RUN_STATUSES, type RunStatus, type StepStatus } from "../../schemas/runs";
 
 /** What a run is about: the record exits and events find it by (a client, say). */
 export interface RunSubject {
@@ -188,6 +172,15 @@ export interface RetryPolicy {
   delayMs(attempt: number): number;
 }
 
+/** An owner whose runs moved (the change feed, server/runs/feed.ts). */
+export interface RunsMoved {
+  ownerKey: string;
+  /** The latest move of its runs. */
+  movedAt: Date;
+  /** When its latest run started. */
+  lastStartedAt: Date;
+}
+
 /** A module's kind of run ('sequence', 'automation'): declared once with engine.registerKind. */
 export interface RunKind<D = unknown, S extends StepDefinition = StepDefinition, C = unknown> {
   flow: RunFlow<D, S>;
@@ -202,6 +195,11 @@ export interface RunKind<D = unknown, S extends StepDefinition = StepDefinition,
   onRunFailed?(trx: Transaction<Database>, run: Run<C>, step: RunStep): Promise<void>;
   /** Called in the transaction that ends a run, whatever its end (finished, failed, exited, cancelled). */
   onRunEnded?(trx: Db, run: Run<C>): Promise<void>;
+  /**
+   * Told, about once a second and after they committed, which owners' runs moved (started,
+   * stepped, ended): live pages, an owner's "last run" (server/runs/feed.ts). Must not throw.
+   */
+  onRunsChanged?(db: Kysely<Database>, moved: RunsMoved[]): Promise<void>;
   /** Per step or for all (default: 3 attempts, the job queue's backoff: 2 s, 4 s). */
   retry?: RetryPolicy | ((step: S) => RetryPolicy);
   /** Steps of this kind run at once in each instance (default 4). */

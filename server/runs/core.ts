@@ -85,6 +85,19 @@ export function errorText(error: unknown): string {
  */
 export class DefinitionCache {
   private readonly entries = new Map<string, unknown>();
+  /** Hashes known to be in run_definitions, committed (read from it, or a run's step ran on it). */
+  private readonly stored = new Set<string>();
+
+  /** Whether the definition of `hash` is stored for sure: a start need not write it again. */
+  isStored(hash: string): boolean {
+    return this.stored.has(hash);
+  }
+
+  /** The definition of `hash` is committed (a run on it was read back, its step ran). */
+  markStored(hash: string): void {
+    if (this.stored.size >= CACHED_DEFINITIONS) this.stored.clear();
+    this.stored.add(hash);
+  }
 
   remember(hash: string, definition: unknown): void {
     this.entries.delete(hash);
@@ -103,6 +116,7 @@ export class DefinitionCache {
     }
     const definition = await loadDefinition(db, hash);
     this.remember(hash, definition);
+    this.markStored(hash);
     return definition;
   }
 }
@@ -114,6 +128,8 @@ export interface EngineCore {
   kinds: Map<string, KindEntry>;
   definitions: DefinitionCache;
   maxDepth: number;
+  /** The change feed's job is registered (a kind asked for onRunsChanged). */
+  feedRegistered: boolean;
 }
 
 export function kindEntry(core: EngineCore, kind: string): KindEntry {

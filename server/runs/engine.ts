@@ -22,7 +22,8 @@ import {
   stepJobKey,
 } from "./core";
 import { RunChainError } from "./errors";
-import { canonicalJson, definitionHash } from "./rows";
+import { registerFeed } from "./feed";
+import { canonicalJson, hashOfCanonical } from "./rows";
 import { countRuns, getRun, listRuns, stepsOf } from "./runs.reads";
 import {
   activeRunByDedupeKey,
@@ -71,6 +72,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     kinds: new Map(),
     definitions: new DefinitionCache(),
     maxDepth: options.maxDepth ?? MAX_RUN_DEPTH,
+    feedRegistered: false,
   };
 
   /** The chain fields of a run `parent` causes, or RunChainError. */
@@ -106,6 +108,10 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
         executors: normaliseExecutors(kind.executors as never),
       };
       core.kinds.set(name, entry);
+      if (kind.onRunsChanged && !core.feedRegistered) {
+        core.feedRegistered = true;
+        registerFeed(core);
+      }
       core.jobs.register(entry.jobName, stepJobHandler(core, entry), {
         concurrency: kind.concurrency ?? DEFAULT_CONCURRENCY,
         maxAttempts: STEP_JOB_ATTEMPTS,
@@ -117,11 +123,12 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       if (!input.ownerKey) throw new Error("A run needs its owner's key");
       const chain = chainOf(input.parent, input.kind, input.ownerKey);
       // What the database will give back: JSON only, the same on every instance.
-      const definition = JSON.parse(canonicalJson(input.definition ?? null));
-      const hash = definitionHash(definition);
+      const canonical = canonicalJson(input.definition ?? null);
+      const definition = JSON.parse(canonical);
+      const hash = hashOfCanonical(canonical);
       core.definitions.remember(hash, definition);
       return inTransaction(db, async (trx) => {
-        await saveDefinition(trx, hash, definition);
+        if (!core.definitions.isStored(hash)) await saveDefinition(trx, hash, definition);
         const inserted = await insertRun(trx, {
           kind: input.kind,
           ownerKey: input.ownerKey,

@@ -32,6 +32,7 @@ export type {
   RunStatus,
   RunStep,
   RunSubject,
+  RunsMoved,
   RunWithSteps,
   SignalInput,
   StartInput,
@@ -47,4 +48,5 @@ export { ACTIVE_STATUSES, RUN_STATUSES } from "./contract";
 export { DEFAULT_RETRY, MAX_RUN_DEPTH, STEP_JOB_ATTEMPTS } from "./core";
 export { createRunEngine, type RunEngineOptions } from "./engine";
 export { PermanentStepError, RunChainError } from "./errors";
+export { FEED_EVERY_MS, FEED_JOB, FEED_LOOKBACK_MS } from "./feed";
 export { type LinearDefinition, type LinearStep, linearFlow, linearFlowOf } from "./flows";

@@ -20,8 +20,8 @@ export function canonicalJson(value: unknown): string {
   );
 }
 
-export const definitionHash = (definition: unknown) =>
-  createHash("sha256").update(canonicalJson(definition)).digest("hex");
+/** The hash of a definition already written as canonicalJson. */
+export const hashOfCanonical = (canonical: string) => createHash("sha256").update(canonical).digest("hex");
 
 export function toRun(row: Selectable<RunsTable>): Run {
   return {

@@ -4,7 +4,7 @@
  * cancel of one run happen one after the other, whatever instance does them.
  */
 import { type Selectable, sql } from "kysely";
-import type { RunsTable } from "../db/types-runs";
+import type { RunStepsTable, RunsTable } from "../db/types-runs";
 import type { Db, Run, RunStatus, RunStep, RunSubject, StepStatus } from "./contract";
 import { ACTIVE_STATUSES } from "./contract";
 import { jsonb, toRun, toStep } from "./rows";
@@ -97,19 +97,37 @@ export interface LockedRun {
   step: RunStep | undefined;
 }
 
+/** The step columns lockRun reads beside the run's, prefixed `s_` (one statement for both). */
+const STEP_COLUMNS = [
+  "step_key",
+  "step_type",
+  "seq",
+  "status",
+  "attempt",
+  "due_at",
+  "started_at",
+  "finished_at",
+  "input",
+  "output",
+  "error",
+] as const;
+
+type Prefixed = { [C in (typeof STEP_COLUMNS)[number] as `s_${C}`]: Selectable<RunStepsTable>[C] | null };
+
 /** Locks a run's row for the rest of the transaction, and reads one of its steps. */
 export async function lockRun(db: Db, runId: string, key: string | null): Promise<LockedRun | undefined> {
-  const row = await db.selectFrom("runs").selectAll().where("id", "=", runId).forUpdate().executeTakeFirst();
+  const { rows } = await sql<Selectable<RunsTable> & Prefixed>`
+    select r.*, ${sql.join(STEP_COLUMNS.map((c) => sql`s.${sql.ref(c)} as ${sql.ref(`s_${c}`)}`))}
+    from runs r left join run_steps s on s.run_id = r.id and s.step_key = ${key}
+    where r.id = ${runId}
+    for update of r
+  `.execute(db);
+  const row = rows[0];
   if (!row) return undefined;
   const run = toRun(row);
-  if (key === null) return { run, step: undefined };
-  const step = await db
-    .selectFrom("run_steps")
-    .selectAll()
-    .where("run_id", "=", runId)
-    .where("step_key", "=", key)
-    .executeTakeFirst();
-  return { run, step: step ? toStep(step) : undefined };
+  if (key === null || row.s_step_key === null) return { run, step: undefined };
+  const step = Object.fromEntries(STEP_COLUMNS.map((c) => [c, row[`s_${c}`]]));
+  return { run, step: toStep({ ...step, run_id: run.id } as Selectable<RunStepsTable>) };
 }
 
 export interface ActiveRunFilter {
@@ -163,6 +181,64 @@ export async function updateStep(db: Db, runId: string, key: string, change: Ste
     .returningAll()
     .executeTakeFirstOrThrow();
   return toStep(row);
+}
+
+export interface Advance {
+  runId: string;
+  /** The step done: its key and record. */
+  done: { key: string; attempt: number; startedAt: Date | null; input?: unknown; output?: unknown };
+  /** The run's move: its status, cursor (the next step) and outputs. */
+  run: { status: RunStatus; outputs: Record<string, unknown> };
+  /** The next step, scheduled. */
+  next: { key: string; type: string; dueAt: Date };
+}
+
+/**
+ * A step done and the run moved on to its next one, in one statement (the usual move of a run:
+ * completeStep then scheduleStep's writes). Answers the run moved and whether the next step was
+ * new to it, or undefined when the run is not active (it ended in this transaction).
+ */
+export async function advanceRun(db: Db, a: Advance): Promise<{ run: Run; inserted: boolean } | undefined> {
+  const now = new Date();
+  const { done } = a;
+  const { rows } = await sql<Selectable<RunsTable> & { inserted: boolean }>`
+    with done as (
+      update run_steps
+      set status = 'done', attempt = ${done.attempt}, started_at = ${done.startedAt}, finished_at = ${now}
+        ${done.input !== undefined ? sql`, input = ${jsonb(done.input)}` : sql``}
+        ${done.output !== undefined ? sql`, output = ${jsonb(done.output)}` : sql``}
+      where run_id = ${a.runId} and step_key = ${done.key}
+      returning 1
+    ),
+    moved as (
+      update runs
+      set status = ${a.run.status}, cursor = ${a.next.key}, awaiting = null, outputs = ${jsonb(a.run.outputs)},
+        steps_reached = steps_reached + 1, updated_at = ${now}
+      where id = ${a.runId} and status in ('running', 'waiting')
+      returning *
+    ),
+    next as (
+      insert into run_steps (run_id, step_key, step_type, seq, due_at)
+      select id, ${a.next.key}, ${a.next.type}, steps_reached, ${a.next.dueAt} from moved
+      on conflict (run_id, step_key) do nothing
+      returning 1
+    )
+    select moved.*, exists (select 1 from next) as inserted
+    from moved
+  `.execute(db);
+  const row = rows[0];
+  return row ? { run: toRun(row), inserted: row.inserted } : undefined;
+}
+
+/** A run's step as it is now. */
+export async function getStep(db: Db, runId: string, key: string): Promise<RunStep | undefined> {
+  const row = await db
+    .selectFrom("run_steps")
+    .selectAll()
+    .where("run_id", "=", runId)
+    .where("step_key", "=", key)
+    .executeTakeFirst();
+  return row ? toStep(row) : undefined;
 }
 
 /** Marks a run's pending step skipped (the run ended before it ran). */

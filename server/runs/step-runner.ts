@@ -10,7 +10,7 @@
  * transaction records the error on the step and queues the next attempt after the kind's
  * backoff, or fails the run when the attempts are spent.
  */
-import type { Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import type { Database } from "../db";
 import type { JobContext } from "../jobs";
 import type { Run, RunStep, StepContextBase, StepDefinition, StepOutcome } from "./contract";
@@ -26,7 +26,7 @@ import {
 } from "./core";
 import { PermanentStepError, StepAttemptError } from "./errors";
 import { lockRun, updateStep } from "./runs.repository";
-import { completeStep, endRun, enqueueStep, parkStep } from "./transitions";
+import { type Carrier, completeStep, endRun, enqueueStep, parkStep } from "./transitions";
 
 type Trx = Transaction<Database>;
 
@@ -62,23 +62,34 @@ async function attemptStep(
   entry: KindEntry,
   trx: Trx,
   job: JobContext<StepJob>,
+  target: StepJob,
+  carrier: StepCarrier,
   startedAt: Date,
   prepared: { value: unknown } | undefined,
 ): Promise<Attempt> {
-  const runnable = await lockRunnable(trx, job.payload);
+  const over = async (moved: Run): Promise<Attempt> => {
+    await continueBatch(core, entry, trx, job, carrier, moved, definition);
+    await settleCarry(core, entry, trx, job, carrier, moved.id);
+    return { kind: "over" };
+  };
+  const runnable = await lockRunnable(trx, target);
   if (!runnable) return { kind: "over" };
   const { run, step } = runnable;
-  const { key } = job.payload;
+  const { key } = target;
   const definition = await core.definitions.get(trx, run.definitionHash);
+  // The run was read back: it committed, and its definition with it.
+  core.definitions.markStored(run.definitionHash);
   if (step.status === "waiting") {
     // The awaited event did not come in time: the step is done with the timeout as its output.
     const output = { resumedBy: "timeout" };
-    await completeStep(core, trx, entry, run, definition, key, {
-      output,
-      attempt: step.attempt,
-      startedAt: step.startedAt,
-    });
-    return { kind: "over" };
+    return over(
+      await completeStep(core, trx, entry, run, definition, key, {
+        output,
+        attempt: step.attempt,
+        startedAt: step.startedAt,
+        carrier,
+      }),
+    );
   }
   const exitReason = await entry.kind.exitCheck?.(trx, run, key);
   if (exitReason) {
@@ -110,18 +121,85 @@ async function attemptStep(
   } catch (error) {
     throw new StepAttemptError(error);
   }
-  const attempt = { attempt: context.attempt, startedAt, input: outcome.input };
-  if (outcome.awaitEvent) {
-    await parkStep(core, trx, entry, run, key, outcome.awaitEvent, attempt);
-  } else {
-    await completeStep(core, trx, entry, run, definition, key, {
-      ...attempt,
-      output: outcome.output,
-      nextAt: outcome.nextAt,
-      exit: outcome.exit,
-    });
+  return over(
+    await recordOutcome(core, entry, trx, run, definition, key, outcome, context.attempt, startedAt, carrier),
+  );
+}
+
+/** A step's outcome recorded: parked on its event, or done and the run moved on. */
+function recordOutcome(
+  core: EngineCore,
+  entry: KindEntry,
+  trx: Trx,
+  run: Run,
+  definition: unknown,
+  key: string,
+  outcome: StepOutcome,
+  attemptNumber: number,
+  startedAt: Date,
+  carrier: StepCarrier,
+): Promise<Run> {
+  const attempt = { attempt: attemptNumber, startedAt, input: outcome.input };
+  if (outcome.awaitEvent) return parkStep(core, trx, entry, run, key, outcome.awaitEvent, attempt);
+  return completeStep(core, trx, entry, run, definition, key, {
+    ...attempt,
+    output: outcome.output,
+    nextAt: outcome.nextAt,
+    exit: outcome.exit,
+    carrier,
+  });
+}
+
+/** Steps of one run done in one transaction at most: the first, and the ones due after it. */
+export const BATCH_STEPS = 10;
+
+/**
+ * Goes on, in the same transaction, to the steps due now after the one just done: a run's
+ * condition, its delay's scheduling, its record actions commit together, with one lock of the
+ * run and one commit instead of one each. Each step still gets the kind's exit check and its own
+ * record. A step with outside work (`prepare`) or that cannot run stops the batch (it runs in a
+ * transaction of its own). Each step runs after a savepoint: one that throws has its writes
+ * undone to it, and its failed attempt is recorded there (retry or failed run) as if it had run
+ * alone; the steps before it stay done.
+ */
+async function continueBatch(
+  core: EngineCore,
+  entry: KindEntry,
+  trx: Trx,
+  job: JobContext<StepJob>,
+  carrier: StepCarrier,
+  moved: Run,
+  definition: unknown,
+): Promise<void> {
+  let run = moved;
+  for (let n = 1; n < BATCH_STEPS && carrier.next && !job.signal.aborted; n++) {
+    const key = carrier.next;
+    if (run.status !== "running" || run.cursor !== key) return;
+    const stepDefinition = entry.kind.flow.step(definition, key);
+    const executor = stepDefinition && entry.executors.get(stepDefinition.type);
+    if (!stepDefinition || !executor || executor.prepare) return;
+    const exitReason = await entry.kind.exitCheck?.(trx, run, key);
+    carrier.next = null;
+    if (exitReason) {
+      await endRun(core, trx, entry, run, "exited", { exitReason });
+      return;
+    }
+    const startedAt = new Date();
+    let outcome: StepOutcome;
+    await sql`savepoint batch_step`.execute(trx);
+    try {
+      const context = { run, key, step: stepDefinition, attempt: 1, idempotencyKey: stepJobKey(run.id, key) };
+      outcome = (await executor.run({ ...context, signal: job.signal, trx, prepared: undefined })) ?? {};
+      checkOutcome(outcome);
+    } catch (error) {
+      // Stopping: the whole transaction is undone and the job handed back, as for a first step.
+      if (job.signal.aborted) throw error;
+      await sql`rollback to savepoint batch_step`.execute(trx);
+      await recordFailureIn(core, entry, trx, { runId: run.id, key }, error, startedAt);
+      return;
+    }
+    run = await recordOutcome(core, entry, trx, run, definition, key, outcome, 1, startedAt, carrier);
   }
-  return { kind: "over" };
 }
 
 /**
@@ -135,45 +213,129 @@ async function recordFailure(
   error: unknown,
   startedAt: Date,
 ): Promise<void> {
-  await core.db.transaction().execute(async (trx) => {
-    const runnable = await lockRunnable(trx, job);
-    if (!runnable) return;
-    const { run, step } = runnable;
-    const definition = await core.definitions.get(trx, run.definitionHash);
-    const policy = retryPolicyOf(entry, entry.kind.flow.step(definition, job.key));
-    const attempt = step.attempt + 1;
-    const text = errorText(error);
-    const fields = { runId: run.id, kind: run.kind, step: job.key, attempt, err: error };
-    if (!(error instanceof PermanentStepError) && attempt < policy.attempts) {
-      const dueAt = new Date(Date.now() + Math.max(0, policy.delayMs(attempt)));
-      await updateStep(trx, run.id, job.key, {
-        status: "scheduled",
-        attempt,
-        dueAt,
-        startedAt,
-        finishedAt: new Date(),
-        error: text,
-      });
-      await enqueueStep(core, trx, entry, run.id, job.key, dueAt);
-      core.log.warn({ ...fields, retryAt: dueAt }, "run step failed; it will be retried");
-      return;
-    }
-    const failed = await updateStep(trx, run.id, job.key, {
-      status: "failed",
+  await core.db.transaction().execute((trx) => recordFailureIn(core, entry, trx, job, error, startedAt));
+}
+
+/** recordFailure in the caller's transaction (a batch's step that failed, after its savepoint). */
+async function recordFailureIn(
+  core: EngineCore,
+  entry: KindEntry,
+  trx: Trx,
+  job: StepJob,
+  error: unknown,
+  startedAt: Date,
+): Promise<void> {
+  const runnable = await lockRunnable(trx, job);
+  if (!runnable) return;
+  const { run, step } = runnable;
+  const definition = await core.definitions.get(trx, run.definitionHash);
+  const policy = retryPolicyOf(entry, entry.kind.flow.step(definition, job.key));
+  const attempt = step.attempt + 1;
+  const text = errorText(error);
+  const fields = { runId: run.id, kind: run.kind, step: job.key, attempt, err: error };
+  if (!(error instanceof PermanentStepError) && attempt < policy.attempts) {
+    const dueAt = new Date(Date.now() + Math.max(0, policy.delayMs(attempt)));
+    await updateStep(trx, run.id, job.key, {
+      status: "scheduled",
       attempt,
+      dueAt,
       startedAt,
       finishedAt: new Date(),
       error: text,
     });
-    core.log.warn(fields, "run step failed on its last attempt");
-    await endRun(core, trx, entry, run, "failed", { error: text, failedStep: failed });
+    await enqueueStep(core, trx, entry, run.id, job.key, dueAt);
+    core.log.warn({ ...fields, retryAt: dueAt }, "run step failed; it will be retried");
+    return;
+  }
+  const failed = await updateStep(trx, run.id, job.key, {
+    status: "failed",
+    attempt,
+    startedAt,
+    finishedAt: new Date(),
+    error: text,
   });
+  core.log.warn(fields, "run step failed on its last attempt");
+  await endRun(core, trx, entry, run, "failed", { error: text, failedStep: failed });
+}
+
+/**
+ * The job carrying a run from step to step: when the step done names a next one due now, the
+ * job becomes that step's in the same transaction (JobContext.carryOn) and runs it next, instead
+ * of queueing a job for it, marking itself done and waiting for the queue to take the new one.
+ * A crash from that commit on runs the job again from the next step.
+ */
+interface StepCarrier extends Carrier {
+  /** The step the job took on in the transaction that just committed. */
+  next: string | null;
+}
+
+function stepCarrier(job: JobContext<StepJob>): StepCarrier {
+  return {
+    next: null,
+    async carry(_trx, key) {
+      // Stopping: the next step gets a job of its own instead.
+      if (job.signal.aborted) return false;
+      // Written once, before the commit (settleCarry): a batch may run it in this very transaction.
+      this.next = key;
+      return true;
+    },
+  };
+}
+
+/**
+ * Before the commit: the job becomes the job of the step it goes on to; when it is no longer
+ * this worker's (its lease was lost), that step gets a job of its own instead.
+ */
+async function settleCarry(
+  core: EngineCore,
+  entry: KindEntry,
+  trx: Trx,
+  job: JobContext<StepJob>,
+  carrier: StepCarrier,
+  runId: string,
+): Promise<void> {
+  const key = carrier.next;
+  if (!key) return;
+  if (await job.carryOn(trx, { runId, key }, stepJobKey(runId, key))) return;
+  carrier.next = null;
+  await enqueueStep(core, trx, entry, runId, key, new Date());
+}
+
+/** Runs one step of the job; answers the next step when the job carries the run on to it. */
+async function runStep(
+  core: EngineCore,
+  entry: KindEntry,
+  job: JobContext<StepJob>,
+  target: StepJob,
+): Promise<string | null> {
+  const startedAt = new Date();
+  const carrier = stepCarrier(job);
+  let prepared: { value: unknown } | undefined;
+  try {
+    for (;;) {
+      carrier.next = null;
+      const attempt = await core.db
+        .transaction()
+        .execute((trx) => attemptStep(core, entry, trx, job, target, carrier, startedAt, prepared));
+      if (attempt.kind === "over") return carrier.next;
+      // Outside work runs outside the transaction: no row lock or connection held meanwhile.
+      try {
+        prepared = { value: await attempt.executor.prepare?.(attempt.context) };
+      } catch (error) {
+        throw new StepAttemptError(error);
+      }
+    }
+  } catch (error) {
+    // Stopping: the queue hands the job back, and the attempt does not count.
+    if (!(error instanceof StepAttemptError) || job.signal.aborted) throw error;
+    await recordFailure(core, entry, target, error.error, startedAt);
+    return null;
+  }
 }
 
 /** The handler of `run.<kind>` jobs. */
 export function stepJobHandler(core: EngineCore, entry: KindEntry) {
   return async (job: JobContext<StepJob>): Promise<void> => {
-    const startedAt = new Date();
     if (job.attempt >= STEP_JOB_ATTEMPTS) {
       // Every earlier take of this job died or hit a database failure: give up on the step.
       const previous = (await core.jobs.get(job.id))?.lastError ?? "its worker stopped";
@@ -183,27 +345,16 @@ export function stepJobHandler(core: EngineCore, entry: KindEntry) {
           1000,
         ),
       );
-      await recordFailure(core, entry, job.payload, error, startedAt);
+      await recordFailure(core, entry, job.payload, error, new Date());
       return;
     }
-    let prepared: { value: unknown } | undefined;
-    try {
-      for (;;) {
-        const attempt = await core.db
-          .transaction()
-          .execute((trx) => attemptStep(core, entry, trx, job, startedAt, prepared));
-        if (attempt.kind === "over") return;
-        // Outside work runs outside the transaction: no row lock or connection held meanwhile.
-        try {
-          prepared = { value: await attempt.executor.prepare?.(attempt.context) };
-        } catch (error) {
-          throw new StepAttemptError(error);
-        }
-      }
-    } catch (error) {
-      // Stopping: the queue hands the job back, and the attempt does not count.
-      if (!(error instanceof StepAttemptError) || job.signal.aborted) throw error;
-      await recordFailure(core, entry, job.payload, error.error, startedAt);
+    let target = job.payload;
+    for (;;) {
+      const next = await runStep(core, entry, job, target);
+      if (next === null) return;
+      // The job is the next step's now: handing it back (throwing) keeps that step to run.
+      if (job.signal.aborted) throw new Error("the job queue stopped between two steps of a run");
+      target = { runId: target.runId, key: next };
     }
   };
 }

@@ -9,7 +9,15 @@ import type { Database } from "../db";
 import { ACTIVE_STATUSES, type Run, type RunStatus, type RunStep, type StepOutcome } from "./contract";
 import { type EngineCore, type KindEntry, STEP_JOB_ATTEMPTS, type StepJob, stepJobKey } from "./core";
 import { getRun } from "./runs.reads";
-import { deleteQueuedJobs, insertStep, skipPendingStep, updateRun, updateStep } from "./runs.repository";
+import {
+  advanceRun,
+  deleteQueuedJobs,
+  getStep,
+  insertStep,
+  skipPendingStep,
+  updateRun,
+  updateStep,
+} from "./runs.repository";
 
 type Trx = Transaction<Database>;
 
@@ -35,8 +43,18 @@ export async function enqueueStep(
 }
 
 /**
+ * The job of the step just done, which may go on to the run's next step itself when it is due
+ * now (step-runner.ts): the job is then that step's, and no other is queued for it.
+ */
+export interface Carrier {
+  /** Makes the running job the job of `key`, in the transaction; false: queue a job instead. */
+  carry(trx: Trx, key: string): Promise<boolean>;
+}
+
+/**
  * Makes `key` the run's next step, due at `at` (now when earlier): its row, the run's cursor,
- * and its job. `outputs` are the run's outputs so far (written in the same update).
+ * and its job (the carrier, when one is given and the step is due now). `outputs` are the run's
+ * outputs so far (written in the same update).
  */
 export async function scheduleStep(
   core: EngineCore,
@@ -48,6 +66,7 @@ export async function scheduleStep(
   at: Date | undefined,
   outputs: Record<string, unknown>,
   after: RunStep | null,
+  carrier?: Carrier,
 ): Promise<Run> {
   const now = new Date();
   const dueAt = at && at > now ? at : now;
@@ -65,7 +84,8 @@ export async function scheduleStep(
     const error = `The flow came back to step "${key}": a run reaches each step once`;
     return endRun(core, trx, entry, moved, "failed", { error, failedStep: after });
   }
-  await enqueueStep(core, trx, entry, run.id, key, dueAt);
+  if (dueAt > now || !(await carrier?.carry(trx, key)))
+    await enqueueStep(core, trx, entry, run.id, key, dueAt);
   return moved;
 }
 
@@ -76,6 +96,8 @@ export interface Completion {
   startedAt: Date | null;
   nextAt?: Date;
   exit?: string;
+  /** The job that may run the next step itself. */
+  carrier?: Carrier;
 }
 
 /** Marks the step at the cursor done, and moves the run to the step its flow names next. */
@@ -88,7 +110,10 @@ export async function completeStep(
   key: string,
   done: Completion,
 ): Promise<Run> {
-  const step = await updateStep(trx, run.id, key, {
+  const outputs = done.output === undefined ? run.outputs : { ...run.outputs, [key]: done.output };
+  const next = done.exit ? null : entry.kind.flow.next(definition, key, done.output);
+  if (next !== null) return advance(core, trx, entry, run, definition, key, done, next, outputs);
+  await updateStep(trx, run.id, key, {
     status: "done",
     attempt: done.attempt,
     startedAt: done.startedAt,
@@ -96,11 +121,45 @@ export async function completeStep(
     input: done.input,
     output: done.output,
   });
-  const outputs = done.output === undefined ? run.outputs : { ...run.outputs, [key]: done.output };
   if (done.exit) return endRun(core, trx, entry, run, "exited", { exitReason: done.exit, outputs });
-  const next = entry.kind.flow.next(definition, key, done.output);
-  if (next === null) return endRun(core, trx, entry, run, "finished", { outputs });
-  return scheduleStep(core, trx, entry, run, definition, next, done.nextAt, outputs, step);
+  return endRun(core, trx, entry, run, "finished", { outputs });
+}
+
+/**
+ * The usual move: the step done and the next one scheduled in one statement (advanceRun), then
+ * its job (or the carrier). What scheduleStep does after updateStep, with fewer round trips.
+ */
+async function advance(
+  core: EngineCore,
+  trx: Trx,
+  entry: KindEntry,
+  run: Run,
+  definition: unknown,
+  key: string,
+  done: Completion,
+  next: string,
+  outputs: Record<string, unknown>,
+): Promise<Run> {
+  const now = new Date();
+  const dueAt = done.nextAt && done.nextAt > now ? done.nextAt : now;
+  // A key the definition lacks is scheduled all the same: running it fails the run visibly there.
+  const type = entry.kind.flow.step(definition, next)?.type ?? "unknown";
+  const advanced = await advanceRun(trx, {
+    runId: run.id,
+    done: { key, attempt: done.attempt, startedAt: done.startedAt, input: done.input, output: done.output },
+    run: { status: dueAt > now ? "waiting" : "running", outputs },
+    next: { key: next, type, dueAt },
+  });
+  if (!advanced) return current(trx, run);
+  if (!advanced.inserted) {
+    const error = `The flow came back to step "${next}": a run reaches each step once`;
+    const after = (await getStep(trx, run.id, key)) ?? null;
+    return endRun(core, trx, entry, advanced.run, "failed", { error, failedStep: after });
+  }
+  if (dueAt > now || !(await done.carrier?.carry(trx, next))) {
+    await enqueueStep(core, trx, entry, run.id, next, dueAt);
+  }
+  return advanced.run;
 }
 
 /** Leaves the step at the cursor open until its event or its timeout (its job, due then). */

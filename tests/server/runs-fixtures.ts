@@ -4,7 +4,16 @@
  * step that ran twice shows as two rows.
  */
 import { sql } from "kysely";
-import type { Db, LinearStep, Run, RunEngine, RunKind, RunStep, RunSubject } from "../../server/runs";
+import type {
+  Db,
+  LinearStep,
+  Run,
+  RunEngine,
+  RunKind,
+  RunStep,
+  RunSubject,
+  RunsMoved,
+} from "../../server/runs";
 import { linearFlow, PermanentStepError } from "../../server/runs";
 
 export type TestStep = LinearStep &
@@ -46,6 +55,8 @@ export interface Probe {
   calls: { key: string; attempt: number }[];
   failed: { run: Run; step: RunStep }[];
   ended: Run[];
+  /** What the change feed told (onRunsChanged), in order. */
+  moved: RunsMoved[];
   /** Called as each step's effect is written (before its commit). */
   onEffect?: (runId: string, key: string) => void;
   onEnded?: (run: Run) => void;
@@ -59,6 +70,7 @@ export const newProbe = (): Probe => ({
   calls: [],
   failed: [],
   ended: [],
+  moved: [],
 });
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -149,6 +161,9 @@ export function testKind(probe: Probe, overrides: Partial<RunKind<TestDefinition
     async onRunEnded(_trx, run) {
       probe.ended.push(run);
       probe.onEnded?.(run);
+    },
+    async onRunsChanged(_db, moved) {
+      probe.moved.push(...moved);
     },
     retry: { attempts: 3, delayMs: (n) => 150 * 2 ** (n - 1) },
     concurrency: 4,

@@ -155,6 +155,43 @@ describe.each(DRIVERS)("run engine on %s", (driver) => {
     expect(probe.ended.filter((r) => r.id === run.id).map((r) => r.status)).toEqual(["finished"]);
   });
 
+  it("runs the steps due now in one job: one transaction, and a new one after outside work", async () => {
+    const { run } = await start([
+      { key: "a", type: "write" },
+      { key: "b", type: "write" },
+      { key: "ask", type: "call" },
+      { key: "c", type: "write" },
+    ]);
+    const done = await settled(run.id, "finished");
+    expect(await effects(run.id)).toEqual({ a: 1, b: 1, ask: 1, c: 1 });
+    expect(done.steps.map((st) => [st.key, st.status, st.attempt])).toEqual([
+      ["a", "done", 1],
+      ["b", "done", 1],
+      ["ask", "done", 1],
+      ["c", "done", 1],
+    ]);
+    // One job ran them all: a and b in one transaction; the call's outside work between two
+    // transactions, the job carried on to it (its key) in the first one.
+    const rows = await db()
+      .selectFrom("jobs")
+      .select(["state", "key", "attempts"])
+      .where("name", "=", "run.test")
+      .where(sql<boolean>`payload ->> 'runId' = ${run.id}`)
+      .execute();
+    expect(rows).toEqual([{ state: "done", key: `run:${run.id}:ask`, attempts: 1 }]);
+  });
+
+  it("tells the kind which owners' runs moved, after the commits (the change feed)", async () => {
+    const { run } = await start([{ key: "a", type: "write" }], { ownerKey: "fed-owner" });
+    await settled(run.id, "finished");
+    const told = await until(
+      () => probe.moved.find((m) => m.ownerKey === "fed-owner" && m.movedAt >= run.startedAt),
+      "the feed to tell of fed-owner",
+      10_000,
+    );
+    expect(told.lastStartedAt.getTime()).toBe(run.startedAt.getTime());
+  });
+
   it("shows a run waiting while its wait lasts", async () => {
     const { run } = await start([
       { key: "pause", type: "wait", ms: 60_000 },

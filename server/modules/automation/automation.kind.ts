@@ -5,14 +5,16 @@
  * A run that fails is never silent: the automation's failed-runs count goes up (the list's
  * badge) and its owner and the admins are told through the notification centre.
  */
+import { sql } from "kysely";
 import { ROLES } from "../../../schemas/auth";
 import type { AutomationDefinition } from "../../../schemas/automation";
+import { isUuid } from "../../../schemas/uuid";
 import type { AppContext } from "../../context";
 import type { RunKind, RunStep } from "../../runs";
 import { automationExecutors } from "./executors";
 import { type AutomationStepDef, automationFlow } from "./flow";
-import { queueLive, registerLiveJob } from "./live";
-import type { AutomationContext, AutomationRun } from "./run-scope";
+import { publishLive } from "./live";
+import { type AutomationContext, type AutomationRun, checkClient } from "./run-scope";
 import { AUTOMATION_KIND } from "./triggers";
 
 export function automationKind(
@@ -21,19 +23,24 @@ export function automationKind(
   return {
     flow: automationFlow,
     executors: automationExecutors(ctx),
+    // Steps mostly wait on the database: more at once keep its connections busy (the jobs' pool).
+    concurrency: 16,
     // A run about a client ends when the client is gone (deleted, merged into another).
     async exitCheck(trx, run) {
       if (run.subject?.type !== "client") return null;
-      const client = await trx
-        .selectFrom("clients")
-        .select("id")
-        .where("id", "=", run.subject.id)
-        .executeTakeFirst();
-      return client ? null : "client-deleted";
+      return (await checkClient(trx, run)) ? null : "client-deleted";
     },
 
-    async onRunEnded(db, run) {
-      await queueLive(ctx, db, run.ownerKey);
+    // After the moves committed, about once a second: the list's "last run", and open pages.
+    async onRunsChanged(db, moved) {
+      const ids = moved.map((m) => m.ownerKey).filter(isUuid);
+      if (!ids.length) return;
+      await sql`
+        update automations a set last_run_at = m.started
+        from unnest(cast(${ids} as uuid[]), cast(${moved.filter((m) => isUuid(m.ownerKey)).map((m) => m.lastStartedAt.toISOString())} as timestamptz[])) as m(id, started)
+        where a.id = m.id and a.last_run_at is distinct from m.started
+      `.execute(db);
+      for (const id of ids) publishLive(ctx, id);
     },
 
     async onRunFailed(trx, run: AutomationRun, step: RunStep) {
@@ -64,6 +71,5 @@ export function automationKind(
 }
 
 export function registerAutomationKind(ctx: AppContext): void {
-  registerLiveJob(ctx);
   ctx.runs.registerKind(AUTOMATION_KIND, automationKind(ctx));
 }

@@ -14,7 +14,6 @@ import { RUN_STATUSES, type RunStatus } from "../../runs";
 import { idParams } from "./automations.routes";
 import { hasCrm, requireCrm, withoutRecords } from "./crm-access";
 import { definitionsOf } from "./definitions";
-import { queueLive } from "./live";
 import { AUTOMATION_KIND, dispatchTrigger } from "./triggers";
 
 const config = { access: moduleAccess(MODULE_IDS.automation) };
@@ -93,7 +92,12 @@ export async function automationRunRoutes(app: FastifyInstance, ctx: AppContext)
       const body = request.body ?? {};
       if (body.clientId) requireCrm(request, "A run about a client");
       const run = await ctx.db.transaction().execute(async (trx) => {
-        const { automation } = await definitionsOf(trx, id);
+        const automation = await trx
+          .selectFrom("automations")
+          .select("published_version")
+          .where("id", "=", id)
+          .executeTakeFirst();
+        if (!automation) throw notFound("Automation not found");
         if (!automation.published_version)
           throw conflict("This automation was never published: publish it before running it");
         let record = body.record ?? {};
@@ -159,7 +163,6 @@ export async function automationRunRoutes(app: FastifyInstance, ctx: AppContext)
           .set((eb) => ({ failed_runs: eb.fn("greatest", [eb.lit(0), eb("failed_runs", "-", 1)]) }))
           .where("id", "=", run.ownerKey)
           .execute();
-        await queueLive(ctx, trx, run.ownerKey);
         return hasCrm(request) ? run : withoutRecords(run);
       }),
   );

@@ -17,7 +17,6 @@ import type { AppContext } from "../../context";
 import type { Database } from "../../db";
 import { type Run, RunChainError, type RunSubject } from "../../runs";
 import { parsedJson } from "./definitions";
-import { queueLive } from "./live";
 import type { AutomationContext } from "./run-scope";
 
 export const AUTOMATION_KIND = "automation";
@@ -95,16 +94,7 @@ export async function dispatchTrigger(ctx: AppContext, db: Db, input: TriggerEve
       );
     }
   }
-  for (const id of new Set(started.map((r) => r.ownerKey))) await queueLive(ctx, db, id);
-  if (started.length)
-    await db
-      .updateTable("automations")
-      .set({ last_run_at: new Date() })
-      .where(
-        "id",
-        "in",
-        started.map((r) => r.ownerKey),
-      )
-      .execute();
+  // The automation's last run and open pages follow through the run engine's change feed
+  // (automation.kind.ts, onRunsChanged): no row every run of an automation shares is written here.
   return started;
 }

@@ -5,6 +5,7 @@
  */
 import { createServiceClient } from "../../../providers/http";
 import type { AutomationDefinition } from "../../../schemas/automation";
+import type { RunStatus, StepStatus } from "../../../schemas/runs";
 import type { VersionSummary } from "../../../schemas/versions";
 import { isRecord } from "../../lib/errors";
 
@@ -30,8 +31,7 @@ export interface Draft {
   webhookPath: string;
 }
 
-export const RUN_STATUSES = ["running", "waiting", "finished", "failed", "exited", "cancelled"] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
+export { RUN_STATUSES, type RunStatus } from "../../../schemas/runs";
 
 export interface AutomationRun {
   id: string;
@@ -49,7 +49,7 @@ export interface AutomationRun {
 export interface RunStep {
   key: string;
   type: string;
-  status: "scheduled" | "waiting" | "done" | "failed" | "skipped";
+  status: StepStatus;
   attempt: number;
   dueAt: string;
   startedAt: string | null;
