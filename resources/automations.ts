@@ -18,7 +18,7 @@ export const automations: ResourceDefinition = {
   order: 0,
   columnWidths: {
     status: 100,
-    trigger_kind: 170,
+    trigger_kind: 160,
     published_version: 100,
     last_run_at: 150,
     failed_runs: 100,

@@ -60,10 +60,12 @@ export interface Trigger {
 export const DELAY_MODES = ["for", "until"] as const;
 export type DelayMode = (typeof DELAY_MODES)[number];
 
-/** Events a run may wait for; the run's subject (its client) is the one the event is about. */
+/**
+ * Events a run may wait for; the run's subject (its client) is the one the event is about. Each
+ * is signalled where it happens (docs/automation-api.md). Opens and clicks are not offered: CRM
+ * email is sent as plain text without tracking, so a wait on them could only time out.
+ */
 export const WAIT_EVENTS = [
-  "email-opened",
-  "email-clicked",
   "email-replied",
   "sms-replied",
   "form-submitted",
@@ -72,8 +74,6 @@ export const WAIT_EVENTS = [
 export type WaitEvent = (typeof WAIT_EVENTS)[number];
 
 export const WAIT_EVENT_LABELS: Readonly<Record<WaitEvent, string>> = {
-  "email-opened": "The email is opened",
-  "email-clicked": "A link in the email is clicked",
   "email-replied": "The email is answered",
   "sms-replied": "The SMS is answered",
   "form-submitted": "A form is submitted",

@@ -43,9 +43,10 @@ export interface ResourceRules {
   afterWrite?(ctx: AfterWriteContext): Promise<void>;
   /**
    * Before records are deleted, in the delete's transaction: refuses (throws HttpError) a delete
-   * that would strand what no foreign key guards (an option value records still hold).
+   * that would strand what no foreign key guards (an option value records still hold), or
+   * deletes what belongs to them with them (an automation's runs).
    */
-  beforeDelete?(ctx: { db: AnyDb; ids: readonly string[] }): Promise<void>;
+  beforeDelete?(ctx: { db: AnyDb; ids: readonly string[]; app: AppContext }): Promise<void>;
   /**
    * After deleted rows are committed, with the rows as they were: for what lives outside the
    * database (stored files). Errors are logged, not answered: the delete has happened.

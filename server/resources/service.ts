@@ -199,7 +199,7 @@ export class ResourceService {
     };
     const deleted = beforeDelete
       ? await this.write(async (trx) => {
-          await beforeDelete({ db: trx, ids });
+          await beforeDelete({ db: trx, ids, app: this.ctx });
           return del(trx);
         }, undefined)
       : await this.write(del, del);

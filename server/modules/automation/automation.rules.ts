@@ -1,7 +1,7 @@
 /**
  * The `automations` resource's rules: a new automation gets its flow (an empty draft) and its
  * webhook secret in the same transaction; it cannot be made active before it was published;
- * deleting one deletes its runs and their queued steps.
+ * deleting one deletes its runs and their queued steps in the same transaction.
  */
 
 import { badRequest } from "../../http/errors";
@@ -26,7 +26,9 @@ export const automationRules: ResourceRules = {
     if (!existing) await createDefinitions(db as any, String(row.id), actorId);
   },
 
-  async afterDelete(rows, ctx) {
-    for (const row of rows) await ctx.runs.removeOwner(ctx.db, AUTOMATION_KIND, String(row.id));
+  // In the delete's transaction: the automation and its runs go together, or neither does.
+  async beforeDelete({ db, ids, app }) {
+    // biome-ignore lint/suspicious/noExplicitAny: the rules' database is the engine's untyped one.
+    for (const id of ids) await app.runs.removeOwner(db as any, AUTOMATION_KIND, id);
   },
 };

@@ -15,7 +15,9 @@ export const sequenceRules: ResourceRules = {
   },
 
   // After the commit: a run whose sequence is gone also leaves at its next step (exitCheck).
-  async afterDelete(rows, ctx) {
-    for (const row of rows) await ctx.runs.removeOwner(ctx.db, SEQUENCE_KIND, String(row.id));
+  // In the delete's transaction: the sequence and its enrolments go together, or neither does.
+  async beforeDelete({ db, ids, app }) {
+    // biome-ignore lint/suspicious/noExplicitAny: the rules' database is the engine's untyped one.
+    for (const id of ids) await app.runs.removeOwner(db as any, SEQUENCE_KIND, id);
   },
 };
