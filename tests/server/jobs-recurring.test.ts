@@ -44,6 +44,9 @@ describe.each(DRIVERS)("recurring jobs on %s", (driver) => {
     await pgDatabase?.drop();
   });
 
+  /** Whether the run on `failAt` failed already: once, whichever instance ran it. */
+  const broke = { once: false };
+
   /** A queue running the recurring "tick": each run records its payload and answers n + 1. */
   function ticker(instanceId: string, db: DatabaseHandle, seen: { who: string; n: number }[], failAt = -1) {
     const q = createJobQueue({
@@ -54,11 +57,10 @@ describe.each(DRIVERS)("recurring jobs on %s", (driver) => {
       leaseMs: 3000,
     });
     queues.push(q);
-    let failed = false;
     q.recurring<{ n: number }>("tick", 50, { n: 0 }, async ({ payload }) => {
       seen.push({ who: instanceId, n: payload.n });
-      if (payload.n === failAt && !failed) {
-        failed = true;
+      if (payload.n === failAt && !broke.once) {
+        broke.once = true;
         throw new Error("tick broke once");
       }
       return { n: payload.n + 1 };
