@@ -9,6 +9,10 @@
  * An executor that throws fails the attempt: the rollback undoes its writes, then a second
  * transaction records the error on the step and queues the next attempt after the kind's
  * backoff, or fails the run when the attempts are spent.
+ *
+ * The job goes on to the steps due after its own (docs/runs.md, "One job, few round trips"):
+ * in the same transaction, each after a savepoint (continueBatch), then in the next one as the
+ * job of that step (settleCarry, JobContext.carryOn).
  */
 import { sql, type Transaction } from "kysely";
 import type { Database } from "../db";
@@ -67,11 +71,6 @@ async function attemptStep(
   startedAt: Date,
   prepared: { value: unknown } | undefined,
 ): Promise<Attempt> {
-  const over = async (moved: Run): Promise<Attempt> => {
-    await continueBatch(core, entry, trx, job, carrier, moved, definition);
-    await settleCarry(core, entry, trx, job, carrier, moved.id);
-    return { kind: "over" };
-  };
   const runnable = await lockRunnable(trx, target);
   if (!runnable) return { kind: "over" };
   const { run, step } = runnable;
@@ -79,6 +78,12 @@ async function attemptStep(
   const definition = await core.definitions.get(trx, run.definitionHash);
   // The run was read back: it committed, and its definition with it.
   core.definitions.markStored(run.definitionHash);
+  /** The step is done: the steps due after it in this transaction, then the job's next step. */
+  const over = async (moved: Run): Promise<Attempt> => {
+    await continueBatch(core, entry, trx, job, carrier, moved, definition);
+    await settleCarry(core, entry, trx, job, carrier, moved.id);
+    return { kind: "over" };
+  };
   if (step.status === "waiting") {
     // The awaited event did not come in time: the step is done with the timeout as its output.
     const output = { resumedBy: "timeout" };
