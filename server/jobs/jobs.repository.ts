@@ -8,7 +8,7 @@
  * the future; every write that ends a run is fenced on (locked_by, attempts), so a worker
  * whose lease was taken over cannot overwrite the new holder's outcome.
  */
-import { type Kysely, sql, type Transaction } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from "kysely";
 import type { Database } from "../db";
 import type { JobRecord, JobState } from "./contract";
 
@@ -30,6 +30,18 @@ export interface NewJob {
 }
 
 const seconds = (ms: number) => sql`make_interval(secs => ${ms / 1000})`;
+
+/**
+ * The fence of every write that ends or changes a run: the job is still running this very run
+ * (its attempt) for this worker. A worker whose lease was taken over matches nothing.
+ */
+const heldBy = (eb: ExpressionBuilder<Database, "jobs">, job: TakenJob, lockedBy: string) =>
+  eb.and([
+    eb("id", "=", job.id),
+    eb("locked_by", "=", lockedBy),
+    eb("attempts", "=", job.attempt),
+    eb("state", "=", "running"),
+  ]);
 
 /**
  * Inserts a job, or answers the queued job holding the same key. Answers null when the key
@@ -185,10 +197,7 @@ export async function markDone(db: Kysely<Database>, job: TakenJob, lockedBy: st
       finished_at: sql`now()`,
       updated_at: sql`now()`,
     })
-    .where("id", "=", job.id)
-    .where("locked_by", "=", lockedBy)
-    .where("attempts", "=", job.attempt)
-    .where("state", "=", "running")
+    .where((eb) => heldBy(eb, job, lockedBy))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -208,10 +217,7 @@ export async function rekeyJob(
       key,
       updated_at: sql`now()`,
     })
-    .where("id", "=", job.id)
-    .where("locked_by", "=", lockedBy)
-    .where("attempts", "=", job.attempt)
-    .where("state", "=", "running")
+    .where((eb) => heldBy(eb, job, lockedBy))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -240,10 +246,7 @@ export async function markRecurring(
       locked_until: null,
       updated_at: sql`now()`,
     })
-    .where("id", "=", job.id)
-    .where("locked_by", "=", lockedBy)
-    .where("attempts", "=", job.attempt)
-    .where("state", "=", "running")
+    .where((eb) => heldBy(eb, job, lockedBy))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -271,10 +274,7 @@ export async function markFailed(
       locked_until: null,
       updated_at: sql`now()`,
     })
-    .where("id", "=", job.id)
-    .where("locked_by", "=", lockedBy)
-    .where("attempts", "=", job.attempt)
-    .where("state", "=", "running")
+    .where((eb) => heldBy(eb, job, lockedBy))
     .returning(["state", "run_at"])
     .executeTakeFirst();
   return row ? { state: row.state, runAt: row.run_at } : null;

@@ -1,4 +1,4 @@
-/** What the job queue's tests share: a polling wait and a logger that keeps its lines. */
+/** What the job queue's and run engine's tests share: a polling wait and a logger that keeps its lines. */
 import type { JobLogger } from "../../server/jobs";
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -7,7 +7,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export async function until<T>(
   probe: () => Promise<T> | T,
   what: string,
-  timeoutMs = 5000,
+  timeoutMs = 10_000,
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -16,6 +16,7 @@ import {
   type RunStatus,
   type StartInput,
 } from "../../server/runs";
+import { until } from "./jobs-helpers";
 import { createTestDatabase, type TestDatabase } from "./pg";
 import {
   EFFECTS_SQL,
@@ -30,20 +31,6 @@ const pgUrl = inject("pgUrl");
 const DRIVERS: ("pglite" | "postgres")[] = pgUrl ? ["pglite", "postgres"] : ["pglite"];
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const silent = { info() {}, warn() {}, error() {} };
-
-async function until<T>(
-  probe: () => Promise<T> | T,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(15);
-  }
-}
 
 describe.each(DRIVERS)("run engine on %s", (driver) => {
   let database: DatabaseHandle;
