@@ -1,0 +1,233 @@
+/**
+ * BigCommerce's REST API (issue 18: commerce platform 13), the calls the online store makes:
+ * the catalog's products (with variants) and categories, a cart with its redirect URLs, the
+ * store's profile for "test connection". Shapes as BigCommerce publishes them (docs/store-api.md).
+ *
+ * Through the one outbound HTTP client (server/http/outbound.ts: private targets refused unless
+ * configuration allows them). Every call authenticates with `X-Auth-Token`. Lists are read page
+ * by page through `meta.pagination` (`current_page`, `total_pages`). The rate limit is honoured,
+ * never failed on: when `X-Rate-Limit-Requests-Left` reaches 0 the next call waits for
+ * `X-Rate-Limit-Time-Reset-Ms`, and a 429 is waited out the same way and tried again.
+ */
+import { OutboundRefused, type OutboundResponse, outboundCall } from "../../http/outbound";
+
+export const BIGCOMMERCE_API_URL = "https://api.bigcommerce.com";
+
+export interface BigCommerceOptions {
+  storeHash: string;
+  token: string;
+  /** `https://api.bigcommerce.com` unless a test's loopback store stands in. */
+  apiUrl?: string;
+  allowPrivate: boolean;
+  /** Waits for the rate limit (tests pass one that records). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Longest single wait for the rate limit, ms (default 60 s; BigCommerce's window is 30 s). */
+  maxWaitMs?: number;
+  /** 429s in a row before a call gives up (default 20). */
+  maxRateLimited?: number;
+  signal?: AbortSignal;
+}
+
+/** A call BigCommerce answered with an error, or that could not be made. */
+export class BigCommerceError extends Error {
+  constructor(
+    message: string,
+    /** The HTTP status, or 0 when no answer came. */
+    readonly status: number,
+    /** Trying again may work (a timeout, a 5xx); 401/403/404/422 will not. */
+    readonly retryable: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export interface Pagination {
+  total: number;
+  count: number;
+  per_page: number;
+  current_page: number;
+  total_pages: number;
+}
+
+export interface Page<T> {
+  data: T[];
+  meta: { pagination: Pagination };
+}
+
+/** A catalog product, the fields the store reads (v3 `catalog/products?include=variants`). */
+export interface BcProduct {
+  id: number;
+  name: string;
+  sku: string;
+  type: "physical" | "digital";
+  price: number;
+  sale_price: number;
+  inventory_level: number;
+  inventory_tracking: "none" | "product" | "variant";
+  categories: number[];
+  is_visible: boolean;
+  date_modified: string;
+  variants?: BcVariant[];
+}
+
+export interface BcVariant {
+  id: number;
+  product_id: number;
+  sku: string;
+  price: number | null;
+  calculated_price: number;
+  inventory_level: number;
+  option_values: { label: string; option_display_name: string }[];
+}
+
+export interface BcCategory {
+  id: number;
+  parent_id: number;
+  name: string;
+  is_visible: boolean;
+}
+
+export interface BcCartLine {
+  product_id: number;
+  variant_id?: number;
+  quantity: number;
+  /** Overrides the item's price (a proposal's discounted unit price), in the cart's currency. */
+  list_price?: number;
+}
+
+export interface BcCart {
+  id: string;
+  currency: { code: string };
+  base_amount: number;
+  cart_amount: number;
+  redirect_urls?: { cart_url: string; checkout_url: string; embedded_checkout_url: string };
+}
+
+/** `GET /v2/store`: the store's profile (its name and currency: the connection test's answer). */
+export interface BcStore {
+  id: string;
+  name: string;
+  domain: string;
+  currency: string;
+}
+
+const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const header = (res: OutboundResponse, name: string): number | null => {
+  const value = res.headers[name];
+  const n = Number(Array.isArray(value) ? value[0] : value);
+  return value === undefined || !Number.isFinite(n) ? null : n;
+};
+
+/** BigCommerce's own words for an error answer (`title`, `detail`, per-field `errors`), or its status. */
+function errorWords(res: OutboundResponse): string {
+  try {
+    const body = JSON.parse(res.body) as { title?: unknown; detail?: unknown; errors?: unknown };
+    const parts = [body.title, body.detail].filter((p): p is string => typeof p === "string" && p !== "");
+    if (body.errors && typeof body.errors === "object")
+      parts.push(...Object.entries(body.errors).map(([field, words]) => `${field}: ${String(words)}`));
+    if (parts.length) return parts.join(" — ").slice(0, 500);
+  } catch {
+    // not JSON: the status says it
+  }
+  return `HTTP ${res.status}`;
+}
+
+export function bigCommerce(options: BigCommerceOptions) {
+  const apiUrl = (options.apiUrl ?? BIGCOMMERCE_API_URL).replace(/\/+$/, "");
+  const base = `${apiUrl}/stores/${encodeURIComponent(options.storeHash)}`;
+  const sleep = options.sleep ?? sleepFor;
+  const maxWait = options.maxWaitMs ?? 60_000;
+  /** When the quota is spent (requests left 0): no call before this time. */
+  let pausedUntil = 0;
+
+  async function waitForQuota(): Promise<void> {
+    const wait = pausedUntil - Date.now();
+    if (wait > 0) await sleep(Math.min(wait, maxWait));
+  }
+
+  /** One call, its rate limit honoured; answers the parsed body. */
+  async function call<T>(method: "GET" | "POST" | "PUT", path: string, body?: unknown): Promise<T> {
+    for (let limited = 0; ; limited++) {
+      if (options.signal?.aborted) throw new BigCommerceError("Stopped", 0, true);
+      await waitForQuota();
+      let res: OutboundResponse;
+      try {
+        res = await outboundCall(
+          `${base}${path}`,
+          {
+            method,
+            headers: {
+              "x-auth-token": options.token,
+              accept: "application/json",
+              ...(body === undefined ? {} : { "content-type": "application/json" }),
+            },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          },
+          { allowPrivate: options.allowPrivate, timeoutMs: 30_000, maxBodyBytes: 32 * 1024 * 1024 },
+        );
+      } catch (error) {
+        const words = error instanceof Error ? error.message : String(error);
+        throw new BigCommerceError(
+          `The store could not be reached: ${words}`,
+          0,
+          !(error instanceof OutboundRefused),
+        );
+      }
+      const left = header(res, "x-rate-limit-requests-left");
+      const resetMs = header(res, "x-rate-limit-time-reset-ms");
+      if (res.status === 429 || left === 0) pausedUntil = Date.now() + Math.max(resetMs ?? 1000, 0);
+      if (res.status === 429) {
+        if (limited >= (options.maxRateLimited ?? 20))
+          throw new BigCommerceError("The store's rate limit did not let the call through", 429, true);
+        continue;
+      }
+      if (res.status >= 200 && res.status < 300) {
+        if (res.status === 204 || res.body === "") return undefined as T;
+        try {
+          return JSON.parse(res.body) as T;
+        } catch {
+          throw new BigCommerceError("The store answered with something that is not JSON", res.status, true);
+        }
+      }
+      const words = errorWords(res);
+      if (res.status === 401 || res.status === 403)
+        throw new BigCommerceError(
+          `The store refused the API token (${words}): check the store hash and that the token has the scopes needed`,
+          res.status,
+          false,
+        );
+      throw new BigCommerceError(`The store answered ${res.status}: ${words}`, res.status, res.status >= 500);
+    }
+  }
+
+  /** Every page of a list, in order (`limit` per page, at most 250 as BigCommerce allows). */
+  async function* pages<T>(path: string, query: Record<string, string> = {}, limit = 250) {
+    for (let page = 1; ; page++) {
+      const search = new URLSearchParams({ ...query, page: String(page), limit: String(limit) });
+      const answer = await call<Page<T>>("GET", `${path}?${search}`);
+      yield answer;
+      const { current_page, total_pages } = answer.meta.pagination;
+      if (!answer.data.length || current_page >= total_pages) return;
+    }
+  }
+
+  return {
+    call,
+    pages,
+    /** The store's profile: the connection test. */
+    store: () => call<BcStore>("GET", "/v2/store"),
+    products: (limit?: number) => pages<BcProduct>("/v3/catalog/products", { include: "variants" }, limit),
+    categories: (limit?: number) => pages<BcCategory>("/v3/catalog/categories", {}, limit),
+    /** A cart of these lines, with its checkout link. */
+    async createCart(lines: BcCartLine[], currency?: string): Promise<BcCart> {
+      const answer = await call<{ data: BcCart }>("POST", "/v3/carts?include=redirect_urls", {
+        line_items: lines,
+        ...(currency ? { currency: { code: currency } } : {}),
+      });
+      return answer.data;
+    },
+  };
+}
+
+export type BigCommerceClient = ReturnType<typeof bigCommerce>;

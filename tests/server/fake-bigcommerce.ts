@@ -1,0 +1,216 @@
+/**
+ * A BigCommerce store on 127.0.0.1 for the online store's tests (issue 18), small and faithful to
+ * the published v3 shapes of the endpoints the product calls (docs/store-api.md):
+ * `GET /stores/{hash}/v2/store`, `GET …/v3/catalog/products?include=variants&page&limit`,
+ * `GET …/v3/catalog/categories`, `POST …/v3/carts?include=redirect_urls`. Every call needs the
+ * store's `X-Auth-Token` (401 otherwise). Lists answer `{ data, meta: { pagination } }`.
+ *
+ * The rate limit works as BigCommerce's: a quota of requests per window; each answer carries
+ * `X-Rate-Limit-Requests-Quota`, `-Requests-Left`, `-Time-Window-Ms` and `-Time-Reset-Ms`, and a
+ * request past the quota gets 429 with the same headers.
+ */
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { BcCart, BcCartLine, BcCategory, BcProduct } from "../../server/modules/store/bigcommerce";
+
+export interface FakeStoreOptions {
+  hash?: string;
+  token?: string;
+  /** Requests per window (default: no limit). */
+  quota?: number;
+  windowMs?: number;
+}
+
+export interface FakeStore {
+  url: string;
+  hash: string;
+  token: string;
+  products: BcProduct[];
+  categories: BcCategory[];
+  carts: (BcCart & { line_items: BcCartLine[] })[];
+  /** Every request: method, path with query, and the answer's status. */
+  log: { method: string; path: string; status: number; at: number }[];
+  close(): Promise<void>;
+}
+
+const MAX_LIMIT = 250;
+
+function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+function page<T>(items: T[], url: URL) {
+  const limit = Math.min(Math.max(Number(url.searchParams.get("limit") ?? 50), 1), MAX_LIMIT);
+  const current = Math.max(Number(url.searchParams.get("page") ?? 1), 1);
+  const data = items.slice((current - 1) * limit, current * limit);
+  const totalPages = Math.ceil(items.length / limit);
+  const link = (p: number) => `?page=${p}&limit=${limit}`;
+  return {
+    data,
+    meta: {
+      pagination: {
+        total: items.length,
+        count: data.length,
+        per_page: limit,
+        current_page: current,
+        total_pages: totalPages,
+        links: {
+          ...(current > 1 ? { previous: link(current - 1) } : {}),
+          current: link(current),
+          ...(current < totalPages ? { next: link(current + 1) } : {}),
+        },
+      },
+    },
+  };
+}
+
+/** Products as a store has them: `n` simple ones, every fifth with two variants of their own SKU. */
+export function sampleProducts(n: number): BcProduct[] {
+  return Array.from({ length: n }, (_, i) => {
+    const id = i + 1;
+    const sku = `BC-${String(id).padStart(5, "0")}`;
+    const withVariants = id % 5 === 0;
+    return {
+      id,
+      name: `Store product ${id}`,
+      sku,
+      type: "physical",
+      price: Math.round((id * 7.31) % 5000) / 1 + 0.99,
+      sale_price: 0,
+      inventory_level: id % 40,
+      inventory_tracking: withVariants ? "variant" : "product",
+      categories: [1 + (id % 3)],
+      is_visible: true,
+      date_modified: new Date(Date.UTC(2026, 10, 1, 0, 0, id)).toISOString(),
+      variants: withVariants
+        ? ["S", "L"].map((size, v) => ({
+            id: id * 10 + v,
+            product_id: id,
+            sku: `${sku}-${size}`,
+            price: null,
+            calculated_price: 10 + v,
+            inventory_level: 3 + v,
+            option_values: [{ label: size, option_display_name: "Size" }],
+          }))
+        : [],
+    };
+  });
+}
+
+export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Promise<FakeStore> {
+  const hash = options.hash ?? "abc123";
+  const token = options.token ?? "token-of-the-test-store";
+  const windowMs = options.windowMs ?? 1000;
+  let windowStart = Date.now();
+  let used = 0;
+  const store: FakeStore = {
+    url: "",
+    hash,
+    token,
+    products: [],
+    categories: [
+      { id: 1, parent_id: 0, name: "Shop all", is_visible: true },
+      { id: 2, parent_id: 1, name: "Kitchen", is_visible: true },
+      { id: 3, parent_id: 1, name: "Garden", is_visible: true },
+    ],
+    carts: [],
+    log: [],
+    close: async () => {},
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://store.test");
+      const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+        store.log.push({ method: req.method ?? "", path: url.pathname + url.search, status, at: Date.now() });
+        json(res, status, body, headers);
+      };
+      const now = Date.now();
+      if (now - windowStart >= windowMs) {
+        windowStart = now;
+        used = 0;
+      }
+      const limits: Record<string, string> = {};
+      if (options.quota) {
+        const reset = String(Math.max(windowStart + windowMs - now, 0));
+        Object.assign(limits, {
+          "x-rate-limit-requests-quota": String(options.quota),
+          "x-rate-limit-time-window-ms": String(windowMs),
+          "x-rate-limit-time-reset-ms": reset,
+        });
+        if (used >= options.quota) {
+          limits["x-rate-limit-requests-left"] = "0";
+          return answer(429, { status: 429, title: "Too many requests" }, limits);
+        }
+        used++;
+        limits["x-rate-limit-requests-left"] = String(options.quota - used);
+      }
+      if (req.headers["x-auth-token"] !== token)
+        return answer(401, { status: 401, title: "Unauthorized", type: "about:blank" }, limits);
+      const prefix = `/stores/${hash}`;
+      if (!url.pathname.startsWith(prefix))
+        return answer(404, { status: 404, title: "Store not found" }, limits);
+      const route = `${req.method} ${url.pathname.slice(prefix.length)}`;
+      if (route === "GET /v2/store")
+        return answer(200, { id: hash, name: "Test store", domain: "store.test", currency: "INR" }, limits);
+      if (route === "GET /v3/catalog/products") {
+        const withVariants = (url.searchParams.get("include") ?? "").split(",").includes("variants");
+        const items = store.products.map((p) => (withVariants ? p : { ...p, variants: undefined }));
+        return answer(200, page(items, url), limits);
+      }
+      if (route === "GET /v3/catalog/categories") return answer(200, page(store.categories, url), limits);
+      if (route === "POST /v3/carts") {
+        let body: { line_items?: BcCartLine[]; currency?: { code: string } };
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        } catch {
+          return answer(400, { status: 400, title: "Input is invalid" }, limits);
+        }
+        const lines = body.line_items ?? [];
+        const unknown = lines.find((l) => !store.products.some((p) => p.id === l.product_id));
+        if (!lines.length || unknown)
+          return answer(
+            422,
+            {
+              status: 422,
+              title: "Missing or invalid data",
+              errors: { line_items: "unknown or no products" },
+            },
+            limits,
+          );
+        const amount = lines.reduce((sum, l) => {
+          const product = store.products.find((p) => p.id === l.product_id) as BcProduct;
+          return sum + (l.list_price ?? product.price) * l.quantity;
+        }, 0);
+        const id = randomUUID();
+        const cart = {
+          id,
+          currency: { code: body.currency?.code ?? "INR" },
+          base_amount: amount,
+          cart_amount: amount,
+          line_items: lines,
+          ...(url.searchParams.get("include") === "redirect_urls"
+            ? {
+                redirect_urls: {
+                  cart_url: `https://store.test/cart.php?action=load&id=${id}`,
+                  checkout_url: `https://store.test/cart.php?action=loadInCheckout&id=${id}`,
+                  embedded_checkout_url: `https://store.test/cart.php?embedded=1&id=${id}`,
+                },
+              }
+            : {}),
+        };
+        store.carts.push(cart);
+        return answer(201, { data: cart, meta: {} }, limits);
+      }
+      return answer(404, { status: 404, title: "The requested resource was not found" }, limits);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  store.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  store.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return store;
+}
