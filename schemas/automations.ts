@@ -23,14 +23,7 @@ export const automationSchema = {
   "x-label": "name",
   "x-defaultSort": "-updated_at",
   // The live version is one click away (Columns): at 1280 px the rest fit without scrolling.
-  "x-list": [
-    "name",
-    "status",
-    "trigger_kind",
-    "last_run_at",
-    "failed_runs",
-    "updated_at",
-  ],
+  "x-list": ["name", "status", "trigger_kind", "last_run_at", "failed_runs", "updated_at"],
   "x-searchable": ["name", "description"],
   "x-filterable": ["name", "status", "trigger_kind", "owner_id", "last_run_at", "failed_runs", "updated_at"],
   "x-unique": [["name"]],

@@ -167,7 +167,7 @@ describe("spreadDiscount", () => {
       const amount = next(total + 1);
       const shares = spreadDiscount(amount, values);
       expect(shares.reduce((s, v) => s + v, 0)).toBe(total ? amount : 0);
-      shares.forEach((s, i) => expect(s).toBeLessThanOrEqual(values[i]));
+      for (const [i, share] of shares.entries()) expect(share).toBeLessThanOrEqual(values[i]);
     }
   });
 });
