@@ -37,6 +37,7 @@ import { formsModule } from "./modules/forms";
 import { modulesRoutes } from "./modules/modules/modules.routes";
 import { pdfModule } from "./modules/pdf";
 import { preferencesRoutes } from "./modules/preferences/preferences.routes";
+import { storeModule } from "./modules/store";
 import { usersRoutes } from "./modules/users/users.routes";
 import { NotificationService, notificationRoutes } from "./notifications";
 import { broadcastAdapter } from "./realtime/cluster-adapter";
@@ -184,6 +185,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     const forms = await formsModule(scope, ctx);
     await crmModule(scope, ctx, { submissions: forms.writer });
     await automationModule(scope, ctx, { submissions: forms.writer, cms: cms?.lifecycle });
+    await storeModule(scope, ctx);
   });
   await damRoutes(app, ctx, async (scope, dam) => {
     if (cms) await cmsMediaRoutes(scope, ctx, dam, cms.registry);

@@ -11,6 +11,8 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** BigCommerce's API origin (a test's loopback store stands in with OUTBOUND_ALLOW_PRIVATE). */
+  bigcommerceApiUrl: string;
   /** PostgreSQL: connections per instance of the requests' pool and of the jobs' (server/db/postgres.ts). */
   databasePools: PoolSizes;
   jwtSecret: string | null;
@@ -194,6 +196,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     trustProxy: bool(env, "TRUST_PROXY", false),
     outboundAllowPrivate: bool(env, "OUTBOUND_ALLOW_PRIVATE", false),
+    bigcommerceApiUrl: (
+      url(env, "BIGCOMMERCE_API_URL", "https://api.bigcommerce.com", ["https:", "http:"]) as string
+    ).replace(/\/+$/, ""),
     formsRateLimit: int(env, "FORMS_RATE_LIMIT", 30),
     sessionCacheMs: int(env, "SESSION_CACHE_MS", 5000, 0),
     clientDir: path.resolve(env.CLIENT_DIR || "dist/client"),

@@ -25,6 +25,7 @@ import type {
 } from "./types-forms";
 import type { NotificationsTable } from "./types-notifications";
 import type { RunDefinitionsTable, RunStepsTable, RunsTable } from "./types-runs";
+import type { StoreTables } from "./types-store";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -348,7 +349,8 @@ export interface Database
     CrmCalendarTables,
     CrmEmailTables,
     CrmFieldTables,
-    CrmSequenceTables {
+    CrmSequenceTables,
+    StoreTables {
   modules: ModulesTable;
   users: UsersTable;
   user_modules: UserModulesTable;

@@ -3,7 +3,7 @@
  * the published v3 shapes of the endpoints the product calls (docs/store-api.md):
  * `GET /stores/{hash}/v2/store`, `GET …/v3/catalog/products?include=variants&page&limit`,
  * `GET …/v3/catalog/categories`, `POST …/v3/carts?include=redirect_urls`. Every call needs the
- * store's `X-Auth-Token` (401 otherwise). Lists answer `{ data, meta: { pagination } }`.
+ * store's `X-Auth-Token` (401 otherwise; an unknown store hash is a 404). Lists answer `{ data, meta: { pagination } }`.
  *
  * The rate limit works as BigCommerce's: a quota of requests per window; each answer carries
  * `X-Rate-Limit-Requests-Quota`, `-Requests-Left`, `-Time-Window-Ms` and `-Time-Reset-Ms`, and a
@@ -17,6 +17,8 @@ import type { BcCart, BcCartLine, BcCategory, BcProduct } from "../../server/mod
 export interface FakeStoreOptions {
   hash?: string;
   token?: string;
+  /** More stores on the same origin: hash → token (each answers its own profile). */
+  otherStores?: Record<string, string>;
   /** Requests per window (default: no limit). */
   quota?: number;
   windowMs?: number;
@@ -149,14 +151,18 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
         used++;
         limits["x-rate-limit-requests-left"] = String(options.quota - used);
       }
-      if (req.headers["x-auth-token"] !== token)
-        return answer(401, { status: 401, title: "Unauthorized", type: "about:blank" }, limits);
-      const prefix = `/stores/${hash}`;
-      if (!url.pathname.startsWith(prefix))
+      const asked = /^\/stores\/([^/]+)(\/.*)$/.exec(url.pathname);
+      const askedHash = asked?.[1] ?? "";
+      const tokenOf = askedHash === hash ? store.token : options.otherStores?.[askedHash];
+      if (!asked || tokenOf === undefined)
         return answer(404, { status: 404, title: "Store not found" }, limits);
-      const route = `${req.method} ${url.pathname.slice(prefix.length)}`;
-      if (route === "GET /v2/store")
-        return answer(200, { id: hash, name: "Test store", domain: "store.test", currency: "INR" }, limits);
+      if (req.headers["x-auth-token"] !== tokenOf)
+        return answer(401, { status: 401, title: "Unauthorized", type: "about:blank" }, limits);
+      const route = `${req.method} ${asked[2]}`;
+      if (route === "GET /v2/store") {
+        const name = askedHash === hash ? "Test store" : `Store ${askedHash}`;
+        return answer(200, { id: askedHash, name, domain: "store.test", currency: "INR" }, limits);
+      }
       if (route === "GET /v3/catalog/products") {
         const withVariants = (url.searchParams.get("include") ?? "").split(",").includes("variants");
         const items = store.products.map((p) => (withVariants ? p : { ...p, variants: undefined }));

@@ -1,0 +1,92 @@
+/**
+ * The online store's connections (issue 18, spec §9: commerce platform 13 is BigCommerce): what
+ * `/api/store/connections` takes and answers, shared by the server's route schemas and the SPA.
+ * The API token is taken, sealed and never answered.
+ */
+
+/** Commerce platforms by their id (spec §9); another platform is one more adapter. */
+export const COMMERCE_PLATFORMS = { 13: "BigCommerce" } as const;
+export type PlatformId = keyof typeof COMMERCE_PLATFORMS;
+export const BIGCOMMERCE = 13 as const;
+
+/** A connection works (`connected`), or its last check or use failed (`failing`: look at it). */
+export const STORE_CONNECTION_STATUSES = ["connected", "failing"] as const;
+export type StoreConnectionStatus = (typeof STORE_CONNECTION_STATUSES)[number];
+
+export interface StoreConnection {
+  id: string;
+  platform: PlatformId;
+  name: string;
+  storeHash: string;
+  /** The store's own name and currency, as its last check read them. */
+  storeName: string | null;
+  currency: string | null;
+  isDefault: boolean;
+  status: StoreConnectionStatus;
+  lastCheckedAt: string | null;
+  /** Why the last check or use failed, in words (null when it worked). */
+  lastError: string | null;
+  lastSyncAt: string | null;
+  createdAt: string;
+}
+
+/** What a connection test answers: the store as it introduced itself, or why it could not. */
+export type StoreCheck =
+  | { ok: true; storeName: string; currency: string; checkedAt: string }
+  | { ok: false; field: "storeHash" | "token" | null; message: string; checkedAt: string };
+
+const storeHash = {
+  type: "string",
+  title: "Store hash",
+  description: "The code in your store's API path: api.bigcommerce.com/stores/<store hash>/v3",
+  minLength: 1,
+  maxLength: 40,
+  pattern: "^[A-Za-z0-9]+$",
+} as const;
+
+const token = {
+  type: "string",
+  title: "API token",
+  description: "The access token of a store-level API account (products, carts: modify)",
+  minLength: 8,
+  maxLength: 500,
+  pattern: "^\\S+$",
+} as const;
+
+const name = { type: "string", title: "Name", minLength: 1, maxLength: 120, pattern: "\\S" } as const;
+
+/** Body of `POST /api/store/connections`: checked against the store before it is saved. */
+export const createStoreConnectionSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name", "storeHash", "token"],
+  properties: {
+    platform: { type: "integer", title: "Platform", enum: [BIGCOMMERCE], default: BIGCOMMERCE },
+    name,
+    storeHash,
+    token,
+    isDefault: { type: "boolean", title: "Default store" },
+  },
+} as const;
+
+/** Body of `PATCH /api/store/connections/{id}`: a new token is checked before it is kept. */
+export const updateStoreConnectionSchema = {
+  type: "object",
+  additionalProperties: false,
+  minProperties: 1,
+  properties: { name, token, isDefault: { type: "boolean", title: "Default store", enum: [true] } },
+} as const;
+
+export interface CreateStoreConnection {
+  platform?: PlatformId;
+  name: string;
+  storeHash: string;
+  token: string;
+  isDefault?: boolean;
+}
+
+export interface UpdateStoreConnection {
+  name?: string;
+  token?: string;
+  isDefault?: true;
+}

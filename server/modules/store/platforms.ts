@@ -1,0 +1,67 @@
+/**
+ * Commerce platforms behind one small interface, keyed by the spec's platform id (§9: 13 is
+ * BigCommerce): another platform is one more adapter here. The store module asks a platform to
+ * check a store's access (the connection test); sync, carts and webhooks join as they are built.
+ */
+import { BIGCOMMERCE, type PlatformId } from "../../../schemas/store";
+import type { Config } from "../../config";
+import { BigCommerceError, bigCommerce } from "./bigcommerce";
+
+export interface StoreAccess {
+  storeHash: string;
+  token: string;
+}
+
+/** A check that failed: the words for a person, and the field of the form they are about. */
+export class StoreProblem extends Error {
+  constructor(
+    message: string,
+    readonly field: "storeHash" | "token" | null,
+  ) {
+    super(message);
+  }
+}
+
+export interface CommercePlatform {
+  id: PlatformId;
+  name: string;
+  /** The store as it introduces itself; StoreProblem when it cannot be reached or refuses. */
+  check(access: StoreAccess): Promise<{ storeName: string; currency: string }>;
+}
+
+function bigCommercePlatform(config: Config): CommercePlatform {
+  const client = (access: StoreAccess) =>
+    bigCommerce({
+      ...access,
+      apiUrl: config.bigcommerceApiUrl,
+      allowPrivate: config.outboundAllowPrivate,
+      // A person waits on a check: a store out of quota is told, not waited for.
+      maxRateLimited: 1,
+      maxWaitMs: 5000,
+    });
+  return {
+    id: BIGCOMMERCE,
+    name: "BigCommerce",
+    async check(access) {
+      try {
+        const store = await client(access).store();
+        return { storeName: store.name, currency: store.currency };
+      } catch (error) {
+        if (!(error instanceof BigCommerceError)) throw error;
+        if (error.status === 401 || error.status === 403)
+          throw new StoreProblem(
+            "BigCommerce refused this API token: check it, and that its account may read the store",
+            "token",
+          );
+        if (error.status === 404)
+          throw new StoreProblem("No BigCommerce store answers to this store hash", "storeHash");
+        throw new StoreProblem(error.message, null);
+      }
+    },
+  };
+}
+
+/** The platforms this build speaks, by id. */
+export function commercePlatforms(config: Config): ReadonlyMap<PlatformId, CommercePlatform> {
+  return new Map([[BIGCOMMERCE, bigCommercePlatform(config)]]);
+}
