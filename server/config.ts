@@ -11,7 +11,7 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
-  /** BigCommerce's API origin (a test's loopback store stands in with OUTBOUND_ALLOW_PRIVATE). */
+  /** BigCommerce's API origin (a test's loopback store stands in; the operator's, so never refused as private). */
   bigcommerceApiUrl: string;
   /** PostgreSQL: connections per instance of the requests' pool and of the jobs' (server/db/postgres.ts). */
   databasePools: PoolSizes;

@@ -41,6 +41,7 @@ const MediaPage = lazyScreen(() => import("../pages/cms/media-page"));
 const CalendarPage = lazyScreen(() => import("../pages/crm/calendar/calendar-page"));
 const CustomFieldsPage = lazyScreen(() => import("../pages/crm/custom-fields-page"));
 const SmsOutboxPage = lazyScreen(() => import("../pages/crm/sms-outbox-page"));
+const StorePage = lazyScreen(() => import("../pages/store/store-page"));
 
 const guarded = (resource: string, page: ReactNode) => <ModuleGuard resource={resource}>{page}</ModuleGuard>;
 
@@ -99,6 +100,7 @@ export function AppRoutes() {
         <Route path="outbox" element={guarded("outbox", <OutboxPage />)} />
         <Route path="dam" element={guarded("dam", <DamPage />)} />
         <Route path="analytics" element={guarded("analytics", <AnalyticsPage />)} />
+        <Route path="store" element={guarded("store", <StorePage />)} />
         <Route path="account" element={<AccountPage />} />
         <Route path="account/devices" element={<MyDevicesPage />} />
         {MODULES.map((m) => ({ module: m, resources: resourcesOfModule(m.key) }))

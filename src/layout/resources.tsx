@@ -99,7 +99,7 @@ export const TOP_LEVEL_RESOURCES: readonly ResourceDefinition[] = ENTITY_RESOURC
 ).sort(byMenuOrder);
 
 /** Modules with hand-written screens. */
-const HAND_WRITTEN: ReadonlySet<string> = new Set(["analytics", "dam", "users"]);
+const HAND_WRITTEN: ReadonlySet<string> = new Set(["analytics", "dam", "store", "users"]);
 
 /** Modules whose screens exist in this build; the others show an honest landing page. */
 export const BUILT_MODULES: ReadonlySet<string> = new Set(

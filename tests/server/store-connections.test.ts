@@ -18,7 +18,8 @@ describe.each(DRIVERS)("store connections on %s", (driver) => {
 
   beforeAll(async () => {
     store = await startFakeBigCommerce({ otherStores: { second1: "token-of-the-second-store" } });
-    s = await startServer(driver, { BIGCOMMERCE_API_URL: store.url, OUTBOUND_ALLOW_PRIVATE: "true" });
+    // The loopback store is the operator's configured origin: no OUTBOUND_ALLOW_PRIVATE needed.
+    s = await startServer(driver, { BIGCOMMERCE_API_URL: store.url });
     admin = (await s.signIn()).accessToken;
   });
 

@@ -34,7 +34,10 @@ function bigCommercePlatform(config: Config): CommercePlatform {
     bigCommerce({
       ...access,
       apiUrl: config.bigcommerceApiUrl,
-      allowPrivate: config.outboundAllowPrivate,
+      // The origin is the operator's (BIGCOMMERCE_API_URL), never a user's: the private-address
+      // policy guards the addresses users give (webhooks, HTTP steps, calendars). The store hash
+      // a user gives is a path segment of it, encoded.
+      allowPrivate: true,
       // A person waits on a check: a store out of quota is told, not waited for.
       maxRateLimited: 1,
       maxWaitMs: 5000,
