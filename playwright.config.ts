@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_PORT } from "./tests/e2e/env";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, E2E_PORT, E2E_STORE } from "./tests/e2e/env";
 
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (!existsSync(chromium)) {
@@ -73,6 +73,8 @@ export default defineConfig({
       DATABASE_URL: "",
       SMTP_URL: "",
       JWT_SECRET: "",
+      // The BigCommerce stand-in scripts/e2e-server.mjs starts beside the server.
+      BIGCOMMERCE_API_URL: `http://127.0.0.1:${E2E_STORE.port}`,
     },
   },
 });

@@ -14,6 +14,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "atelier-e2e-"));
 console.log(`[e2e server] DATA_DIR=${dataDir}`);
 
+// The BigCommerce stand-in the Online store specs connect to (BIGCOMMERCE_API_URL points at it).
+const store = spawn(process.execPath, ["--import", "tsx", "tests/e2e/fake-store.ts"], {
+  cwd: root,
+  env: process.env,
+  stdio: ["ignore", "inherit", "inherit"],
+});
+
 // Own process group: Playwright signals our group on teardown, and we pass the signal on once.
 const server = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
   cwd: root,
@@ -28,6 +35,7 @@ function stop(signal) {
   if (stopping) return;
   stopping = true;
   if (alive()) server.kill(signal);
+  if (store.exitCode === null) store.kill("SIGTERM");
   // A server that ignores the signal is killed before Playwright gives up on us.
   setTimeout(() => alive() && server.kill("SIGKILL"), 8000).unref();
 }
@@ -39,6 +47,7 @@ setInterval(() => process.ppid !== parent && stop("SIGTERM"), 1000).unref();
 
 process.on("exit", () => {
   if (alive()) server.kill("SIGKILL");
+  if (store.exitCode === null) store.kill("SIGKILL");
   rmSync(dataDir, { recursive: true, force: true });
 });
 server.on("error", (error) => {

@@ -266,6 +266,7 @@ test.describe("accessibility", () => {
       ["Media library", "/cms/media", text("Media library")],
       ["Navigations", "/cms/navigations", text("Navigations")],
       ["Webhooks", "/cms/webhooks", text("Webhooks")],
+      ["Online store", "/store", text("Connected stores")],
       // The canvas and its sidebar, once loaded (the record's screen is checked below at its heading).
       [
         "Automation builder",

@@ -10,3 +10,13 @@ export const E2E_ORIGIN = `http://127.0.0.1:${E2E_PORT}`;
 /** First admin, created by the server on its first start with an empty DATA_DIR. */
 export const ADMIN_EMAIL = "admin@example.com";
 export const ADMIN_PASSWORD = "Admin-Passw0rd!";
+
+/**
+ * The BigCommerce stand-in the e2e server talks to (tests/e2e/fake-store.ts, started beside it by
+ * scripts/e2e-server.mjs): its port, store hash and API token.
+ */
+export const E2E_STORE = {
+  port: Number(process.env.E2E_STORE_PORT ?? 18932),
+  hash: "e2estore1",
+  token: "e2e-store-api-token",
+} as const;

@@ -19,6 +19,8 @@ export interface FakeStoreOptions {
   token?: string;
   /** More stores on the same origin: hash → token (each answers its own profile). */
   otherStores?: Record<string, string>;
+  /** Port to listen on (default: any free one). */
+  port?: number;
   /** Requests per window (default: no limit). */
   quota?: number;
   windowMs?: number;
@@ -215,7 +217,10 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
       return answer(404, { status: 404, title: "The requested resource was not found" }, limits);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", resolve);
+  });
   store.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   store.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return store;
