@@ -41,7 +41,7 @@ test("connect a BigCommerce store: a refused token under its field, then connect
   await expect(row.getByText("INR")).toBeVisible();
   await shoot(page, "store", "connected");
 
-  await row.getByRole("button", { name: "Check connection" }).click();
+  await row.getByRole("button", { name: "Check the connection of Main store" }).click();
   await expect(page.getByText("Main store answers: Test store (INR)")).toBeVisible(SCREEN);
 
   await row.getByRole("button", { name: "Remove" }).click();

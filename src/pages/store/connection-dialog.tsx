@@ -75,16 +75,22 @@ export function ConnectionDialog({
       confirmLoading={saving}
       destroyOnHidden
       afterOpenChange={(visible) => {
-        if (!visible) return;
-        setError(null);
-        form.setFieldsValue(
-          editing
-            ? { name: editing.name, storeHash: editing.storeHash, token: "", isDefault: editing.isDefault }
-            : { name: "", storeHash: "", token: "", isDefault: first },
-        );
+        if (!visible) setError(null);
       }}
     >
-      <Form<Values> form={form} layout="vertical" requiredMark={false} onFinish={save} disabled={saving}>
+      {/* Made anew at each opening (destroyOnHidden): its first values are the connection's. */}
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        onFinish={save}
+        disabled={saving}
+        initialValues={
+          editing
+            ? { name: editing.name, storeHash: editing.storeHash, token: "", isDefault: editing.isDefault }
+            : { name: "", storeHash: "", token: "", isDefault: first }
+        }
+      >
         {error && <Alert type="error" showIcon role="alert" message={error} style={{ marginBottom: 16 }} />}
         <Form.Item
           name="name"

@@ -81,7 +81,7 @@ export default function StorePage() {
             loading={connections.isLoading}
             dataSource={rows}
             pagination={false}
-            scroll={{ x: 960 }}
+            scroll={{ x: 920 }}
             locale={{
               emptyText: <Empty description="No store is connected yet">{connect}</Empty>,
             }}
@@ -89,6 +89,7 @@ export default function StorePage() {
               {
                 title: "Name",
                 dataIndex: "name",
+                width: 220,
                 render: (name: string, c) => (
                   <Space size={6}>
                     <Typography.Text strong>{name}</Typography.Text>
@@ -108,34 +109,34 @@ export default function StorePage() {
                   </Space>
                 ),
               },
+              { title: "Currency", dataIndex: "currency", width: 112, render: (v: string | null) => v ?? "—" },
               {
-                title: "Currency",
-                dataIndex: "currency",
-                width: 100,
-                render: (v: string | null) => v ?? "—",
-              },
-              { title: "Status", key: "status", width: 150, render: (_, c) => <StatusTag connection={c} /> },
-              {
-                title: "Last checked",
-                dataIndex: "lastCheckedAt",
-                width: 170,
-                render: (v: string | null) => <DateText value={v} fallback="—" />,
-              },
-              {
-                title: "Last sync",
-                dataIndex: "lastSyncAt",
-                width: 130,
-                render: (v: string | null) => <DateText value={v} />,
+                title: "Status",
+                key: "status",
+                width: 200,
+                render: (_, c) => (
+                  <Space direction="vertical" size={2}>
+                    <StatusTag connection={c} />
+                    <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                      Checked <DateText value={c.lastCheckedAt} fallback="never" />
+                    </Typography.Text>
+                  </Space>
+                ),
               },
               {
                 title: "Actions",
                 key: "actions",
-                width: 330,
+                width: 270,
                 fixed: "right",
                 render: (_, c) => (
                   <Space wrap size={4}>
-                    <Button size="small" loading={busy === `test:${c.id}`} onClick={() => check(c)}>
-                      Check connection
+                    <Button
+                      size="small"
+                      loading={busy === `test:${c.id}`}
+                      onClick={() => check(c)}
+                      aria-label={`Check the connection of ${c.name}`}
+                    >
+                      Check
                     </Button>
                     {!c.isDefault && (
                       <Button
