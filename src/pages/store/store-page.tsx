@@ -109,7 +109,12 @@ export default function StorePage() {
                   </Space>
                 ),
               },
-              { title: "Currency", dataIndex: "currency", width: 112, render: (v: string | null) => v ?? "—" },
+              {
+                title: "Currency",
+                dataIndex: "currency",
+                width: 112,
+                render: (v: string | null) => v ?? "—",
+              },
               {
                 title: "Status",
                 key: "status",
