@@ -132,7 +132,9 @@ export function EnrolInSequenceDialog({
     onSearch: (q) => [{ field: "q", operator: "contains", value: q.trim() || undefined }],
     queryOptions: { enabled: open },
   });
-  const chosen = query.data?.data.find((s) => String(s.id) === sequenceId);
+  // Kept as it was when chosen: the options change with the next search (the search box clears
+  // on a choice, and the first 50 by name may not hold it), and the summary names it.
+  const [chosen, setChosen] = useState<BaseRecord | undefined>();
   const submit = async () => {
     if (!sequenceId) return;
     setBusy(true);
@@ -141,6 +143,7 @@ export function EnrolInSequenceDialog({
       message.success(enrolSummary(result, String(chosen?.name ?? "the sequence")));
       after(sequenceId, clientIds);
       setSequenceId(undefined);
+      setChosen(undefined);
       onDone?.();
       onClose();
     } catch (error) {
@@ -178,7 +181,10 @@ export function EnrolInSequenceDialog({
             loading={selectProps.loading}
             id="seq-enrol-sequence"
             value={sequenceId}
-            onChange={(v?: string) => setSequenceId(v)}
+            onChange={(v?: string) => {
+              setSequenceId(v);
+              setChosen(query.data?.data.find((s) => String(s.id) === v));
+            }}
             placeholder="Choose a sequence"
             notFoundContent="No sequence yet"
             style={{ width: "100%" }}
