@@ -179,6 +179,33 @@ export async function startServer(
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+let memberSerial = 0;
+
+/**
+ * A user the admin made with these modules (role 3, a member, unless given), signed in: their
+ * id, email and access token. For the "403 without the module" checks.
+ *
+ * @example
+ * const nora = await signedInMember(s, admin, [5]); // CRM only
+ * expect((await s.api("GET", "/api/automations", { token: nora.token })).status).toBe(403);
+ */
+export async function signedInMember(
+  s: TestServer,
+  adminToken: string,
+  modules: number[],
+  role = 3,
+): Promise<{ id: string; email: string; token: string }> {
+  const email = `member-${++memberSerial}-${Date.now()}@example.com`;
+  const password = "Member-passw0rd-9";
+  const made = await s.api("POST", "/api/users", {
+    token: adminToken,
+    body: { first_name: "Mem", last_name: "Ber", email, password, role, modules },
+  });
+  if (made.status !== 201) throw new Error(`could not make a member: ${JSON.stringify(made.body)}`);
+  const session = await s.signIn(email, password, { deviceId: email, deviceName: "Linux Chrome" });
+  return { id: made.body.id as string, email, token: session.accessToken };
+}
+
 /** The `details` of a user's security events of one type, oldest first (what the log recorded). */
 export async function securityEventDetails(s: TestServer, type: string, userId: string): Promise<unknown[]> {
   const rows = await s.database.db

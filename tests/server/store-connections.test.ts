@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeStore, startFakeBigCommerce } from "./fake-bigcommerce";
-import { DRIVERS, startServer, type TestServer } from "./harness";
+import { DRIVERS, signedInMember, startServer, type TestServer } from "./harness";
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are inspected loosely.
 type Any = any;
@@ -149,18 +149,7 @@ describe.each(DRIVERS)("store connections on %s", (driver) => {
   });
 
   it("needs the Online store module on every route (403), and a session (401)", async () => {
-    const email = `no-store-${driver}@example.com`;
-    const made = await call("POST", "/api/users", {
-      first_name: "Nina",
-      last_name: "Nostore",
-      email,
-      password: "Nina-passw0rd-9",
-      role: 3,
-      modules: [5],
-    });
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
-    const nina = (await s.signIn(email, "Nina-passw0rd-9", { deviceId: "nina", deviceName: "Linux Chrome" }))
-      .accessToken;
+    const nina = (await signedInMember(s, admin, [5])).token; // CRM only
     const id = "00000000-0000-4000-8000-000000000000";
     const routes: Array<[string, string, unknown?]> = [
       ["GET", "/api/store/connections"],

@@ -2,7 +2,7 @@ import { LockOutlined } from "@ant-design/icons";
 import { Alert, Button, Checkbox, Form, Input } from "antd";
 import { useState } from "react";
 import { PASSWORD_MIN_LENGTH } from "../../../schemas/auth";
-import { getErrorMessage, getFieldErrors } from "../../lib/errors";
+import { showFieldErrors } from "../../lib/form-errors";
 import { changeMyPassword, passwordChangedMessage } from "./account-api";
 
 interface ChangePasswordValues {
@@ -37,14 +37,7 @@ export function ChangePasswordForm() {
       form.resetFields();
       setDone(passwordChangedMessage(answer, values.signOutOtherDevices));
     } catch (err) {
-      const fields = getFieldErrors(err).filter((f) => FIELDS.has(f.field));
-      if (fields.length) {
-        form.setFields(
-          fields.map((f) => ({ name: f.field as keyof ChangePasswordValues, errors: [f.message] })),
-        );
-      } else {
-        setError(getErrorMessage(err));
-      }
+      setError(showFieldErrors(form, err, FIELDS));
     } finally {
       setSubmitting(false);
     }

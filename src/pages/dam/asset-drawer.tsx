@@ -17,7 +17,8 @@ import {
 import { useEffect, useRef, useState } from "react";
 import { ALT_MAX, ASSET_NAME_MAX, type DamAsset, TAG_MAX, TAGS_MAX } from "../../../schemas/dam";
 import { DateText } from "../../components/date-text";
-import { getErrorMessage, getFieldErrors } from "../../lib/errors";
+import { getErrorMessage } from "../../lib/errors";
+import { showFieldErrors } from "../../lib/form-errors";
 import { formatBytes, sendingPercentage } from "../../lib/uploads";
 import { IMAGE_PLACEHOLDER } from "../../resources/image-placeholder";
 import { damKeys, deleteSelection, replaceAssetFile, updateAsset } from "./dam-api";
@@ -54,10 +55,8 @@ export function AssetDrawer({ asset, onClose }: { asset: DamAsset | null; onClos
       message.success("Asset saved");
       void refresh();
     } catch (error) {
-      const fields = getFieldErrors(error);
-      if (fields.length)
-        form.setFields(fields.map((f) => ({ name: f.field as keyof AssetFields, errors: [f.message] })));
-      else message.error(getErrorMessage(error));
+      const general = showFieldErrors(form, error);
+      if (general) message.error(general);
     } finally {
       setSaving(false);
     }

@@ -6,7 +6,7 @@
 import { Alert, Checkbox, Form, Input, Modal, Typography } from "antd";
 import { useState } from "react";
 import type { StoreConnection } from "../../../schemas/store";
-import { getErrorMessage, getFieldErrors } from "../../lib/errors";
+import { showFieldErrors } from "../../lib/form-errors";
 import { createConnection, updateConnection } from "./store-api";
 
 interface Values {
@@ -56,10 +56,7 @@ export function ConnectionDialog({
           });
       onDone(saved);
     } catch (err) {
-      const fields = getFieldErrors(err).filter((f) => FIELDS.has(f.field));
-      if (fields.length)
-        form.setFields(fields.map((f) => ({ name: f.field as keyof Values, errors: [f.message] })));
-      else setError(getErrorMessage(err));
+      setError(showFieldErrors(form, err, FIELDS));
     } finally {
       setSaving(false);
     }

@@ -1,7 +1,7 @@
 import { Alert, Button, Form, Input, Space, Typography } from "antd";
 import { useState } from "react";
 import { CALDAV_PRESETS, type CalendarConnection } from "../../../../schemas/crm-calendar";
-import { getErrorMessage, getFieldErrors } from "../../../lib/errors";
+import { showFieldErrors } from "../../../lib/form-errors";
 import { connectCalendar } from "./calendar-api";
 
 interface Values {
@@ -42,10 +42,7 @@ export function ConnectionForm({
         }),
       );
     } catch (err) {
-      const fields = getFieldErrors(err).filter((f) => FIELDS.has(f.field));
-      if (fields.length)
-        form.setFields(fields.map((f) => ({ name: f.field as keyof Values, errors: [f.message] })));
-      else setError(getErrorMessage(err));
+      setError(showFieldErrors(form, err, FIELDS));
     } finally {
       setSubmitting(false);
     }
