@@ -2,7 +2,7 @@ import { LockOutlined } from "@ant-design/icons";
 import { Alert, Button, Checkbox, Form, Input } from "antd";
 import { useState } from "react";
 import { PASSWORD_MIN_LENGTH } from "../../../schemas/auth";
-import { showFieldErrors } from "../../lib/form-errors";
+import { showFieldErrors } from "../../components/form-errors";
 import { changeMyPassword, passwordChangedMessage } from "./account-api";
 
 interface ChangePasswordValues {

@@ -17,8 +17,8 @@ import {
 import { useEffect, useRef, useState } from "react";
 import { ALT_MAX, ASSET_NAME_MAX, type DamAsset, TAG_MAX, TAGS_MAX } from "../../../schemas/dam";
 import { DateText } from "../../components/date-text";
+import { showFieldErrors } from "../../components/form-errors";
 import { getErrorMessage } from "../../lib/errors";
-import { showFieldErrors } from "../../lib/form-errors";
 import { formatBytes, sendingPercentage } from "../../lib/uploads";
 import { IMAGE_PLACEHOLDER } from "../../resources/image-placeholder";
 import { damKeys, deleteSelection, replaceAssetFile, updateAsset } from "./dam-api";

@@ -6,7 +6,7 @@
 import { Alert, Checkbox, Form, Input, Modal, Typography } from "antd";
 import { useState } from "react";
 import type { StoreConnection } from "../../../schemas/store";
-import { showFieldErrors } from "../../lib/form-errors";
+import { showFieldErrors } from "../../components/form-errors";
 import { createConnection, updateConnection } from "./store-api";
 
 interface Values {

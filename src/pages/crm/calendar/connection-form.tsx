@@ -1,7 +1,7 @@
 import { Alert, Button, Form, Input, Space, Typography } from "antd";
 import { useState } from "react";
 import { CALDAV_PRESETS, type CalendarConnection } from "../../../../schemas/crm-calendar";
-import { showFieldErrors } from "../../../lib/form-errors";
+import { showFieldErrors } from "../../../components/form-errors";
 import { connectCalendar } from "./calendar-api";
 
 interface Values {

@@ -1,5 +1,5 @@
 import type { FormInstance } from "antd";
-import { getErrorMessage, getFieldErrors } from "./errors";
+import { getErrorMessage, getFieldErrors } from "../lib/errors";
 
 /**
  * Puts a refused answer's per-field errors under the form's fields they name (those in
