@@ -50,7 +50,8 @@ const token = {
   description: "The access token of a store-level API account (products, carts: modify)",
   minLength: 8,
   maxLength: 500,
-  pattern: "^\\S+$",
+  // Printable ASCII only: what an HTTP header (X-Auth-Token) can carry, so no CR/LF, NUL or €.
+  pattern: "^[\\x21-\\x7E]+$",
 } as const;
 
 const name = { type: "string", title: "Name", minLength: 1, maxLength: 120, pattern: "\\S" } as const;
