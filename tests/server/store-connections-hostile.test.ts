@@ -222,4 +222,40 @@ describe.each(DRIVERS)("store connections, hostile, on %s", (driver) => {
     const renamed = await Promise.all([call("PATCH", path, { name: "Gone" }), call("POST", `${path}/test`)]);
     expect(renamed.map((a) => a.status)).toEqual([404, 404]);
   }, 20_000);
+
+  it("removing the default while another is made the default: both succeed, one default", async () => {
+    for (let round = 0; round < 5; round++) {
+      const ids: string[] = [];
+      for (const h of ["okay11", "okay12", "okay13"]) ids.push((await connect(h)).body.id);
+      const [gone, made] = await Promise.all([
+        call("DELETE", `/api/store/connections/${ids[0]}`),
+        call("PATCH", `/api/store/connections/${ids[2]}`, { isDefault: true }),
+      ]);
+      expect([gone.status, made.status], JSON.stringify(made.body)).toEqual([204, 200]);
+      const list = (await call("GET", "/api/store/connections")).body.data;
+      expect(list.filter((c: { isDefault: boolean }) => c.isDefault)).toHaveLength(1);
+      await clear();
+    }
+  });
+
+  it("a huge body is refused, not a 5xx", async () => {
+    const answer = await call("POST", "/api/store/connections", {
+      name: "A",
+      storeHash: "okay14",
+      token: "t".repeat(5_000_000),
+    });
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    expect(answer.status).toBeLessThan(500);
+    expect(await count()).toBe(0);
+  });
+
+  it("a store that never answers is told within seconds, a 400 that names no token", async () => {
+    const started = Date.now();
+    const answer = await connect("hang");
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toMatch(/could not be reached/);
+    expect(JSON.stringify(answer.body)).not.toContain(TOKEN);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(await count()).toBe(0);
+  }, 40_000);
 });

@@ -43,7 +43,7 @@ function toConnection(row: Row): StoreConnection {
 const sealedFor = (id: string) => `store_connections.token:${id}`;
 
 /**
- * Creates and "make default" one at a time: two at once would otherwise both pass the "connected
+ * Creates, "make default" and removals one at a time: two at once would otherwise both pass the "connected
  * already" check, or both set a default, and one meet the unique index as a bare 409.
  */
 const serialize = (trx: Transaction<unknown>) =>
@@ -232,6 +232,8 @@ export class StoreConnections {
   /** Removes a connection; the default passes to the oldest one left. */
   async remove(id: string): Promise<void> {
     await this.ctx.db.transaction().execute(async (trx) => {
+      // The default passed on here and one made at once would be two.
+      await serialize(trx as Transaction<unknown>);
       const gone = await trx
         .deleteFrom("store_connections")
         .where("id", "=", id)

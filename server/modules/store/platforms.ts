@@ -41,6 +41,8 @@ function bigCommercePlatform(config: Config): CommercePlatform {
       // A person waits on a check: a store out of quota is told, not waited for.
       maxRateLimited: 1,
       maxWaitMs: 5000,
+      // Nor held for half a minute by a store that does not answer.
+      timeoutMs: 10_000,
     });
   return {
     id: BIGCOMMERCE,
