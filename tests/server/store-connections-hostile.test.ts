@@ -108,6 +108,18 @@ describe.each(DRIVERS)("store connections, hostile, on %s", (driver) => {
       ).toContain(field);
       expect(JSON.stringify(answer.body)).not.toContain("abcd1234");
     }
+    const words = await call("POST", "/api/store/connections", {
+      name: " ",
+      storeHash: "a/b",
+      token: "tok\u20acn-123456",
+    });
+    expect(words.body.details).toEqual(
+      expect.arrayContaining([
+        { field: "name", message: expect.stringMatching(/must not be blank/) },
+        { field: "storeHash", message: expect.stringMatching(/only contain letters and digits/) },
+        { field: "token", message: expect.stringMatching(/letters, digits and punctuation/) },
+      ]),
+    );
     for (const body of [null, [], "x", 5]) {
       const answer = await call("POST", "/api/store/connections", body);
       expect(answer.status, JSON.stringify(body)).toBe(400);
