@@ -42,6 +42,7 @@ const storeHash = {
   minLength: 1,
   maxLength: 40,
   pattern: "^[A-Za-z0-9]+$",
+  "x-patternMessage": "may only contain letters and digits",
 } as const;
 
 const token = {
@@ -50,10 +51,19 @@ const token = {
   description: "The access token of a store-level API account (products, carts: modify)",
   minLength: 8,
   maxLength: 500,
-  pattern: "^\\S+$",
+  // Printable ASCII only: what an HTTP header (X-Auth-Token) can carry, so no CR/LF, NUL or €.
+  pattern: "^[\\x21-\\x7E]+$",
+  "x-patternMessage": "may only contain letters, digits and punctuation (no spaces)",
 } as const;
 
-const name = { type: "string", title: "Name", minLength: 1, maxLength: 120, pattern: "\\S" } as const;
+const name = {
+  type: "string",
+  title: "Name",
+  minLength: 1,
+  maxLength: 120,
+  pattern: "\\S",
+  "x-patternMessage": "must not be blank",
+} as const;
 
 /** Body of `POST /api/store/connections`: checked against the store before it is saved. */
 export const createStoreConnectionSchema = {

@@ -23,6 +23,8 @@ export interface BigCommerceOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Longest single wait for the rate limit, ms (default 60 s; BigCommerce's window is 30 s). */
   maxWaitMs?: number;
+  /** Longest wait for one answer, ms (default 30 s). */
+  timeoutMs?: number;
   /** 429s in a row before a call gives up (default 20). */
   maxRateLimited?: number;
   signal?: AbortSignal;
@@ -164,7 +166,11 @@ export function bigCommerce(options: BigCommerceOptions) {
             },
             body: body === undefined ? undefined : JSON.stringify(body),
           },
-          { allowPrivate: options.allowPrivate, timeoutMs: 30_000, maxBodyBytes: 32 * 1024 * 1024 },
+          {
+            allowPrivate: options.allowPrivate,
+            timeoutMs: options.timeoutMs ?? 30_000,
+            maxBodyBytes: 32 * 1024 * 1024,
+          },
         );
       } catch (error) {
         const words = error instanceof Error ? error.message : String(error);

@@ -5,7 +5,7 @@
  * (one at most), and removed.
  */
 import { randomUUID } from "node:crypto";
-import type { Selectable } from "kysely";
+import { type Selectable, sql, type Transaction } from "kysely";
 import {
   BIGCOMMERCE,
   type CreateStoreConnection,
@@ -41,6 +41,13 @@ function toConnection(row: Row): StoreConnection {
 
 /** Where a token is sealed: authenticated with it, so a sealed token copied to another row does not open. */
 const sealedFor = (id: string) => `store_connections.token:${id}`;
+
+/**
+ * Creates, "make default" and removals one at a time: two at once would otherwise both pass the "connected
+ * already" check, or both set a default, and one meet the unique index as a bare 409.
+ */
+const serialize = (trx: Transaction<unknown>) =>
+  sql`lock table store_connections in share row exclusive mode`.execute(trx);
 
 /** A failed check as a 400 on the form's field. */
 function refused(problem: StoreProblem): never {
@@ -106,6 +113,7 @@ export class StoreConnections {
     });
     const id = randomUUID();
     const row = await this.ctx.db.transaction().execute(async (trx) => {
+      await serialize(trx as Transaction<unknown>);
       const taken = await trx
         .selectFrom("store_connections")
         .select("name")
@@ -156,13 +164,15 @@ export class StoreConnections {
         });
     }
     const row = await this.ctx.db.transaction().execute(async (trx) => {
-      if (input.isDefault)
+      if (input.isDefault) {
+        await serialize(trx as Transaction<unknown>);
         await trx
           .updateTable("store_connections")
           .set({ is_default: false })
           .where("is_default", "=", true)
           .where("id", "<>", id)
           .execute();
+      }
       const updated = await trx
         .updateTable("store_connections")
         .set({
@@ -222,6 +232,8 @@ export class StoreConnections {
   /** Removes a connection; the default passes to the oldest one left. */
   async remove(id: string): Promise<void> {
     await this.ctx.db.transaction().execute(async (trx) => {
+      // The default passed on here and one made at once would be two.
+      await serialize(trx as Transaction<unknown>);
       const gone = await trx
         .deleteFrom("store_connections")
         .where("id", "=", id)

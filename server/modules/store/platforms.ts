@@ -41,14 +41,19 @@ function bigCommercePlatform(config: Config): CommercePlatform {
       // A person waits on a check: a store out of quota is told, not waited for.
       maxRateLimited: 1,
       maxWaitMs: 5000,
+      // Nor held for half a minute by a store that does not answer.
+      timeoutMs: 10_000,
     });
   return {
     id: BIGCOMMERCE,
     name: "BigCommerce",
     async check(access) {
       try {
-        const store = await client(access).store();
-        return { storeName: store.name, currency: store.currency };
+        const store: unknown = await client(access).store();
+        const { name, currency } = (store ?? {}) as { name?: unknown; currency?: unknown };
+        if (typeof name !== "string" || typeof currency !== "string")
+          throw new StoreProblem("The store answered with something that is not a store's profile", null);
+        return { storeName: name, currency };
       } catch (error) {
         if (!(error instanceof BigCommerceError)) throw error;
         if (error.status === 401 || error.status === 403)
@@ -58,7 +63,8 @@ function bigCommercePlatform(config: Config): CommercePlatform {
           );
         if (error.status === 404)
           throw new StoreProblem("No BigCommerce store answers to this store hash", "storeHash");
-        throw new StoreProblem(error.message, null);
+        // The store's own words may quote the token back: never pass it on.
+        throw new StoreProblem(error.message.split(access.token).join("[token]"), null);
       }
     },
   };
