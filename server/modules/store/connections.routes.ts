@@ -77,7 +77,7 @@ export async function storeConnectionRoutes(app: FastifyInstance, connections: S
   app.post<{ Body: CreateStoreConnection }>(
     PATH,
     {
-      config,
+      config: { ...config, idempotent: true },
       schema: {
         tags,
         security,
