@@ -8,6 +8,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { sql } from "kysely";
+import { isoOrNull as iso } from "../../src/lib/dates";
 import type { AppContext } from "../context";
 import { SharedCache } from "../db/shared-cache";
 import { badRequest, notFound } from "../http/errors";
@@ -42,8 +43,6 @@ export function signature(secret: string, timestamp: number, body: string): stri
   const mac = createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
   return `t=${timestamp},v1=${mac}`;
 }
-
-const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
 // biome-ignore lint/suspicious/noExplicitAny: rows of webhooks.
 const toWebhook = (r: any): WebhookRecord => ({

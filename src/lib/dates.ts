@@ -101,3 +101,12 @@ export function formatDmyTime(date: Date): string {
 export function formatTimeOfDay(input: string): string {
   return /^\d{2}:\d{2}/.test(input) ? input.slice(0, 5) : input;
 }
+
+/**
+ * A database time (a Date, or its text) as the ISO instant an API answers; null stays null.
+ *
+ * @example
+ * isoOrNull(new Date(0)); // "1970-01-01T00:00:00.000Z"
+ */
+export const isoOrNull = (v: Date | string | null): string | null =>
+  v === null ? null : new Date(v).toISOString();

@@ -8,6 +8,7 @@ import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
 import { slugify } from "../../../schemas/cms-fields";
 import { type AjvErrorLike, fieldErrors, invalidInputMessage } from "../../../schemas/error-messages";
+import { isoOrNull as iso } from "../../../src/lib/dates";
 import type { AppContext } from "../../context";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import { type ListQuery, listPage, TOTAL_COLUMN } from "../../http/list-query";
@@ -38,8 +39,6 @@ export interface EntryRow {
   created_by: string | null;
   updated_by: string | null;
 }
-
-const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
 /** The entry as the admin API answers it: its draft's fields beside the entry's own. */
 export function entryRecord(type: ContentType, row: EntryRow): Values {

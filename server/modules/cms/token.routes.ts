@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
+import { isoOrNull as iso } from "../../../src/lib/dates";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { notFound } from "../../http/errors";
@@ -25,8 +26,6 @@ const tokenParams = {
   required: ["id", "tokenId"],
   properties: { id: { type: "string", format: "uuid" }, tokenId: { type: "string", format: "uuid" } },
 } as const;
-
-const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
 export async function tokenRoutes(app: FastifyInstance, ctx: AppContext) {
   const domainExists = async (id: string) => {

@@ -13,14 +13,13 @@ import {
   type StoreConnection,
   type UpdateStoreConnection,
 } from "../../../schemas/store";
+import { isoOrNull as iso } from "../../../src/lib/dates";
 import type { AppContext } from "../../context";
 import type { StoreConnectionsTable } from "../../db/types-store";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import { type CommercePlatform, commercePlatforms, type StoreAccess, StoreProblem } from "./platforms";
 
 type Row = Selectable<StoreConnectionsTable>;
-
-const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
 function toConnection(row: Row): StoreConnection {
   return {

@@ -10,6 +10,7 @@ import type {
   CalendarConnection,
   ConnectCalendarRequest,
 } from "../../../../schemas/crm-calendar";
+import { isoOrNull as iso } from "../../../../src/lib/dates";
 import type { AppContext } from "../../../context";
 import type { CrmCalendarConnectionsTable } from "../../../db/types-crm-calendar";
 import { badRequest, conflict, HttpError, notFound } from "../../../http/errors";
@@ -27,7 +28,6 @@ const FIELD_OF: Readonly<Record<CalDavProblem, string>> = {
   rejected: "url",
 };
 
-const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 const parseCalendars = (v: unknown): CalendarChoice[] =>
   (typeof v === "string" ? JSON.parse(v) : v) as CalendarChoice[];
 
