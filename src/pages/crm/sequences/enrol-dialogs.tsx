@@ -7,7 +7,7 @@ import { useSelect } from "@refinedev/antd";
 import { type BaseRecord, useInvalidate } from "@refinedev/core";
 import { useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Form, Modal, Select, Typography } from "antd";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useRef, useState } from "react";
 import { MAX_ENROLMENT_CLIENTS } from "../../../../schemas/crm-sequence-steps";
 import { getErrorMessage } from "../../../lib/errors";
 import { enrolSummary } from "./sequence-steps";
@@ -132,6 +132,10 @@ export function EnrolInSequenceDialog({
     onSearch: (q) => [{ field: "q", operator: "contains", value: q.trim() || undefined }],
     queryOptions: { enabled: open },
   });
+  // Every sequence the options have shown, by id: the options stay on screen while the next
+  // search loads (when the query's data is empty), and a choice made then must still be known.
+  const seen = useRef(new Map<string, BaseRecord>());
+  for (const s of query.data?.data ?? []) seen.current.set(String(s.id), s);
   // Kept as it was when chosen: the options change with the next search (the search box clears
   // on a choice, and the first 50 by name may not hold it), and the summary names it.
   const [chosen, setChosen] = useState<BaseRecord | undefined>();
@@ -183,7 +187,7 @@ export function EnrolInSequenceDialog({
             value={sequenceId}
             onChange={(v?: string) => {
               setSequenceId(v);
-              setChosen(query.data?.data.find((s) => String(s.id) === v));
+              setChosen(v ? seen.current.get(v) : undefined);
             }}
             placeholder="Choose a sequence"
             notFoundContent="No sequence yet"
