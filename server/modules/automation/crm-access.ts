@@ -16,6 +16,9 @@ const CRM_TRIGGERS: ReadonlySet<string> = new Set([
   "client-created",
   "opportunity-stage-changed",
   "form-submitted",
+  // About a client: their proposal, their cart (its customer, when a client has their email).
+  "proposal-accepted",
+  "cart-abandoned",
 ]);
 const CRM_ACTIONS: ReadonlySet<string> = new Set([
   "send_email",

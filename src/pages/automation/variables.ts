@@ -61,6 +61,22 @@ export function triggerFields(
         { key: "trigger.id", label: "Entry's ID" },
         { key: "trigger.contentTypeName", label: "Content type" },
       ];
+    case "proposal-accepted":
+      return [
+        { key: "trigger.title", label: "Proposal's title" },
+        { key: "trigger.number", label: "Proposal's number" },
+        { key: "trigger.total", label: "Proposal's total" },
+        { key: "trigger.currency", label: "Proposal's currency" },
+        { key: "trigger.client_id", label: "Client's ID" },
+      ];
+    case "cart-abandoned":
+      return [
+        { key: "trigger.email", label: "Customer's email" },
+        { key: "trigger.customerName", label: "Customer's name" },
+        { key: "trigger.total", label: "Cart's total" },
+        { key: "trigger.currency", label: "Cart's currency" },
+        { key: "trigger.itemCount", label: "Items in the cart" },
+      ];
     case "schedule":
       return [{ key: "trigger.scheduledAt", label: "Scheduled time" }];
     case "webhook":
