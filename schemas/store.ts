@@ -27,6 +27,9 @@ export interface StoreConnection {
   /** Why the last check or use failed, in words (null when it worked). */
   lastError: string | null;
   lastSyncAt: string | null;
+  /** Whether the store's webhooks are registered (carts and products kept current by them). */
+  webhooks: "none" | "registered" | "failing";
+  webhooksError: string | null;
   createdAt: string;
 }
 
@@ -99,4 +102,42 @@ export interface UpdateStoreConnection {
   name?: string;
   token?: string;
   isDefault?: true;
+}
+
+export const CART_SOURCES = ["store", "catalogue"] as const;
+export const CART_SOURCE_LABELS: Readonly<Record<(typeof CART_SOURCES)[number], string>> = {
+  store: "Online store",
+  catalogue: "Catalogue viewer",
+};
+export const CART_STATUSES = ["abandoned", "checked_out", "converted"] as const;
+export const CART_STATUS_LABELS: Readonly<Record<(typeof CART_STATUSES)[number], string>> = {
+  abandoned: "Abandoned",
+  checked_out: "Sent to checkout",
+  converted: "Ordered",
+};
+
+/** A cart of the carts list (`/api/store/carts`). Money in integer minor units. */
+export interface StoreCart {
+  id: string;
+  source: (typeof CART_SOURCES)[number];
+  status: (typeof CART_STATUSES)[number];
+  connectionId: string | null;
+  /** The store's id of the cart. */
+  externalId: string | null;
+  /** The catalogue (PDF) a viewer's cart came from. */
+  pdfId: string | null;
+  pdfTitle: string | null;
+  clientId: string | null;
+  clientName: string | null;
+  customerName: string | null;
+  email: string | null;
+  currency: string;
+  totalMinor: number;
+  itemCount: number;
+  items: { sku: string; name: string; quantity: number; priceMinor: number }[];
+  checkoutUrl: string | null;
+  orderId: string | null;
+  /** When the cart last changed: its age. */
+  cartUpdatedAt: string;
+  createdAt: string;
 }

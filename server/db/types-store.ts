@@ -25,8 +25,37 @@ export interface StoreConnectionsTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   created_by: string | null;
+  /** The secret the store's webhooks carry in a header, sealed (`store_connections.webhook:<id>`). */
+  webhook_secret_sealed: string | null;
+  webhooks_status: Generated<"none" | "registered" | "failing">;
+  webhooks_error: string | null;
+  webhooks_at: NullableTimestamp;
+}
+
+/** A cart of the carts list: a store's abandoned cart, or a catalogue viewer's handed to the store. */
+export interface StoreCartsTable {
+  id: Generated<string>;
+  source: "store" | "catalogue";
+  status: "abandoned" | "checked_out" | "converted";
+  connection_id: string | null;
+  external_id: string | null;
+  pdf_id: string | null;
+  client_id: string | null;
+  customer_name: string | null;
+  email: string | null;
+  currency: string;
+  /** Integer minor units (paise for INR). */
+  total_minor: ColumnType<string, number | string, number | string>;
+  item_count: number;
+  items: ColumnType<unknown, string, string>;
+  checkout_url: string | null;
+  order_id: string | null;
+  cart_updated_at: Timestamp;
+  created_at: Generated<Date>;
+  updated_at: Timestamp;
 }
 
 export interface StoreTables {
   store_connections: StoreConnectionsTable;
+  store_carts: StoreCartsTable;
 }

@@ -2,17 +2,28 @@
  * A BigCommerce store on 127.0.0.1 for the online store's tests (issue 18), small and faithful to
  * the published v3 shapes of the endpoints the product calls (docs/store-api.md):
  * `GET /stores/{hash}/v2/store`, `GET …/v3/catalog/products?include=variants&page&limit`,
- * `GET …/v3/catalog/categories`, `POST …/v3/carts?include=redirect_urls`. Every call needs the
+ * `GET …/v3/catalog/categories`, `POST …/v3/carts?include=redirect_urls`, `GET …/v3/carts/{id}`,
+ * `GET …/v3/customers?id:in=`, `GET|POST …/v3/hooks`, `PUT …/v3/hooks/{id}`; `fire()` delivers a
+ * webhook callback as BigCommerce does (the hook's custom headers, no signature). Every call needs the
  * store's `X-Auth-Token` (401 otherwise; an unknown store hash is a 404). Lists answer `{ data, meta: { pagination } }`.
  *
  * The rate limit works as BigCommerce's: a quota of requests per window; each answer carries
  * `X-Rate-Limit-Requests-Quota`, `-Requests-Left`, `-Time-Window-Ms` and `-Time-Reset-Ms`, and a
  * request past the quota gets 429 with the same headers.
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { BcCart, BcCartLine, BcCategory, BcProduct } from "../../server/modules/store/bigcommerce";
+import type {
+  BcCart,
+  BcCartLine,
+  BcCategory,
+  BcCustomer,
+  BcHook,
+  BcHookCallback,
+  BcProduct,
+  BcStoreCart,
+} from "../../server/modules/store/bigcommerce";
 
 export interface FakeStoreOptions {
   hash?: string;
@@ -33,6 +44,18 @@ export interface FakeStore {
   products: BcProduct[];
   categories: BcCategory[];
   carts: (BcCart & { line_items: BcCartLine[] })[];
+  /** Carts shoppers made on the storefront (as `GET /v3/carts/{id}` answers them). */
+  storefrontCarts: BcStoreCart[];
+  customers: BcCustomer[];
+  /** Webhooks registered through `/v3/hooks`. */
+  hooks: BcHook[];
+  /**
+   * Fires a webhook as BigCommerce does: POSTs the callback to every active hook of this scope,
+   * with the headers the hook was registered with; answers the statuses the receivers gave.
+   */
+  fire(scope: string, data: BcHookCallback["data"]): Promise<number[]>;
+  /** Where a hook's destination is reached (a test maps the server's PUBLIC_URL to its port). */
+  deliverTo: (destination: string) => string;
   /** Every request: method, path with query, and the answer's status. */
   log: { method: string; path: string; status: number; at: number }[];
   close(): Promise<void>;
@@ -120,8 +143,34 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
       { id: 3, parent_id: 1, name: "Garden", is_visible: true },
     ],
     carts: [],
+    storefrontCarts: [],
+    customers: [],
+    hooks: [],
+    deliverTo: (destination) => destination,
     log: [],
     close: async () => {},
+    async fire(scope, data) {
+      const statuses: number[] = [];
+      for (const hook of store.hooks.filter((h) => h.is_active && h.scope === scope)) {
+        const body = {
+          scope,
+          store_id: "1025646",
+          producer: `stores/${hash}`,
+          data,
+          created_at: 1_700_000_000,
+        };
+        const res = await fetch(store.deliverTo(hook.destination), {
+          method: "POST",
+          headers: { "content-type": "application/json", ...(hook.headers ?? {}) },
+          body: JSON.stringify({
+            ...body,
+            hash: createHash("sha1").update(JSON.stringify(body)).digest("hex"),
+          }),
+        });
+        statuses.push(res.status);
+      }
+      return statuses;
+    },
   };
 
   const server = http.createServer((req, res) => {
@@ -171,6 +220,51 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
         return answer(200, page(items, url), limits);
       }
       if (route === "GET /v3/catalog/categories") return answer(200, page(store.categories, url), limits);
+      // Webhooks, carts as the storefront has them, customers: what the webhooks need.
+      const bodyOf = <T>(): T | null => {
+        try {
+          return JSON.parse(Buffer.concat(chunks).toString("utf8")) as T;
+        } catch {
+          return null;
+        }
+      };
+      if (route === "GET /v3/hooks") return answer(200, page(store.hooks, url), limits);
+      if (route === "POST /v3/hooks") {
+        const hook = bodyOf<Omit<BcHook, "id">>();
+        if (!hook?.scope || !hook.destination)
+          return answer(
+            422,
+            { status: 422, title: "Input is invalid", errors: { scope: "required" } },
+            limits,
+          );
+        const made = { ...hook, id: store.hooks.length + 1, is_active: hook.is_active ?? true };
+        store.hooks.push(made);
+        return answer(200, { data: made, meta: {} }, limits);
+      }
+      const hookPut = /^PUT \/v3\/hooks\/(\d+)$/.exec(route);
+      if (hookPut) {
+        const hook = store.hooks.find((h) => h.id === Number(hookPut[1]));
+        if (!hook) return answer(404, { status: 404, title: "Webhook not found" }, limits);
+        Object.assign(hook, bodyOf<Partial<BcHook>>() ?? {});
+        return answer(200, { data: hook, meta: {} }, limits);
+      }
+      const cartGet = /^GET \/v3\/carts\/([^/]+)$/.exec(route);
+      if (cartGet) {
+        const cart = store.storefrontCarts.find((c) => c.id === decodeURIComponent(cartGet[1]));
+        if (!cart) return answer(404, { status: 404, title: "Cart not found" }, limits);
+        return answer(200, { data: cart, meta: {} }, limits);
+      }
+      if (route === "GET /v3/customers") {
+        const ids = (url.searchParams.get("id:in") ?? "").split(",").map(Number);
+        return answer(
+          200,
+          page(
+            store.customers.filter((c) => ids.includes(c.id)),
+            url,
+          ),
+          limits,
+        );
+      }
       if (route === "POST /v3/carts") {
         let body: { line_items?: BcCartLine[]; currency?: { code: string } };
         try {

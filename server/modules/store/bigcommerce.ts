@@ -105,6 +105,60 @@ export interface BcCart {
   redirect_urls?: { cart_url: string; checkout_url: string; embedded_checkout_url: string };
 }
 
+/** A cart as `GET /v3/carts/{id}` answers it: its customer, amounts and lines. */
+export interface BcStoreCart extends BcCart {
+  customer_id: number;
+  email: string;
+  created_time: string;
+  updated_time: string;
+  line_items: {
+    physical_items: BcCartItem[];
+    digital_items: BcCartItem[];
+  };
+}
+
+export interface BcCartItem {
+  id: string;
+  product_id: number;
+  variant_id: number;
+  sku: string;
+  name: string;
+  quantity: number;
+  list_price: number;
+  sale_price: number;
+  extended_sale_price: number;
+}
+
+/** A customer (`GET /v3/customers?id:in=`), the fields a cart's customer is named by. */
+export interface BcCustomer {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+}
+
+/**
+ * A webhook (`/v3/hooks`). BigCommerce signs nothing: it sends the `headers` given when the hook
+ * was registered with every callback, and the receiver checks them.
+ */
+export interface BcHook {
+  id: number;
+  scope: string;
+  destination: string;
+  is_active: boolean;
+  headers: Record<string, string> | null;
+}
+
+/** A webhook's callback: which event, about what (`data.id`; `orderId` for a converted cart). */
+export interface BcHookCallback {
+  scope: string;
+  store_id: string;
+  producer: string;
+  hash: string;
+  created_at: number;
+  data: { type: string; id: string | number; orderId?: number; cartId?: string };
+}
+
 /** `GET /v2/store`: the store's profile (its name and currency: the connection test's answer). */
 export interface BcStore {
   id: string;
@@ -225,6 +279,38 @@ export function bigCommerce(options: BigCommerceOptions) {
     store: () => call<BcStore>("GET", "/v2/store"),
     products: (limit?: number) => pages<BcProduct>("/v3/catalog/products", { include: "variants" }, limit),
     categories: (limit?: number) => pages<BcCategory>("/v3/catalog/categories", {}, limit),
+    /** A cart as the store has it, or null when it has none by this id (deleted, expired). */
+    async cart(id: string): Promise<BcStoreCart | null> {
+      try {
+        const answer = await call<{ data: BcStoreCart }>("GET", `/v3/carts/${encodeURIComponent(id)}`);
+        return answer.data;
+      } catch (error) {
+        if (error instanceof BigCommerceError && error.status === 404) return null;
+        throw error;
+      }
+    },
+    /** Customers by id (one page: a cart has one customer). */
+    async customers(ids: readonly number[]): Promise<BcCustomer[]> {
+      if (!ids.length) return [];
+      const search = new URLSearchParams({
+        "id:in": ids.join(","),
+        limit: String(Math.min(ids.length, 250)),
+      });
+      const answer = await call<Page<BcCustomer>>("GET", `/v3/customers?${search}`);
+      return answer.data;
+    },
+    /** Every webhook the token's account registered on the store. */
+    async hooks(): Promise<BcHook[]> {
+      const all: BcHook[] = [];
+      for await (const page of pages<BcHook>("/v3/hooks", {}, 250)) all.push(...page.data);
+      return all;
+    },
+    async createHook(hook: Omit<BcHook, "id">): Promise<BcHook> {
+      return (await call<{ data: BcHook }>("POST", "/v3/hooks", hook)).data;
+    },
+    async updateHook(id: number, hook: Partial<Omit<BcHook, "id">>): Promise<BcHook> {
+      return (await call<{ data: BcHook }>("PUT", `/v3/hooks/${id}`, hook)).data;
+    },
     /** A cart of these lines, with its checkout link. */
     async createCart(lines: BcCartLine[], currency?: string): Promise<BcCart> {
       const answer = await call<{ data: BcCart }>("POST", "/v3/carts?include=redirect_urls", {

@@ -41,6 +41,8 @@ const connectionSchema = {
     lastCheckedAt: { type: ["string", "null"], format: "date-time" },
     lastError: { type: ["string", "null"] },
     lastSyncAt: { type: ["string", "null"], format: "date-time" },
+    webhooks: { type: "string", enum: ["none", "registered", "failing"] },
+    webhooksError: { type: ["string", "null"] },
     createdAt: { type: "string", format: "date-time" },
   },
 } as const;

@@ -18,6 +18,7 @@ import type { AppContext } from "../../context";
 import type { StoreConnectionsTable } from "../../db/types-store";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import { type CommercePlatform, commercePlatforms, type StoreAccess, StoreProblem } from "./platforms";
+import { queueWebhookRegistration } from "./webhooks";
 
 type Row = Selectable<StoreConnectionsTable>;
 
@@ -34,6 +35,8 @@ function toConnection(row: Row): StoreConnection {
     lastCheckedAt: iso(row.last_checked_at),
     lastError: row.last_error,
     lastSyncAt: iso(row.last_sync_at),
+    webhooks: row.webhooks_status,
+    webhooksError: row.webhooks_error,
     createdAt: iso(row.created_at) as string,
   };
 }
@@ -131,7 +134,7 @@ export class StoreConnections {
           .set({ is_default: false })
           .where("is_default", "=", true)
           .execute();
-      return trx
+      const inserted = await trx
         .insertInto("store_connections")
         .values({
           id,
@@ -147,6 +150,8 @@ export class StoreConnections {
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      await queueWebhookRegistration(this.ctx, trx, id);
+      return inserted;
     });
     return toConnection(row);
   }
@@ -193,6 +198,8 @@ export class StoreConnections {
         .returningAll()
         .executeTakeFirst();
       if (!updated) throw notFound("Store connection not found");
+      // A new token may be another account's: its hooks are registered again.
+      if (input.token !== undefined) await queueWebhookRegistration(this.ctx, trx, id);
       return updated;
     });
     return toConnection(row);

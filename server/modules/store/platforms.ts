@@ -27,6 +27,70 @@ export interface CommercePlatform {
   name: string;
   /** The store as it introduces itself; StoreProblem when it cannot be reached or refuses. */
   check(access: StoreAccess): Promise<{ storeName: string; currency: string }>;
+  /**
+   * Registers (or brings up to date) the store's webhooks for these events at `destination`,
+   * each callback carrying `headers`; hooks of other destinations are left alone.
+   */
+  registerWebhooks(access: StoreAccess, destination: string, headers: Record<string, string>): Promise<void>;
+  /** What a webhook's callback body tells, or null for one this build does not act on. */
+  readCallback(body: unknown): StoreEvent | null;
+  /** A cart as the store has it now, or null when it has none by this id. */
+  cart(access: StoreAccess, id: string): Promise<PlatformCart | null>;
+}
+
+/** The events the store acts on, whatever the platform calls them. */
+export type StoreEvent =
+  | { kind: "cart-abandoned"; cartId: string }
+  | { kind: "cart-converted"; cartId: string; orderId: string }
+  | { kind: "product-changed"; productId: number }
+  | { kind: "product-deleted"; productId: number };
+
+export interface PlatformCart {
+  id: string;
+  email: string | null;
+  customerName: string | null;
+  currency: string;
+  /** The cart's amount as the store states it, in its currency's units. */
+  amount: number;
+  items: { sku: string; name: string; quantity: number; price: number }[];
+  updatedAt: string;
+}
+
+/** BigCommerce's webhook scopes for the events above. */
+export const BIGCOMMERCE_SCOPES = [
+  "store/cart/abandoned",
+  "store/cart/converted",
+  "store/product/created",
+  "store/product/updated",
+  "store/product/deleted",
+  "store/product/inventory/updated",
+] as const;
+
+/** A callback's body as BigCommerce posts it (docs/store-api.md "Webhooks"), read defensively. */
+export function readBigCommerceCallback(body: unknown): StoreEvent | null {
+  if (typeof body !== "object" || body === null) return null;
+  const { scope, data } = body as { scope?: unknown; data?: unknown };
+  if (typeof scope !== "string" || typeof data !== "object" || data === null) return null;
+  const { id, orderId } = data as { id?: unknown; orderId?: unknown };
+  const text = typeof id === "string" || typeof id === "number" ? String(id).slice(0, 100) : "";
+  if (!text) return null;
+  const productId = Number(text);
+  switch (scope) {
+    case "store/cart/abandoned":
+      return { kind: "cart-abandoned", cartId: text };
+    case "store/cart/converted":
+      return typeof orderId === "string" || typeof orderId === "number"
+        ? { kind: "cart-converted", cartId: text, orderId: String(orderId).slice(0, 40) }
+        : null;
+    case "store/product/created":
+    case "store/product/updated":
+    case "store/product/inventory/updated":
+      return Number.isSafeInteger(productId) && productId > 0 ? { kind: "product-changed", productId } : null;
+    case "store/product/deleted":
+      return Number.isSafeInteger(productId) && productId > 0 ? { kind: "product-deleted", productId } : null;
+    default:
+      return null;
+  }
 }
 
 function bigCommercePlatform(config: Config): CommercePlatform {
@@ -44,9 +108,42 @@ function bigCommercePlatform(config: Config): CommercePlatform {
       // Nor held for half a minute by a store that does not answer.
       timeoutMs: 10_000,
     });
+  // Background work (webhooks, carts) waits out the rate limit as a sync does.
+  const worker = (access: StoreAccess) =>
+    bigCommerce({ ...access, apiUrl: config.bigcommerceApiUrl, allowPrivate: true, timeoutMs: 30_000 });
   return {
     id: BIGCOMMERCE,
     name: "BigCommerce",
+    async registerWebhooks(access, destination, headers) {
+      const api = worker(access);
+      const mine = new Map(
+        (await api.hooks()).filter((h) => h.destination === destination).map((h) => [h.scope, h]),
+      );
+      for (const scope of BIGCOMMERCE_SCOPES) {
+        const hook = mine.get(scope);
+        if (!hook) await api.createHook({ scope, destination, is_active: true, headers });
+        // Brought up to date: reactivated (BigCommerce turns off a hook that kept failing), new secret.
+        else await api.updateHook(hook.id, { destination, is_active: true, headers });
+      }
+    },
+    readCallback: readBigCommerceCallback,
+    async cart(access, id) {
+      const api = worker(access);
+      const cart = await api.cart(id);
+      if (!cart) return null;
+      const customer = cart.customer_id > 0 ? ((await api.customers([cart.customer_id]))[0] ?? null) : null;
+      const name = customer ? `${customer.first_name} ${customer.last_name}`.trim() : "";
+      const lines = [...(cart.line_items?.physical_items ?? []), ...(cart.line_items?.digital_items ?? [])];
+      return {
+        id: cart.id,
+        email: cart.email || customer?.email || null,
+        customerName: name || null,
+        currency: cart.currency?.code ?? "INR",
+        amount: cart.cart_amount,
+        items: lines.map((l) => ({ sku: l.sku, name: l.name, quantity: l.quantity, price: l.sale_price })),
+        updatedAt: cart.updated_time,
+      };
+    },
     async check(access) {
       try {
         const store: unknown = await client(access).store();

@@ -13,6 +13,7 @@ import {
   MailOutlined,
   MessageOutlined,
   NodeIndexOutlined,
+  ShopOutlined,
   SnippetsOutlined,
 } from "@ant-design/icons";
 import { useSubscription } from "@refinedev/core";
@@ -37,6 +38,7 @@ const KIND_ICONS: Record<TimelineKind, ReactNode> = {
   meeting: <CalendarOutlined />,
   task: <CheckSquareOutlined />,
   sequence: <NodeIndexOutlined />,
+  store: <ShopOutlined />,
 };
 
 /** What the filter offers: both directions of a channel are one choice. */

@@ -1,0 +1,195 @@
+/**
+ * The carts list (issue 18): a store's abandoned carts, which reach us by its
+ * `store/cart/abandoned` webhook (BigCommerce has no list of them), and the carts the public
+ * catalogue viewer handed to the store at checkout. One table, `store_carts`; a cart's customer
+ * is matched to a CRM client by email, whose timeline then records it, and an abandoned cart
+ * raises the automation trigger "Store cart abandoned".
+ */
+import { sql } from "kysely";
+import { MINOR_DIGITS } from "../../../schemas/proposal-money";
+import type { StoreCart } from "../../../schemas/store";
+import { isoOrNull } from "../../../src/lib/dates";
+import type { AppContext } from "../../context";
+import { cartAbandoned } from "../automation/store-events";
+import { addTimeline, type Db } from "../crm/timeline";
+import type { PlatformCart } from "./platforms";
+
+/** Minor digits of a currency: 2 for one this build does not list. */
+const digitsOf = (currency: string) => (MINOR_DIGITS as Readonly<Record<string, number>>)[currency] ?? 2;
+
+/** A store's amount (a decimal in major units) in integer minor units, rounded half up. */
+export function minorOf(amount: number, currency: string): number {
+  if (!Number.isFinite(amount) || amount <= 0) return 0;
+  return Math.round(Number((amount * 10 ** digitsOf(currency)).toFixed(6)));
+}
+
+const money = (minor: number, currency: string) => {
+  const digits = digitsOf(currency);
+  return `${currency} ${(minor / 10 ** digits).toFixed(digits)}`;
+};
+
+/** The client whose email this is (case aside), if any. */
+async function clientByEmail(db: Db, email: string | null): Promise<string | null> {
+  if (!email) return null;
+  const row = await db
+    .selectFrom("clients")
+    .select("id")
+    .where(sql`lower(email)`, "=", email.trim().toLowerCase())
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+export function toStoreCart(row: Record<string, unknown>): StoreCart {
+  const items = (typeof row.items === "string" ? JSON.parse(row.items) : row.items) as StoreCart["items"];
+  return {
+    id: String(row.id),
+    source: row.source as StoreCart["source"],
+    status: row.status as StoreCart["status"],
+    connectionId: (row.connection_id as string | null) ?? null,
+    externalId: (row.external_id as string | null) ?? null,
+    pdfId: (row.pdf_id as string | null) ?? null,
+    pdfTitle: (row.pdf_title as string | null | undefined) ?? null,
+    clientId: (row.client_id as string | null) ?? null,
+    clientName: (row.client_name as string | null | undefined) ?? null,
+    customerName: (row.customer_name as string | null) ?? null,
+    email: (row.email as string | null) ?? null,
+    currency: String(row.currency),
+    totalMinor: Number(row.total_minor),
+    itemCount: Number(row.item_count),
+    items: Array.isArray(items) ? items : [],
+    checkoutUrl: (row.checkout_url as string | null) ?? null,
+    orderId: (row.order_id as string | null) ?? null,
+    cartUpdatedAt: isoOrNull(row.cart_updated_at as Date) ?? "",
+    createdAt: isoOrNull(row.created_at as Date) ?? "",
+  };
+}
+
+/**
+ * A store's cart left without checkout: kept (or brought up to date) as abandoned; the first time,
+ * its client's timeline says so and the trigger is raised, all in `trx`. A cart the store no
+ * longer has is kept with what the callback said (its id).
+ */
+export async function cartWasAbandoned(
+  ctx: AppContext,
+  trx: Db,
+  connectionId: string,
+  cartId: string,
+  cart: PlatformCart | null,
+): Promise<StoreCart> {
+  const currency = cart?.currency ?? "INR";
+  const items = (cart?.items ?? []).map((i) => ({
+    sku: i.sku,
+    name: i.name,
+    quantity: i.quantity,
+    priceMinor: minorOf(i.price, currency),
+  }));
+  const clientId = await clientByEmail(trx, cart?.email ?? null);
+  const values = {
+    source: "store" as const,
+    status: "abandoned" as const,
+    connection_id: connectionId,
+    external_id: cartId,
+    client_id: clientId,
+    customer_name: cart?.customerName?.slice(0, 200) ?? null,
+    email: cart?.email?.slice(0, 254) ?? null,
+    currency: currency.slice(0, 8),
+    total_minor: minorOf(cart?.amount ?? 0, currency),
+    item_count: items.reduce((n, i) => n + i.quantity, 0),
+    items: JSON.stringify(items),
+    cart_updated_at: cart?.updatedAt ? new Date(cart.updatedAt) : new Date(),
+    updated_at: new Date(),
+  };
+  const before = await trx
+    .selectFrom("store_carts")
+    .select(["id", "status"])
+    .where("connection_id", "=", connectionId)
+    .where("external_id", "=", cartId)
+    .forUpdate()
+    .executeTakeFirst();
+  // A converted cart stays converted: a late abandoned callback does not undo the order.
+  if (before?.status === "converted") return getCart(trx, before.id);
+  const row = before
+    ? await trx
+        .updateTable("store_carts")
+        .set(values)
+        .where("id", "=", before.id)
+        .returningAll()
+        .executeTakeFirstOrThrow()
+    : await trx.insertInto("store_carts").values(values).returningAll().executeTakeFirstOrThrow();
+  const stored = toStoreCart(row as Record<string, unknown>);
+  if (!before) {
+    if (clientId)
+      await addTimeline(trx, [
+        {
+          clientId,
+          kind: "store",
+          title: `Left a cart in the store: ${plural(stored.itemCount, "item")}, ${money(stored.totalMinor, currency)}`,
+          data: { cartId: stored.id, externalId: cartId, items },
+          refId: stored.id,
+          dedupeKey: `store-cart:${stored.id}:abandoned`,
+        },
+      ]);
+    await cartAbandoned(
+      ctx,
+      trx,
+      {
+        id: stored.id,
+        cartId,
+        email: stored.email,
+        customerName: stored.customerName,
+        total: stored.totalMinor / 10 ** digitsOf(currency),
+        currency,
+        itemCount: stored.itemCount,
+        items,
+      },
+      clientId,
+    );
+  }
+  return stored;
+}
+
+/** A store's cart became an order: the cart converted, the client's timeline told. */
+export async function cartWasConverted(
+  trx: Db,
+  connectionId: string,
+  cartId: string,
+  orderId: string,
+): Promise<void> {
+  const row = await trx
+    .updateTable("store_carts")
+    .set({ status: "converted", order_id: orderId, updated_at: new Date() })
+    .where("connection_id", "=", connectionId)
+    .where("external_id", "=", cartId)
+    .where("status", "!=", "converted")
+    .returningAll()
+    .executeTakeFirst();
+  if (!row?.client_id) return;
+  const cart = toStoreCart(row as Record<string, unknown>);
+  await addTimeline(trx, [
+    {
+      clientId: row.client_id,
+      kind: "store",
+      title: `Ordered in the store: order ${orderId}, ${money(cart.totalMinor, cart.currency)}`,
+      data: { cartId: cart.id, externalId: cartId, orderId },
+      refId: cart.id,
+      dedupeKey: `store-cart:${cart.id}:converted`,
+    },
+  ]);
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** The list's select: a cart with its client's name and its catalogue's title. */
+export function cartsQuery(db: Db) {
+  return db
+    .selectFrom("store_carts as c")
+    .leftJoin("clients as cl", "cl.id", "c.client_id")
+    .leftJoin("pdfs as p", "p.id", "c.pdf_id")
+    .selectAll("c")
+    .select(["cl.name as client_name", "p.name as pdf_title"]);
+}
+
+export async function getCart(db: Db, id: string): Promise<StoreCart> {
+  const row = await cartsQuery(db).where("c.id", "=", id).executeTakeFirstOrThrow();
+  return toStoreCart(row as Record<string, unknown>);
+}
