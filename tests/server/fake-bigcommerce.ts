@@ -254,6 +254,27 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
         if (!cart) return answer(404, { status: 404, title: "Cart not found" }, limits);
         return answer(200, { data: cart, meta: {} }, limits);
       }
+      if (route === "GET /v3/catalog/variants") {
+        // Every product has at least one variant: a product without options has its base variant,
+        // with the product's own SKU (its id here: the product's times 1000).
+        const all = store.products.flatMap((p) =>
+          p.variants?.length
+            ? p.variants
+            : [
+                {
+                  id: p.id * 1000,
+                  product_id: p.id,
+                  sku: p.sku,
+                  price: p.price,
+                  calculated_price: p.price,
+                  inventory_level: p.inventory_level,
+                  option_values: [],
+                },
+              ],
+        );
+        const wanted = url.searchParams.get("sku:in")?.split(",") ?? url.searchParams.get("sku")?.split(",");
+        return answer(200, page(wanted ? all.filter((v) => wanted.includes(v.sku)) : all, url), limits);
+      }
       if (route === "GET /v3/customers") {
         const ids = (url.searchParams.get("id:in") ?? "").split(",").map(Number);
         return answer(

@@ -96,6 +96,16 @@ export class StoreConnections {
     return toConnection(await this.row(id));
   }
 
+  /** The default connection's id, or null when no store is connected. */
+  async defaultId(): Promise<string | null> {
+    const row = await this.ctx.db
+      .selectFrom("store_connections")
+      .select("id")
+      .where("is_default", "=", true)
+      .executeTakeFirst();
+    return row?.id ?? null;
+  }
+
   /** The token of a connection, opened, for the server's own calls to the store. */
   async access(id: string): Promise<StoreAccess & { platform: CommercePlatform }> {
     const row = await this.row(id);

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
 import { storeCartRoutes } from "./carts.routes";
+import { storeCheckoutRoutes } from "./checkout.routes";
 import { storeConnectionRoutes } from "./connections.routes";
 import { StoreConnections } from "./connections.service";
 import { type ProductEventHandler, registerWebhookJobs, storeWebhookRoutes } from "./webhooks";
@@ -21,5 +22,6 @@ export async function storeModule(
   await storeConnectionRoutes(app, connections);
   await storeWebhookRoutes(app, ctx, connections);
   await storeCartRoutes(app, ctx);
+  await storeCheckoutRoutes(app, ctx, connections);
   return { connections };
 }

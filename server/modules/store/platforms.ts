@@ -36,6 +36,25 @@ export interface CommercePlatform {
   readCallback(body: unknown): StoreEvent | null;
   /** A cart as the store has it now, or null when it has none by this id. */
   cart(access: StoreAccess, id: string): Promise<PlatformCart | null>;
+  /**
+   * A cart of these lines, found in the store by SKU, with its checkout link; `listPrice` (in the
+   * cart's currency) overrides the store's price. SKUs the store does not sell are answered in
+   * `missing`, and then no cart is made.
+   */
+  checkout(
+    access: StoreAccess,
+    lines: readonly CheckoutLine[],
+    currency: string,
+  ): Promise<{
+    missing: string[];
+    cart: { id: string; amount: number; currency: string; checkoutUrl: string } | null;
+  }>;
+}
+
+export interface CheckoutLine {
+  sku: string;
+  quantity: number;
+  listPrice?: number;
 }
 
 /** The events the store acts on, whatever the platform calls them. */
@@ -127,6 +146,40 @@ function bigCommercePlatform(config: Config): CommercePlatform {
       }
     },
     readCallback: readBigCommerceCallback,
+    async checkout(access, lines, currency) {
+      const api = worker(access);
+      // Every product has at least one variant (its base variant) with its SKU: variants find both.
+      const skus = [...new Set(lines.map((l) => l.sku))];
+      const found = new Map<string, { product_id: number; id: number }>();
+      for (let i = 0; i < skus.length; i += 50) {
+        const search = new URLSearchParams({ "sku:in": skus.slice(i, i + 50).join(","), limit: "250" });
+        const page = await api.call<{ data: { id: number; product_id: number; sku: string }[] }>(
+          "GET",
+          `/v3/catalog/variants?${search}`,
+        );
+        for (const v of page.data) found.set(v.sku, v);
+      }
+      const missing = skus.filter((sku) => !found.has(sku));
+      if (missing.length) return { missing, cart: null };
+      const cart = await api.createCart(
+        lines.map((l) => {
+          const v = found.get(l.sku) as { product_id: number; id: number };
+          return {
+            product_id: v.product_id,
+            variant_id: v.id,
+            quantity: l.quantity,
+            ...(l.listPrice === undefined ? {} : { list_price: l.listPrice }),
+          };
+        }),
+        currency,
+      );
+      const checkoutUrl = cart.redirect_urls?.checkout_url;
+      if (!checkoutUrl) throw new StoreProblem("The store made the cart but gave no checkout link", null);
+      return {
+        missing: [],
+        cart: { id: cart.id, amount: cart.cart_amount, currency: cart.currency.code, checkoutUrl },
+      };
+    },
     async cart(access, id) {
       const api = worker(access);
       const cart = await api.cart(id);
