@@ -163,6 +163,8 @@ export interface PublicPdf {
   pages: PublicPage[];
   links: PublicLink[];
   products: Record<string, PublicProduct>;
+  /** An online store takes this catalogue's cart: the cart offers "Checkout" (issue 18). */
+  checkout: boolean;
 }
 
 /** Spec §8. */

@@ -52,3 +52,22 @@ export async function searchCatalogue(ref: string, q: string, signal?: AbortSign
   const url = `/public/pdfs/${encodeURIComponent(ref)}/search?q=${encodeURIComponent(q)}`;
   return (await getJson<{ data: SearchHit[] }>(url, signal)).data;
 }
+
+/**
+ * Hands the cart's lines to the online store (`POST /public/pdfs/{ref}/checkout`); answers the
+ * store's checkout link. Throws an Error with the server's words when it cannot.
+ */
+export async function checkoutCart(
+  ref: string,
+  lines: readonly { productId: string; quantity: number }[],
+): Promise<string> {
+  const response = await fetch(`/public/pdfs/${encodeURIComponent(ref)}/checkout`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ lines: lines.map((l) => ({ productId: l.productId, quantity: l.quantity })) }),
+  });
+  const body = (await response.json().catch(() => null)) as { checkoutUrl?: string; message?: string } | null;
+  if (!response.ok || !body?.checkoutUrl)
+    throw new Error(body?.message ?? `The checkout could not start (the server answered ${response.status})`);
+  return body.checkoutUrl;
+}

@@ -2,6 +2,7 @@
  * The cart, in a drawer: a line per product with its image, name, SKU, unit price, quantity
  * (− and +), removal and line total, then one total per currency.
  */
+import { useState } from "react";
 import { type Cart, type CartLine, formatMoney, lineTotal, totalsByCurrency } from "./cart";
 import { Dialog } from "./dialog";
 import { Icon } from "./icons";
@@ -9,6 +10,8 @@ import { QuantityPicker } from "./quantity-picker";
 
 export interface CartDrawerProps {
   cart: Cart;
+  /** Hands the lines of one currency to the online store; absent when no store takes the cart. */
+  onCheckout?: (currency: string) => Promise<void>;
   onQuantity(productId: string, quantity: number): void;
   onRemove(productId: string): void;
   onClose(): void;
@@ -55,8 +58,21 @@ function Line({
   );
 }
 
-export function CartDrawer({ cart, onQuantity, onRemove, onClose }: CartDrawerProps) {
+export function CartDrawer({ cart, onQuantity, onRemove, onClose, onCheckout }: CartDrawerProps) {
   const totals = totalsByCurrency(cart);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const checkout = async (currency: string) => {
+    if (!onCheckout || busy) return;
+    setBusy(currency);
+    setProblem(null);
+    try {
+      await onCheckout(currency);
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+      setBusy(null);
+    }
+  };
   return (
     <Dialog
       title="Cart"
@@ -64,14 +80,41 @@ export function CartDrawer({ cart, onQuantity, onRemove, onClose }: CartDrawerPr
       onClose={onClose}
       footer={
         cart.length > 0 ? (
-          <dl className="vw-cart-totals">
-            {totals.map(({ currency, total }) => (
-              <div key={currency} data-testid="cart-total">
-                <dt>{totals.length > 1 ? `Total (${currency})` : "Total"}</dt>
-                <dd>{formatMoney(total, currency)}</dd>
+          <div className="vw-cart-footer">
+            <dl className="vw-cart-totals">
+              {totals.map(({ currency, total }) => (
+                <div key={currency} data-testid="cart-total">
+                  <dt>{totals.length > 1 ? `Total (${currency})` : "Total"}</dt>
+                  <dd>{formatMoney(total, currency)}</dd>
+                </div>
+              ))}
+            </dl>
+            {onCheckout ? (
+              <div className="vw-cart-checkout">
+                {problem ? (
+                  <p className="vw-cart-problem" role="alert">
+                    {problem}
+                  </p>
+                ) : null}
+                {totals.map(({ currency }) => (
+                  <button
+                    key={currency}
+                    type="button"
+                    className="vw-primary-btn"
+                    disabled={busy !== null}
+                    aria-busy={busy === currency}
+                    onClick={() => void checkout(currency)}
+                  >
+                    {busy === currency
+                      ? "Opening the checkout…"
+                      : totals.length > 1
+                        ? `Check out the ${currency} items`
+                        : "Checkout"}
+                  </button>
+                ))}
               </div>
-            ))}
-          </dl>
+            ) : null}
+          </div>
         ) : null
       }
     >

@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { searchedWords, sendEvent } from "./analytics";
-import { type PublicLink, type PublicPdf, type PublicProduct, searchCatalogue } from "./api";
+import { checkoutCart, type PublicLink, type PublicPdf, type PublicProduct, searchCatalogue } from "./api";
 import { cartCount } from "./cart";
 import { CartDrawer } from "./cart-drawer";
 import { Controls } from "./controls";
@@ -239,6 +239,17 @@ export function Reader({ pdf, catalogueRef, visitor }: ReaderProps) {
           onQuantity={cart.setQuantity}
           onRemove={cart.remove}
           onClose={() => setCartOpen(false)}
+          onCheckout={
+            pdf.checkout
+              ? async (currency) => {
+                  const url = await checkoutCart(
+                    pdf.id,
+                    cart.cart.filter((l) => l.currency === currency),
+                  );
+                  window.location.assign(url);
+                }
+              : undefined
+          }
         />
       ) : null}
     </div>

@@ -202,6 +202,27 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
         used++;
         limits["x-rate-limit-requests-left"] = String(options.quota - used);
       }
+      // The e2e runs drive the stand-in from outside its process: a shopper's cart, a webhook.
+      if (req.method === "POST" && url.pathname === "/__control/storefront-carts") {
+        const given = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as {
+          cart: BcStoreCart;
+          customer?: BcCustomer;
+        };
+        store.storefrontCarts.push(given.cart);
+        if (given.customer) store.customers.push(given.customer);
+        return answer(201, { ok: true });
+      }
+      if (req.method === "POST" && url.pathname === "/__control/fire") {
+        const given = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as {
+          scope: string;
+          data: BcHookCallback["data"];
+        };
+        void store.fire(given.scope, given.data).then(
+          (statuses) => answer(200, { statuses }),
+          (error: Error) => answer(502, { error: error.message }),
+        );
+        return;
+      }
       const asked = /^\/stores\/([^/]+)(\/.*)$/.exec(url.pathname);
       const askedHash = asked?.[1] ?? "";
       const tokenOf = askedHash === hash ? store.token : options.otherStores?.[askedHash];

@@ -109,6 +109,11 @@ export async function publicPdfRoutes(app: FastifyInstance, ctx: AppContext, pdf
               ctx.db,
             )
           : { rows: [] };
+        const store = await ctx.db
+          .selectFrom("store_connections")
+          .select("id")
+          .where("is_default", "=", true)
+          .executeTakeFirst();
         reply.header("cache-control", "public, max-age=30");
         return {
           id: pdf.id,
@@ -148,6 +153,7 @@ export async function publicPdfRoutes(app: FastifyInstance, ctx: AppContext, pdf
               },
             ]),
           ),
+          checkout: Boolean(store),
         };
       },
     );

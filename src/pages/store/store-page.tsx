@@ -15,6 +15,7 @@ import { PageHeader } from "../../layout/page-header";
 import { getErrorMessage } from "../../lib/errors";
 import { ConnectionDialog } from "./connection-dialog";
 import { listConnections, removeConnection, storeKeys, testConnection, updateConnection } from "./store-api";
+import { StoreCarts } from "./store-carts";
 
 function StatusTag({ connection }: { connection: StoreConnection }) {
   if (connection.status === "connected") return <Tag color="success">Connected</Tag>;
@@ -183,6 +184,7 @@ export default function StorePage() {
           />
         )}
       </Card>
+      <StoreCarts />
       <ConnectionDialog
         open={dialog !== null}
         editing={dialog?.editing ?? null}
