@@ -23,9 +23,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** The name versions are kept under in record_versions. */
 export const VERSIONS_RESOURCE = "automations";
 
-/** jsonb as the drivers answer it: parsed on PostgreSQL, sometimes text elsewhere. */
-export const parsedJson = <T>(value: unknown): T =>
-  (typeof value === "string" ? JSON.parse(value) : value) as T;
+export { parsedJson } from "../../db/json";
 
 /** A new webhook secret: 32 random bytes, URL-safe. */
 export const newWebhookSecret = () => randomBytes(32).toString("base64url");

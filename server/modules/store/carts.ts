@@ -10,6 +10,7 @@ import { MINOR_DIGITS } from "../../../schemas/proposal-money";
 import type { StoreCart } from "../../../schemas/store";
 import { isoOrNull } from "../../../src/lib/dates";
 import type { AppContext } from "../../context";
+import { parsedJson } from "../../db/json";
 import { cartAbandoned } from "../automation/store-events";
 import { addTimeline, type Db } from "../crm/timeline";
 import type { PlatformCart } from "./platforms";
@@ -40,7 +41,7 @@ async function clientByEmail(db: Db, email: string | null): Promise<string | nul
 }
 
 export function toStoreCart(row: Record<string, unknown>): StoreCart {
-  const items = (typeof row.items === "string" ? JSON.parse(row.items) : row.items) as StoreCart["items"];
+  const items = parsedJson<StoreCart["items"]>(row.items);
   return {
     id: String(row.id),
     source: row.source as StoreCart["source"],

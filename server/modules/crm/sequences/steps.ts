@@ -20,9 +20,7 @@ import type { Db } from "../timeline";
 const invalid = (errors: FieldError[]) =>
   badRequest(errors.length === 1 ? asSentence(errors[0]) : invalidInputMessage(errors), errors);
 
-/** jsonb as the drivers answer it: parsed on PostgreSQL, sometimes text elsewhere. */
-export const parsedJson = <T>(value: unknown): T =>
-  (typeof value === "string" ? JSON.parse(value) : value) as T;
+export { parsedJson } from "../../../db/json";
 
 /** The steps of a sequence (none until the builder first saves), with its version. */
 export async function readSteps(db: Db, sequenceId: string): Promise<SequenceSteps> {
