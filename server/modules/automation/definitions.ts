@@ -15,6 +15,7 @@ import { automationDefinitionSchema } from "../../../schemas/automation-schema";
 import { asSentence, fieldErrors, invalidInputMessage } from "../../../schemas/error-messages";
 import { createAjv } from "../../../schemas/validator-config";
 import type { Database } from "../../db";
+import { parsedJson } from "../../db/json";
 import { badRequest, conflict, type FieldError, type HttpError, notFound } from "../../http/errors";
 import { addVersion, getVersion, listVersions, type VersionSummary } from "../../versions/versions";
 
@@ -22,8 +23,6 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 /** The name versions are kept under in record_versions. */
 export const VERSIONS_RESOURCE = "automations";
-
-export { parsedJson } from "../../db/json";
 
 /** A new webhook secret: 32 random bytes, URL-safe. */
 export const newWebhookSecret = () => randomBytes(32).toString("base64url");

@@ -9,7 +9,7 @@ import type { AutomationDefinition } from "../../../schemas/automation";
 import { nextCronTime } from "../../../src/lib/cron";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db";
-import { parsedJson } from "./definitions";
+import { parsedJson } from "../../db/json";
 import { dispatchTrigger } from "./triggers";
 
 export const SCHEDULE_JOB = "automation.schedule";

@@ -15,8 +15,8 @@ import type { AutomationDefinition, Trigger, TriggerKind } from "../../../schema
 import { matches } from "../../../schemas/conditions";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db";
+import { parsedJson } from "../../db/json";
 import { type Run, RunChainError, type RunSubject } from "../../runs";
-import { parsedJson } from "./definitions";
 import type { AutomationContext } from "./run-scope";
 
 export const AUTOMATION_KIND = "automation";

@@ -14,6 +14,7 @@ import {
   stepLabel,
 } from "../../../../schemas/crm-sequence-steps";
 import type { AppContext } from "../../../context";
+import { parsedJson } from "../../../db/json";
 import { conflict, notFound } from "../../../http/errors";
 import type { Db as RunDb, RunStatus } from "../../../runs";
 import { addTimeline, type Db } from "../timeline";
@@ -25,7 +26,7 @@ import {
   type SequenceDefinition,
 } from "./kind-names";
 import { queueLive } from "./live";
-import { parsedJson, readSteps } from "./steps";
+import { readSteps } from "./steps";
 
 export interface EnrolInput {
   sequenceId: string;

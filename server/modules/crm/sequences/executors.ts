@@ -26,6 +26,7 @@ import { stepLabel } from "../../../../schemas/crm-sequence-steps";
 import { renderMergeFields } from "../../../../schemas/merge-fields";
 import type { AppContext } from "../../../context";
 import type { Database } from "../../../db";
+import { parsedJson } from "../../../db/json";
 import { delayEnd, PermanentStepError, type Run, type StepExecutor, type StepOutcome } from "../../../runs";
 import { messageSender, queueClientEmail } from "../client-email";
 import { messageMergeValues } from "../merge-values";
@@ -33,7 +34,6 @@ import { smsOutTitle } from "../sms.service";
 import { addTimeline } from "../timeline";
 import { HOLD_RECHECK_MS, RESUMED_EVENT, type SequenceContext } from "./kind-names";
 import { queueLive } from "./live";
-import { parsedJson } from "./steps";
 
 type Trx = Transaction<Database>;
 type Executor = StepExecutor<SequenceStep, SequenceContext>;

@@ -13,14 +13,13 @@ import {
 } from "../../../../schemas/crm-sequence-steps";
 import { asSentence, invalidInputMessage } from "../../../../schemas/error-messages";
 import type { AppContext } from "../../../context";
+import { parsedJson } from "../../../db/json";
 import { badRequest, conflict, type FieldError, notFound } from "../../../http/errors";
 import { clientCustomFieldKeys } from "../merge-values";
 import type { Db } from "../timeline";
 
 const invalid = (errors: FieldError[]) =>
   badRequest(errors.length === 1 ? asSentence(errors[0]) : invalidInputMessage(errors), errors);
-
-export { parsedJson } from "../../../db/json";
 
 /** The steps of a sequence (none until the builder first saves), with its version. */
 export async function readSteps(db: Db, sequenceId: string): Promise<SequenceSteps> {
