@@ -2,7 +2,8 @@
  * A BigCommerce store on 127.0.0.1 for the online store's tests (issue 18), small and faithful to
  * the published v3 shapes of the endpoints the product calls (docs/store-api.md):
  * `GET /stores/{hash}/v2/store`, `GET …/v3/catalog/products?include=variants&page&limit`,
- * `GET …/v3/catalog/categories`, `POST …/v3/carts?include=redirect_urls`. Every call needs the
+ * `GET …/v3/catalog/categories`, `POST …/v3/carts?include=redirect_urls`; for the sync,
+ * `GET …/v3/catalog/products/{id}` and `PUT` of a product or a variant (price, inventory_level). Every call needs the
  * store's `X-Auth-Token` (401 otherwise; an unknown store hash is a 404). Lists answer `{ data, meta: { pagination } }`.
  *
  * The rate limit works as BigCommerce's: a quota of requests per window; each answer carries
@@ -33,6 +34,10 @@ export interface FakeStore {
   products: BcProduct[];
   categories: BcCategory[];
   carts: (BcCart & { line_items: BcCartLine[] })[];
+  /** Called with each request's method and path before the rate limit counts it (store sync tests). */
+  beforeRequest?: (method: string, path: string) => void;
+  /** Spends the rest of this window's quota, as another app of the store would: the next call is a 429. */
+  spendQuota(): void;
   /** Every request: method, path with query, and the answer's status. */
   log: { method: string; path: string; status: number; at: number }[];
   close(): Promise<void>;
@@ -121,6 +126,10 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
     ],
     carts: [],
     log: [],
+    spendQuota: () => {
+      windowStart = Date.now();
+      used = options.quota ?? 0;
+    },
     close: async () => {},
   };
 
@@ -133,6 +142,7 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
         store.log.push({ method: req.method ?? "", path: url.pathname + url.search, status, at: Date.now() });
         json(res, status, body, headers);
       };
+      store.beforeRequest?.(req.method ?? "", url.pathname + url.search);
       const now = Date.now();
       if (now - windowStart >= windowMs) {
         windowStart = now;
@@ -171,6 +181,35 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
         return answer(200, page(items, url), limits);
       }
       if (route === "GET /v3/catalog/categories") return answer(200, page(store.categories, url), limits);
+      // Store sync: one product, and the push-back's PUT of a product or a variant (`{ data, meta }`).
+      const one = /^\/v3\/catalog\/products\/(\d+)(?:\/variants\/(\d+))?$/.exec(asked[2]);
+      const product = one ? store.products.find((p) => p.id === Number(one[1])) : undefined;
+      const variant = one?.[2] ? product?.variants?.find((v) => v.id === Number(one[2])) : undefined;
+      if (one && (!product || (one[2] && !variant)))
+        return answer(404, { status: 404, title: "The requested resource was not found" }, limits);
+      if (product && req.method === "GET" && !one?.[2])
+        return answer(200, { data: product, meta: {} }, limits);
+      if (product && req.method === "PUT") {
+        let body: { price?: unknown; inventory_level?: unknown };
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        } catch {
+          return answer(400, { status: 400, title: "Input is invalid" }, limits);
+        }
+        const bad = Object.entries(body).find(
+          ([k, v]) => !["price", "inventory_level"].includes(k) || typeof v !== "number" || v < 0,
+        );
+        if (bad)
+          return answer(
+            422,
+            { status: 422, title: "JSON data is missing or invalid", errors: { [bad[0]]: "is invalid" } },
+            limits,
+          );
+        const target = variant ?? product;
+        Object.assign(target, body);
+        product.date_modified = new Date().toISOString().replace(/\.\d{3}Z$/, "+00:00");
+        return answer(200, { data: target, meta: {} }, limits);
+      }
       if (route === "POST /v3/carts") {
         let body: { line_items?: BcCartLine[]; currency?: { code: string } };
         try {

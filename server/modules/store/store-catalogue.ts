@@ -1,0 +1,399 @@
+/**
+ * How store products become catalogue products (issue 18), one page of them at a time: by SKU,
+ * each variant with its own SKU a product of its own whose "Variant of" is its product's, the
+ * stock level from `inventory_level`, the category by name. A line of the report says what was
+ * done with each and why. Shared by the sync job and whatever resyncs one product (a webhook).
+ *
+ * The conflict rule: a linked product changed on both sides since the last sync (its
+ * `updated_at` past the link's `local_updated_at`, and the store's `date_modified` past the
+ * link's `store_modified_at`) takes the store's version, and the report says so.
+ *
+ * The catalogue is written directly, not through the resource engine: the sync's own writes
+ * must not be pushed back to the store (the engine's rule would queue them).
+ */
+import { sql } from "kysely";
+import { CURRENCIES, productSchema } from "../../../schemas/products";
+import { CONFLICT_REASON, type StoreSyncRow } from "../../../schemas/store-sync";
+import type { AnyDb } from "../../resources/rules";
+import type { BcCategory, BcProduct } from "./bigcommerce";
+
+/** A product without a category in the store goes to this one. */
+export const STORE_CATEGORY_FALLBACK = "From the store";
+
+const SKU = productSchema.properties.sku_code;
+const SKU_PATTERN = new RegExp(SKU.pattern);
+const PRICE = productSchema.properties.price;
+const NAME_MAX = productSchema.properties.name.maxLength;
+const CATEGORY_NAME_MAX = 120;
+
+/** What a sync of one store keeps between pages. */
+export interface CatalogueTarget {
+  connectionId: string;
+  /** The store's currency, when the catalogue takes it (else products keep theirs). */
+  currency: string | null;
+  /** The store's category ids → catalogue category ids. */
+  categories: Map<number, string>;
+  /** The fallback category's id, once made. */
+  fallbackCategoryId?: string;
+  /** SKUs seen in this sync → the store product that had it first. */
+  seen: Map<string, number>;
+}
+
+/** One store product or variant, as the catalogue will take it. */
+interface Item {
+  sku: string;
+  name: string;
+  price: number;
+  stock: number;
+  bcProductId: number;
+  bcVariantId: number | null;
+  modifiedAt: Date;
+  categoryBcId: number | undefined;
+  visible: boolean;
+}
+
+interface LinkRow {
+  product_id: string;
+  bc_product_id: number;
+  bc_variant_id: number | null;
+  store_modified_at: Date | null;
+  local_updated_at: Date | null;
+}
+
+interface ProductRow {
+  id: string;
+  sku_code: string;
+  updated_at: Date;
+  category_id: string;
+}
+
+const keyOf = (bcProductId: number, bcVariantId: number | null) => `${bcProductId}:${bcVariantId ?? 0}`;
+
+/** The target of a sync of a store: its categories matched by name (made when missing). */
+export async function catalogueTarget(
+  db: AnyDb,
+  connectionId: string,
+  currency: string | null,
+  storeCategories: readonly BcCategory[],
+): Promise<CatalogueTarget> {
+  const names = new Map<number, string>();
+  for (const c of storeCategories) {
+    const name = String(c.name ?? "")
+      .trim()
+      .slice(0, CATEGORY_NAME_MAX);
+    if (name) names.set(c.id, name);
+  }
+  const categories = new Map<number, string>();
+  const unique = [...new Set(names.values())];
+  if (unique.length) {
+    await db
+      .insertInto("categories")
+      .values(unique.map((name) => ({ name })))
+      .onConflict((oc) => oc.column("name").doNothing())
+      .execute();
+    const rows: { id: string; name: string }[] = await db
+      .selectFrom("categories")
+      .select(["id", "name"])
+      .where("name", "in", unique)
+      .execute();
+    const byName = new Map(rows.map((r) => [r.name, r.id]));
+    for (const [bcId, name] of names) {
+      const id = byName.get(name);
+      if (id) categories.set(bcId, id);
+    }
+  }
+  const takes = currency !== null && (CURRENCIES as readonly string[]).includes(currency);
+  return { connectionId, currency: takes ? currency : null, categories, seen: new Map() };
+}
+
+async function fallbackCategory(db: AnyDb, target: CatalogueTarget): Promise<string> {
+  if (target.fallbackCategoryId) return target.fallbackCategoryId;
+  await db
+    .insertInto("categories")
+    .values({ name: STORE_CATEGORY_FALLBACK })
+    .onConflict((oc) => oc.column("name").doNothing())
+    .execute();
+  const row: { id: string } = await db
+    .selectFrom("categories")
+    .select("id")
+    .where("name", "=", STORE_CATEGORY_FALLBACK)
+    .executeTakeFirstOrThrow();
+  target.fallbackCategoryId = row.id;
+  return row.id;
+}
+
+const cents = (n: number) => Math.round(n * 100) / 100;
+
+/** The product and its variants that have a SKU of their own (the base variant is the product). */
+function itemsOf(product: BcProduct): { main: Item; variants: (Item | StoreSyncRow)[] } {
+  const modifiedAt = new Date(product.date_modified);
+  const main: Item = {
+    sku: String(product.sku ?? "").trim(),
+    name: String(product.name ?? "").trim(),
+    price: Number(product.price),
+    stock: Math.max(0, Math.trunc(Number(product.inventory_level) || 0)),
+    bcProductId: product.id,
+    bcVariantId: null,
+    modifiedAt: Number.isNaN(modifiedAt.getTime()) ? new Date() : modifiedAt,
+    categoryBcId: product.categories?.[0],
+    visible: product.is_visible !== false,
+  };
+  const variants: (Item | StoreSyncRow)[] = [];
+  for (const v of product.variants ?? []) {
+    // A product without options has one variant, the product itself: nothing of its own.
+    if (!v.option_values?.length) continue;
+    const sku = String(v.sku ?? "").trim();
+    if (sku === "" || sku === main.sku) {
+      variants.push({
+        sku,
+        action: "skipped",
+        reason: sku === "" ? "a variant without a SKU of its own" : "a variant with its product's SKU",
+        bcProductId: product.id,
+        bcVariantId: v.id,
+      });
+      continue;
+    }
+    const options = v.option_values.map((o) => o.label).join(", ");
+    variants.push({
+      ...main,
+      sku,
+      name: `${main.name} (${options})`,
+      price: Number(v.price ?? v.calculated_price),
+      stock: Math.max(0, Math.trunc(Number(v.inventory_level) || 0)),
+      bcVariantId: v.id,
+    });
+  }
+  return { main, variants };
+}
+
+/** Why the catalogue cannot take this item, or null. */
+function problemOf(item: Item, target: CatalogueTarget): string | null {
+  if (item.sku === "") return "no SKU in the store";
+  if (item.sku.length > SKU.maxLength || !SKU_PATTERN.test(item.sku))
+    return `the SKU is not one the catalogue takes: ${SKU.description.toLowerCase()}, up to ${SKU.maxLength}`;
+  const first = target.seen.get(item.sku);
+  if (first !== undefined && first !== item.bcProductId)
+    return `the same SKU as store product #${first}: only the first is synced`;
+  if (first !== undefined) return "the same SKU twice in this store product: only the first is synced";
+  if (!Number.isFinite(item.price) || item.price < PRICE.minimum || cents(item.price) > PRICE.maximum)
+    return `the price ${item.price} is out of the catalogue's range (0 to 999,999,999.99)`;
+  return null;
+}
+
+const skip = (item: Item, reason: string): StoreSyncRow => ({
+  sku: item.sku,
+  action: "skipped",
+  reason,
+  bcProductId: item.bcProductId,
+  bcVariantId: item.bcVariantId,
+});
+
+/**
+ * Syncs a page of store products into the catalogue; answers the report's lines, in order (a
+ * product, then its variants).
+ */
+export async function syncStoreProducts(
+  db: AnyDb,
+  target: CatalogueTarget,
+  products: readonly BcProduct[],
+): Promise<StoreSyncRow[]> {
+  const expanded = products.map(itemsOf);
+  const all = expanded.flatMap(({ main, variants }) => [
+    main,
+    ...variants.filter((v): v is Item => "name" in v),
+  ]);
+  if (!all.length) return [];
+
+  // What the catalogue has of this page, in two reads: the links, and the products by SKU or link.
+  const links: LinkRow[] = await db
+    .selectFrom("store_product_links")
+    .select(["product_id", "bc_product_id", "bc_variant_id", "store_modified_at", "local_updated_at"])
+    .where("connection_id", "=", target.connectionId)
+    .where(
+      "bc_product_id",
+      "in",
+      products.map((p) => p.id),
+    )
+    .execute();
+  const linkByStore = new Map(links.map((l) => [keyOf(l.bc_product_id, l.bc_variant_id), l]));
+  const skus = [...new Set(all.map((i) => i.sku).filter((s) => s !== ""))];
+  const linkedIds = links.map((l) => l.product_id);
+  const rows: ProductRow[] = await db
+    .selectFrom("products")
+    .select(["id", "sku_code", "updated_at", "category_id"])
+    .where((eb) =>
+      eb.or([
+        ...(skus.length ? [eb("sku_code", "in", skus)] : []),
+        ...(linkedIds.length ? [eb("id", "in", linkedIds)] : []),
+      ]),
+    )
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const bySku = new Map(rows.map((r) => [r.sku_code, r]));
+  // Products of this page found by SKU may be linked to another store product of this store.
+  const bySkuIds = rows.map((r) => r.id).filter((id) => !linkedIds.includes(id));
+  const linkedElsewhere = new Map<string, number>();
+  if (bySkuIds.length) {
+    const other: { product_id: string; bc_product_id: number }[] = await db
+      .selectFrom("store_product_links")
+      .select(["product_id", "bc_product_id"])
+      .where("connection_id", "=", target.connectionId)
+      .where("product_id", "in", bySkuIds)
+      .execute();
+    for (const o of other) linkedElsewhere.set(o.product_id, o.bc_product_id);
+  }
+
+  const report: StoreSyncRow[] = [];
+  for (const { main, variants } of expanded) {
+    const parentId = await syncItem(db, target, main, null, report, {
+      linkByStore,
+      byId,
+      bySku,
+      linkedElsewhere,
+    });
+    for (const v of variants) {
+      if (!("name" in v)) {
+        report.push(v);
+        continue;
+      }
+      if (!parentId) {
+        report.push(skip(v, "its product was skipped"));
+        continue;
+      }
+      await syncItem(db, target, v, parentId, report, { linkByStore, byId, bySku, linkedElsewhere });
+    }
+  }
+  return report;
+}
+
+interface Known {
+  linkByStore: Map<string, LinkRow>;
+  byId: Map<string, ProductRow>;
+  bySku: Map<string, ProductRow>;
+  linkedElsewhere: Map<string, number>;
+}
+
+/** One item into the catalogue; answers its product's id, or null when it was skipped. */
+async function syncItem(
+  db: AnyDb,
+  target: CatalogueTarget,
+  item: Item,
+  parentId: string | null,
+  report: StoreSyncRow[],
+  known: Known,
+): Promise<string | null> {
+  const problem = problemOf(item, target);
+  if (problem) {
+    report.push(skip(item, problem));
+    return null;
+  }
+  target.seen.set(item.sku, item.bcProductId);
+  const link = known.linkByStore.get(keyOf(item.bcProductId, item.bcVariantId));
+  const linked = link ? known.byId.get(link.product_id) : undefined;
+  const bySku = known.bySku.get(item.sku);
+  let action: StoreSyncRow["action"] = "updated";
+  let reason = "";
+  let existing: ProductRow | undefined;
+  if (linked) {
+    existing = linked;
+    if (bySku && bySku.id !== linked.id) {
+      report.push(skip(item, "its new SKU belongs to another catalogue product"));
+      return linked.id;
+    }
+    const storeChanged = !link?.store_modified_at || item.modifiedAt > link.store_modified_at;
+    const localChanged = !link?.local_updated_at || linked.updated_at > link.local_updated_at;
+    if (!storeChanged) {
+      report.push({ ...skip(item, "unchanged in the store since the last sync") });
+      return linked.id;
+    }
+    if (localChanged) {
+      action = "conflict";
+      reason = CONFLICT_REASON;
+    }
+  } else if (bySku) {
+    const other = known.linkedElsewhere.get(bySku.id);
+    if (other !== undefined) {
+      report.push(skip(item, `its catalogue product is linked to store product #${other} already`));
+      return null;
+    }
+    existing = bySku;
+    reason = "was in the catalogue already, not linked: linked to the store and updated";
+  } else action = "created";
+
+  const categoryId =
+    (item.categoryBcId !== undefined ? target.categories.get(item.categoryBcId) : undefined) ??
+    (await fallbackCategory(db, target));
+  const values = {
+    sku_code: item.sku,
+    name: (item.name || item.sku).slice(0, NAME_MAX),
+    price: cents(item.price),
+    stock_level: item.stock,
+    parent_id: parentId,
+    category_id: categoryId,
+    ...(target.currency ? { currency: target.currency } : {}),
+  };
+  let written: { id: string; updated_at: Date };
+  try {
+    written = existing
+      ? await db
+          .updateTable("products")
+          .set({
+            ...values,
+            // A sub-category belongs to its category: a new category leaves it empty.
+            sub_category_id: sql`case when category_id = ${categoryId} then sub_category_id end`,
+            updated_at: sql`now()`,
+            updated_by: null,
+          })
+          .where("id", "=", existing.id)
+          .returning(["id", "updated_at"])
+          .executeTakeFirstOrThrow()
+      : await db
+          .insertInto("products")
+          .values({ ...values, status: item.visible ? "active" : "draft" })
+          .returning(["id", "updated_at"])
+          .executeTakeFirstOrThrow();
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    report.push(
+      skip(
+        item,
+        code === "23505"
+          ? "its SKU was taken in the catalogue meanwhile"
+          : "the catalogue refused it (a value out of its rules)",
+      ),
+    );
+    return existing?.id ?? null;
+  }
+  await db
+    .insertInto("store_product_links")
+    .values({
+      connection_id: target.connectionId,
+      product_id: written.id,
+      bc_product_id: item.bcProductId,
+      bc_variant_id: item.bcVariantId,
+      store_modified_at: item.modifiedAt,
+      local_updated_at: written.updated_at,
+      synced_at: sql`now()`,
+    })
+    .onConflict((oc) =>
+      oc.columns(["connection_id", "product_id"]).doUpdateSet({
+        bc_product_id: item.bcProductId,
+        bc_variant_id: item.bcVariantId,
+        store_modified_at: item.modifiedAt,
+        local_updated_at: written.updated_at,
+        synced_at: sql`now()`,
+      }),
+    )
+    .execute();
+  const row = { id: written.id, sku_code: item.sku, updated_at: written.updated_at, category_id: categoryId };
+  known.byId.set(row.id, row);
+  known.bySku.set(row.sku_code, row);
+  report.push({
+    sku: item.sku,
+    action,
+    reason,
+    bcProductId: item.bcProductId,
+    bcVariantId: item.bcVariantId,
+  });
+  return written.id;
+}
