@@ -25,6 +25,8 @@ export interface FakeStoreOptions {
   /** Requests per window (default: no limit). */
   quota?: number;
   windowMs?: number;
+  /** How long a page of the product list takes to answer, ms (a big catalogue far away; default 0). */
+  productsLatencyMs?: number;
 }
 
 export interface FakeStore {
@@ -178,7 +180,10 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
       if (route === "GET /v3/catalog/products") {
         const withVariants = (url.searchParams.get("include") ?? "").split(",").includes("variants");
         const items = store.products.map((p) => (withVariants ? p : { ...p, variants: undefined }));
-        return answer(200, page(items, url), limits);
+        const body = page(items, url);
+        if (options.productsLatencyMs)
+          return void setTimeout(() => answer(200, body, limits), options.productsLatencyMs);
+        return answer(200, body, limits);
       }
       if (route === "GET /v3/catalog/categories") return answer(200, page(store.categories, url), limits);
       // Store sync: one product, and the push-back's PUT of a product or a variant (`{ data, meta }`).
