@@ -197,6 +197,25 @@ export async function syncStoreProducts(
   target: CatalogueTarget,
   products: readonly BcProduct[],
 ): Promise<StoreSyncRow[]> {
+  // One transaction a page (one commit, not two a product); a page the catalogue refuses some of
+  // (a SKU taken meanwhile) is written again product by product, each refusal a line of its own.
+  const seen = new Map(target.seen);
+  const fallback = target.fallbackCategoryId;
+  try {
+    return await db.transaction().execute((trx) => syncPage(trx, target, products, true));
+  } catch {
+    target.seen = seen;
+    target.fallbackCategoryId = fallback;
+    return syncPage(db, target, products, false);
+  }
+}
+
+async function syncPage(
+  db: AnyDb,
+  target: CatalogueTarget,
+  products: readonly BcProduct[],
+  atomic: boolean,
+): Promise<StoreSyncRow[]> {
   const expanded = products.map(itemsOf);
   const all = expanded.flatMap(({ main, variants }) => [
     main,
@@ -244,13 +263,9 @@ export async function syncStoreProducts(
   }
 
   const report: StoreSyncRow[] = [];
+  const known: Known = { linkByStore, byId, bySku, linkedElsewhere, atomic };
   for (const { main, variants } of expanded) {
-    const parentId = await syncItem(db, target, main, null, report, {
-      linkByStore,
-      byId,
-      bySku,
-      linkedElsewhere,
-    });
+    const parentId = await syncItem(db, target, main, null, report, known);
     for (const v of variants) {
       if (!("name" in v)) {
         report.push(v);
@@ -260,7 +275,7 @@ export async function syncStoreProducts(
         report.push(skip(v, "its product was skipped"));
         continue;
       }
-      await syncItem(db, target, v, parentId, report, { linkByStore, byId, bySku, linkedElsewhere });
+      await syncItem(db, target, v, parentId, report, known);
     }
   }
   return report;
@@ -271,6 +286,8 @@ interface Known {
   byId: Map<string, ProductRow>;
   bySku: Map<string, ProductRow>;
   linkedElsewhere: Map<string, number>;
+  /** Inside the page's transaction: a refusal aborts it, so it is thrown, not reported. */
+  atomic: boolean;
 }
 
 /** One item into the catalogue; answers its product's id, or null when it was skipped. */
@@ -353,6 +370,7 @@ async function syncItem(
           .returning(["id", "updated_at"])
           .executeTakeFirstOrThrow();
   } catch (error) {
+    if (known.atomic) throw error;
     const code = (error as { code?: string }).code;
     report.push(
       skip(
