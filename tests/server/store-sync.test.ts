@@ -176,6 +176,12 @@ describe.each(DRIVERS)("store sync on %s", (driver) => {
     const later = new Date(Date.now() + 1000).toISOString();
     Object.assign(store.products[0], { name: "Renamed in the store", date_modified: later });
     Object.assign(store.products[1], { name: "Only the store changed", date_modified: later });
+    // A store product's SKU changes: the same catalogue product takes it.
+    const six = await productBySku("BC-00006");
+    Object.assign(store.products[5], { sku: "BC-00006-B", date_modified: later });
+    // A store product is removed and made again: the new one's SKU belongs to the old one's link.
+    const [eight] = store.products.splice(7, 1);
+    store.products.push({ ...eight, id: 1001, date_modified: later });
 
     const started = await call("POST", "/api/store/sync", { connectionId });
     const sync = await finished(started.body.id);
@@ -189,8 +195,17 @@ describe.each(DRIVERS)("store sync on %s", (driver) => {
       action: "skipped",
       reason: "unchanged in the store since the last sync",
     });
-    expect(sync.counts).toMatchObject({ conflicts: 1, updated: 1, created: 0 });
+    expect(report.find((r) => r.bcProductId === 6)).toMatchObject({ sku: "BC-00006-B", action: "updated" });
+    expect(report.find((r) => r.bcProductId === 1001)).toMatchObject({
+      sku: "BC-00008",
+      action: "skipped",
+      reason: "its catalogue product is linked to store product #8 already",
+    });
+    expect(sync.counts).toMatchObject({ conflicts: 1, updated: 2, created: 0 });
     expect((await productBySku("BC-00001")).name).toBe("Renamed in the store");
+    expect((await productBySku("BC-00006-B")).id).toBe(six.id);
+    store.products.pop();
+    store.products.splice(7, 0, eight);
   }, 60_000);
 
   it("pushes an admin's price and stock changes of linked products back to the store", async () => {

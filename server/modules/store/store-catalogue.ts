@@ -249,9 +249,9 @@ async function syncPage(
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
   const bySku = new Map(rows.map((r) => [r.sku_code, r]));
-  // Products of this page found by SKU may be linked to another store product of this store.
-  const bySkuIds = rows.map((r) => r.id).filter((id) => !linkedIds.includes(id));
-  const linkedElsewhere = new Map<string, number>();
+  // A product found by SKU may be linked to another store product of this store already.
+  const linkedElsewhere = new Map(links.map((l) => [l.product_id, l.bc_product_id]));
+  const bySkuIds = rows.map((r) => r.id).filter((id) => !linkedElsewhere.has(id));
   if (bySkuIds.length) {
     const other: { product_id: string; bc_product_id: number }[] = await db
       .selectFrom("store_product_links")
@@ -263,7 +263,7 @@ async function syncPage(
   }
 
   const report: StoreSyncRow[] = [];
-  const known: Known = { linkByStore, byId, bySku, linkedElsewhere, atomic };
+  const known: Known = { linkByStore, byId, bySku, linkedElsewhere, atomic, links: [] };
   for (const { main, variants } of expanded) {
     const parentId = await syncItem(db, target, main, null, report, known);
     for (const v of variants) {
@@ -278,6 +278,7 @@ async function syncPage(
       await syncItem(db, target, v, parentId, report, known);
     }
   }
+  await saveLinks(db, known.links);
   return report;
 }
 
@@ -288,6 +289,35 @@ interface Known {
   linkedElsewhere: Map<string, number>;
   /** Inside the page's transaction: a refusal aborts it, so it is thrown, not reported. */
   atomic: boolean;
+  /** The links of the page's written products, upserted together at its end. */
+  links: NewLink[];
+}
+
+interface NewLink {
+  connection_id: string;
+  product_id: string;
+  bc_product_id: number;
+  bc_variant_id: number | null;
+  store_modified_at: Date;
+  local_updated_at: Date;
+}
+
+/** Links the page's products to their store products (one statement). */
+async function saveLinks(db: AnyDb, links: NewLink[]): Promise<void> {
+  if (!links.length) return;
+  await db
+    .insertInto("store_product_links")
+    .values(links.map((l) => ({ ...l, synced_at: sql`now()` })))
+    .onConflict((oc) =>
+      oc.columns(["connection_id", "product_id"]).doUpdateSet((eb) => ({
+        bc_product_id: eb.ref("excluded.bc_product_id"),
+        bc_variant_id: eb.ref("excluded.bc_variant_id"),
+        store_modified_at: eb.ref("excluded.store_modified_at"),
+        local_updated_at: eb.ref("excluded.local_updated_at"),
+        synced_at: sql`now()`,
+      })),
+    )
+    .execute();
 }
 
 /** One item into the catalogue; answers its product's id, or null when it was skipped. */
@@ -382,27 +412,14 @@ async function syncItem(
     );
     return existing?.id ?? null;
   }
-  await db
-    .insertInto("store_product_links")
-    .values({
-      connection_id: target.connectionId,
-      product_id: written.id,
-      bc_product_id: item.bcProductId,
-      bc_variant_id: item.bcVariantId,
-      store_modified_at: item.modifiedAt,
-      local_updated_at: written.updated_at,
-      synced_at: sql`now()`,
-    })
-    .onConflict((oc) =>
-      oc.columns(["connection_id", "product_id"]).doUpdateSet({
-        bc_product_id: item.bcProductId,
-        bc_variant_id: item.bcVariantId,
-        store_modified_at: item.modifiedAt,
-        local_updated_at: written.updated_at,
-        synced_at: sql`now()`,
-      }),
-    )
-    .execute();
+  known.links.push({
+    connection_id: target.connectionId,
+    product_id: written.id,
+    bc_product_id: item.bcProductId,
+    bc_variant_id: item.bcVariantId,
+    store_modified_at: item.modifiedAt,
+    local_updated_at: written.updated_at,
+  });
   const row = { id: written.id, sku_code: item.sku, updated_at: written.updated_at, category_id: categoryId };
   known.byId.set(row.id, row);
   known.bySku.set(row.sku_code, row);
