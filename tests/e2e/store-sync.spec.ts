@@ -4,12 +4,21 @@
  * store connected, "Sync now" shows the progress bar, then the report with its counts and lines,
  * filterable by what was done; the store's products are listed with their store ids.
  */
-import { expect, test } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
 import { E2E_STORE } from "./env";
 import { apiSession, signIn } from "./helpers";
 import { shoot } from "./shots";
 
 const SCREEN = { timeout: 60_000 };
+
+/** Serious and critical accessibility violations of the page as it is now. */
+async function violations(page: Page): Promise<string[]> {
+  const { violations: found } = await new AxeBuilder({ page }).setLegacyMode().analyze();
+  return found
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.impact} ${v.id} at ${n.target.join(" ")}: ${v.help}`));
+}
 
 test("sync a store: the progress bar, then the report and the store's products", async ({
   page,
@@ -44,6 +53,7 @@ test("sync a store: the progress bar, then the report and the store's products",
     await page.getByText("Skipped (0)", { exact: true }).click();
     await expect(page.getByText("No lines of this kind")).toBeVisible();
     await shoot(page, "store", "sync-report");
+    expect(await violations(page)).toEqual([]);
 
     const products = page.getByRole("searchbox", { name: "Search store products" });
     await products.fill("BC-00010-L");

@@ -8,8 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONFLICT_REASON } from "../../schemas/store-sync";
-import { StoreConnections } from "../../server/modules/store/connections.service";
-import { StoreSyncs } from "../../server/modules/store/sync.service";
+import { upsertStoreProduct } from "../../server/modules/store";
 import { type FakeStore, sampleProducts, startFakeBigCommerce } from "./fake-bigcommerce";
 import { DRIVERS, signedInMember, sleep, startServer, type TestServer } from "./harness";
 
@@ -237,14 +236,13 @@ describe.each(DRIVERS)("store sync on %s", (driver) => {
   }, 60_000);
 
   it("resyncs one product for a webhook (upsertStoreProduct)", async () => {
-    const syncs = new StoreSyncs(s.ctx, new StoreConnections(s.ctx));
     Object.assign(store.products[3], { name: "Told by a webhook", date_modified: new Date().toISOString() });
-    const rows = await syncs.upsertStoreProduct(connectionId, 4);
+    const rows = await upsertStoreProduct(s.ctx, connectionId, 4);
     expect(rows).toEqual([
       { sku: "BC-00004", action: "updated", reason: "", bcProductId: 4, bcVariantId: null },
     ]);
     expect((await productBySku("BC-00004")).name).toBe("Told by a webhook");
-    expect(await syncs.upsertStoreProduct(connectionId, 999_999)).toEqual([]);
+    expect(await upsertStoreProduct(s.ctx, connectionId, 999_999)).toEqual([]);
   });
 
   it("lists the store's products with the list contract", async () => {
