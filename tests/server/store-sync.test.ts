@@ -235,6 +235,32 @@ describe.each(DRIVERS)("store sync on %s", (driver) => {
     expect(report.find((r) => r.sku === "BC-00005-S")?.action).not.toBe("conflict");
   }, 60_000);
 
+  it("keeps variants one level deep, as a store's are", async () => {
+    const five = await productBySku("BC-00005");
+    const small = await productBySku("BC-00005-S");
+    const one = await productBySku("BC-00001");
+    const refused = async (id: string, parent: string) => {
+      const answer = await call("PATCH", `/api/products/${id}`, { parent_id: parent });
+      expect(answer.status).toBe(400);
+      return answer.body.details;
+    };
+    expect(await refused(one.id, one.id)).toEqual([
+      { field: "parent_id", message: "A product cannot be a variant of itself" },
+    ]);
+    expect(await refused(one.id, small.id)).toEqual([
+      {
+        field: "parent_id",
+        message: "The product chosen is a variant itself: choose the product it is a variant of",
+      },
+    ]);
+    expect(await refused(five.id, one.id)).toEqual([
+      { field: "parent_id", message: "This product has variants of its own, so it cannot be a variant" },
+    ]);
+    const two = await productBySku("BC-00002");
+    expect((await call("PATCH", `/api/products/${two.id}`, { parent_id: one.id })).status).toBe(200);
+    expect((await call("PATCH", `/api/products/${two.id}`, { parent_id: null })).status).toBe(200);
+  });
+
   it("resyncs one product for a webhook (upsertStoreProduct)", async () => {
     Object.assign(store.products[3], { name: "Told by a webhook", date_modified: new Date().toISOString() });
     const rows = await upsertStoreProduct(s.ctx, connectionId, 4);

@@ -12,7 +12,7 @@ import { storeSyncRoutes } from "./sync.routes";
 import { StoreSyncs, SYNC_JOB } from "./sync.service";
 
 export { productStoreRules } from "./push";
-export { StoreSyncs } from "./sync.service";
+export { StoreSyncs, upsertStoreProduct } from "./sync.service";
 
 export async function storeModule(
   app: FastifyInstance,

@@ -10,6 +10,7 @@
  */
 import { sql } from "kysely";
 import type { AppContext } from "../../context";
+import { badRequest } from "../../http/errors";
 import type { AnyDb, ResourceRules } from "../../resources/rules";
 import { BigCommerceError } from "./bigcommerce";
 import type { StoreSyncs } from "./sync.service";
@@ -24,8 +25,38 @@ interface PushPayload {
 const differs = (a: unknown, b: unknown) =>
   a == null || b == null ? (a ?? null) !== (b ?? null) : Number(a) !== Number(b);
 
-/** The `products` rule: a linked product whose price or stock level changed is pushed to its store. */
+/** A "Variant of" that would make a variant of a variant, or of the product itself. */
+async function variantProblem(db: AnyDb, id: string | null, parentId: string): Promise<string | null> {
+  if (parentId === id) return "A product cannot be a variant of itself";
+  const parent = await db
+    .selectFrom("products")
+    .select("parent_id")
+    .where("id", "=", parentId)
+    .executeTakeFirst();
+  if (parent?.parent_id)
+    return "The product chosen is a variant itself: choose the product it is a variant of";
+  if (!id) return null;
+  const child = await db
+    .selectFrom("products")
+    .select("id")
+    .where("parent_id", "=", id)
+    .limit(1)
+    .executeTakeFirst();
+  return child ? "This product has variants of its own, so it cannot be a variant" : null;
+}
+
+/**
+ * The `products` rules. Variants are one level deep, as a store's are ("Variant of" names a
+ * product that is not a variant, and not one with variants of its own). A linked product whose
+ * price or stock level changed is pushed to its store.
+ */
 export const productStoreRules: ResourceRules = {
+  async beforeWrite({ db, existing, values }) {
+    const parentId = values.parent_id;
+    if (typeof parentId !== "string") return;
+    const problem = await variantProblem(db, existing ? String(existing.id) : null, parentId);
+    if (problem) throw badRequest(problem, [{ field: "parent_id", message: problem }]);
+  },
   async afterWrite({ db, existing, row, app }) {
     if (!existing) return;
     if (!differs(existing.price, row.price) && !differs(existing.stock_level, row.stock_level)) return;

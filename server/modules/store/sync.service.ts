@@ -23,7 +23,7 @@ import { badRequest, notFound } from "../../http/errors";
 import type { JobContext } from "../../jobs";
 import type { AnyDb } from "../../resources/rules";
 import { type BcCategory, type BcProduct, BigCommerceError, bigCommerce } from "./bigcommerce";
-import type { StoreConnections } from "./connections.service";
+import { StoreConnections } from "./connections.service";
 import { catalogueTarget, syncStoreProducts } from "./store-catalogue";
 
 export const SYNC_JOB = "store.sync";
@@ -290,4 +290,19 @@ export class StoreSyncs {
     const target = await catalogueTarget(this.any, connectionId, connection.currency, categories);
     return syncStoreProducts(this.any, target, [product]);
   }
+}
+
+/**
+ * Resyncs one store product by its BigCommerce id (a store webhook's handler): the sync's rules,
+ * its report lines answered. The sync's writes are not pushed back.
+ *
+ * @example
+ * const lines = await upsertStoreProduct(ctx, connectionId, 112);
+ */
+export function upsertStoreProduct(
+  ctx: AppContext,
+  connectionId: string,
+  bcProductId: number,
+): Promise<StoreSyncRow[]> {
+  return new StoreSyncs(ctx, new StoreConnections(ctx)).upsertStoreProduct(connectionId, bcProductId);
 }
