@@ -4,9 +4,10 @@
  * products), then shows its report: the counts, and every line with what was done and why,
  * filterable by what was done.
  */
+import { useSubscription } from "@refinedev/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Card, Empty, Progress, Segmented, Space, Table, Tag, Typography } from "antd";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { StoreConnection } from "../../../schemas/store";
 import type { StoreSync, StoreSyncAction, StoreSyncRow } from "../../../schemas/store-sync";
 import { DateText } from "../../components/date-text";
@@ -134,14 +135,26 @@ export function SyncCard({
   watching: string | null;
   connections: StoreConnection[];
 }) {
+  const queryClient = useQueryClient();
   const syncs = useQuery({
     queryKey: syncKeys.syncs,
     queryFn: listSyncs,
-    // A sync under way is followed every second; an ended one is not asked again.
+    // A sync under way is followed every second (and at once on its live `store-syncs` change);
+    // an ended one is not asked again.
     refetchInterval: (query) => (query.state.data?.some(running) ? 1000 : false),
+  });
+  useSubscription({
+    channel: "resources/store-syncs",
+    types: ["updated"],
+    onLiveEvent: () => void queryClient.invalidateQueries({ queryKey: syncKeys.syncs, exact: true }),
   });
   const list = syncs.data ?? [];
   const sync = (watching ? list.find((s) => s.id === watching) : undefined) ?? list[0];
+  // A sync that has just ended changed the store's products: their list reads again.
+  const ended = sync && !running(sync) ? sync.id : null;
+  useEffect(() => {
+    if (ended) void queryClient.invalidateQueries({ queryKey: ["store", "products"] });
+  }, [ended, queryClient]);
   const store = connections.find((c) => c.id === sync?.connectionId);
   return (
     <Card title="Sync" style={{ marginTop: 16 }}>
