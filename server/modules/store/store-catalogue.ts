@@ -12,45 +12,17 @@
  * must not be pushed back to the store (the engine's rule would queue them).
  */
 import { sql } from "kysely";
-import { CURRENCIES, productSchema } from "../../../schemas/products";
+import { productSchema } from "../../../schemas/products";
 import { CONFLICT_REASON, type StoreSyncRow } from "../../../schemas/store-sync";
 import type { AnyDb } from "../../resources/rules";
-import type { BcCategory, BcProduct } from "./bigcommerce";
+import type { BcProduct } from "./bigcommerce";
+import { fallbackCategory } from "./store-categories";
+import { type CatalogueTarget, cents, type Item, itemsOf, problemOf, skip } from "./store-items";
 
-/** A product without a category in the store goes to this one. */
-export const STORE_CATEGORY_FALLBACK = "From the store";
+export { catalogueTarget, STORE_CATEGORY_FALLBACK } from "./store-categories";
+export type { CatalogueTarget } from "./store-items";
 
-const SKU = productSchema.properties.sku_code;
-const SKU_PATTERN = new RegExp(SKU.pattern);
-const PRICE = productSchema.properties.price;
 const NAME_MAX = productSchema.properties.name.maxLength;
-const CATEGORY_NAME_MAX = 120;
-
-/** What a sync of one store keeps between pages. */
-export interface CatalogueTarget {
-  connectionId: string;
-  /** The store's currency, when the catalogue takes it (else products keep theirs). */
-  currency: string | null;
-  /** The store's category ids → catalogue category ids. */
-  categories: Map<number, string>;
-  /** The fallback category's id, once made. */
-  fallbackCategoryId?: string;
-  /** SKUs seen in this sync → the store product that had it first. */
-  seen: Map<string, number>;
-}
-
-/** One store product or variant, as the catalogue will take it. */
-interface Item {
-  sku: string;
-  name: string;
-  price: number;
-  stock: number;
-  bcProductId: number;
-  bcVariantId: number | null;
-  modifiedAt: Date;
-  categoryBcId: number | undefined;
-  visible: boolean;
-}
 
 interface LinkRow {
   product_id: string;
@@ -68,125 +40,6 @@ interface ProductRow {
 }
 
 const keyOf = (bcProductId: number, bcVariantId: number | null) => `${bcProductId}:${bcVariantId ?? 0}`;
-
-/** The target of a sync of a store: its categories matched by name (made when missing). */
-export async function catalogueTarget(
-  db: AnyDb,
-  connectionId: string,
-  currency: string | null,
-  storeCategories: readonly BcCategory[],
-): Promise<CatalogueTarget> {
-  const names = new Map<number, string>();
-  for (const c of storeCategories) {
-    const name = String(c.name ?? "")
-      .trim()
-      .slice(0, CATEGORY_NAME_MAX);
-    if (name) names.set(c.id, name);
-  }
-  const categories = new Map<number, string>();
-  const unique = [...new Set(names.values())];
-  if (unique.length) {
-    await db
-      .insertInto("categories")
-      .values(unique.map((name) => ({ name })))
-      .onConflict((oc) => oc.column("name").doNothing())
-      .execute();
-    const rows: { id: string; name: string }[] = await db
-      .selectFrom("categories")
-      .select(["id", "name"])
-      .where("name", "in", unique)
-      .execute();
-    const byName = new Map(rows.map((r) => [r.name, r.id]));
-    for (const [bcId, name] of names) {
-      const id = byName.get(name);
-      if (id) categories.set(bcId, id);
-    }
-  }
-  const takes = currency !== null && (CURRENCIES as readonly string[]).includes(currency);
-  return { connectionId, currency: takes ? currency : null, categories, seen: new Map() };
-}
-
-async function fallbackCategory(db: AnyDb, target: CatalogueTarget): Promise<string> {
-  if (target.fallbackCategoryId) return target.fallbackCategoryId;
-  await db
-    .insertInto("categories")
-    .values({ name: STORE_CATEGORY_FALLBACK })
-    .onConflict((oc) => oc.column("name").doNothing())
-    .execute();
-  const row: { id: string } = await db
-    .selectFrom("categories")
-    .select("id")
-    .where("name", "=", STORE_CATEGORY_FALLBACK)
-    .executeTakeFirstOrThrow();
-  target.fallbackCategoryId = row.id;
-  return row.id;
-}
-
-const cents = (n: number) => Math.round(n * 100) / 100;
-
-/** The product and its variants that have a SKU of their own (the base variant is the product). */
-function itemsOf(product: BcProduct): { main: Item; variants: (Item | StoreSyncRow)[] } {
-  const modifiedAt = new Date(product.date_modified);
-  const main: Item = {
-    sku: String(product.sku ?? "").trim(),
-    name: String(product.name ?? "").trim(),
-    price: Number(product.price),
-    stock: Math.max(0, Math.trunc(Number(product.inventory_level) || 0)),
-    bcProductId: product.id,
-    bcVariantId: null,
-    modifiedAt: Number.isNaN(modifiedAt.getTime()) ? new Date() : modifiedAt,
-    categoryBcId: product.categories?.[0],
-    visible: product.is_visible !== false,
-  };
-  const variants: (Item | StoreSyncRow)[] = [];
-  for (const v of product.variants ?? []) {
-    // A product without options has one variant, the product itself: nothing of its own.
-    if (!v.option_values?.length) continue;
-    const sku = String(v.sku ?? "").trim();
-    if (sku === "" || sku === main.sku) {
-      variants.push({
-        sku,
-        action: "skipped",
-        reason: sku === "" ? "a variant without a SKU of its own" : "a variant with its product's SKU",
-        bcProductId: product.id,
-        bcVariantId: v.id,
-      });
-      continue;
-    }
-    const options = v.option_values.map((o) => o.label).join(", ");
-    variants.push({
-      ...main,
-      sku,
-      name: `${main.name} (${options})`,
-      price: Number(v.price ?? v.calculated_price),
-      stock: Math.max(0, Math.trunc(Number(v.inventory_level) || 0)),
-      bcVariantId: v.id,
-    });
-  }
-  return { main, variants };
-}
-
-/** Why the catalogue cannot take this item, or null. */
-function problemOf(item: Item, target: CatalogueTarget): string | null {
-  if (item.sku === "") return "no SKU in the store";
-  if (item.sku.length > SKU.maxLength || !SKU_PATTERN.test(item.sku))
-    return `the SKU is not one the catalogue takes: ${SKU.description.toLowerCase()}, up to ${SKU.maxLength}`;
-  const first = target.seen.get(item.sku);
-  if (first !== undefined && first !== item.bcProductId)
-    return `the same SKU as store product #${first}: only the first is synced`;
-  if (first !== undefined) return "the same SKU twice in this store product: only the first is synced";
-  if (!Number.isFinite(item.price) || item.price < PRICE.minimum || cents(item.price) > PRICE.maximum)
-    return `the price ${item.price} is out of the catalogue's range (0 to 999,999,999.99)`;
-  return null;
-}
-
-const skip = (item: Item, reason: string): StoreSyncRow => ({
-  sku: item.sku,
-  action: "skipped",
-  reason,
-  bcProductId: item.bcProductId,
-  bcVariantId: item.bcVariantId,
-});
 
 /**
  * Syncs a page of store products into the catalogue; answers the report's lines, in order (a
