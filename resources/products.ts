@@ -21,6 +21,8 @@ export const products: ResourceDefinition = {
       "sub_category_id",
       "price",
       "currency",
+      "stock_level",
+      "parent_id",
       "status",
       "description",
       "images",

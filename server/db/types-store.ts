@@ -1,9 +1,11 @@
 /**
- * Tables of the online store (issue 18): its connections to commerce platforms. Part of the one
+ * Tables of the online store (issue 18): its connections to commerce platforms, which catalogue
+ * product is which store product (the links) and the syncs. Part of the one
  * Database interface (types.ts).
  */
 import type { ColumnType, Generated } from "kysely";
 import type { PlatformId, StoreConnectionStatus } from "../../schemas/store";
+import type { StoreSyncRow, StoreSyncStatus } from "../../schemas/store-sync";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -55,7 +57,40 @@ export interface StoreCartsTable {
   updated_at: Timestamp;
 }
 
+/** A catalogue product linked to a store product (bc_variant_id null) or to one of its variants. */
+export interface StoreProductLinksTable {
+  connection_id: string;
+  product_id: string;
+  bc_product_id: number;
+  bc_variant_id: number | null;
+  /** The store's `date_modified` as the last sync read it. */
+  store_modified_at: NullableTimestamp;
+  /** The product's `updated_at` after the last sync or push wrote it: later means changed here. */
+  local_updated_at: NullableTimestamp;
+  synced_at: Timestamp;
+}
+
+export interface StoreSyncsTable {
+  id: Generated<string>;
+  connection_id: string;
+  status: Generated<StoreSyncStatus>;
+  total: Generated<number>;
+  done: Generated<number>;
+  created: Generated<number>;
+  updated: Generated<number>;
+  skipped: Generated<number>;
+  conflicts: Generated<number>;
+  report: ColumnType<StoreSyncRow[], string | undefined, string>;
+  error: string | null;
+  requested_by: string | null;
+  created_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
 export interface StoreTables {
   store_connections: StoreConnectionsTable;
   store_carts: StoreCartsTable;
+  store_product_links: StoreProductLinksTable;
+  store_syncs: StoreSyncsTable;
 }

@@ -11,6 +11,7 @@ import { sequenceRules } from "../modules/crm/sequences/sequence.rules";
 import { taskRules } from "../modules/crm/task.rules";
 import { formRules } from "../modules/forms/forms.rules";
 import { pdfRules } from "../modules/pdf/pdf.rules";
+import { productStoreRules } from "../modules/store/push";
 import { registerCsvParser, registerCsvRoutes } from "./csv/routes";
 import { registerResource } from "./engine";
 import type { RulesRegistry } from "./rules";
@@ -27,6 +28,7 @@ export const RULES: RulesRegistry = {
   forms: formRules,
   opportunities: opportunityRules,
   pdfs: pdfRules,
+  products: productStoreRules,
   sequences: sequenceRules,
   tasks: taskRules,
 };

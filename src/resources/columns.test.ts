@@ -118,6 +118,8 @@ describe("filters", () => {
       "category_id:relation",
       "sub_category_id:relation",
       "status:select",
+      "stock_level:number-range",
+      "parent_id:relation",
       "created_at:date-range",
       "updated_at:date-range",
     ]);

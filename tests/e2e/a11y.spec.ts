@@ -165,12 +165,15 @@ async function seedRecords(admin: ApiSession): Promise<Map<string, Seeded>> {
     for (const def of [...pending]) {
       const schema = await liveSchema(admin, def);
       const fields = Object.entries(schema.properties).filter(([, f]) => !f.readOnly);
-      const needs = fields.flatMap(([, f]) => (f["x-relation"] ? [f["x-relation"].resource] : []));
+      // A relation to its own resource (a product's "Variant of") is left out: none exists yet.
+      const related = (f: (typeof fields)[number][1]) =>
+        f["x-relation"] && f["x-relation"].resource !== def.name ? f["x-relation"].resource : null;
+      const needs = fields.flatMap(([, f]) => related(f) ?? []);
       if (needs.some((r) => !made.has(r))) continue;
       const scoped = fields.find(([, f]) => f["x-relation"]?.within);
       const body = Object.fromEntries(
         fields
-          .filter(([name, f]) => schema.required.includes(name) || f["x-relation"])
+          .filter(([name, f]) => schema.required.includes(name) || related(f))
           .map(([name, f]) => [name, sampleValue(name, f, samples)]),
       );
       // A scoped relation (a sub-category within a category) must agree with its scope.

@@ -9,6 +9,8 @@ const store = await startFakeBigCommerce({
   hash: E2E_STORE.hash,
   token: E2E_STORE.token,
   port: E2E_STORE.port,
+  // A sync takes long enough to watch its progress bar.
+  productsLatencyMs: 1500,
 });
 store.products = sampleProducts(120);
 console.log(`[e2e store] BigCommerce stand-in at ${store.url}/stores/${store.hash}`);

@@ -54,6 +54,8 @@ describe.each(DRIVERS)("CSV on the catalogue on %s", (driver) => {
         "Currency",
         "Category",
         "Sub-category",
+        "Stock level",
+        "Variant of",
         "Status",
         "Images",
       ],
@@ -65,10 +67,12 @@ describe.each(DRIVERS)("CSV on the catalogue on %s", (driver) => {
         "INR",
         "Shoes",
         "Sneakers",
+        "",
+        "",
         "active",
         "https://img.example/a.jpg | https://img.example/b.jpg",
       ],
-      ["P-2", "Tote", "", "20.00", "INR", "Bags", "", "draft", ""],
+      ["P-2", "Tote", "", "20.00", "INR", "Bags", "", "", "", "draft", ""],
     ]);
 
     // P-2 keeps its category (Bags), so "Sneakers" is Bags' one; P-1 is given Bags' by ID, which

@@ -4,7 +4,8 @@
  * `GET /stores/{hash}/v2/store`, `GET …/v3/catalog/products?include=variants&page&limit`,
  * `GET …/v3/catalog/categories`, `POST …/v3/carts?include=redirect_urls`, `GET …/v3/carts/{id}`,
  * `GET …/v3/customers?id:in=`, `GET|POST …/v3/hooks`, `PUT …/v3/hooks/{id}`; `fire()` delivers a
- * webhook callback as BigCommerce does (the hook's custom headers, no signature). Every call needs the
+ * webhook callback as BigCommerce does (the hook's custom headers, no signature); for the sync,
+ * `GET …/v3/catalog/products/{id}` and `PUT` of a product or a variant (price, inventory_level). Every call needs the
  * store's `X-Auth-Token` (401 otherwise; an unknown store hash is a 404). Lists answer `{ data, meta: { pagination } }`.
  *
  * The rate limit works as BigCommerce's: a quota of requests per window; each answer carries
@@ -35,6 +36,8 @@ export interface FakeStoreOptions {
   /** Requests per window (default: no limit). */
   quota?: number;
   windowMs?: number;
+  /** How long a page of the product list takes to answer, ms (a big catalogue far away; default 0). */
+  productsLatencyMs?: number;
 }
 
 export interface FakeStore {
@@ -56,6 +59,10 @@ export interface FakeStore {
   fire(scope: string, data: BcHookCallback["data"]): Promise<number[]>;
   /** Where a hook's destination is reached (a test maps the server's PUBLIC_URL to its port). */
   deliverTo: (destination: string) => string;
+  /** Called with each request's method and path before the rate limit counts it (store sync tests). */
+  beforeRequest?: (method: string, path: string) => void;
+  /** Spends the rest of this window's quota, as another app of the store would: the next call is a 429. */
+  spendQuota(): void;
   /** Every request: method, path with query, and the answer's status. */
   log: { method: string; path: string; status: number; at: number }[];
   close(): Promise<void>;
@@ -148,6 +155,10 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
     hooks: [],
     deliverTo: (destination) => destination,
     log: [],
+    spendQuota: () => {
+      windowStart = Date.now();
+      used = options.quota ?? 0;
+    },
     close: async () => {},
     async fire(scope, data) {
       const statuses: number[] = [];
@@ -182,6 +193,7 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
         store.log.push({ method: req.method ?? "", path: url.pathname + url.search, status, at: Date.now() });
         json(res, status, body, headers);
       };
+      store.beforeRequest?.(req.method ?? "", url.pathname + url.search);
       const now = Date.now();
       if (now - windowStart >= windowMs) {
         windowStart = now;
@@ -238,7 +250,10 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
       if (route === "GET /v3/catalog/products") {
         const withVariants = (url.searchParams.get("include") ?? "").split(",").includes("variants");
         const items = store.products.map((p) => (withVariants ? p : { ...p, variants: undefined }));
-        return answer(200, page(items, url), limits);
+        const body = page(items, url);
+        if (options.productsLatencyMs)
+          return void setTimeout(() => answer(200, body, limits), options.productsLatencyMs);
+        return answer(200, body, limits);
       }
       if (route === "GET /v3/catalog/categories") return answer(200, page(store.categories, url), limits);
       // Webhooks, carts as the storefront has them, customers: what the webhooks need.
@@ -306,6 +321,35 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
           ),
           limits,
         );
+      }
+      // Store sync: one product, and the push-back's PUT of a product or a variant (`{ data, meta }`).
+      const one = /^\/v3\/catalog\/products\/(\d+)(?:\/variants\/(\d+))?$/.exec(asked[2]);
+      const product = one ? store.products.find((p) => p.id === Number(one[1])) : undefined;
+      const variant = one?.[2] ? product?.variants?.find((v) => v.id === Number(one[2])) : undefined;
+      if (one && (!product || (one[2] && !variant)))
+        return answer(404, { status: 404, title: "The requested resource was not found" }, limits);
+      if (product && req.method === "GET" && !one?.[2])
+        return answer(200, { data: product, meta: {} }, limits);
+      if (product && req.method === "PUT") {
+        let body: { price?: unknown; inventory_level?: unknown };
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        } catch {
+          return answer(400, { status: 400, title: "Input is invalid" }, limits);
+        }
+        const bad = Object.entries(body).find(
+          ([k, v]) => !["price", "inventory_level"].includes(k) || typeof v !== "number" || v < 0,
+        );
+        if (bad)
+          return answer(
+            422,
+            { status: 422, title: "JSON data is missing or invalid", errors: { [bad[0]]: "is invalid" } },
+            limits,
+          );
+        const target = variant ?? product;
+        Object.assign(target, body);
+        product.date_modified = new Date().toISOString().replace(/\.\d{3}Z$/, "+00:00");
+        return answer(200, { data: target, meta: {} }, limits);
       }
       if (route === "POST /v3/carts") {
         let body: { line_items?: BcCartLine[]; currency?: { code: string } };

@@ -319,7 +319,34 @@ export function bigCommerce(options: BigCommerceOptions) {
       });
       return answer.data;
     },
+    // Store sync (issue 18): one product read again (a webhook's resync), and the push-back of a
+    // catalogue change of price or stock.
+    /** `GET /v3/catalog/products/{id}?include=variants`. */
+    async product(id: number): Promise<BcProduct> {
+      const answer = await call<{ data: BcProduct }>("GET", `/v3/catalog/products/${id}?include=variants`);
+      return answer.data;
+    },
+    /** `PUT /v3/catalog/products/{id}`: answers the product as stored (its `date_modified`). */
+    async updateProduct(id: number, changes: BcStockAndPrice): Promise<BcProduct> {
+      const answer = await call<{ data: BcProduct }>("PUT", `/v3/catalog/products/${id}`, changes);
+      return answer.data;
+    },
+    /** `PUT /v3/catalog/products/{productId}/variants/{variantId}`. */
+    async updateVariant(productId: number, variantId: number, changes: BcStockAndPrice): Promise<BcVariant> {
+      const answer = await call<{ data: BcVariant }>(
+        "PUT",
+        `/v3/catalog/products/${productId}/variants/${variantId}`,
+        changes,
+      );
+      return answer.data;
+    },
   };
+}
+
+/** What a push-back changes of a product or variant. */
+export interface BcStockAndPrice {
+  price: number;
+  inventory_level?: number;
 }
 
 export type BigCommerceClient = ReturnType<typeof bigCommerce>;

@@ -43,7 +43,7 @@ export async function queueWebhookRegistration(ctx: AppContext, db: Db, connecti
 export function registerWebhookJobs(
   ctx: AppContext,
   connections: StoreConnections,
-  onProductEvent: () => ProductEventHandler | null,
+  onProductEvent: ProductEventHandler,
 ): void {
   ctx.jobs.register<{ connectionId: string }>(
     REGISTER_JOB,
@@ -116,7 +116,7 @@ export function registerWebhookJobs(
             .execute((trx) => cartWasConverted(trx, connectionId, event.cartId, event.orderId));
           return;
         default:
-          await onProductEvent()?.(connectionId, event);
+          await onProductEvent(connectionId, event);
       }
     },
     { concurrency: 2 },

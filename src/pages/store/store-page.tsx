@@ -1,8 +1,9 @@
 /**
  * Online store (issue 18, module 3): the connected BigCommerce stores — connect one (checked with
  * the store first), see whether each works and when it was last checked and synced, check it
- * again, make one the default, rename it or give it a new token, remove it. Product and cart
- * lists, the sync and proposals come here as they are built (docs/store-api.md).
+ * again, make one the default, rename it or give it a new token, remove it; sync one into the
+ * catalogue (its progress, then its report) and see the store's products. The cart list and
+ * proposals come here as they are built (docs/store-api.md).
  */
 import { PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -16,6 +17,9 @@ import { getErrorMessage } from "../../lib/errors";
 import { ConnectionDialog } from "./connection-dialog";
 import { listConnections, removeConnection, storeKeys, testConnection, updateConnection } from "./store-api";
 import { StoreCarts } from "./store-carts";
+// Store sync (issue 18): "Sync now", its progress and report, the store product list.
+import { StoreProductsCard } from "./store-products-card";
+import { SyncCard, useStoreSync } from "./sync-card";
 
 function StatusTag({ connection }: { connection: StoreConnection }) {
   if (connection.status === "connected") return <Tag color="success">Connected</Tag>;
@@ -36,6 +40,7 @@ export default function StorePage() {
   const [busy, setBusy] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: storeKeys.connections });
   const rows = connections.data ?? [];
+  const sync = useStoreSync();
 
   const act = async (key: string, run: () => Promise<void>) => {
     setBusy(key);
@@ -132,10 +137,19 @@ export default function StorePage() {
               {
                 title: "Actions",
                 key: "actions",
-                width: 270,
+                width: 340,
                 fixed: "right",
                 render: (_, c) => (
                   <Space wrap size={4}>
+                    <Button
+                      size="small"
+                      type="primary"
+                      loading={sync.starting === c.id}
+                      onClick={() => sync.start(c)}
+                      aria-label={`Sync now: ${c.name}`}
+                    >
+                      Sync now
+                    </Button>
                     <Button
                       size="small"
                       loading={busy === `test:${c.id}`}
@@ -184,6 +198,8 @@ export default function StorePage() {
           />
         )}
       </Card>
+      {rows.length > 0 && <SyncCard watching={sync.watching} connections={rows} />}
+      {rows.length > 0 && <StoreProductsCard />}
       <StoreCarts />
       <ConnectionDialog
         open={dialog !== null}
