@@ -40,6 +40,7 @@ export const TIMELINE_KINDS = [
   "meeting",
   "task",
   "sequence",
+  "proposal",
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 export const TIMELINE_KIND_LABELS: Readonly<Record<TimelineKind, string>> = {
@@ -53,6 +54,7 @@ export const TIMELINE_KIND_LABELS: Readonly<Record<TimelineKind, string>> = {
   meeting: "Meeting",
   task: "Task",
   sequence: "Sequence",
+  proposal: "Proposal",
 };
 
 /** The options installed with the CRM, so a new install has a working board and selects. */

@@ -11,6 +11,7 @@ import { sequenceRules } from "../modules/crm/sequences/sequence.rules";
 import { taskRules } from "../modules/crm/task.rules";
 import { formRules } from "../modules/forms/forms.rules";
 import { pdfRules } from "../modules/pdf/pdf.rules";
+import { proposalRules } from "../modules/store/proposal.rules";
 import { registerCsvParser, registerCsvRoutes } from "./csv/routes";
 import { registerResource } from "./engine";
 import type { RulesRegistry } from "./rules";
@@ -27,6 +28,7 @@ export const RULES: RulesRegistry = {
   forms: formRules,
   opportunities: opportunityRules,
   pdfs: pdfRules,
+  proposals: proposalRules,
   sequences: sequenceRules,
   tasks: taskRules,
 };

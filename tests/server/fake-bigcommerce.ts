@@ -2,7 +2,8 @@
  * A BigCommerce store on 127.0.0.1 for the online store's tests (issue 18), small and faithful to
  * the published v3 shapes of the endpoints the product calls (docs/store-api.md):
  * `GET /stores/{hash}/v2/store`, `GET …/v3/catalog/products?include=variants&page&limit`,
- * `GET …/v3/catalog/categories`, `POST …/v3/carts?include=redirect_urls`. Every call needs the
+ * `GET …/v3/catalog/categories`, `GET …/v3/catalog/variants?sku:in=…` (proposals' carts),
+ * `POST …/v3/carts?include=redirect_urls`. Every call needs the
  * store's `X-Auth-Token` (401 otherwise; an unknown store hash is a 404). Lists answer `{ data, meta: { pagination } }`.
  *
  * The rate limit works as BigCommerce's: a quota of requests per window; each answer carries
@@ -12,7 +13,13 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { BcCart, BcCartLine, BcCategory, BcProduct } from "../../server/modules/store/bigcommerce";
+import type {
+  BcCart,
+  BcCartLine,
+  BcCategory,
+  BcProduct,
+  BcVariant,
+} from "../../server/modules/store/bigcommerce";
 
 export interface FakeStoreOptions {
   hash?: string;
@@ -103,6 +110,25 @@ export function sampleProducts(n: number): BcProduct[] {
   });
 }
 
+/**
+ * A product's variants as `GET /v3/catalog/variants` lists them: its own, or — a product without
+ * options — its base variant, which carries the product's SKU (id: the product's × 1000).
+ */
+export function variantsOf(p: BcProduct): BcVariant[] {
+  if (p.variants?.length) return p.variants;
+  return [
+    {
+      id: p.id * 1000,
+      product_id: p.id,
+      sku: p.sku,
+      price: p.price,
+      calculated_price: p.price,
+      inventory_level: p.inventory_level,
+      option_values: [],
+    },
+  ];
+}
+
 export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Promise<FakeStore> {
   const hash = options.hash ?? "abc123";
   const token = options.token ?? "token-of-the-test-store";
@@ -171,6 +197,20 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
         return answer(200, page(items, url), limits);
       }
       if (route === "GET /v3/catalog/categories") return answer(200, page(store.categories, url), limits);
+      // --- proposals' carts: variants by SKU (`sku:in`, `sku`) ---
+      if (route === "GET /v3/catalog/variants") {
+        const wanted = [
+          ...(url.searchParams.get("sku:in") ?? "").split(","),
+          url.searchParams.get("sku") ?? "",
+        ].filter(Boolean);
+        const all = store.products.flatMap(variantsOf);
+        return answer(
+          200,
+          page(wanted.length ? all.filter((v) => wanted.includes(v.sku)) : all, url),
+          limits,
+        );
+      }
+      // --- end proposals ---
       if (route === "POST /v3/carts") {
         let body: { line_items?: BcCartLine[]; currency?: { code: string } };
         try {
@@ -179,7 +219,13 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
           return answer(400, { status: 400, title: "Input is invalid" }, limits);
         }
         const lines = body.line_items ?? [];
-        const unknown = lines.find((l) => !store.products.some((p) => p.id === l.product_id));
+        const unknown = lines.find((l) => {
+          const product = store.products.find((p) => p.id === l.product_id);
+          return (
+            !product ||
+            (l.variant_id !== undefined && !variantsOf(product).some((v) => v.id === l.variant_id))
+          );
+        });
         if (!lines.length || unknown)
           return answer(
             422,

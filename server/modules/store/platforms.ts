@@ -27,6 +27,30 @@ export interface CommercePlatform {
   name: string;
   /** The store as it introduces itself; StoreProblem when it cannot be reached or refuses. */
   check(access: StoreAccess): Promise<{ storeName: string; currency: string }>;
+  // --- proposals' carts (issue 18) ---
+  /** The store's item of each SKU it has (product and variant ids); SKUs it lacks are absent. */
+  itemsBySku(access: StoreAccess, skus: readonly string[]): Promise<Map<string, StoreItem>>;
+  /** A cart of these items at these unit prices; its checkout and cart links. */
+  createCart(access: StoreAccess, items: readonly CartLine[], currency: string): Promise<StoreCart>;
+}
+
+/** A product (or one of its variants) of the store. */
+export interface StoreItem {
+  productId: number;
+  variantId: number | null;
+}
+
+export interface CartLine extends StoreItem {
+  quantity: number;
+  /** The unit price to charge (a proposal's discounted price), major units. */
+  unitPrice: number;
+}
+
+export interface StoreCart {
+  id: string;
+  checkoutUrl: string;
+  cartUrl: string | null;
+  amount: number;
 }
 
 function bigCommercePlatform(config: Config): CommercePlatform {
@@ -44,9 +68,44 @@ function bigCommercePlatform(config: Config): CommercePlatform {
       // Nor held for half a minute by a store that does not answer.
       timeoutMs: 10_000,
     });
+  // Carts are made while a person waits, as checks are; a refusal is told in the store's words.
+  const told = (access: StoreAccess) => (error: unknown) => {
+    if (!(error instanceof BigCommerceError)) throw error;
+    throw new StoreProblem(error.message.split(access.token).join("[token]"), null);
+  };
   return {
     id: BIGCOMMERCE,
     name: "BigCommerce",
+    async itemsBySku(access, skus) {
+      const variants = await client(access).variantsBySku(skus).catch(told(access));
+      const items = new Map<string, StoreItem>();
+      for (const v of variants ?? [])
+        if (typeof v?.sku === "string" && !items.has(v.sku))
+          items.set(v.sku, { productId: v.product_id, variantId: v.id });
+      return items;
+    },
+    async createCart(access, items, currency) {
+      const cart = await client(access)
+        .createCart(
+          items.map((i) => ({
+            product_id: i.productId,
+            ...(i.variantId === null ? {} : { variant_id: i.variantId }),
+            quantity: i.quantity,
+            list_price: i.unitPrice,
+          })),
+          currency,
+        )
+        .catch(told(access));
+      const checkoutUrl = cart?.redirect_urls?.checkout_url;
+      if (!cart || typeof checkoutUrl !== "string")
+        throw new StoreProblem("The store made no checkout link for the cart", null);
+      return {
+        id: cart.id,
+        checkoutUrl,
+        cartUrl: cart.redirect_urls?.cart_url ?? null,
+        amount: cart.cart_amount,
+      };
+    },
     async check(access) {
       try {
         const store: unknown = await client(access).store();

@@ -8,6 +8,7 @@ import {
   CalendarOutlined,
   CheckSquareOutlined,
   DeleteOutlined,
+  FileDoneOutlined,
   FormOutlined,
   FundOutlined,
   MailOutlined,
@@ -37,6 +38,7 @@ const KIND_ICONS: Record<TimelineKind, ReactNode> = {
   meeting: <CalendarOutlined />,
   task: <CheckSquareOutlined />,
   sequence: <NodeIndexOutlined />,
+  proposal: <FileDoneOutlined />,
 };
 
 /** What the filter offers: both directions of a channel are one choice. */
@@ -49,6 +51,7 @@ const FILTERS: ReadonlyArray<{ label: string; kinds: TimelineKind[] }> = [
   { label: "Meetings", kinds: ["meeting"] },
   { label: "Tasks", kinds: ["task"] },
   { label: "Sequences", kinds: ["sequence"] },
+  { label: "Proposals", kinds: ["proposal"] },
 ];
 
 /** Entry details worth a line of their own, by kind and data key. */
