@@ -88,6 +88,30 @@ export function proposalField(problem: MoneyProblem): string {
   return problem.field;
 }
 
+const LINE_PARTS: Record<string, string> = {
+  quantity: "quantity",
+  unitPrice: "price",
+  discount: "discount",
+  "discount.value": "discount",
+  product_id: "product",
+};
+
+/**
+ * A money problem as a person reads it, wherever it is shown: a line's by its number
+ * ("Line 2's quantity must be…"), the total discount by its name.
+ */
+export function problemInWords(p: { field: string; message: string }): { field: string; message: string } {
+  const line = /^lines\.(\d+)\.(.+)$/.exec(p.field);
+  if (line && /^(must|is|makes) /.test(p.message))
+    return {
+      field: p.field,
+      message: `Line ${Number(line[1]) + 1}'s ${LINE_PARTS[line[2]] ?? line[2]} ${p.message}`,
+    };
+  if (p.field === "total_discount_value" && /^(must|is) /.test(p.message))
+    return { field: p.field, message: `The total discount ${p.message}` };
+  return p;
+}
+
 /**
  * The totals of a proposal from its record and lines. A total discount as an amount waits for
  * lines: a new proposal may name it before any product is added.

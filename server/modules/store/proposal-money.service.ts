@@ -5,7 +5,12 @@
  */
 
 import { invalidInputMessage } from "../../../schemas/error-messages";
-import { type ProposalLine, type ProposalMoneyFields, proposalTotals } from "../../../schemas/proposal-lines";
+import {
+  type ProposalLine,
+  type ProposalMoneyFields,
+  problemInWords,
+  proposalTotals,
+} from "../../../schemas/proposal-lines";
 import {
   type Currency,
   type DiscountKind,
@@ -34,30 +39,6 @@ export async function linesOf(db: AnyDb, proposalId: string): Promise<ProposalLi
     discount_kind: r.discount_kind,
     discount_value: r.discount_value === null ? null : Number(r.discount_value),
   }));
-}
-
-const PARTS: Record<string, string> = {
-  quantity: "quantity",
-  unitPrice: "price",
-  discount: "discount",
-  "discount.value": "discount",
-  product_id: "product",
-};
-
-/**
- * A money problem as a person reads it, wherever it is shown: a line's by its number
- * ("Line 2's quantity must be…"), the total discount by its name.
- */
-export function problemInWords(p: { field: string; message: string }): { field: string; message: string } {
-  const line = /^lines\.(\d+)\.(.+)$/.exec(p.field);
-  if (line && /^(must|is|makes) /.test(p.message))
-    return {
-      field: p.field,
-      message: `Line ${Number(line[1]) + 1}'s ${PARTS[line[2]] ?? line[2]} ${p.message}`,
-    };
-  if (p.field === "total_discount_value" && /^(must|is) /.test(p.message))
-    return { field: p.field, message: `The total discount ${p.message}` };
-  return p;
 }
 
 /** A 400 naming each field in trouble, in words. */

@@ -24,6 +24,7 @@ import { useMemo, useState } from "react";
 import {
   type ProposalLine,
   type ProposalMoneyFields,
+  problemInWords,
   proposalTotals,
 } from "../../../../schemas/proposal-lines";
 import { DISCOUNT_OPTIONS, type DiscountKind } from "../../../../schemas/proposal-money";
@@ -49,7 +50,7 @@ function byLine(problems: readonly { field: string; message: string }[]) {
   const out = new Map<string, string>();
   for (const p of problems) {
     const m = /^lines\.(\d+)\.([a-zA-Z_]+)/.exec(p.field);
-    if (m) out.set(`${m[1]}.${m[2] === "unitPrice" ? "product_id" : m[2]}`, p.message);
+    if (m) out.set(`${m[1]}.${m[2] === "unitPrice" ? "product_id" : m[2]}`, problemInWords(p).message);
   }
   return out;
 }
