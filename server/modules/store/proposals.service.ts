@@ -17,10 +17,10 @@ import { badRequest, conflict, HttpError, notFound } from "../../http/errors";
 import { toRecord } from "../../resources/records";
 import type { AnyDb } from "../../resources/rules";
 import { proposalAccepted } from "../automation/store-events";
-import { opportunityRules } from "../crm/opportunity.rules";
 import { addTimeline, timelineChanged } from "../crm/timeline";
 import { NOT_A_DRAFT } from "./proposal.rules";
 import { linesOf, moneyOf, refusal, storedTotals, totalsOrRefuse } from "./proposal-money.service";
+import { winOpportunity } from "./proposal-opportunity";
 
 type Db = import("kysely").Kysely<Database> | import("kysely").Transaction<Database>;
 
@@ -73,11 +73,12 @@ export class ProposalsService {
   }
 
   async view(id: string): Promise<ProposalView> {
+    await this.expireIfDue({ id });
     return this.viewOf(this.db, await this.row({ id }));
   }
 
   async viewByToken(token: string): Promise<ProposalView> {
-    await this.expireIfDue(token);
+    await this.expireIfDue({ token });
     return this.viewOf(this.db, await this.row({ token }));
   }
 
@@ -239,21 +240,25 @@ export class ProposalsService {
     return result;
   }
 
-  /** A sent proposal past its day becomes expired (committed on its own). */
-  private async expireIfDue(token: string): Promise<void> {
-    await this.db
+  /**
+   * A sent proposal past its day becomes expired (committed on its own), when it is next looked
+   * at: its page, its lines, its link.
+   */
+  private async expireIfDue(where: { id: string } | { token: string }): Promise<void> {
+    const { numUpdatedRows } = await this.db
       .updateTable("proposals")
       .set({ status: "expired", updated_at: sql`now()` })
-      .where("share_token", "=", token)
+      .$call((q) => ("id" in where ? q.where("id", "=", where.id) : q.where("share_token", "=", where.token)))
       .where("status", "=", "sent")
       .where("valid_until", "<", today())
-      .execute();
+      .executeTakeFirst();
+    if (numUpdatedRows > 0n && "id" in where) this.changed([where.id], null);
   }
 
   /** The client's answer on the public link: accepted or declined, once. */
   async decide(token: string, answer: "accepted" | "declined") {
-    await this.expireIfDue(token);
-    const row = await this.db.transaction().execute(async (trx) => {
+    await this.expireIfDue({ token });
+    const { row, won } = await this.db.transaction().execute(async (trx) => {
       const proposal = await this.locked(trx, { token });
       const status = proposal.status as ProposalStatus;
       if (status === "expired")
@@ -267,7 +272,8 @@ export class ProposalsService {
         .where("id", "=", proposal.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      if (answer === "accepted" && row.opportunity_id) await this.winOpportunity(trx, row);
+      const won =
+        answer === "accepted" && row.opportunity_id ? await winOpportunity(this.ctx, trx, row) : null;
       await addTimeline(trx as Db, [
         {
           clientId: String(row.client_id),
@@ -278,56 +284,19 @@ export class ProposalsService {
         },
       ]);
       if (answer === "accepted") await proposalAccepted(this.ctx, trx as Db, toRecord(proposalSchema, row));
-      return row;
+      return { row, won };
     });
     timelineChanged(this.ctx, [String(row.client_id)], null);
     this.changed([String(row.id)], null);
+    if (won)
+      this.ctx.events.publish({
+        resource: "opportunities",
+        moduleID: MODULE_IDS.crm,
+        type: "updated",
+        ids: [won],
+        actorId: "",
+      });
     return row;
-  }
-
-  /** The proposal's opportunity, won (and moved to a "won" stage when the CRM has one). */
-  private async winOpportunity(trx: AnyDb, proposal: Record<string, unknown>) {
-    const existing = await trx
-      .selectFrom("opportunities")
-      .selectAll()
-      .where("id", "=", proposal.opportunity_id)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!existing || existing.status === "won") return;
-    const wonStage = await trx
-      .selectFrom("crm_dropdowns")
-      .select("value")
-      .where("list", "=", "stage")
-      .where((eb) =>
-        eb.or([
-          eb(sql`lower(value)`, "in", ["won", "closed-won", "closed_won"]),
-          eb(sql`lower(label)`, "in", ["won", "closed won"]),
-        ]),
-      )
-      .executeTakeFirst();
-    const values: Record<string, unknown> = {
-      status: "won",
-      close_note: `Proposal ${proposal.number} accepted`,
-      ...(wonStage ? { stage: wonStage.value } : {}),
-    };
-    const set: Record<string, unknown> = {};
-    await opportunityRules.beforeWrite?.({ db: trx, existing, values, set });
-    const row = await trx
-      .updateTable("opportunities")
-      .set({ ...values, ...set, updated_at: sql`now()` })
-      .where("id", "=", existing.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    // The client accepted, not a user: no actor (the timeline's entry has none).
-    const actorId = null as unknown as string;
-    await opportunityRules.afterWrite?.({ db: trx, existing, row, actorId, app: this.ctx });
-    this.ctx.events.publish({
-      resource: "opportunities",
-      moduleID: MODULE_IDS.crm,
-      type: "updated",
-      ids: [String(existing.id)],
-      actorId: "",
-    });
   }
 }
 
