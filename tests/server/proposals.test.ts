@@ -185,6 +185,11 @@ describe.each(DRIVERS)("proposals on %s", (driver) => {
     expect(edit.status).toBe(409);
     expect(edit.body.message).toBe("Only a draft proposal can be changed");
     expect((await setLines(p.id, [])).status).toBe(409);
+    const remove = await call("DELETE", `/api/proposals/${p.id}`);
+    expect(remove.status).toBe(409);
+    expect(remove.body.message).toBe(
+      `Only a draft proposal can be deleted: ${p.number} was sent to the client`,
+    );
     const mail = await s.database.db
       .selectFrom("mail_outbox")
       .select(["to_address", "subject", "text_body"])

@@ -3,7 +3,7 @@
  * routes); a new one gets its number; the opportunity must be the client's; the discount fields
  * follow the option (a total discount only with Total discount, line discounts only with
  * Product discount); and the money is computed again from the stored lines on every write,
- * never taken from the request.
+ * never taken from the request. A proposal once sent is kept: only drafts are deleted.
  */
 import { sql } from "kysely";
 import { DISCOUNT_OPTIONS } from "../../../schemas/proposal-money";
@@ -62,5 +62,19 @@ export const proposalRules: ResourceRules = {
         },
       ]);
     Object.assign(set, storedTotals(money, lines));
+  },
+
+  // A sent proposal is what the client was shown (and may have answered): it is kept.
+  async beforeDelete({ db, ids }) {
+    const kept = await db
+      .selectFrom("proposals")
+      .select("number")
+      .where("id", "in", ids)
+      .where("status", "!=", "draft")
+      .execute();
+    if (kept.length)
+      throw conflict(
+        `Only a draft proposal can be deleted: ${kept.map((k) => k.number).join(", ")} ${kept.length === 1 ? "was" : "were"} sent to the client`,
+      );
   },
 };
