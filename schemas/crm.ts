@@ -41,6 +41,7 @@ export const TIMELINE_KINDS = [
   "task",
   "sequence",
   "store",
+  "proposal",
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 export const TIMELINE_KIND_LABELS: Readonly<Record<TimelineKind, string>> = {
@@ -55,6 +56,7 @@ export const TIMELINE_KIND_LABELS: Readonly<Record<TimelineKind, string>> = {
   task: "Task",
   sequence: "Sequence",
   store: "Online store",
+  proposal: "Proposal",
 };
 
 /** The options installed with the CRM, so a new install has a working board and selects. */

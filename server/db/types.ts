@@ -24,6 +24,7 @@ import type {
   FormsTable,
 } from "./types-forms";
 import type { NotificationsTable } from "./types-notifications";
+import type { ProposalTables } from "./types-proposals";
 import type { RunDefinitionsTable, RunStepsTable, RunsTable } from "./types-runs";
 import type { StoreTables } from "./types-store";
 
@@ -350,6 +351,7 @@ export interface Database
     CrmEmailTables,
     CrmFieldTables,
     CrmSequenceTables,
+    ProposalTables,
     StoreTables {
   modules: ModulesTable;
   users: UsersTable;

@@ -11,6 +11,7 @@ import { sequenceRules } from "../modules/crm/sequences/sequence.rules";
 import { taskRules } from "../modules/crm/task.rules";
 import { formRules } from "../modules/forms/forms.rules";
 import { pdfRules } from "../modules/pdf/pdf.rules";
+import { proposalRules } from "../modules/store/proposal.rules";
 import { productStoreRules } from "../modules/store/push";
 import { registerCsvParser, registerCsvRoutes } from "./csv/routes";
 import { registerResource } from "./engine";
@@ -29,6 +30,7 @@ export const RULES: RulesRegistry = {
   opportunities: opportunityRules,
   pdfs: pdfRules,
   products: productStoreRules,
+  proposals: proposalRules,
   sequences: sequenceRules,
   tasks: taskRules,
 };

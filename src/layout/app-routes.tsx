@@ -46,7 +46,7 @@ const StorePage = lazyScreen(() => import("../pages/store/store-page"));
 const guarded = (resource: string, page: ReactNode) => <ModuleGuard resource={resource}>{page}</ModuleGuard>;
 
 /** A module's own page at `/<module>`, instead of the cards of its resources. */
-const MODULE_PAGES: Readonly<Record<string, ReactNode>> = { crm: <CrmPage /> };
+const MODULE_PAGES: Readonly<Record<string, ReactNode>> = { crm: <CrmPage />, store: <StorePage /> };
 
 /** Screens of a module besides its entity resources' (routed under the module's path). */
 const MODULE_SCREENS: Readonly<Record<string, ReactNode>> = {
@@ -67,6 +67,8 @@ const MODULE_SCREENS: Readonly<Record<string, ReactNode>> = {
     </>
   ),
   forms: <Route path="webhooks" element={guarded("forms-webhooks", <WebhooksPage module="forms" />)} />,
+  // The connected stores, also the module's own page at /store (its proposals are a resource).
+  store: <Route path="connections" element={guarded("store-connections", <StorePage />)} />,
 };
 
 function Shell() {
@@ -100,7 +102,6 @@ export function AppRoutes() {
         <Route path="outbox" element={guarded("outbox", <OutboxPage />)} />
         <Route path="dam" element={guarded("dam", <DamPage />)} />
         <Route path="analytics" element={guarded("analytics", <AnalyticsPage />)} />
-        <Route path="store" element={guarded("store", <StorePage />)} />
         <Route path="account" element={<AccountPage />} />
         <Route path="account/devices" element={<MyDevicesPage />} />
         {MODULES.map((m) => ({ module: m, resources: resourcesOfModule(m.key) }))

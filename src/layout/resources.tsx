@@ -14,6 +14,7 @@ import {
   MenuOutlined,
   PictureOutlined,
   SafetyOutlined,
+  ShopOutlined,
 } from "@ant-design/icons";
 import type { ResourceProps } from "@refinedev/core";
 import type { ReactNode } from "react";
@@ -59,6 +60,7 @@ const MODULE_SCREEN_MENU: Readonly<
     { name: "custom-fields", label: "Custom fields", icon: <BuildOutlined aria-hidden /> },
   ],
   forms: [{ name: "webhooks", label: "Webhooks", icon: <ApiOutlined aria-hidden /> }],
+  store: [{ name: "connections", label: "Connected stores", icon: <ShopOutlined aria-hidden /> }],
 };
 
 /**

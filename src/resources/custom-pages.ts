@@ -28,5 +28,6 @@ export const CUSTOM_PAGES: Readonly<Record<string, ComponentType<ScreenProps>>> 
   "forms.show": lazyScreen(() => import("../pages/forms/form-page")),
   "pdfs.library": lazyScreen(() => import("../pages/pdfs/pdf-library-page")),
   "pdfs.viewer": lazyScreen(() => import("../pages/pdfs/pdf-viewer-page")),
+  "proposals.show": lazyScreen(() => import("../pages/store/proposals/proposal-page")),
   "sequences.show": lazyScreen(() => import("../pages/crm/sequences/sequence-page")),
 };

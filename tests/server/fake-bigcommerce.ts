@@ -6,6 +6,8 @@
  * `GET …/v3/customers?id:in=`, `GET|POST …/v3/hooks`, `PUT …/v3/hooks/{id}`; `fire()` delivers a
  * webhook callback as BigCommerce does (the hook's custom headers, no signature); for the sync,
  * `GET …/v3/catalog/products/{id}` and `PUT` of a product or a variant (price, inventory_level). Every call needs the
+ * `GET …/v3/catalog/categories`, `GET …/v3/catalog/variants?sku:in=…` (proposals' carts),
+ * `POST …/v3/carts?include=redirect_urls`. Every call needs the
  * store's `X-Auth-Token` (401 otherwise; an unknown store hash is a 404). Lists answer `{ data, meta: { pagination } }`.
  *
  * The rate limit works as BigCommerce's: a quota of requests per window; each answer carries
@@ -24,6 +26,7 @@ import type {
   BcHookCallback,
   BcProduct,
   BcStoreCart,
+  BcVariant,
 } from "../../server/modules/store/bigcommerce";
 
 export interface FakeStoreOptions {
@@ -131,6 +134,25 @@ export function sampleProducts(n: number): BcProduct[] {
         : [],
     };
   });
+}
+
+/**
+ * A product's variants as `GET /v3/catalog/variants` lists them: its own, or — a product without
+ * options — its base variant, which carries the product's SKU (id: the product's × 1000).
+ */
+export function variantsOf(p: BcProduct): BcVariant[] {
+  if (p.variants?.length) return p.variants;
+  return [
+    {
+      id: p.id * 1000,
+      product_id: p.id,
+      sku: p.sku,
+      price: p.price,
+      calculated_price: p.price,
+      inventory_level: p.inventory_level,
+      option_values: [],
+    },
+  ];
 }
 
 export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Promise<FakeStore> {
@@ -290,27 +312,6 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
         if (!cart) return answer(404, { status: 404, title: "Cart not found" }, limits);
         return answer(200, { data: cart, meta: {} }, limits);
       }
-      if (route === "GET /v3/catalog/variants") {
-        // Every product has at least one variant: a product without options has its base variant,
-        // with the product's own SKU (its id here: the product's times 1000).
-        const all = store.products.flatMap((p) =>
-          p.variants?.length
-            ? p.variants
-            : [
-                {
-                  id: p.id * 1000,
-                  product_id: p.id,
-                  sku: p.sku,
-                  price: p.price,
-                  calculated_price: p.price,
-                  inventory_level: p.inventory_level,
-                  option_values: [],
-                },
-              ],
-        );
-        const wanted = url.searchParams.get("sku:in")?.split(",") ?? url.searchParams.get("sku")?.split(",");
-        return answer(200, page(wanted ? all.filter((v) => wanted.includes(v.sku)) : all, url), limits);
-      }
       if (route === "GET /v3/customers") {
         const ids = (url.searchParams.get("id:in") ?? "").split(",").map(Number);
         return answer(
@@ -351,6 +352,19 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
         product.date_modified = new Date().toISOString().replace(/\.\d{3}Z$/, "+00:00");
         return answer(200, { data: target, meta: {} }, limits);
       }
+      // Variants by SKU (`sku:in`, `sku`): proposals' and the catalogue's carts.
+      if (route === "GET /v3/catalog/variants") {
+        const wanted = [
+          ...(url.searchParams.get("sku:in") ?? "").split(","),
+          url.searchParams.get("sku") ?? "",
+        ].filter(Boolean);
+        const all = store.products.flatMap(variantsOf);
+        return answer(
+          200,
+          page(wanted.length ? all.filter((v) => wanted.includes(v.sku)) : all, url),
+          limits,
+        );
+      }
       if (route === "POST /v3/carts") {
         let body: { line_items?: BcCartLine[]; currency?: { code: string } };
         try {
@@ -359,7 +373,13 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
           return answer(400, { status: 400, title: "Input is invalid" }, limits);
         }
         const lines = body.line_items ?? [];
-        const unknown = lines.find((l) => !store.products.some((p) => p.id === l.product_id));
+        const unknown = lines.find((l) => {
+          const product = store.products.find((p) => p.id === l.product_id);
+          return (
+            !product ||
+            (l.variant_id !== undefined && !variantsOf(product).some((v) => v.id === l.variant_id))
+          );
+        });
         if (!lines.length || unknown)
           return answer(
             422,

@@ -43,9 +43,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     create index store_carts_list_idx on store_carts (cart_updated_at desc, id);
     create index store_carts_client_idx on store_carts (client_id) where client_id is not null;
 
-    -- A client's timeline records their carts, orders and proposals from the store.
+    -- A client's timeline records their carts and orders in the store (proposals have theirs, 0032).
     alter table crm_timeline drop constraint crm_timeline_kind_check;
-    alter table crm_timeline add constraint crm_timeline_kind_check check (kind in ('note', 'email_out', 'email_in', 'sms_out', 'sms_in', 'form', 'opportunity', 'meeting', 'task', 'sequence', 'store'));
+    alter table crm_timeline add constraint crm_timeline_kind_check check (kind in ('note', 'email_out', 'email_in', 'sms_out', 'sms_in', 'form', 'opportunity', 'meeting', 'task', 'sequence', 'proposal', 'store'));
   `.execute(db);
 }
 

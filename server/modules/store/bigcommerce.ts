@@ -311,6 +311,20 @@ export function bigCommerce(options: BigCommerceOptions) {
     async updateHook(id: number, hook: Partial<Omit<BcHook, "id">>): Promise<BcHook> {
       return (await call<{ data: BcHook }>("PUT", `/v3/hooks/${id}`, hook)).data;
     },
+    /**
+     * The variants of these SKUs (`GET /v3/catalog/variants?sku:in=…`): a product's own SKU is
+     * its base variant's, so both kinds are found. Asked 50 SKUs at a time; SKUs the store
+     * lacks are simply absent.
+     */
+    async variantsBySku(skus: readonly string[]): Promise<BcVariant[]> {
+      const found: BcVariant[] = [];
+      const unique = [...new Set(skus)];
+      for (let i = 0; i < unique.length; i += 50) {
+        const filter = { "sku:in": unique.slice(i, i + 50).join(",") };
+        for await (const page of pages<BcVariant>("/v3/catalog/variants", filter)) found.push(...page.data);
+      }
+      return found;
+    },
     /** A cart of these lines, with its checkout link. */
     async createCart(lines: BcCartLine[], currency?: string): Promise<BcCart> {
       const answer = await call<{ data: BcCart }>("POST", "/v3/carts?include=redirect_urls", {

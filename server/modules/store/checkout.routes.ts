@@ -15,7 +15,7 @@ import type { AppContext } from "../../context";
 import { badRequest, conflict, HttpError, notFound } from "../../http/errors";
 import { minorOf } from "./carts";
 import type { StoreConnections } from "./connections.service";
-import { StoreProblem } from "./platforms";
+import { type StoreCart, type StoreItem, StoreProblem } from "./platforms";
 
 /** Checkouts one address may start per minute. */
 export const CHECKOUTS_PER_MINUTE = 10;
@@ -138,33 +138,35 @@ export async function storeCheckoutRoutes(
             priceMinor: minorOf(Number(p.price), currency),
           };
         });
-        let made: Awaited<ReturnType<typeof access.platform.checkout>>;
+        let cart: StoreCart;
         try {
-          made = await access.platform.checkout(
+          const found = await access.platform.itemsBySku(
             access,
-            items.map((i) => ({ sku: i.sku, quantity: i.quantity })),
+            items.map((i) => i.sku),
+          );
+          const missing = items.filter((i) => !found.has(i.sku));
+          if (missing.length) {
+            const names = missing.map((i) => i.name);
+            throw conflict(
+              `The online store does not sell ${names.join(", ")}: remove ${names.length === 1 ? "it" : "them"} to check out`,
+              [{ field: "lines", message: `not in the store: ${missing.map((i) => i.sku).join(", ")}` }],
+            );
+          }
+          // At the store's prices: the store sells, the catalogue shows.
+          cart = await access.platform.createCart(
+            access,
+            items.map((i) => ({ ...(found.get(i.sku) as StoreItem), quantity: i.quantity })),
             currencies[0],
           );
         } catch (error) {
+          if (!(error instanceof StoreProblem)) throw error;
           // The store's trouble, not the visitor's: said in words, and logged for the admins.
           request.log.warn(
             { err: error, connectionId },
             "catalogue checkout: the store could not make the cart",
           );
-          throw conflict(
-            error instanceof StoreProblem
-              ? error.message
-              : "The online store could not make the cart just now: try again in a moment",
-          );
+          throw conflict(error.message);
         }
-        if (!made.cart) {
-          const names = items.filter((i) => made.missing.includes(i.sku)).map((i) => i.name);
-          throw conflict(
-            `The online store does not sell ${names.join(", ")}: remove ${names.length === 1 ? "it" : "them"} to check out`,
-            [{ field: "lines", message: `not in the store: ${made.missing.join(", ")}` }],
-          );
-        }
-        const cart = made.cart;
         await ctx.db
           .insertInto("store_carts")
           .values({

@@ -1,8 +1,8 @@
 /**
  * The online store (issue 18, module 3): connections to commerce platforms (BigCommerce,
  * platform 13) through one adapter interface (platforms.ts), their webhooks, the carts list and
- * the catalogue viewer's checkout, the sync with its push-back and the store product list.
- * docs/store-api.md.
+ * the catalogue viewer's checkout, the sync with its push-back and the store product list,
+ * proposals (their lines, sending, PDF, cart, public link). docs/store-api.md.
  */
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
@@ -19,10 +19,14 @@ import { registerWebhookJobs, storeWebhookRoutes } from "./webhooks";
 export { productStoreRules } from "./push";
 export { StoreSyncs, upsertStoreProduct } from "./sync.service";
 
+import { proposalRoutes } from "./proposals.routes";
+import { ProposalsService } from "./proposals.service";
+import { publicProposalRoutes } from "./proposals-public.routes";
+
 export async function storeModule(
   app: FastifyInstance,
   ctx: AppContext,
-): Promise<{ connections: StoreConnections; syncs: StoreSyncs }> {
+): Promise<{ connections: StoreConnections; syncs: StoreSyncs; proposals: ProposalsService }> {
   const connections = new StoreConnections(ctx);
   // Store sync: one job per sync (one at a time per store), push-back of price and stock.
   const syncs = new StoreSyncs(ctx, connections);
@@ -46,5 +50,8 @@ export async function storeModule(
   await storeCartRoutes(app, ctx);
   await storeCheckoutRoutes(app, ctx, connections);
   await storeSyncRoutes(app, ctx, syncs);
-  return { connections, syncs };
+  const proposals = new ProposalsService(ctx);
+  await proposalRoutes(app, proposals, connections);
+  await publicProposalRoutes(app, ctx, proposals);
+  return { connections, syncs, proposals };
 }

@@ -36,25 +36,31 @@ export interface CommercePlatform {
   readCallback(body: unknown): StoreEvent | null;
   /** A cart as the store has it now, or null when it has none by this id. */
   cart(access: StoreAccess, id: string): Promise<PlatformCart | null>;
-  /**
-   * A cart of these lines, found in the store by SKU, with its checkout link; `listPrice` (in the
-   * cart's currency) overrides the store's price. SKUs the store does not sell are answered in
-   * `missing`, and then no cart is made.
-   */
-  checkout(
-    access: StoreAccess,
-    lines: readonly CheckoutLine[],
-    currency: string,
-  ): Promise<{
-    missing: string[];
-    cart: { id: string; amount: number; currency: string; checkoutUrl: string } | null;
-  }>;
+  /** The store's item of each SKU it has (product and variant ids); SKUs it lacks are absent. */
+  itemsBySku(access: StoreAccess, skus: readonly string[]): Promise<Map<string, StoreItem>>;
+  /** A cart of these items (at these unit prices, or the store's); its checkout and cart links. */
+  createCart(access: StoreAccess, items: readonly CartLine[], currency: string): Promise<StoreCart>;
 }
 
-export interface CheckoutLine {
-  sku: string;
+/** A product (or one of its variants) of the store. */
+export interface StoreItem {
+  productId: number;
+  variantId: number | null;
+}
+
+export interface CartLine extends StoreItem {
   quantity: number;
-  listPrice?: number;
+  /** The unit price to charge (a proposal's discounted price), major units; the store's when absent. */
+  unitPrice?: number;
+}
+
+export interface StoreCart {
+  id: string;
+  checkoutUrl: string;
+  cartUrl: string | null;
+  /** The cart's amount as the store states it. */
+  amount: number;
+  currency: string;
 }
 
 /** The events the store acts on, whatever the platform calls them. */
@@ -127,6 +133,11 @@ function bigCommercePlatform(config: Config): CommercePlatform {
       // Nor held for half a minute by a store that does not answer.
       timeoutMs: 10_000,
     });
+  // Carts are made while a person waits, as checks are; a refusal is told in the store's words.
+  const told = (access: StoreAccess) => (error: unknown) => {
+    if (!(error instanceof BigCommerceError)) throw error;
+    throw new StoreProblem(error.message.split(access.token).join("[token]"), null);
+  };
   // Background work (webhooks, carts) waits out the rate limit as a sync does.
   const worker = (access: StoreAccess) =>
     bigCommerce({ ...access, apiUrl: config.bigcommerceApiUrl, allowPrivate: true, timeoutMs: 30_000 });
@@ -146,40 +157,6 @@ function bigCommercePlatform(config: Config): CommercePlatform {
       }
     },
     readCallback: readBigCommerceCallback,
-    async checkout(access, lines, currency) {
-      const api = worker(access);
-      // Every product has at least one variant (its base variant) with its SKU: variants find both.
-      const skus = [...new Set(lines.map((l) => l.sku))];
-      const found = new Map<string, { product_id: number; id: number }>();
-      for (let i = 0; i < skus.length; i += 50) {
-        const search = new URLSearchParams({ "sku:in": skus.slice(i, i + 50).join(","), limit: "250" });
-        const page = await api.call<{ data: { id: number; product_id: number; sku: string }[] }>(
-          "GET",
-          `/v3/catalog/variants?${search}`,
-        );
-        for (const v of page.data) found.set(v.sku, v);
-      }
-      const missing = skus.filter((sku) => !found.has(sku));
-      if (missing.length) return { missing, cart: null };
-      const cart = await api.createCart(
-        lines.map((l) => {
-          const v = found.get(l.sku) as { product_id: number; id: number };
-          return {
-            product_id: v.product_id,
-            variant_id: v.id,
-            quantity: l.quantity,
-            ...(l.listPrice === undefined ? {} : { list_price: l.listPrice }),
-          };
-        }),
-        currency,
-      );
-      const checkoutUrl = cart.redirect_urls?.checkout_url;
-      if (!checkoutUrl) throw new StoreProblem("The store made the cart but gave no checkout link", null);
-      return {
-        missing: [],
-        cart: { id: cart.id, amount: cart.cart_amount, currency: cart.currency.code, checkoutUrl },
-      };
-    },
     async cart(access, id) {
       const api = worker(access);
       const cart = await api.cart(id);
@@ -195,6 +172,37 @@ function bigCommercePlatform(config: Config): CommercePlatform {
         amount: cart.cart_amount,
         items: lines.map((l) => ({ sku: l.sku, name: l.name, quantity: l.quantity, price: l.sale_price })),
         updatedAt: cart.updated_time,
+      };
+    },
+    async itemsBySku(access, skus) {
+      const variants = await client(access).variantsBySku(skus).catch(told(access));
+      const items = new Map<string, StoreItem>();
+      for (const v of variants ?? [])
+        if (typeof v?.sku === "string" && !items.has(v.sku))
+          items.set(v.sku, { productId: v.product_id, variantId: v.id });
+      return items;
+    },
+    async createCart(access, items, currency) {
+      const cart = await client(access)
+        .createCart(
+          items.map((i) => ({
+            product_id: i.productId,
+            ...(i.variantId === null ? {} : { variant_id: i.variantId }),
+            quantity: i.quantity,
+            ...(i.unitPrice === undefined ? {} : { list_price: i.unitPrice }),
+          })),
+          currency,
+        )
+        .catch(told(access));
+      const checkoutUrl = cart?.redirect_urls?.checkout_url;
+      if (!cart || typeof checkoutUrl !== "string")
+        throw new StoreProblem("The store made no checkout link for the cart", null);
+      return {
+        id: cart.id,
+        checkoutUrl,
+        cartUrl: cart.redirect_urls?.cart_url ?? null,
+        amount: cart.cart_amount,
+        currency: cart.currency?.code ?? currency,
       };
     },
     async check(access) {

@@ -8,6 +8,7 @@ import {
   CalendarOutlined,
   CheckSquareOutlined,
   DeleteOutlined,
+  FileDoneOutlined,
   FormOutlined,
   FundOutlined,
   MailOutlined,
@@ -39,6 +40,7 @@ const KIND_ICONS: Record<TimelineKind, ReactNode> = {
   task: <CheckSquareOutlined />,
   sequence: <NodeIndexOutlined />,
   store: <ShopOutlined />,
+  proposal: <FileDoneOutlined />,
 };
 
 /** What the filter offers: both directions of a channel are one choice. */
@@ -51,6 +53,7 @@ const FILTERS: ReadonlyArray<{ label: string; kinds: TimelineKind[] }> = [
   { label: "Meetings", kinds: ["meeting"] },
   { label: "Tasks", kinds: ["task"] },
   { label: "Sequences", kinds: ["sequence"] },
+  { label: "Proposals", kinds: ["proposal"] },
 ];
 
 /** Entry details worth a line of their own, by kind and data key. */
