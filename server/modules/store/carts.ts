@@ -24,6 +24,12 @@ export function minorOf(amount: number, currency: string): number {
   return Math.round(Number((amount * 10 ** digitsOf(currency)).toFixed(6)));
 }
 
+/** A date from a store's words, or null when they are not one. */
+function validDate(value: string | null | undefined): Date | null {
+  const date = value ? new Date(value) : null;
+  return date && !Number.isNaN(date.getTime()) ? date : null;
+}
+
 const money = (minor: number, currency: string) => {
   const digits = digitsOf(currency);
   return `${currency} ${(minor / 10 ** digits).toFixed(digits)}`;
@@ -97,16 +103,26 @@ export async function cartWasAbandoned(
     total_minor: minorOf(cart?.amount ?? 0, currency),
     item_count: items.reduce((n, i) => n + i.quantity, 0),
     items: JSON.stringify(items),
-    cart_updated_at: cart?.updatedAt ? new Date(cart.updatedAt) : new Date(),
+    cart_updated_at: validDate(cart?.updatedAt) ?? new Date(),
     updated_at: new Date(),
   };
-  const before = await trx
-    .selectFrom("store_carts")
-    .select(["id", "status"])
-    .where("connection_id", "=", connectionId)
-    .where("external_id", "=", cartId)
-    .forUpdate()
+  // Inserted unless the cart is kept already: two callbacks for one cart at once (the store's
+  // retries under other hashes) make one row, and only the first tells the timeline and the flow.
+  const inserted = await trx
+    .insertInto("store_carts")
+    .values(values)
+    .onConflict((oc) => oc.columns(["connection_id", "external_id"]).doNothing())
+    .returningAll()
     .executeTakeFirst();
+  const before = inserted
+    ? null
+    : await trx
+        .selectFrom("store_carts")
+        .select(["id", "status"])
+        .where("connection_id", "=", connectionId)
+        .where("external_id", "=", cartId)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
   // A converted cart stays converted: a late abandoned callback does not undo the order.
   if (before?.status === "converted") return getCart(trx, before.id);
   const row = before
@@ -116,7 +132,7 @@ export async function cartWasAbandoned(
         .where("id", "=", before.id)
         .returningAll()
         .executeTakeFirstOrThrow()
-    : await trx.insertInto("store_carts").values(values).returningAll().executeTakeFirstOrThrow();
+    : inserted;
   const stored = toStoreCart(row as Record<string, unknown>);
   if (!before) {
     if (clientId)

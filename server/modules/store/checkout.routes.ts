@@ -124,10 +124,14 @@ export async function storeCheckoutRoutes(
             `A cart is paid in one currency: check out the ${currencies.join(" and the ")} products apart`,
             [{ field: "lines", message: `holds prices in ${currencies.join(" and ")}` }],
           );
+        const noStore = () =>
+          conflict("This catalogue's cart cannot be checked out: no online store is connected");
         const connectionId = await connections.defaultId();
-        if (!connectionId)
-          throw conflict("This catalogue's cart cannot be checked out: no online store is connected");
-        const access = await connections.access(connectionId);
+        if (!connectionId) throw noStore();
+        // The store removed since: as though none were connected.
+        const access = await connections.access(connectionId).catch((error: unknown) => {
+          throw error instanceof HttpError && error.statusCode === 404 ? noStore() : error;
+        });
         const items = lines.map((l) => {
           const p = products.get(l.productId) as (typeof shown)[number];
           const currency = p.currency ?? "INR";
