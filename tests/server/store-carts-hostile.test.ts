@@ -335,6 +335,12 @@ describe.each(DRIVERS)("store carts, hostile, on %s", (driver) => {
       "email-odd": oddCart("email-odd", { email: 42 }),
       cased: oddCart("cased", { email: "  ASHA.Rao@Example.COM " }),
       huge: oddCart("huge", { line_items: { physical_items: huge, digital_items: [] } }),
+      enormous: oddCart("enormous", {
+        cart_amount: 1e20,
+        line_items: {
+          physical_items: [line(1, { quantity: 4e9, sale_price: 1e300 }), line(2, { quantity: 4e9 })],
+        },
+      }),
     };
     store.storefrontCarts.push(...Object.values(odd));
     for (const id of Object.keys(odd)) expect((await abandoned(id)).status, id).toBe(200);
@@ -377,6 +383,8 @@ describe.each(DRIVERS)("store carts, hostile, on %s", (driver) => {
     expect(got.cased.clientName).toBe("Asha Rao");
     expect(got.huge.itemCount).toBe(6000);
     expect(got.huge.totalMinor).toBe(1000);
+    expect(got.enormous).toMatchObject({ totalMinor: Number.MAX_SAFE_INTEGER, itemCount: 2_147_483_647 });
+    expect(got.enormous.items[0]).toMatchObject({ quantity: 4e9, priceMinor: Number.MAX_SAFE_INTEGER });
   }, 90_000);
 
   it("records a store's 5xx on the job in words, without the token, and retries a bounded number of times", async () => {

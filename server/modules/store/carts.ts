@@ -18,10 +18,17 @@ import type { PlatformCart } from "./platforms";
 /** Minor digits of a currency: 2 for one this build does not list. */
 const digitsOf = (currency: string) => (MINOR_DIGITS as Readonly<Record<string, number>>)[currency] ?? 2;
 
+/** The most items a cart is said to hold (the column is a 32-bit integer). */
+const MAX_ITEM_COUNT = 2_147_483_647;
+
 /** A store's amount (a decimal in major units) in integer minor units, rounded half up. */
 export function minorOf(amount: number, currency: string): number {
   if (!Number.isFinite(amount) || amount <= 0) return 0;
-  return Math.round(Number((amount * 10 ** digitsOf(currency)).toFixed(6)));
+  // An amount no cart holds (a store's nonsense) is kept at the largest exact one, not refused.
+  return Math.min(
+    Math.round(Number((amount * 10 ** digitsOf(currency)).toFixed(6))),
+    Number.MAX_SAFE_INTEGER,
+  );
 }
 
 /** A date from a store's words, or null when they are not one. */
@@ -101,7 +108,11 @@ export async function cartWasAbandoned(
     email: cart?.email?.slice(0, 254) ?? null,
     currency: currency.slice(0, 8),
     total_minor: minorOf(cart?.amount ?? 0, currency),
-    item_count: items.reduce((n, i) => n + i.quantity, 0),
+    // The column's largest: a store may say any quantity.
+    item_count: Math.min(
+      items.reduce((n, i) => n + i.quantity, 0),
+      MAX_ITEM_COUNT,
+    ),
     items: JSON.stringify(items),
     cart_updated_at: validDate(cart?.updatedAt) ?? new Date(),
     updated_at: new Date(),
