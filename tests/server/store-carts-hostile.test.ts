@@ -457,6 +457,27 @@ describe.each(DRIVERS)("store carts, hostile, on %s", (driver) => {
     expect(runs.total).toBe(1);
   });
 
+  it("keeps an order told before its cart's abandoned callback, which then leaves it converted", async () => {
+    store.storefrontCarts.push(oddCart("early", { email: "five@example.com" }) as Any);
+    const converted = await hook({
+      scope: "store/cart/converted",
+      hash: "early-order",
+      data: { type: "cart", id: "early", orderId: 901 },
+    });
+    expect(converted.body.accepted).toBe(true);
+    const kept = await until("the order kept", async () => {
+      const c = await cartByExternal("early");
+      return c?.status === "converted" && c;
+    });
+    expect(kept).toMatchObject({ source: "store", orderId: "901", currency: "INR", totalMinor: 0 });
+    expect((await abandoned("early")).status).toBe(200);
+    await until("the late abandoned job done", async () => {
+      const jobs = await jobsFor("early");
+      return jobs.length === 1 && jobs[0].state === "done";
+    });
+    expect(await cartByExternal("early")).toMatchObject({ status: "converted", orderId: "901" });
+  });
+
   it("takes a callback for a connection being deleted at the same time without a 5xx or a stuck job", async () => {
     const other = await call("POST", "/api/store/connections", {
       name: "Other",

@@ -183,14 +183,46 @@ export async function cartWasConverted(
   cartId: string,
   orderId: string,
 ): Promise<void> {
-  const row = await trx
-    .updateTable("store_carts")
-    .set({ status: "converted", order_id: orderId, updated_at: new Date() })
-    .where("connection_id", "=", connectionId)
-    .where("external_id", "=", cartId)
-    .where("status", "!=", "converted")
-    .returningAll()
-    .executeTakeFirst();
+  const convert = () =>
+    trx
+      .updateTable("store_carts")
+      .set({ status: "converted", order_id: orderId, updated_at: new Date() })
+      .where("connection_id", "=", connectionId)
+      .where("external_id", "=", cartId)
+      .where("status", "!=", "converted")
+      .returningAll()
+      .executeTakeFirst();
+  let row = await convert();
+  if (!row) {
+    // Its abandoned callback not done yet (retried after a store's error, or run beside this one):
+    // the order is kept now, so the late callback finds the cart converted and leaves it so,
+    // rather than listing an order as abandoned and starting a flow to win it back.
+    const store = await trx
+      .selectFrom("store_connections")
+      .select("currency")
+      .where("id", "=", connectionId)
+      .executeTakeFirst();
+    const kept = await trx
+      .insertInto("store_carts")
+      .values({
+        source: "store",
+        status: "converted",
+        connection_id: connectionId,
+        external_id: cartId,
+        order_id: orderId,
+        currency: (store?.currency ?? "INR").slice(0, 8),
+        total_minor: 0,
+        item_count: 0,
+        items: "[]",
+        updated_at: new Date(),
+      })
+      .onConflict((oc) => oc.columns(["connection_id", "external_id"]).doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (kept) return;
+    // The abandoned callback's row, committed while this one waited on it (or converted already).
+    row = await convert();
+  }
   if (!row?.client_id) return;
   const cart = toStoreCart(row as Record<string, unknown>);
   await addTimeline(trx, [
