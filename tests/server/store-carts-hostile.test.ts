@@ -10,6 +10,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "./child-server";
 import { type FakeStore, sampleProducts, startFakeBigCommerce } from "./fake-bigcommerce";
@@ -106,6 +107,8 @@ describe.each(DRIVERS)("store carts, hostile, on %s", (driver) => {
   let pdfId: string;
   const products: Record<string, string> = {};
   let ip = 0;
+  /** Everything the server logged. */
+  const log: string[] = [];
   const call = (method: string, path: string, body?: unknown, token = admin) =>
     s.api<Any>(method, path, { token, body });
   const until = <T>(what: string, probe: () => Promise<T | undefined | false>, ms = 20_000) =>
@@ -144,7 +147,21 @@ describe.each(DRIVERS)("store carts, hostile, on %s", (driver) => {
     store = await startFakeBigCommerce({ otherStores: { other1: "token-of-the-other-store" } });
     store.products.push(...sampleProducts(10));
     proxy = await oddStore(store.url);
-    s = await startServer(driver, { BIGCOMMERCE_API_URL: proxy.url, TRUST_PROXY: "true" });
+    s = await startServer(
+      driver,
+      { BIGCOMMERCE_API_URL: proxy.url, TRUST_PROXY: "true" },
+      {
+        logger: {
+          level: "info",
+          stream: new Writable({
+            write(chunk, _encoding, done) {
+              log.push(String(chunk));
+              done();
+            },
+          }),
+        },
+      },
+    );
     store.deliverTo = (destination) => destination.replace(PUBLIC_URL, s.baseUrl);
     admin = (await s.signIn()).accessToken;
     const made = await call("POST", "/api/store/connections", {
@@ -578,7 +595,9 @@ describe.each(DRIVERS)("store carts, hostile, on %s", (driver) => {
       [
         "a 500 on the cart",
         (m, p) =>
-          m === "POST" && p.startsWith("/v3/carts") ? { status: 500, body: { title: "Boom" } } : undefined,
+          m === "POST" && p.startsWith("/v3/carts")
+            ? { status: 500, body: { title: `Boom for ${store.token}` } }
+            : undefined,
       ],
       [
         "a 200 without a cart",
@@ -651,4 +670,11 @@ describe.each(DRIVERS)("store carts, hostile, on %s", (driver) => {
       proxy.override = () => undefined;
     }
   }, 60_000);
+
+  it("never logs the store's token or the webhook secret", async () => {
+    const all = log.join("");
+    expect(all).toContain("catalogue checkout: the store could not make the cart");
+    expect(all).not.toContain(store.token);
+    expect(all).not.toContain(secret);
+  });
 });

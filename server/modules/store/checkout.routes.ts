@@ -151,8 +151,10 @@ export async function storeCheckoutRoutes(
           );
         } catch (error) {
           // The store's trouble, not the visitor's: said in words, and logged for the admins.
+          // The store's words may quote the token back: never logged.
+          const words = (error instanceof Error ? error.message : String(error)).split(access.token);
           request.log.warn(
-            { err: error, connectionId },
+            { err: new Error(words.join("[token]")), connectionId },
             "catalogue checkout: the store could not make the cart",
           );
           throw conflict(
