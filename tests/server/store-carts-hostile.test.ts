@@ -671,6 +671,26 @@ describe.each(DRIVERS)("store carts, hostile, on %s", (driver) => {
     }
   }, 60_000);
 
+  it("answers checkouts racing the removal of the store with a cart or 'no online store', never a 5xx", async () => {
+    const lines = [{ productId: products["BC-00004"], quantity: 1 }];
+    const [removed, ...answers] = await Promise.all([
+      call("DELETE", `/api/store/connections/${connectionId}`),
+      ...Array.from({ length: 6 }, () => checkout(lines)),
+    ]);
+    expect(removed.status).toBe(204);
+    for (const a of answers) {
+      expect([200, 409], JSON.stringify(a.body)).toContain(a.status);
+      if (a.status === 409)
+        expect(a.body.message).toBe(
+          "This catalogue's cart cannot be checked out: no online store is connected",
+        );
+    }
+    const after = await checkout(lines);
+    expect(after.status).toBe(409);
+    // The carts stay listed without their store.
+    expect((await call("GET", "/api/store/carts?pageSize=5")).status).toBe(200);
+  });
+
   it("never logs the store's token or the webhook secret", async () => {
     const all = log.join("");
     expect(all).toContain("catalogue checkout: the store could not make the cart");

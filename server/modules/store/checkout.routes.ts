@@ -171,24 +171,42 @@ export async function storeCheckoutRoutes(
           );
         }
         const cart = made.cart;
-        await ctx.db
-          .insertInto("store_carts")
-          .values({
-            source: "catalogue",
-            status: "checked_out",
-            connection_id: connectionId,
-            external_id: cart.id,
-            pdf_id: pdf.id,
-            currency: cart.currency.slice(0, 8),
-            total_minor: minorOf(cart.amount, cart.currency),
-            item_count: items.reduce((n, i) => n + i.quantity, 0),
-            items: JSON.stringify(items),
-            checkout_url: cart.checkoutUrl,
-            cart_updated_at: new Date(),
-            updated_at: new Date(),
-          })
-          .onConflict((oc) => oc.columns(["connection_id", "external_id"]).doNothing())
-          .execute();
+        const values = {
+          source: "catalogue" as const,
+          status: "checked_out" as const,
+          connection_id: connectionId as string | null,
+          external_id: cart.id,
+          pdf_id: pdf.id as string | null,
+          currency: cart.currency.slice(0, 8),
+          total_minor: minorOf(cart.amount, cart.currency),
+          item_count: items.reduce((n, i) => n + i.quantity, 0),
+          items: JSON.stringify(items),
+          checkout_url: cart.checkoutUrl,
+          cart_updated_at: new Date(),
+          updated_at: new Date(),
+        };
+        const keep = (row: typeof values) =>
+          ctx.db
+            .insertInto("store_carts")
+            .values(row)
+            .onConflict((oc) => oc.columns(["connection_id", "external_id"]).doNothing())
+            .execute();
+        try {
+          await keep(values);
+        } catch (error) {
+          if ((error as { code?: string }).code !== "23503") throw error;
+          // The store (or the catalogue) removed while the cart was made: the store has the cart,
+          // so the visitor is still sent on, and the list keeps it without what is gone.
+          const [store, catalogue] = await Promise.all([
+            ctx.db
+              .selectFrom("store_connections")
+              .select("id")
+              .where("id", "=", connectionId)
+              .executeTakeFirst(),
+            ctx.db.selectFrom("pdfs").select("id").where("id", "=", pdf.id).executeTakeFirst(),
+          ]);
+          await keep({ ...values, connection_id: store?.id ?? null, pdf_id: catalogue?.id ?? null });
+        }
         return { checkoutUrl: cart.checkoutUrl, cartId: cart.id };
       },
     );
