@@ -266,8 +266,13 @@ export function bigCommerce(options: BigCommerceOptions) {
     for (let page = 1; ; page++) {
       const search = new URLSearchParams({ ...query, page: String(page), limit: String(limit) });
       const answer = await call<Page<T>>("GET", `${path}?${search}`);
+      if (!Array.isArray(answer?.data))
+        throw new BigCommerceError("The store answered a list without its items", 200, true);
       yield answer;
-      const { current_page, total_pages } = answer.meta.pagination;
+      const { current_page, total_pages } = answer.meta?.pagination ?? {
+        current_page: page,
+        total_pages: page,
+      };
       if (!answer.data.length || current_page >= total_pages) return;
     }
   }

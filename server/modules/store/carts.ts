@@ -18,10 +18,23 @@ import type { PlatformCart } from "./platforms";
 /** Minor digits of a currency: 2 for one this build does not list. */
 const digitsOf = (currency: string) => (MINOR_DIGITS as Readonly<Record<string, number>>)[currency] ?? 2;
 
+/** The most items a cart is said to hold (the column is a 32-bit integer). */
+const MAX_ITEM_COUNT = 2_147_483_647;
+
 /** A store's amount (a decimal in major units) in integer minor units, rounded half up. */
 export function minorOf(amount: number, currency: string): number {
   if (!Number.isFinite(amount) || amount <= 0) return 0;
-  return Math.round(Number((amount * 10 ** digitsOf(currency)).toFixed(6)));
+  // An amount no cart holds (a store's nonsense) is kept at the largest exact one, not refused.
+  return Math.min(
+    Math.round(Number((amount * 10 ** digitsOf(currency)).toFixed(6))),
+    Number.MAX_SAFE_INTEGER,
+  );
+}
+
+/** A date from a store's words, or null when they are not one. */
+function validDate(value: string | null | undefined): Date | null {
+  const date = value ? new Date(value) : null;
+  return date && !Number.isNaN(date.getTime()) ? date : null;
 }
 
 const money = (minor: number, currency: string) => {
@@ -95,18 +108,32 @@ export async function cartWasAbandoned(
     email: cart?.email?.slice(0, 254) ?? null,
     currency: currency.slice(0, 8),
     total_minor: minorOf(cart?.amount ?? 0, currency),
-    item_count: items.reduce((n, i) => n + i.quantity, 0),
+    // The column's largest: a store may say any quantity.
+    item_count: Math.min(
+      items.reduce((n, i) => n + i.quantity, 0),
+      MAX_ITEM_COUNT,
+    ),
     items: JSON.stringify(items),
-    cart_updated_at: cart?.updatedAt ? new Date(cart.updatedAt) : new Date(),
+    cart_updated_at: validDate(cart?.updatedAt) ?? new Date(),
     updated_at: new Date(),
   };
-  const before = await trx
-    .selectFrom("store_carts")
-    .select(["id", "status"])
-    .where("connection_id", "=", connectionId)
-    .where("external_id", "=", cartId)
-    .forUpdate()
+  // Inserted unless the cart is kept already: two callbacks for one cart at once (the store's
+  // retries under other hashes) make one row, and only the first tells the timeline and the flow.
+  const inserted = await trx
+    .insertInto("store_carts")
+    .values(values)
+    .onConflict((oc) => oc.columns(["connection_id", "external_id"]).doNothing())
+    .returningAll()
     .executeTakeFirst();
+  const before = inserted
+    ? null
+    : await trx
+        .selectFrom("store_carts")
+        .select(["id", "status"])
+        .where("connection_id", "=", connectionId)
+        .where("external_id", "=", cartId)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
   // A converted cart stays converted: a late abandoned callback does not undo the order.
   if (before?.status === "converted") return getCart(trx, before.id);
   const row = before
@@ -116,7 +143,7 @@ export async function cartWasAbandoned(
         .where("id", "=", before.id)
         .returningAll()
         .executeTakeFirstOrThrow()
-    : await trx.insertInto("store_carts").values(values).returningAll().executeTakeFirstOrThrow();
+    : inserted;
   const stored = toStoreCart(row as Record<string, unknown>);
   if (!before) {
     if (clientId)
@@ -156,14 +183,46 @@ export async function cartWasConverted(
   cartId: string,
   orderId: string,
 ): Promise<void> {
-  const row = await trx
-    .updateTable("store_carts")
-    .set({ status: "converted", order_id: orderId, updated_at: new Date() })
-    .where("connection_id", "=", connectionId)
-    .where("external_id", "=", cartId)
-    .where("status", "!=", "converted")
-    .returningAll()
-    .executeTakeFirst();
+  const convert = () =>
+    trx
+      .updateTable("store_carts")
+      .set({ status: "converted", order_id: orderId, updated_at: new Date() })
+      .where("connection_id", "=", connectionId)
+      .where("external_id", "=", cartId)
+      .where("status", "!=", "converted")
+      .returningAll()
+      .executeTakeFirst();
+  let row = await convert();
+  if (!row) {
+    // Its abandoned callback not done yet (retried after a store's error, or run beside this one):
+    // the order is kept now, so the late callback finds the cart converted and leaves it so,
+    // rather than listing an order as abandoned and starting a flow to win it back.
+    const store = await trx
+      .selectFrom("store_connections")
+      .select("currency")
+      .where("id", "=", connectionId)
+      .executeTakeFirst();
+    const kept = await trx
+      .insertInto("store_carts")
+      .values({
+        source: "store",
+        status: "converted",
+        connection_id: connectionId,
+        external_id: cartId,
+        order_id: orderId,
+        currency: (store?.currency ?? "INR").slice(0, 8),
+        total_minor: 0,
+        item_count: 0,
+        items: "[]",
+        updated_at: new Date(),
+      })
+      .onConflict((oc) => oc.columns(["connection_id", "external_id"]).doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (kept) return;
+    // The abandoned callback's row, committed while this one waited on it (or converted already).
+    row = await convert();
+  }
   if (!row?.client_id) return;
   const cart = toStoreCart(row as Record<string, unknown>);
   await addTimeline(trx, [

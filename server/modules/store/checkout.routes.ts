@@ -124,10 +124,14 @@ export async function storeCheckoutRoutes(
             `A cart is paid in one currency: check out the ${currencies.join(" and the ")} products apart`,
             [{ field: "lines", message: `holds prices in ${currencies.join(" and ")}` }],
           );
+        const noStore = () =>
+          conflict("This catalogue's cart cannot be checked out: no online store is connected");
         const connectionId = await connections.defaultId();
-        if (!connectionId)
-          throw conflict("This catalogue's cart cannot be checked out: no online store is connected");
-        const access = await connections.access(connectionId);
+        if (!connectionId) throw noStore();
+        // The store removed since: as though none were connected.
+        const access = await connections.access(connectionId).catch((error: unknown) => {
+          throw error instanceof HttpError && error.statusCode === 404 ? noStore() : error;
+        });
         const items = lines.map((l) => {
           const p = products.get(l.productId) as (typeof shown)[number];
           const currency = p.currency ?? "INR";
@@ -161,30 +165,50 @@ export async function storeCheckoutRoutes(
         } catch (error) {
           if (!(error instanceof StoreProblem)) throw error;
           // The store's trouble, not the visitor's: said in words, and logged for the admins.
+          // The store's words may quote the token back: never logged.
+          const words = (error instanceof Error ? error.message : String(error)).split(access.token);
           request.log.warn(
-            { err: error, connectionId },
+            { err: new Error(words.join("[token]")), connectionId },
             "catalogue checkout: the store could not make the cart",
           );
           throw conflict(error.message);
         }
-        await ctx.db
-          .insertInto("store_carts")
-          .values({
-            source: "catalogue",
-            status: "checked_out",
-            connection_id: connectionId,
-            external_id: cart.id,
-            pdf_id: pdf.id,
-            currency: cart.currency.slice(0, 8),
-            total_minor: minorOf(cart.amount, cart.currency),
-            item_count: items.reduce((n, i) => n + i.quantity, 0),
-            items: JSON.stringify(items),
-            checkout_url: cart.checkoutUrl,
-            cart_updated_at: new Date(),
-            updated_at: new Date(),
-          })
-          .onConflict((oc) => oc.columns(["connection_id", "external_id"]).doNothing())
-          .execute();
+        const values = {
+          source: "catalogue" as const,
+          status: "checked_out" as const,
+          connection_id: connectionId as string | null,
+          external_id: cart.id,
+          pdf_id: pdf.id as string | null,
+          currency: cart.currency.slice(0, 8),
+          total_minor: minorOf(cart.amount, cart.currency),
+          item_count: items.reduce((n, i) => n + i.quantity, 0),
+          items: JSON.stringify(items),
+          checkout_url: cart.checkoutUrl,
+          cart_updated_at: new Date(),
+          updated_at: new Date(),
+        };
+        const keep = (row: typeof values) =>
+          ctx.db
+            .insertInto("store_carts")
+            .values(row)
+            .onConflict((oc) => oc.columns(["connection_id", "external_id"]).doNothing())
+            .execute();
+        try {
+          await keep(values);
+        } catch (error) {
+          if ((error as { code?: string }).code !== "23503") throw error;
+          // The store (or the catalogue) removed while the cart was made: the store has the cart,
+          // so the visitor is still sent on, and the list keeps it without what is gone.
+          const [store, catalogue] = await Promise.all([
+            ctx.db
+              .selectFrom("store_connections")
+              .select("id")
+              .where("id", "=", connectionId)
+              .executeTakeFirst(),
+            ctx.db.selectFrom("pdfs").select("id").where("id", "=", pdf.id).executeTakeFirst(),
+          ]);
+          await keep({ ...values, connection_id: store?.id ?? null, pdf_id: catalogue?.id ?? null });
+        }
         return { checkoutUrl: cart.checkoutUrl, cartId: cart.id };
       },
     );

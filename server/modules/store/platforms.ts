@@ -5,7 +5,7 @@
  */
 import { BIGCOMMERCE, type PlatformId } from "../../../schemas/store";
 import type { Config } from "../../config";
-import { BigCommerceError, bigCommerce } from "./bigcommerce";
+import { type BcCart, BigCommerceError, bigCommerce } from "./bigcommerce";
 
 export interface StoreAccess {
   storeHash: string;
@@ -78,7 +78,8 @@ export interface PlatformCart {
   /** The cart's amount as the store states it, in its currency's units. */
   amount: number;
   items: { sku: string; name: string; quantity: number; price: number }[];
-  updatedAt: string;
+  /** When the cart last changed, ISO; null when the store did not say (or said nonsense). */
+  updatedAt: string | null;
 }
 
 /** BigCommerce's webhook scopes for the events above. */
@@ -117,6 +118,32 @@ export function readBigCommerceCallback(body: unknown): StoreEvent | null {
       return null;
   }
 }
+
+/** Text from a store's answer, without NUL characters (PostgreSQL text cannot hold them); "" if none. */
+function textOf(value: unknown, max: number): string {
+  const text =
+    typeof value === "string"
+      ? value
+      : typeof value === "number" && Number.isFinite(value)
+        ? String(value)
+        : "";
+  return text.replaceAll("\u0000", "").trim().slice(0, max);
+}
+
+/** A number from a store's answer (a number, or a decimal written as text); 0 for anything else. */
+function amountOf(value: unknown): number {
+  const n =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && value.trim()
+        ? Number(value)
+        : Number.NaN;
+  return Number.isFinite(n) ? n : 0;
+}
+
+const emailOf = (value: unknown) => (typeof value === "string" ? textOf(value, 254) : "");
+
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 function bigCommercePlatform(config: Config): CommercePlatform {
   const client = (access: StoreAccess) =>
@@ -159,27 +186,59 @@ function bigCommercePlatform(config: Config): CommercePlatform {
     readCallback: readBigCommerceCallback,
     async cart(access, id) {
       const api = worker(access);
-      const cart = await api.cart(id);
-      if (!cart) return null;
-      const customer = cart.customer_id > 0 ? ((await api.customers([cart.customer_id]))[0] ?? null) : null;
-      const name = customer ? `${customer.first_name} ${customer.last_name}`.trim() : "";
-      const lines = [...(cart.line_items?.physical_items ?? []), ...(cart.line_items?.digital_items ?? [])];
+      const cart: unknown = await api.cart(id);
+      if (typeof cart !== "object" || cart === null) return null;
+      // Read defensively: a store's answer may lack fields or carry odd ones, and a cart is kept
+      // with what it has rather than failing its job again and again.
+      const c = cart as Record<string, unknown>;
+      const customerId = Number(c.customer_id);
+      const customer: Record<string, unknown> | null =
+        Number.isSafeInteger(customerId) && customerId > 0
+          ? (listOf(await api.customers([customerId])).find(
+              (x): x is Record<string, unknown> => typeof x === "object" && x !== null,
+            ) ?? null)
+          : null;
+      const name = [textOf(customer?.first_name, 100), textOf(customer?.last_name, 100)]
+        .filter(Boolean)
+        .join(" ");
+      const lineItems = (typeof c.line_items === "object" && c.line_items) || {};
+      const { physical_items, digital_items } = lineItems as Record<string, unknown>;
+      const items = [...listOf(physical_items), ...listOf(digital_items)].flatMap((l) => {
+        if (typeof l !== "object" || l === null) return [];
+        const item = l as Record<string, unknown>;
+        // A line is a whole number of something from 1; any other quantity is no line.
+        const quantity = amountOf(item.quantity);
+        if (!Number.isSafeInteger(quantity) || quantity < 1) return [];
+        const price = amountOf(item.sale_price);
+        return [{ sku: textOf(item.sku, 200), name: textOf(item.name, 500), quantity, price }];
+      });
+      const code = (c.currency as { code?: unknown } | null | undefined)?.code;
+      const updated = typeof c.updated_time === "string" ? new Date(c.updated_time) : null;
       return {
-        id: cart.id,
-        email: cart.email || customer?.email || null,
+        id: textOf(c.id, 100) || id,
+        // An email is text: a number or an object in its place is none.
+        email: emailOf(c.email) || emailOf(customer?.email) || null,
         customerName: name || null,
-        currency: cart.currency?.code ?? "INR",
-        amount: cart.cart_amount,
-        items: lines.map((l) => ({ sku: l.sku, name: l.name, quantity: l.quantity, price: l.sale_price })),
-        updatedAt: cart.updated_time,
+        currency: typeof code === "string" && /^[A-Za-z]{3}$/.test(code) ? code.toUpperCase() : "INR",
+        amount: amountOf(c.cart_amount),
+        items,
+        updatedAt: updated && !Number.isNaN(updated.getTime()) ? updated.toISOString() : null,
       };
     },
     async itemsBySku(access, skus) {
       const variants = await client(access).variantsBySku(skus).catch(told(access));
       const items = new Map<string, StoreItem>();
-      for (const v of variants ?? [])
-        if (typeof v?.sku === "string" && !items.has(v.sku))
-          items.set(v.sku, { productId: v.product_id, variantId: v.id });
+      for (const v of listOf(variants)) {
+        // A variant the store describes without its ids cannot go in a cart: as good as not sold.
+        const { id, product_id, sku } = (v ?? {}) as { id?: unknown; product_id?: unknown; sku?: unknown };
+        if (
+          typeof sku === "string" &&
+          Number.isSafeInteger(id) &&
+          Number.isSafeInteger(product_id) &&
+          !items.has(sku)
+        )
+          items.set(sku, { productId: product_id as number, variantId: id as number });
+      }
       return items;
     },
     async createCart(access, items, currency) {
@@ -194,15 +253,23 @@ function bigCommercePlatform(config: Config): CommercePlatform {
           currency,
         )
         .catch(told(access));
-      const checkoutUrl = cart?.redirect_urls?.checkout_url;
-      if (!cart || typeof checkoutUrl !== "string")
-        throw new StoreProblem("The store made no checkout link for the cart", null);
+      const made = ((typeof cart === "object" && cart) || {}) as Partial<Record<keyof BcCart, unknown>>;
+      const cartId = textOf(made.id, 100);
+      if (!cartId) throw new StoreProblem("The store answered without the cart it was asked to make", null);
+      const links = (made.redirect_urls ?? {}) as { checkout_url?: unknown; cart_url?: unknown };
+      const checkoutUrl = textOf(links.checkout_url, 2000);
+      // A person is sent there: a web address only (never `javascript:` or the like).
+      const web = (url: string) => /^https?:\/\//i.test(url);
+      if (!web(checkoutUrl)) throw new StoreProblem("The store made no checkout link for the cart", null);
+      const cartUrl = textOf(links.cart_url, 2000);
+      const code = (made.currency as { code?: unknown } | undefined)?.code;
       return {
-        id: cart.id,
+        id: cartId,
         checkoutUrl,
-        cartUrl: cart.redirect_urls?.cart_url ?? null,
-        amount: cart.cart_amount,
-        currency: cart.currency?.code ?? currency,
+        cartUrl: web(cartUrl) ? cartUrl : null,
+        amount: amountOf(made.cart_amount),
+        // The cart is in the currency asked for unless the store says otherwise.
+        currency: typeof code === "string" && /^[A-Za-z]{3}$/.test(code) ? code.toUpperCase() : currency,
       };
     },
     async check(access) {

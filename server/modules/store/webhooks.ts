@@ -17,12 +17,12 @@ import { MODULE_IDS } from "../../../resources/modules";
 import { UUID } from "../../../schemas/uuid";
 import { markScopePublic, moduleAccess } from "../../auth/access";
 import type { AppContext } from "../../context";
-import { notFound, unauthorized } from "../../http/errors";
+import { HttpError, notFound, unauthorized } from "../../http/errors";
 import { sameSecret } from "../automation/hooks.routes";
 import type { Db } from "../crm/timeline";
 import { cartWasAbandoned, cartWasConverted } from "./carts";
 import type { StoreConnections } from "./connections.service";
-import type { StoreEvent } from "./platforms";
+import type { PlatformCart, StoreEvent } from "./platforms";
 
 export const WEBHOOK_HEADER = "x-atelier-store-hook";
 const REGISTER_JOB = "store.webhooks.register";
@@ -103,8 +103,20 @@ export function registerWebhookJobs(
       if (!exists) return;
       switch (event.kind) {
         case "cart-abandoned": {
-          const access = await connections.access(connectionId);
-          const cart = await access.platform.cart(access, event.cartId);
+          // Removed since the check above: nothing left to keep the cart for.
+          const access = await connections.access(connectionId).catch((error: unknown) => {
+            if (error instanceof HttpError && error.statusCode === 404) return null;
+            throw error;
+          });
+          if (!access) return;
+          let cart: PlatformCart | null;
+          try {
+            cart = await access.platform.cart(access, event.cartId);
+          } catch (error) {
+            // Recorded on the job as the store said it, but the store's words may quote the token.
+            const words = error instanceof Error ? error.message : String(error);
+            throw new Error(words.split(access.token).join("[token]").slice(0, 500));
+          }
           await ctx.db.transaction().execute(async (trx) => {
             // Held while the cart is kept: a store removed meanwhile takes its carts' events with it.
             if (await connectionHeld(trx, connectionId))
