@@ -104,10 +104,11 @@ export interface UpdateStoreConnection {
   isDefault?: true;
 }
 
-export const CART_SOURCES = ["store", "catalogue"] as const;
+export const CART_SOURCES = ["store", "catalogue", "proposal"] as const;
 export const CART_SOURCE_LABELS: Readonly<Record<(typeof CART_SOURCES)[number], string>> = {
   store: "Online store",
   catalogue: "Catalogue viewer",
+  proposal: "Proposal",
 };
 export const CART_STATUSES = ["abandoned", "checked_out", "converted"] as const;
 export const CART_STATUS_LABELS: Readonly<Record<(typeof CART_STATUSES)[number], string>> = {
@@ -127,6 +128,9 @@ export interface StoreCart {
   /** The catalogue (PDF) a viewer's cart came from. */
   pdfId: string | null;
   pdfTitle: string | null;
+  /** The proposal a cart was made from, and its number. */
+  proposalId: string | null;
+  proposalNumber: string | null;
   clientId: string | null;
   clientName: string | null;
   customerName: string | null;

@@ -37,11 +37,12 @@ export interface StoreConnectionsTable {
 /** A cart of the carts list: a store's abandoned cart, or a catalogue viewer's handed to the store. */
 export interface StoreCartsTable {
   id: Generated<string>;
-  source: "store" | "catalogue";
+  source: "store" | "catalogue" | "proposal";
   status: "abandoned" | "checked_out" | "converted";
   connection_id: string | null;
   external_id: string | null;
   pdf_id: string | null;
+  proposal_id: string | null;
   client_id: string | null;
   customer_name: string | null;
   email: string | null;

@@ -327,6 +327,71 @@ describe.each(DRIVERS)("proposals on %s", (driver) => {
     ]);
   });
 
+  it("lists a proposal's cart under its client, and its order in the store wins the opportunity", async () => {
+    const stages = await ok(
+      "GET",
+      `/crm/dropdowns?pageSize=100&filters=${encodeURIComponent(JSON.stringify([{ field: "list", operator: "eq", value: "stage" }]))}`,
+    );
+    const values = stages.data.map((d: Any) => d.value);
+    if (!values.includes("won"))
+      await ok("POST", "/crm/dropdowns", { list: "stage", value: "won", label: "Won" }, 201);
+    const start = values.find((v: string) => v !== "won") ?? "proposal";
+    if (!values.includes(start))
+      await ok("POST", "/crm/dropdowns", { list: "stage", value: start, label: "Proposal" }, 201);
+    const opportunity = await ok(
+      "POST",
+      "/crm/opportunities",
+      { title: "Store deal", client_id: clientId, stage: start, value: 100 },
+      201,
+    );
+    if (!(await ok("GET", "/api/store/connections")).data.length)
+      await ok(
+        "POST",
+        "/api/store/connections",
+        { name: "Main", storeHash: store.hash, token: store.token },
+        201,
+      );
+    const p = await draft({ opportunity_id: opportunity.id });
+    await setLines(p.id, [{ product_id: products.B, quantity: 2 }]);
+    const cart = await ok("POST", `/api/proposals/${p.id}/cart`, {}, 201);
+    const { total, number } = await ok("GET", `/api/proposals/${p.id}`);
+    const listed = (await ok("GET", "/api/store/carts")).data.find((c: Any) => c.externalId === cart.cartId);
+    expect(listed).toMatchObject({
+      source: "proposal",
+      status: "checked_out",
+      proposalId: p.id,
+      proposalNumber: number,
+      clientId,
+      totalMinor: Math.round(total * 100),
+      itemCount: 2,
+      checkoutUrl: cart.checkoutUrl,
+    });
+
+    // The store says the cart was ordered: the order on the timeline, the opportunity won.
+    store.deliverTo = (d) => d.replace("https://atelier.example.test", s.baseUrl);
+    await waitFor(
+      "webhooks registered",
+      async () => store.hooks.some((h) => h.scope === "store/cart/converted"),
+      20_000,
+      50,
+    );
+    expect(
+      await store.fire("store/cart/converted", { type: "cart", id: cart.cartId, orderId: 901 }),
+    ).toContain(200);
+    await waitFor(
+      "the opportunity won",
+      async () => (await ok("GET", `/crm/opportunities/${opportunity.id}`)).status === "won",
+      20_000,
+      50,
+    );
+    const order = (await ok("GET", "/api/store/carts")).data.find((c: Any) => c.externalId === cart.cartId);
+    expect(order).toMatchObject({ status: "converted", orderId: "901" });
+    const timeline = await ok("GET", `/crm/clients/${clientId}/timeline?kind=store`);
+    expect(timeline.data.map((e: Any) => e.title)).toContain(
+      `Ordered in the store: order 901, INR ${total.toFixed(2)}`,
+    );
+  });
+
   it("gives a PDF with its lines and total as text", async () => {
     const p = await draft({ discount_option: 1 });
     await setLines(p.id, [

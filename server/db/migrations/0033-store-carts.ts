@@ -3,7 +3,8 @@
  * webhooks carry in a custom header (BigCommerce authenticates webhooks by headers set when they
  * are registered, not by a signature), sealed, and how their registration went. `store_carts`
  * holds the carts the carts list shows: a store's abandoned carts (its `store/cart/abandoned`
- * webhook) and the carts the public catalogue viewer handed to the store at checkout. A client's
+ * webhook), the carts the public catalogue viewer handed to the store at checkout, and the carts
+ * proposals were made into. A client's
  * timeline gains the kind `store`.
  */
 import { type Kysely, sql } from "kysely";
@@ -19,12 +20,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
     create table store_carts (
       id uuid primary key default gen_random_uuid(),
-      source text not null check (source in ('store', 'catalogue')),
+      source text not null check (source in ('store', 'catalogue', 'proposal')),
       status text not null check (status in ('abandoned', 'checked_out', 'converted')),
       connection_id uuid references store_connections (id) on delete set null,
       -- The store's cart id; one row per store cart.
       external_id text,
       pdf_id uuid references pdfs (id) on delete set null,
+      -- The proposal a cart was made from (its "Convert to cart").
+      proposal_id uuid references proposals (id) on delete set null,
       client_id uuid references clients (id) on delete set null,
       customer_name text,
       email text,

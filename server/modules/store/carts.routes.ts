@@ -26,6 +26,8 @@ const cartSchema = {
     externalId: { type: ["string", "null"] },
     pdfId: { type: ["string", "null"] },
     pdfTitle: { type: ["string", "null"] },
+    proposalId: { type: ["string", "null"] },
+    proposalNumber: { type: ["string", "null"] },
     clientId: { type: ["string", "null"] },
     clientName: { type: ["string", "null"] },
     customerName: { type: ["string", "null"] },
@@ -77,6 +79,7 @@ export async function storeCartRoutes(app: FastifyInstance, ctx: AppContext) {
         defaultSort: "-cart_updated_at",
         sortFields: ["cart_updated_at", "created_at", "total_minor", "item_count", "status", "source"],
         filterFields: {
+          proposal_id: "uuid",
           source: "string",
           status: "string",
           client_id: "uuid",

@@ -11,9 +11,11 @@ import type { StoreCart } from "../../../schemas/store";
 import { isoOrNull } from "../../../src/lib/dates";
 import type { AppContext } from "../../context";
 import { parsedJson } from "../../db/json";
+import type { AnyDb } from "../../resources/rules";
 import { cartAbandoned } from "../automation/store-events";
 import { addTimeline, type Db } from "../crm/timeline";
 import type { PlatformCart } from "./platforms";
+import { winOpportunity } from "./proposal-opportunity";
 
 /** Minor digits of a currency: 2 for one this build does not list. */
 const digitsOf = (currency: string) => (MINOR_DIGITS as Readonly<Record<string, number>>)[currency] ?? 2;
@@ -63,6 +65,8 @@ export function toStoreCart(row: Record<string, unknown>): StoreCart {
     externalId: (row.external_id as string | null) ?? null,
     pdfId: (row.pdf_id as string | null) ?? null,
     pdfTitle: (row.pdf_title as string | null | undefined) ?? null,
+    proposalId: (row.proposal_id as string | null) ?? null,
+    proposalNumber: (row.proposal_number as string | null | undefined) ?? null,
     clientId: (row.client_id as string | null) ?? null,
     clientName: (row.client_name as string | null | undefined) ?? null,
     customerName: (row.customer_name as string | null) ?? null,
@@ -178,6 +182,7 @@ export async function cartWasAbandoned(
 
 /** A store's cart became an order: the cart converted, the client's timeline told. */
 export async function cartWasConverted(
+  ctx: AppContext,
   trx: Db,
   connectionId: string,
   cartId: string,
@@ -235,6 +240,49 @@ export async function cartWasConverted(
       dedupeKey: `store-cart:${cart.id}:converted`,
     },
   ]);
+  // A proposal's cart ordered: its opportunity is won, as an accepted proposal's is.
+  if (row.proposal_id) {
+    const proposal = await trx
+      .selectFrom("proposals")
+      .selectAll()
+      .where("id", "=", row.proposal_id)
+      .executeTakeFirst();
+    if (proposal?.opportunity_id) await winOpportunity(ctx, trx as AnyDb, proposal);
+  }
+}
+
+/** A proposal made into a store cart: in the carts list, under its client, until it is ordered. */
+export async function proposalCartMade(
+  db: Db,
+  cart: {
+    connectionId: string;
+    proposalId: string;
+    clientId: string;
+    externalId: string;
+    checkoutUrl: string;
+    currency: string;
+    totalMinor: number;
+    items: StoreCart["items"];
+  },
+): Promise<void> {
+  await db
+    .insertInto("store_carts")
+    .values({
+      source: "proposal",
+      status: "checked_out",
+      connection_id: cart.connectionId,
+      external_id: cart.externalId,
+      proposal_id: cart.proposalId,
+      client_id: cart.clientId,
+      currency: cart.currency,
+      total_minor: cart.totalMinor,
+      item_count: cart.items.reduce((n, i) => n + i.quantity, 0),
+      items: JSON.stringify(cart.items),
+      checkout_url: cart.checkoutUrl,
+      updated_at: new Date(),
+    })
+    .onConflict((oc) => oc.columns(["connection_id", "external_id"]).doNothing())
+    .execute();
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -245,8 +293,9 @@ export function cartsQuery(db: Db) {
     .selectFrom("store_carts as c")
     .leftJoin("clients as cl", "cl.id", "c.client_id")
     .leftJoin("pdfs as p", "p.id", "c.pdf_id")
+    .leftJoin("proposals as pr", "pr.id", "c.proposal_id")
     .selectAll("c")
-    .select(["cl.name as client_name", "p.name as pdf_title"]);
+    .select(["cl.name as client_name", "p.name as pdf_title", "pr.number as proposal_number"]);
 }
 
 export async function getCart(db: Db, id: string): Promise<StoreCart> {

@@ -2,12 +2,14 @@
  * "Convert to cart" (issue 18): a proposal's lines as a cart of the default connected store, at
  * their discounted unit prices (schemas/proposal-cart.ts: a total discount spread over the lines
  * by value, the last paise to the largest remainders; BigCommerce's `list_price` override), and
- * the cart's checkout link. Each line's store item is found by its SKU.
+ * the cart's checkout link. Each line's store item is found by its SKU. The cart joins the carts
+ * list (source "proposal"); when the store says it was ordered, the proposal's opportunity is won.
  */
 
 import { cartItemsOf } from "../../../schemas/proposal-cart";
 import { fromMinor } from "../../../schemas/proposal-money";
 import { badRequest, conflict, HttpError } from "../../http/errors";
+import { proposalCartMade } from "./carts";
 import type { StoreConnections } from "./connections.service";
 import { StoreProblem } from "./platforms";
 import type { ProposalsService } from "./proposals.service";
@@ -65,6 +67,22 @@ export async function proposalCart(
     return { ...storeItem, quantity: item.quantity, unitPrice: fromMinor(item.unitMinor, proposal.currency) };
   });
   const cart = await access.platform.createCart(access, items, proposal.currency).catch(asked);
+  // In the carts list under its client; the store's "converted" webhook later wins its opportunity.
+  await proposalCartMade(proposals.ctx.db, {
+    connectionId: store.id,
+    proposalId: String(proposal.id),
+    clientId: String(proposal.client_id),
+    externalId: cart.id,
+    checkoutUrl: cart.checkoutUrl,
+    currency: proposal.currency,
+    totalMinor: totals.totalMinor,
+    items: cartItemsOf(totals).map((item) => ({
+      sku: lines[item.line].sku,
+      name: lines[item.line].name,
+      quantity: item.quantity,
+      priceMinor: item.unitMinor,
+    })),
+  });
   return {
     cartId: cart.id,
     checkoutUrl: cart.checkoutUrl,

@@ -44,7 +44,7 @@ const expiredOn = (validUntil: unknown) => {
 const dmy = (day: unknown) => String(dayOf(day)).split("-").reverse().join("-");
 
 export class ProposalsService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(readonly ctx: AppContext) {}
 
   private get db(): AnyDb {
     return this.ctx.db as unknown as AnyDb;

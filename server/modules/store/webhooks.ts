@@ -127,7 +127,7 @@ export function registerWebhookJobs(
         case "cart-converted":
           await ctx.db
             .transaction()
-            .execute((trx) => cartWasConverted(trx, connectionId, event.cartId, event.orderId));
+            .execute((trx) => cartWasConverted(ctx, trx, connectionId, event.cartId, event.orderId));
           return;
         default:
           await onProductEvent(connectionId, event);

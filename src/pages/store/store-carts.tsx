@@ -1,6 +1,6 @@
 /**
- * The carts list (issue 18): a store's abandoned carts (its webhook tells of them) and the carts the
- * public catalogue viewer handed to the store, in one table — source, customer, items, total,
+ * The carts list (issue 18): a store's abandoned carts (its webhook tells of them), the carts the
+ * public catalogue viewer handed to the store and the carts proposals were made into, in one table — source, customer, items, total,
  * status and age; a row opens to its items. Filters by source and status, search by customer,
  * email or order; the list contract's paging.
  */
@@ -19,6 +19,12 @@ import { LoadError } from "../../components/load-error";
 import { formatMoney } from "../../resources/field-value";
 import { timeAgo } from "../notifications/time-ago";
 import { type CartQuery, cartKeys, listCarts } from "./store-api";
+
+const SOURCE_COLORS: Readonly<Record<StoreCart["source"], string>> = {
+  store: "blue",
+  catalogue: "purple",
+  proposal: "cyan",
+};
 
 const STATUS_COLORS: Readonly<Record<StoreCart["status"], string>> = {
   abandoned: "warning",
@@ -44,6 +50,9 @@ function Customer({ cart }: { cart: StoreCart }) {
         <Typography.Text type="secondary">{cart.email}</Typography.Text>
       ) : null}
       {cart.pdfTitle ? <Typography.Text type="secondary">From {cart.pdfTitle}</Typography.Text> : null}
+      {cart.proposalId ? (
+        <Link to={`/store/proposals/show/${cart.proposalId}`}>From proposal {cart.proposalNumber}</Link>
+      ) : null}
     </Space>
   );
 }
@@ -153,7 +162,7 @@ export function StoreCarts() {
               dataIndex: "source",
               width: 150,
               render: (source: StoreCart["source"]) => (
-                <Tag color={source === "store" ? "blue" : "purple"}>{CART_SOURCE_LABELS[source]}</Tag>
+                <Tag color={SOURCE_COLORS[source]}>{CART_SOURCE_LABELS[source]}</Tag>
               ),
             },
             { title: "Customer", key: "customer", render: (_, cart) => <Customer cart={cart} /> },

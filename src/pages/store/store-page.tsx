@@ -2,8 +2,9 @@
  * Online store (issue 18, module 3): the connected BigCommerce stores — connect one (checked with
  * the store first), see whether each works and when it was last checked and synced, check it
  * again, make one the default, rename it or give it a new token, remove it; sync one into the
- * catalogue (its progress, then its report) and see the store's products. The cart list and
- * proposals come here as they are built (docs/store-api.md).
+ * catalogue (its progress, then its report) and see the store's products; the carts list
+ * (abandoned store carts, catalogue checkouts, proposals' carts). Proposals have their own
+ * screens (a resource of the module). docs/store-api.md.
  */
 import { PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
@@ -95,7 +96,6 @@ export default function StorePage() {
               {
                 title: "Name",
                 dataIndex: "name",
-                width: 220,
                 render: (name: string, c) => (
                   <Space size={6}>
                     <Typography.Text strong>{name}</Typography.Text>
@@ -106,10 +106,11 @@ export default function StorePage() {
               {
                 title: "Store",
                 key: "store",
+                width: 180,
                 render: (_, c) => (
                   <Space direction="vertical" size={0}>
                     <span>{c.storeName ?? "—"}</span>
-                    <Typography.Text type="secondary" code>
+                    <Typography.Text type="secondary" code style={{ whiteSpace: "nowrap" }}>
                       {c.storeHash}
                     </Typography.Text>
                   </Space>
@@ -118,7 +119,7 @@ export default function StorePage() {
               {
                 title: "Currency",
                 dataIndex: "currency",
-                width: 112,
+                width: 96,
                 render: (v: string | null) => v ?? "—",
               },
               {
