@@ -64,6 +64,21 @@ describe.each(DRIVERS)("proposals on %s", (driver) => {
     ok("POST", "/api/proposals", { title: `Offer ${++serial}`, client_id: clientId, ...extra }, 201);
   const setLines = (id: string, lines: unknown[]) => call("PUT", `/api/proposals/${id}/lines`, { lines });
 
+  /** An open opportunity of the client, at a stage other than "won" (which the CRM is given). */
+  async function openOpportunity(title: string, value: number) {
+    const stages = await ok(
+      "GET",
+      `/crm/dropdowns?pageSize=100&filters=${encodeURIComponent(JSON.stringify([{ field: "list", operator: "eq", value: "stage" }]))}`,
+    );
+    const values = stages.data.map((d: Any) => d.value);
+    if (!values.includes("won"))
+      await ok("POST", "/crm/dropdowns", { list: "stage", value: "won", label: "Won" }, 201);
+    const start = values.find((v: string) => v !== "won") ?? "proposal";
+    if (!values.includes(start))
+      await ok("POST", "/crm/dropdowns", { list: "stage", value: start, label: "Proposal" }, 201);
+    return ok("POST", "/crm/opportunities", { title, client_id: clientId, stage: start, value }, 201);
+  }
+
   it("computes product discounts per line, half a paisa rounded up, and keeps totals server-side", async () => {
     const p = await draft({ discount_option: 1 });
     expect(p).toMatchObject({
@@ -147,22 +162,7 @@ describe.each(DRIVERS)("proposals on %s", (driver) => {
 
   it("moves draft → sent → accepted through the public link: opportunity won, timeline, automation run", async () => {
     // The CRM's stages may be seeded: a "won" one is made if there is none.
-    const stages = await ok(
-      "GET",
-      `/crm/dropdowns?pageSize=100&filters=${encodeURIComponent(JSON.stringify([{ field: "list", operator: "eq", value: "stage" }]))}`,
-    );
-    const values = stages.data.map((d: Any) => d.value);
-    if (!values.includes("won"))
-      await ok("POST", "/crm/dropdowns", { list: "stage", value: "won", label: "Won" }, 201);
-    const start = values.find((v: string) => v !== "won") ?? "proposal";
-    if (!values.includes(start))
-      await ok("POST", "/crm/dropdowns", { list: "stage", value: start, label: "Proposal" }, 201);
-    const opportunity = await ok(
-      "POST",
-      "/crm/opportunities",
-      { title: "Big deal", client_id: clientId, stage: start, value: 500 },
-      201,
-    );
+    const opportunity = await openOpportunity("Big deal", 500);
     const flow = await ok("POST", "/api/automations", { name: "On acceptance" }, 201);
     await ok("PUT", `/api/automations/${flow.id}/draft`, {
       definition: {
@@ -328,22 +328,7 @@ describe.each(DRIVERS)("proposals on %s", (driver) => {
   });
 
   it("lists a proposal's cart under its client, and its order in the store wins the opportunity", async () => {
-    const stages = await ok(
-      "GET",
-      `/crm/dropdowns?pageSize=100&filters=${encodeURIComponent(JSON.stringify([{ field: "list", operator: "eq", value: "stage" }]))}`,
-    );
-    const values = stages.data.map((d: Any) => d.value);
-    if (!values.includes("won"))
-      await ok("POST", "/crm/dropdowns", { list: "stage", value: "won", label: "Won" }, 201);
-    const start = values.find((v: string) => v !== "won") ?? "proposal";
-    if (!values.includes(start))
-      await ok("POST", "/crm/dropdowns", { list: "stage", value: start, label: "Proposal" }, 201);
-    const opportunity = await ok(
-      "POST",
-      "/crm/opportunities",
-      { title: "Store deal", client_id: clientId, stage: start, value: 100 },
-      201,
-    );
+    const opportunity = await openOpportunity("Store deal", 100);
     if (!(await ok("GET", "/api/store/connections")).data.length)
       await ok(
         "POST",

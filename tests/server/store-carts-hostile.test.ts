@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "./child-server";
 import { type FakeStore, sampleProducts, startFakeBigCommerce } from "./fake-bigcommerce";
 import { DRIVERS, startServer, type TestServer } from "./harness";
+import { publishedCatalogue } from "./store-fixtures";
 
 // biome-ignore lint/suspicious/noExplicitAny: answers and odd carts are handled loosely.
 type Any = any;
@@ -191,34 +192,7 @@ describe.each(DRIVERS)("store carts, hostile, on %s", (driver) => {
       expect(product.status, JSON.stringify(product.body)).toBe(201);
       products[sku] = product.body.id;
     }
-    const pdf = await s.database.db
-      .insertInto("pdfs")
-      .values({
-        name: "Hostile",
-        slug: `hostile-${driver}`,
-        pdfstatus: true,
-        pdflist_status: "ready",
-        page_count: 1,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    pdfId = pdf.id;
-    await s.database.db
-      .insertInto("pdf_links")
-      .values(
-        Object.values(products).map((productId, i) => ({
-          pdf_id: pdfId,
-          page: 1,
-          x: 0.1 * i,
-          y: 0.1,
-          w: 0.05,
-          h: 0.05,
-          kind: "addProduct",
-          target: JSON.stringify({ productId }),
-          position: i,
-        })),
-      )
-      .execute();
+    pdfId = await publishedCatalogue(s, "Hostile", `hostile-${driver}`, Object.values(products));
   });
 
   afterAll(async () => {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "./child-server";
 import { type FakeStore, sampleProducts, startFakeBigCommerce } from "./fake-bigcommerce";
 import { DRIVERS, startServer, type TestServer } from "./harness";
+import { publishedCatalogue } from "./store-fixtures";
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are inspected loosely.
 type Any = any;
@@ -50,35 +51,13 @@ describe.each(DRIVERS)("catalogue checkout on %s", (driver) => {
       expect(made.status, JSON.stringify(made.body)).toBe(201);
       products[sku] = made.body.id;
     }
-    const pdf = await s.database.db
-      .insertInto("pdfs")
-      .values({
-        name: `Checkout ${driver}`,
-        slug: `checkout-${driver}`,
-        pdfstatus: true,
-        pdflist_status: "ready",
-        page_count: 1,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    pdfId = pdf.id;
     // Hotspots for every product but ELSEWHERE, which the catalogue does not show.
-    await s.database.db
-      .insertInto("pdf_links")
-      .values(
-        ["BC-00003", "BC-00005-S", "NOT-IN-STORE", "DOLLAR-1"].map((sku, i) => ({
-          pdf_id: pdfId,
-          page: 1,
-          x: 0.1 * i,
-          y: 0.1,
-          w: 0.05,
-          h: 0.05,
-          kind: "addProduct",
-          target: JSON.stringify({ productId: products[sku] }),
-          position: i,
-        })),
-      )
-      .execute();
+    pdfId = await publishedCatalogue(
+      s,
+      `Checkout ${driver}`,
+      `checkout-${driver}`,
+      ["BC-00003", "BC-00005-S", "NOT-IN-STORE", "DOLLAR-1"].map((sku) => products[sku]),
+    );
   });
 
   afterAll(async () => {
