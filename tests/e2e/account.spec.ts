@@ -73,9 +73,13 @@ test("a user changes their own password from the account page and signs out thei
     data: { refreshToken: other.refreshToken },
   });
   expect(otherAnswer.status()).toBe(401);
-  await page.getByTestId("user-menu").click();
-  await page.getByRole("menuitem", { name: "My devices" }).click();
-  await expect(page).toHaveURL(/\/manage\/account\/devices$/);
+  // A click while the menu is still opening can be lost on a busy machine: open it and try again.
+  await expect(async () => {
+    const item = page.getByRole("menuitem", { name: "My devices" });
+    if (!(await item.isVisible())) await page.getByTestId("user-menu").click();
+    await item.click({ timeout: 2000 });
+    await expect(page).toHaveURL(/\/manage\/account\/devices$/, { timeout: 3000 });
+  }).toPass({ timeout: 15_000 });
 
   await signOut(page);
   await page.getByLabel("Email", { exact: true }).fill(email);

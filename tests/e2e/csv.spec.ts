@@ -47,8 +47,8 @@ test("products go out and back in as CSV: the export follows the search, the imp
       .trim()
       .split("\n"),
   ).toEqual([
-    "SKU code,Name,Description,Price,Currency,Category,Sub-category,Status,Images",
-    `${tag}-A,${tag} Alpha,,12.50,INR,${category.name},${sub.name},draft,`,
+    "SKU code,Name,Description,Price,Currency,Category,Sub-category,Stock level,Variant of,Status,Images",
+    `${tag}-A,${tag} Alpha,,12.50,INR,${category.name},${sub.name},,,draft,`,
   ]);
 
   const dialog = page.getByRole("dialog", { name: "Import products from CSV" });
