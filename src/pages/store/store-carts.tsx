@@ -98,7 +98,7 @@ export function StoreCarts() {
     <Card title="Carts" style={{ marginTop: 16 }}>
       <Typography.Paragraph type="secondary">
         Carts left in the store without checkout (the store tells of them about an hour after their last
-        change) and carts sent to the store's checkout from a catalogue.
+        change), carts sent to the store's checkout from a catalogue, and proposals made into carts.
       </Typography.Paragraph>
       <Space wrap style={{ marginBottom: 12 }}>
         <Input.Search
