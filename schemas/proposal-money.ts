@@ -131,6 +131,10 @@ export function toMinor(value: number, currency: Currency): number | null {
   return minor > BigInt(MAX_MINOR) || minor < -BigInt(MAX_MINOR) ? null : Number(minor);
 }
 
+/** Minor digits of any currency code: as MINOR_DIGITS lists it, 2 for one it does not list. */
+export const minorDigitsOf = (currency: string): number =>
+  (MINOR_DIGITS as Readonly<Record<string, number>>)[currency] ?? 2;
+
 /** Minor units as the major amount they stand for, for display and for a store's API (1234 → 12.34). */
 export function fromMinor(minor: number, currency: Currency): number {
   return minor / 10 ** MINOR_DIGITS[currency];

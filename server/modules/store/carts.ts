@@ -6,7 +6,7 @@
  * raises the automation trigger "Store cart abandoned".
  */
 import { sql } from "kysely";
-import { MINOR_DIGITS } from "../../../schemas/proposal-money";
+import { minorDigitsOf } from "../../../schemas/proposal-money";
 import type { StoreCart } from "../../../schemas/store";
 import { isoOrNull } from "../../../src/lib/dates";
 import type { AppContext } from "../../context";
@@ -18,7 +18,6 @@ import type { PlatformCart } from "./platforms";
 import { winOpportunity } from "./proposal-opportunity";
 
 /** Minor digits of a currency: 2 for one this build does not list. */
-const digitsOf = (currency: string) => (MINOR_DIGITS as Readonly<Record<string, number>>)[currency] ?? 2;
 
 /** The most items a cart is said to hold (the column is a 32-bit integer). */
 const MAX_ITEM_COUNT = 2_147_483_647;
@@ -28,7 +27,7 @@ export function minorOf(amount: number, currency: string): number {
   if (!Number.isFinite(amount) || amount <= 0) return 0;
   // An amount no cart holds (a store's nonsense) is kept at the largest exact one, not refused.
   return Math.min(
-    Math.round(Number((amount * 10 ** digitsOf(currency)).toFixed(6))),
+    Math.round(Number((amount * 10 ** minorDigitsOf(currency)).toFixed(6))),
     Number.MAX_SAFE_INTEGER,
   );
 }
@@ -40,7 +39,7 @@ function validDate(value: string | null | undefined): Date | null {
 }
 
 const money = (minor: number, currency: string) => {
-  const digits = digitsOf(currency);
+  const digits = minorDigitsOf(currency);
   return `${currency} ${(minor / 10 ** digits).toFixed(digits)}`;
 };
 
@@ -169,7 +168,7 @@ export async function cartWasAbandoned(
         cartId,
         email: stored.email,
         customerName: stored.customerName,
-        total: stored.totalMinor / 10 ** digitsOf(currency),
+        total: stored.totalMinor / 10 ** minorDigitsOf(currency),
         currency,
         itemCount: stored.itemCount,
         items,

@@ -8,6 +8,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Card, Empty, Input, Select, Space, Table, Tag, Tooltip, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
+import { minorDigitsOf } from "../../../schemas/proposal-money";
 import {
   CART_SOURCE_LABELS,
   CART_SOURCES,
@@ -32,8 +33,8 @@ const STATUS_COLORS: Readonly<Record<StoreCart["status"], string>> = {
   converted: "success",
 };
 
-/** Minor units as the amount they stand for (JPY has no minor unit). */
-const major = (cart: { currency: string }, minor: number) => minor / 10 ** (cart.currency === "JPY" ? 0 : 2);
+/** Minor units as the amount they stand for (the currency's own minor digits). */
+const major = (cart: { currency: string }, minor: number) => minor / 10 ** minorDigitsOf(cart.currency);
 
 function Customer({ cart }: { cart: StoreCart }) {
   const who = cart.clientName ?? cart.customerName ?? cart.email;
