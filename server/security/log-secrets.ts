@@ -115,10 +115,11 @@ export function scrubbed(value: unknown, secrets: readonly string[], depth = 0):
 }
 
 /** Pino's log-method hook: a request logger that knows its secrets writes none of them. */
-function logMethod(this: Scrubbable, args: unknown[], method: (...args: unknown[]) => void) {
-  const values = this[VALUES]?.();
-  method.apply(this, values?.length ? args.map((a) => scrubbed(a, values)) : args);
-}
+const logMethod: NonNullable<Parameters<typeof withRedaction>[2]> = function (args, method) {
+  const values = (this as Scrubbable)[VALUES]?.();
+  if (!values?.length) return method.apply(this, args);
+  method.apply(this, args.map((a) => scrubbed(a, values)) as typeof args);
+};
 
 /**
  * The logger option of an app (redact.ts's `withRedaction`, with the scrubbing hook) and the
@@ -128,7 +129,7 @@ export function redactingLogger(logger: Parameters<typeof withRedaction>[0]) {
   const routes = new SecretRoutes();
   return {
     routes,
-    logger: withRedaction(logger, routes, logMethod as never),
+    logger: withRedaction(logger, routes, logMethod),
     enabled: Boolean(logger),
   };
 }
