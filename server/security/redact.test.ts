@@ -45,6 +45,17 @@ describe("SecretRoutes.redact", () => {
     expect(routes.redact("/x?token=tok")).toBe("/x?token=tok");
   });
 
+  it("applies every rule that matches, a wildcard's among them", () => {
+    const both = new SecretRoutes();
+    both.add("/files/*", { params: ["*"] });
+    both.add("/files/:bucket/:key/:size", { params: ["key"] });
+    expect(both.redact("/files/b/k/s")).toBe(`/files/${REDACTED}`);
+    const reversed = new SecretRoutes();
+    reversed.add("/files/:bucket/:key/:size", { params: ["key"] });
+    reversed.add("/files/*", { params: ["*"] });
+    expect(reversed.redact("/files/b/k/s?x=1")).toBe(`/files/${REDACTED}?x=1`);
+  });
+
   it("keeps the reset-link rule, query and all", () => {
     expect(routes.redact("/manage/resetpassword/12/abc?x=1")).toBe(`/manage/resetpassword/${REDACTED}`);
     expect(redactUrl("/manage/resetpassword/abc")).toBe(`/manage/resetpassword/${REDACTED}`);

@@ -130,10 +130,11 @@ export class SecretRoutes {
   }
 
   private redactPath(path: string): string {
-    const raw = path.split("/");
-    // The indexes of the non-empty segments, which the rules are matched against.
-    const at = raw.flatMap((part, i) => (part ? [i] : []));
+    let raw = path.split("/");
     for (const { segments, secretRest } of this.patterns.values()) {
+      // The indexes of the non-empty segments, which the rules are matched against (read
+      // again for each rule: a wildcard's redaction shortens the path).
+      const at = raw.flatMap((part, i) => (part ? [i] : []));
       const fixed = secretRest ? segments.length - 1 : segments.length;
       if (at.length < fixed || (secretRest && at.length === fixed)) continue;
       const matches = segments
@@ -143,7 +144,7 @@ export class SecretRoutes {
       segments.forEach((s, i) => {
         if (s.kind === "param" && s.secret) raw[at[i]] = REDACTED;
       });
-      if (secretRest) raw.splice(at[fixed], raw.length - at[fixed], REDACTED);
+      if (secretRest) raw = [...raw.slice(0, at[fixed]), REDACTED];
     }
     return raw.join("/");
   }
