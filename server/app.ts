@@ -48,7 +48,8 @@ import { customFieldsOpenApi } from "./resources/openapi";
 import type { RulesRegistry } from "./resources/rules";
 import { createRunEngine, type RunEngine } from "./runs";
 import { securityEventRoutes } from "./security/events.routes";
-import { withRedaction } from "./security/redact";
+import { redactingLogger, registerLogSecrets } from "./security/log-secrets";
+import type { RouteSecrets } from "./security/redact";
 import { loadSecretBox } from "./security/secret-box";
 import { createSms } from "./sms";
 import { createStorage } from "./storage";
@@ -77,14 +78,20 @@ export interface App {
     idempotent: boolean;
     /** Declares a JSON body schema. */
     jsonBody: boolean;
+    /** `config.secrets`: what its requests carry that the log must not (security/redact.ts). */
+    secrets: RouteSecrets | undefined;
+    /** The query string's schema, whose property names the log-secrets test reads. */
+    querystring: unknown;
   }>;
   services: ResourceServices;
 }
 
 export async function buildApp({ config, database, logger, resources, rules }: AppOptions): Promise<App> {
+  // Secrets never reach a log line: each route names its own (`config.secrets`), the reset
+  // link's page keeps a path rule (server/security/redact.ts).
+  const logging = redactingLogger(logger ?? { level: config.logLevel });
   const app = Fastify({
-    // Reset links are secrets: their URLs are redacted in the request log.
-    logger: withRedaction(logger ?? { level: config.logLevel }),
+    logger: logging.logger,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     return503OnClosing: true,
@@ -92,6 +99,9 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(handleError);
+  // Before any route and any other hook: every route's secrets join the log's rules, and its
+  // requests log through a logger that knows them.
+  registerLogSecrets(app, logging);
   // Before any route: every scope inherits the headers hook, and compression is set per route.
   registerSecurityHeaders(app, config);
   await registerCompression(app);
@@ -112,6 +122,12 @@ export async function buildApp({ config, database, logger, resources, rules }: A
         },
         get jsonBody() {
           return Boolean(route.schema?.body);
+        },
+        get secrets() {
+          return route.config?.secrets;
+        },
+        get querystring() {
+          return route.schema?.querystring;
         },
       });
     }

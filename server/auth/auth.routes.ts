@@ -24,14 +24,17 @@ const tags = ["auth"];
 export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post<{ Body: SignInRequest }>(
     "/api/auth/signin",
-    { config: { access: PUBLIC }, schema: { tags, summary: "Sign in", body: signInBodySchema } },
+    {
+      config: { access: PUBLIC, secrets: { body: ["password"] } },
+      schema: { tags, summary: "Sign in", body: signInBodySchema },
+    },
     async (request) => signIn(ctx, request.body, clientMeta(request)),
   );
 
   app.post<{ Body: RefreshRequest }>(
     "/api/auth/refreshtokenapp",
     {
-      config: { access: PUBLIC },
+      config: { access: PUBLIC, secrets: { body: ["refreshToken"] } },
       schema: { tags, summary: "Rotate the refresh token", body: refreshBodySchema },
     },
     async (request) => rotateRefreshToken(ctx, request.body.refreshToken, clientMeta(request)),
@@ -64,7 +67,8 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post<{ Body: { id: string } }>(
     "/api/auth/reset-password/info",
     {
-      config: { access: PUBLIC },
+      // The id is the set-password link's secret (reset or invitation).
+      config: { access: PUBLIC, secrets: { body: ["id"] } },
       schema: {
         tags,
         summary: "What a set-password link is for ('reset' or 'invite')",
@@ -77,7 +81,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post<{ Body: { id: string; password: string } }>(
     "/api/auth/reset-password",
     {
-      config: { access: PUBLIC },
+      config: { access: PUBLIC, secrets: { body: ["id", "password"] } },
       schema: { tags, summary: "Set a new password", body: resetPasswordBodySchema },
     },
     async (request) => ({

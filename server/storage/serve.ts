@@ -76,7 +76,8 @@ export async function assetRoutes(app: FastifyInstance, ctx: AppContext): Promis
   app.get<{ Params: { "*": string }; Querystring: RenditionQuery }>(
     `${ASSETS_PREFIX}/*`,
     {
-      config: { access: PUBLIC },
+      // The key is the file's only lock (a form's uploads are reached by it alone).
+      config: { access: PUBLIC, secrets: { params: ["*"] } },
       // Stored bytes as they are: ranges and ETags describe them (server/http/compression.ts).
       compress: false,
       schema: {

@@ -29,6 +29,7 @@ export async function automationHookRoutes(app: FastifyInstance, ctx: AppContext
       "/hooks/automations/:id/:secret",
       {
         bodyLimit: MAX_HOOK_BYTES,
+        config: { secrets: { params: ["secret"] } },
         schema: {
           tags: ["automations"],
           summary: "Incoming webhook: start a run with the posted JSON object as its record",

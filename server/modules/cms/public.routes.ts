@@ -18,6 +18,9 @@ import { MAX_POPULATE, Populator, publicEntry } from "./populate";
 import type { PublicCache } from "./public-cache";
 import type { ContentType, TypeRegistry } from "./type-registry";
 
+/** A token domain's API token comes in `Authorization`: never logged, nor is its value. */
+const API_TOKEN = { headers: ["authorization"] };
+
 /** Cache-Control of every answer of a token-protected domain. */
 export const TOKEN_CACHE_CONTROL = "private, no-cache";
 export const PUBLIC_CMS_PREFIX = "/public-cms";
@@ -148,6 +151,7 @@ export async function publicCmsRoutes(
     scope.get<{ Params: { domain: string; type: string }; Querystring: Query }>(
       `${PUBLIC_CMS_PREFIX}/:domain/:type`,
       {
+        config: { secrets: API_TOKEN },
         schema: {
           tags,
           summary: "Published entries of a collection (list contract; populate = reference depth)",
@@ -183,6 +187,7 @@ export async function publicCmsRoutes(
     scope.get<{ Params: { domain: string; type: string }; Querystring: { populate?: number } }>(
       `${PUBLIC_CMS_PREFIX}/:domain/singles/:type`,
       {
+        config: { secrets: API_TOKEN },
         schema: {
           tags,
           summary: "A single type's published entry in this domain",
@@ -206,6 +211,7 @@ export async function publicCmsRoutes(
     scope.get<{ Params: { domain: string; name: string } }>(
       `${PUBLIC_CMS_PREFIX}/:domain/navigations/:name`,
       {
+        config: { secrets: API_TOKEN },
         schema: {
           tags,
           summary: "A navigation of this domain: its visible items, entry links resolved to their slugs",
@@ -231,6 +237,7 @@ export async function publicCmsRoutes(
     scope.get<{ Params: { domain: string; type: string; ref: string }; Querystring: { populate?: number } }>(
       `${PUBLIC_CMS_PREFIX}/:domain/:type/:ref`,
       {
+        config: { secrets: API_TOKEN },
         schema: {
           tags,
           summary: "One published entry of a collection, by slug or id",

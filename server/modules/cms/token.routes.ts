@@ -102,7 +102,8 @@ export async function tokenRoutes(app: FastifyInstance, ctx: AppContext) {
   app.delete<{ Params: { id: string; tokenId: string } }>(
     "/cms/domains/:id/tokens/:tokenId",
     {
-      config,
+      // The id of a token's row: the token itself is never sent back.
+      config: { ...config, secrets: { notSecret: ["tokenId"] } },
       schema: { tags, security, summary: "Revoke a token: it stops working at once", params: tokenParams },
     },
     async (request, reply) => {

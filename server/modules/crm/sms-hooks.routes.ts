@@ -74,6 +74,7 @@ export async function smsHookRoutes(app: FastifyInstance, ctx: AppContext) {
       SMS_HOOK_PATHS.inbound,
       {
         bodyLimit: MAX_HOOK_BYTES,
+        config: { secrets: { headers: ["x-twilio-signature"] } },
         schema: hookSchema("An SMS sent to our number (the provider's inbound webhook)"),
       },
       async (request, reply) => {
@@ -88,6 +89,7 @@ export async function smsHookRoutes(app: FastifyInstance, ctx: AppContext) {
       SMS_HOOK_PATHS.status,
       {
         bodyLimit: MAX_HOOK_BYTES,
+        config: { secrets: { headers: ["x-twilio-signature"] } },
         schema: hookSchema("A delivery report of an SMS we sent (status callback)"),
       },
       async (request, reply) => {

@@ -71,11 +71,14 @@ function refuseInvalid(request: FastifyRequest) {
   throw badRequest(`Invalid ${where}: please correct the highlighted fields`, details);
 }
 
+/** A preference's key names a setting (`crm.board.columns`), not a secret. */
+const config = { access: SIGNED_IN, secrets: { notSecret: ["key"] } };
+
 export async function preferencesRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get<{ Params: { key: string } }>(
     "/api/me/preferences/:key",
     {
-      config: { access: SIGNED_IN },
+      config,
       attachValidation: true,
       schema: {
         tags,
@@ -94,7 +97,7 @@ export async function preferencesRoutes(app: FastifyInstance, ctx: AppContext) {
   app.put<{ Params: { key: string }; Body: PreferenceWrite }>(
     "/api/me/preferences/:key",
     {
-      config: { access: SIGNED_IN },
+      config,
       attachValidation: true,
       // A preference is small: a big body is refused (413) before it is parsed.
       bodyLimit: PREFERENCE_VALUE_MAX_BYTES * 4,
@@ -116,7 +119,7 @@ export async function preferencesRoutes(app: FastifyInstance, ctx: AppContext) {
   app.delete<{ Params: { key: string } }>(
     "/api/me/preferences/:key",
     {
-      config: { access: SIGNED_IN },
+      config,
       attachValidation: true,
       schema: { tags, security, summary: "Forget one of my preferences", params: keyParams },
     },

@@ -25,6 +25,9 @@ const params = {
   properties: { token: { type: "string", minLength: 1, maxLength: 100, title: "Link" } },
 } as const;
 
+/** The token is the link: whoever holds it reads the proposal and answers it. */
+const secrets = { params: ["token"] };
+
 const ANSWERED: Record<string, string> = {
   accepted: "Thank you: you accepted this proposal. We will be in touch.",
   declined: "You declined this proposal. Thank you for letting us know.",
@@ -70,6 +73,7 @@ export async function publicProposalRoutes(
     scope.get<{ Params: { token: string }; Querystring: { answer?: string } }>(
       "/public/proposals/:token",
       {
+        config: { secrets },
         schema: {
           tags: ["public"],
           summary: "A sent proposal as its client sees it, with Accept and Decline",
@@ -88,6 +92,7 @@ export async function publicProposalRoutes(
       scope.post<{ Params: { token: string } }>(
         `/public/proposals/:token/${verb}`,
         {
+          config: { secrets },
           schema: {
             tags: ["public"],
             summary: `${verb === "accept" ? "Accept" : "Decline"} a sent proposal (a form post or JSON)`,

@@ -178,6 +178,7 @@ export async function storeWebhookRoutes(
       "/hooks/store/:id",
       {
         bodyLimit: MAX_CALLBACK_BYTES,
+        config: { secrets: { headers: [WEBHOOK_HEADER] } },
         schema: {
           tags: ["online store"],
           summary: "A store's webhook callback (authenticated by the header its hooks were registered with)",

@@ -67,7 +67,7 @@ export async function usersRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post<{ Body: ChangePasswordRequest }>(
     "/api/users/me/password",
     {
-      config: { access: SIGNED_IN },
+      config: { access: SIGNED_IN, secrets: { body: ["currentPassword", "newPassword"] } },
       schema: { tags, security, summary: "Change my password", body: changePasswordBodySchema },
     },
     (request) => changeOwnPassword(ctx, principalOf(request), request.body, clientMeta(request)),
