@@ -13,22 +13,6 @@ const ALLOWED_TYPE_CYCLES: { files: string[]; why: string }[] = [
   {
     why: "being untied (issue 26)",
     files: [
-      "server/auth/access.ts",
-      "server/auth/principal.ts",
-      "server/context.ts",
-      "server/db/shared-cache.ts",
-      "server/modules/preferences/preferences.service.ts",
-      "server/notifications/inbox.ts",
-      "server/notifications/index.ts",
-      "server/notifications/mail-preferences.ts",
-      "server/notifications/notifications.routes.ts",
-      "server/notifications/notify.ts",
-      "server/webhooks/webhooks.ts",
-    ],
-  },
-  {
-    why: "being untied (issue 26)",
-    files: [
       "resources/discovery/collect.ts",
       "resources/discovery/import-folder.ts",
       "resources/discovery/module-files.ts",
