@@ -19,7 +19,6 @@ const ALLOWED_TYPE_CYCLES: { files: string[]; why: string }[] = [
       "resources/modules.ts",
     ],
   },
-  { why: "being untied (issue 26)", files: ["server/db/index.ts", "server/db/postgres.ts"] },
   { why: "being untied (issue 26)", files: ["server/http/list-filter-sql.ts", "server/http/list-query.ts"] },
   { why: "being untied (issue 26)", files: ["server/sms/provider.ts", "server/sms/twilio.ts"] },
   {
