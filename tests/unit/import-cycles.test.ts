@@ -20,10 +20,6 @@ const ALLOWED_TYPE_CYCLES: { files: string[]; why: string }[] = [
     ],
   },
   { why: "being untied (issue 26)", files: ["server/http/list-filter-sql.ts", "server/http/list-query.ts"] },
-  {
-    why: "being untied (issue 26)",
-    files: ["src/pages/automation/flow-graph.ts", "src/pages/automation/flow-layout.ts"],
-  },
 ];
 
 const describeCycle = (component: string[], edges: ReturnType<typeof projectCycles>["edges"]) =>
