@@ -10,7 +10,6 @@ import { cycles, edgesOf, edgesWithin, projectCycles } from "../../scripts/impor
 
 /** Loops through type-only imports that are left, each with why. Keep it short. */
 const ALLOWED_TYPE_CYCLES: { files: string[]; why: string }[] = [
-  { why: "being untied (issue 26)", files: ["server/http/list-filter-sql.ts", "server/http/list-query.ts"] },
 ];
 
 const describeCycle = (component: string[], edges: ReturnType<typeof projectCycles>["edges"]) =>
