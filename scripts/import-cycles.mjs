@@ -12,7 +12,8 @@
  * - every import: the run-time edges plus the type-only ones, for reading a folder bottom-up.
  * Dynamic `import()` is left out of both: it runs after every module has loaded.
  *
- * tests/unit/import-cycles.test.ts uses the same functions and fails on a run-time cycle.
+ * Exits 1 when a run-time cycle exists (with --types: any cycle). tests/unit/import-cycles.test.ts
+ * uses the same functions and fails on any cycle, type-only ones included.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -243,5 +244,5 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   print("Run-time cycles", runtime, true);
   if (withTypes) print("Cycles counting type-only imports", all, false);
   else console.log(`Counting type-only imports: ${all.length} cycle(s) (--types to list them)`);
-  process.exitCode = runtime.length > 0 ? 1 : 0;
+  process.exitCode = runtime.length > 0 || (withTypes && all.length > 0) ? 1 : 0;
 }

@@ -1,16 +1,13 @@
 /**
  * Every folder reads from the bottom up: no file imports, through any chain, a file that imports
- * it back. A run-time cycle anywhere fails (module evaluation order would then decide whether a
- * binding is defined yet); a cycle through type-only imports fails too, unless it is on the short
- * allow-list below with its reason. scripts/import-cycles.mjs prints the same graph
- * (`node scripts/import-cycles.mjs --types`).
+ * it back. A run-time cycle would let module evaluation order decide whether a binding is
+ * defined yet; a cycle through type-only imports costs nothing at run time but still leaves two
+ * files that cannot be read one before the other, so it fails too. To untie one: move the shared
+ * types to a file of their own, or hand the service in (server/core-context.ts).
+ * `node scripts/import-cycles.mjs --types` prints the same graph.
  */
 import { describe, expect, it } from "vitest";
 import { cycles, edgesOf, edgesWithin, projectCycles } from "../../scripts/import-cycles.mjs";
-
-/** Loops through type-only imports that are left, each with why. Keep it short. */
-const ALLOWED_TYPE_CYCLES: { files: string[]; why: string }[] = [
-];
 
 const describeCycle = (component: string[], edges: ReturnType<typeof projectCycles>["edges"]) =>
   [
@@ -22,8 +19,6 @@ const describeCycle = (component: string[], edges: ReturnType<typeof projectCycl
 
 describe("import cycles", () => {
   const project = projectCycles();
-  const key = (files: string[]) => [...files].sort().join("\n");
-  const allowed = new Set(ALLOWED_TYPE_CYCLES.map((a) => key(a.files)));
 
   it("reads the whole project", () => {
     expect(project.files.length).toBeGreaterThan(500);
@@ -36,14 +31,8 @@ describe("import cycles", () => {
     expect(project.runtime.map((c) => describeCycle(c, runtimeEdges))).toEqual([]);
   });
 
-  it("has no cycle through type-only imports beyond the allow-list", () => {
-    const unexpected = project.all.filter((c) => !allowed.has(key(c)));
-    expect(unexpected.map((c) => describeCycle(c, project.edges))).toEqual([]);
-  });
-
-  it("keeps no stale entry on the allow-list", () => {
-    const found = new Set(project.all.map(key));
-    expect(ALLOWED_TYPE_CYCLES.filter((a) => !found.has(key(a.files))).map((a) => a.files)).toEqual([]);
+  it("has no cycle through type-only imports either", () => {
+    expect(project.all.map((c) => describeCycle(c, project.edges))).toEqual([]);
   });
 });
 
