@@ -18,4 +18,8 @@ export function projectCycles(
   root?: string,
   folders?: string[],
 ): { files: string[]; edges: ImportEdge[]; runtime: string[][]; all: string[][] };
+export function folderGraph(
+  files: readonly string[],
+  edges: readonly ImportEdge[],
+): { files: string[]; edges: ImportEdge[] };
 export function edgesWithin(component: readonly string[], edges: readonly ImportEdge[]): ImportEdge[];

@@ -11,6 +11,8 @@
  *   (`import "./x"`) and `export * from` always are.
  * - every import: the run-time edges plus the type-only ones, for reading a folder bottom-up.
  * Dynamic `import()` is left out of both: it runs after every module has loaded.
+ * With --folders it also prints the cycles between folders (an import from one folder to another
+ * counted as the folders' edge): a coarser reading, not held by the test yet.
  *
  * Exits 1 when a run-time cycle exists (with --types: any cycle). tests/unit/import-cycles.test.ts
  * uses the same functions and fails on any cycle, type-only ones included.
@@ -219,6 +221,17 @@ export function projectCycles(root = ROOT, folders = FOLDERS) {
   };
 }
 
+/** The same graph between folders: each file's folder, and an edge per import that leaves it. */
+export function folderGraph(files, edges) {
+  const folderOf = (f) => f.slice(0, f.lastIndexOf("/"));
+  return {
+    files: [...new Set(files.map(folderOf))].sort(),
+    edges: edges
+      .filter((e) => folderOf(e.from) !== folderOf(e.to))
+      .map((e) => ({ ...e, from: folderOf(e.from), to: folderOf(e.to) })),
+  };
+}
+
 /** The edges inside one component, for printing how the loop closes. */
 export function edgesWithin(component, edges) {
   const members = new Set(component);
@@ -244,5 +257,16 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   print("Run-time cycles", runtime, true);
   if (withTypes) print("Cycles counting type-only imports", all, false);
   else console.log(`Counting type-only imports: ${all.length} cycle(s) (--types to list them)`);
+  if (process.argv.includes("--folders")) {
+    const folders = folderGraph(files, edges);
+    for (const [title, list] of [
+      ["Run-time cycles between folders", folders.edges.filter((e) => e.runtime)],
+      ["Cycles between folders counting type-only imports", folders.edges],
+    ]) {
+      const found = cycles(folders.files, list);
+      console.log(`\n${title}: ${found.length}`);
+      for (const component of found) console.log(`  ${component.length} folders: ${component.join(" ")}`);
+    }
+  }
   process.exitCode = runtime.length > 0 || (withTypes && all.length > 0) ? 1 : 0;
 }
