@@ -1,5 +1,6 @@
 /**
- * A resource definition: the Refine resource plus UI hints, over one entity schema.
+ * A resource definition: the Refine resource plus UI hints, over one entity schema; and a module
+ * definition, the unit of permission the resources belong to.
  * Pure data (icons by name), so the server reads `moduleID` for its permission check and
  * tests loop over every definition.
  */
@@ -78,3 +79,19 @@ export const canEdit = (r: Pick<ResourceDefinition, "routes">) => r.routes?.edit
 
 /** The API path of a resource's collection. */
 export const resourcePath = (r: Pick<ResourceDefinition, "base" | "name">) => `/${r.base}/${r.name}`;
+
+/** A module (`resources/<key>.module.ts`, listed by modules.ts): the unit of permission (spec §6). */
+export interface ModuleDefinition {
+  /** Stable numeric id stored in grants (`moduleID` in the spec). */
+  moduleID: number;
+  /** Machine key, also the SPA route segment; `MODULE_IDS.<key>` is its moduleID. */
+  key: string;
+  /** Menu label. */
+  name: string;
+  /** antd icon component name (resolved in the SPA; no React here). */
+  icon: string;
+  /** One-line description shown on the home screen. */
+  description: string;
+  /** Place in the menu and on the home screen, lowest first; default: the moduleID. */
+  order?: number;
+}

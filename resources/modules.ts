@@ -7,23 +7,11 @@
  * by the SPA (menu, access-control provider). A moduleID is stable forever: it is stored in
  * users' grants, so never renumber one or reuse a removed one.
  */
+import type { ModuleDefinition } from "./contract";
 import { collectModules } from "./discovery/collect";
 import { MODULE_FILES } from "./discovery/module-files";
 
-export interface ModuleDefinition {
-  /** Stable numeric id stored in grants (`moduleID` in the spec). */
-  moduleID: number;
-  /** Machine key, also the SPA route segment; `MODULE_IDS.<key>` is its moduleID. */
-  key: string;
-  /** Menu label. */
-  name: string;
-  /** antd icon component name (resolved in the SPA; no React here). */
-  icon: string;
-  /** One-line description shown on the home screen. */
-  description: string;
-  /** Place in the menu and on the home screen, lowest first; default: the moduleID. */
-  order?: number;
-}
+export type { ModuleDefinition } from "./contract";
 
 /** Every module, in menu order. */
 export const MODULES: readonly ModuleDefinition[] = collectModules(MODULE_FILES);

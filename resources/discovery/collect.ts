@@ -5,8 +5,7 @@
  * definition file is picked up with no registry to edit. A mistake in a definition stops
  * start-up, the build and the tests with a message that names its file.
  */
-import type { ResourceDefinition } from "../contract";
-import type { ModuleDefinition } from "../modules";
+import type { ModuleDefinition, ResourceDefinition } from "../contract";
 
 /** Exports of each definition file, by its path from the project root (`resources/products.ts`). */
 export type DefinitionFiles = Readonly<Record<string, Readonly<Record<string, unknown>>>>;

@@ -5,31 +5,18 @@
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, Migrator } from "kysely";
-import { type Broadcast, localBroadcast } from "./broadcast";
+import { localBroadcast } from "./broadcast";
+import type { DatabaseHandle } from "./handle";
 import { folderMigrations } from "./migration-folder";
 import { PGliteDialect } from "./pglite-dialect";
 import { migratePostgres, openPostgres, type PoolSizes, type PostgresTimeouts } from "./postgres";
 import type { Database } from "./types";
 
+export type { DatabaseHandle } from "./handle";
 export type { Database } from "./types";
 
 /** Every file of migrations/, in order of its number: adding a migration is adding its file. */
 const provider = folderMigrations();
-
-export interface DatabaseHandle {
-  db: Kysely<Database>;
-  /**
-   * The job queue's and run engine's database: on PostgreSQL a pool of its own (postgres.ts),
-   * on PGlite `db` itself (one connection, one process).
-   */
-  jobsDb: Kysely<Database>;
-  kind: "pglite" | "postgres";
-  /** Messages to every instance on this database (in-process on PGlite). */
-  broadcast: Broadcast;
-  /** Called when a connection is lost (PostgreSQL); the handle recovers by itself, this is for the log. */
-  onConnectionError(listener: (error: Error) => void): void;
-  close(): Promise<void>;
-}
 
 export interface OpenOptions {
   /** postgres:// URL; when null, PGlite is used. */

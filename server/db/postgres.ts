@@ -14,7 +14,7 @@
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { postgresBroadcast } from "./broadcast";
-import type { DatabaseHandle } from "./index";
+import type { DatabaseHandle } from "./handle";
 import { PreparingClient } from "./prepared";
 import type { Database } from "./types";
 

@@ -11,7 +11,7 @@
  * const form = cache.get(slug) ?? cache.keep(slug, await load(slug), generation);
  * await cache.changed(); // after a committed change
  */
-import type { AppContext } from "../context";
+import type { CoreContext } from "../core-context";
 
 export class SharedCache<V> {
   private readonly values = new Map<string, V>();
@@ -20,7 +20,7 @@ export class SharedCache<V> {
   generation = 0;
 
   constructor(
-    private readonly ctx: Pick<AppContext, "broadcast" | "log">,
+    private readonly ctx: Pick<CoreContext, "broadcast" | "log">,
     private readonly channel: string,
     private readonly maxEntries: number,
   ) {

@@ -8,7 +8,26 @@ import { type Expression, type ExpressionBuilder, type SqlBool, sql } from "kyse
 import type { CrudFilter, LogicalFilter } from "../../schemas/conditions";
 import { isTimeOfDay } from "../../schemas/formats";
 import { badRequest } from "./errors";
-import type { FieldType, ListOptions } from "./list-query";
+
+/**
+ * How a filter value is checked and bound: `date` is an instant or a day (bound as ISO text in
+ * UTC, so a `date` column reads the day that was sent), `time` a time of day without a zone,
+ * `uuids` a `uuid[]` column, which `eq`/`in` match when it holds any of the values (`ne`/`nin`
+ * when it holds none).
+ */
+export type FieldType = "string" | "number" | "integer" | "boolean" | "date" | "time" | "uuid" | "uuids";
+
+/**
+ * What reading filters needs of a list's options (list-query.ts's ListOptions), declared here so
+ * this file does not import list-query.ts, which builds on it.
+ */
+export interface FilterScope {
+  /** Table alias prefixed to column names. */
+  table: string;
+  filterFields?: Readonly<Record<string, FieldType>>;
+  /** Fields that are not columns of `table`: the SQL expression that reads each. */
+  expressions?: Readonly<Record<string, Expression<unknown>>>;
+}
 
 export const invalidFilters = (message: string, field = "filters") =>
   badRequest("Invalid filters", [{ field, message }]);
@@ -93,7 +112,7 @@ function coerce(value: unknown, type: FieldType, field: string): unknown {
 }
 
 /** A declared field as SQL: its expression, or the column of the list's table. */
-export function fieldRef(eb: AnyExpressionBuilder, field: string, options: ListOptions): Expression<unknown> {
+export function fieldRef(eb: AnyExpressionBuilder, field: string, options: FilterScope): Expression<unknown> {
   const expression = options.expressions?.[field];
   return expression && Object.hasOwn(options.expressions ?? {}, field)
     ? expression
@@ -107,7 +126,7 @@ type AnyExpressionBuilder = ExpressionBuilder<any, any>;
 export function filterExpression(
   eb: AnyExpressionBuilder,
   filters: CrudFilter[],
-  options: ListOptions,
+  options: FilterScope,
 ): Expression<SqlBool> {
   const fields = options.filterFields ?? {};
   const one = (f: CrudFilter): Expression<SqlBool> => {

@@ -7,7 +7,7 @@ import { CompiledQuery, type Expression, type Kysely, type SelectQueryBuilder, s
 import type { CrudFilter } from "../../schemas/conditions";
 import { badRequest } from "./errors";
 import { nulFields } from "./input-guards";
-import { escapeLike, fieldRef, filterExpression, invalidFilters } from "./list-filter-sql";
+import { escapeLike, type FieldType, fieldRef, filterExpression, invalidFilters } from "./list-filter-sql";
 
 export interface ListQuery {
   page?: number;
@@ -40,16 +40,9 @@ export const listQuerySchema = {
   additionalProperties: false,
 } as const;
 
-/**
- * How a filter value is checked and bound: `date` is an instant or a day (bound as ISO text in
- * UTC, so a `date` column reads the day that was sent), `time` a time of day without a zone,
- * `uuids` a `uuid[]` column, which `eq`/`in` match when it holds any of the values (`ne`/`nin`
- * when it holds none).
- */
-export type FieldType = "string" | "number" | "integer" | "boolean" | "date" | "time" | "uuid" | "uuids";
-
 // The condition language is one (schemas/conditions.ts); list-filter-sql.ts is its SQL reading.
 export type { ConditionalFilter, CrudFilter, LogicalFilter } from "../../schemas/conditions";
+export type { FieldType } from "./list-filter-sql";
 export { filterExpression } from "./list-filter-sql";
 
 /** The column `totalColumn` lists usually name (a name no schema field takes). */

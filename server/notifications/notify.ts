@@ -23,13 +23,16 @@ import {
 } from "../../schemas/notifications";
 import { UUID } from "../../schemas/uuid";
 import { truncate } from "../../src/lib/text";
-import type { AppContext } from "../context";
+import type { CoreContext } from "../core-context";
 import type { Database } from "../db";
 import { createEvents, type Events } from "../realtime/events";
 import { mailsFor } from "./notification-mail";
 import { toNotification, visibleTo } from "./notification-records";
 
 export const PUSH_JOB = "notifications.push";
+
+/** What the notification centre uses of the app (app.ts hands it the AppContext, which has all of it). */
+export type NotificationDeps = Pick<CoreContext, "config" | "db" | "jobs" | "mailer">;
 
 export interface NotifyInput {
   /** Who to tell. Those without the kind's module (or disabled) are left out. */
@@ -135,7 +138,7 @@ export class NotificationService {
   /** Messages for users' open pages; the realtime layer emits them to each user's room. */
   readonly live: Events<NotificationDelivery> = createEvents<NotificationDelivery>();
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: NotificationDeps) {
     ctx.jobs.register<{ ids: string[] }>(PUSH_JOB, (job) => this.push(job.payload.ids), {
       concurrency: 2,
       // A push minutes late is of little use; the bell reads the rows anyway.

@@ -10,7 +10,7 @@
  */
 import type { Editor, PresenceAck } from "../../schemas/realtime";
 import type { AppContext } from "../context";
-import type { AppNamespace, AppSocket } from "./socket";
+import type { AppNamespace, AppSocket } from "./socket-types";
 
 /** A record id as the engine writes them (uuid) or a single's key; nothing else is joined. */
 const RECORD_ID = /^[A-Za-z0-9_-]{1,100}$/;

@@ -32,17 +32,15 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
-import { type Namespace, Server, type ServerOptions, type Socket } from "socket.io";
+import { Server, type ServerOptions } from "socket.io";
 import type { ResourceDefinition } from "../../resources/contract";
 import { RESOURCES } from "../../resources/index";
 import { MODULE_IDS } from "../../resources/modules";
 import { DAM_CHANGE_EVENT } from "../../schemas/dam";
 import {
-  type ClientToServerEvents,
   DAM_NAMESPACE,
   type HandshakeErrorData,
   type ResourceChangeMessage,
-  type ServerToClientEvents,
   SOCKET_PATH,
   type SubscribeAck,
 } from "../../schemas/realtime";
@@ -52,29 +50,9 @@ import type { AppContext } from "../context";
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from "../db/unavailable";
 import { HttpError } from "../http/errors";
 import { presenceFor } from "./presence";
+import type { AppNamespace, AppSocket, RealtimeServer } from "./socket-types";
 
-interface SocketData {
-  principal: Principal;
-  /** The user's name, read when the socket first says it has an edit form open (presence). */
-  name?: string;
-}
-
-// biome-ignore lint/complexity/noBannedTypes: no server-to-server events.
-type InterServerEvents = {};
-
-export type RealtimeServer = Server<
-  ClientToServerEvents,
-  ServerToClientEvents,
-  InterServerEvents,
-  SocketData
->;
-export type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
-export type AppNamespace = Namespace<
-  ClientToServerEvents,
-  ServerToClientEvents,
-  InterServerEvents,
-  SocketData
->;
+export type { AppNamespace, AppSocket, RealtimeServer } from "./socket-types";
 
 export interface RealtimeOptions {
   /** Resources a client may subscribe to; all of resources/index.ts by default. */

@@ -6,81 +6,26 @@
  * the model.
  */
 import type { Kysely, Transaction } from "kysely";
-import type { RunStatus, StepStatus } from "../../schemas/runs";
+import type { RunRecord, RunStatus, RunStepRecord, RunSubject, RunWithStepsRecord } from "../../schemas/runs";
 import type { Database } from "../db";
 
 /** A database to write in: the app's, or a caller's transaction (the write commits with it). */
 export type Db = Kysely<Database> | Transaction<Database>;
 
-export { ACTIVE_STATUSES, RUN_STATUSES, type RunStatus, type StepStatus } from "../../schemas/runs";
+export {
+  ACTIVE_STATUSES,
+  RUN_STATUSES,
+  type RunStatus,
+  type RunSubject,
+  type StepStatus,
+} from "../../schemas/runs";
 
-/** What a run is about: the record exits and events find it by (a client, say). */
-export interface RunSubject {
-  type: string;
-  id: string;
-}
-
-export interface Run<C = unknown> {
-  id: string;
-  kind: string;
-  /** Whose run it is: a sequence's id, an automation's id. */
-  ownerKey: string;
-  /** The owner's version the run started on; its definition is pinned with it. */
-  version: number;
-  definitionHash: string;
-  subject: RunSubject | null;
-  status: RunStatus;
-  /** Why it left early ('replied', 'opted-out', …), for 'exited' runs. */
-  exitReason: string | null;
-  /**
-   * The step it is at: scheduled, awaited, the one it failed on, or the one it was at when it
-   * exited or was cancelled. Null once finished.
-   */
-  cursor: string | null;
-  /** The event the step at the cursor waits for. */
-  awaiting: string | null;
-  /** What the run started with (the trigger's record and data); never changed by the engine. */
-  context: C;
-  /** Outputs of the steps done so far, by step key (later steps read them as variables). */
-  outputs: Record<string, unknown>;
-  /** 0 for a run nothing else caused; a run started by a step of another is one deeper. */
-  depth: number;
-  parentRunId: string | null;
-  /** `kind:ownerKey` of each run up the chain that caused this one (loop guard). */
-  lineage: string[];
-  dedupeKey: string | null;
-  /** Steps it reached so far (done, failed, waiting or scheduled). */
-  stepsReached: number;
-  /** The error of the step it failed on. */
-  error: string | null;
-  startedAt: Date;
-  finishedAt: Date | null;
-  updatedAt: Date;
-}
-
-export interface RunStep {
-  runId: string;
-  key: string;
-  type: string;
-  /** 1 for the first step the run reached, 2 for the next, … */
-  seq: number;
-  status: StepStatus;
-  /** Attempts made so far (0 until it first runs). */
-  attempt: number;
-  /** Not run before this time (a wait's end, a retry's backoff, an event's timeout). */
-  dueAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  input: unknown;
-  output: unknown;
-  /** The last attempt's error (kept after a later attempt succeeds, so the history shows it). */
-  error: string | null;
-}
-
-export interface RunWithSteps<C = unknown> extends Run<C> {
-  definition: unknown;
-  steps: RunStep[];
-}
+/** A run as the engine keeps it (its fields: schemas/runs.ts, shared with the API's readers). */
+export type Run<C = unknown> = RunRecord<Date, C>;
+/** A step a run reached, as the engine keeps it. */
+export type RunStep = RunStepRecord<Date>;
+/** A run with the definition it pinned and its steps. */
+export type RunWithSteps<C = unknown> = RunWithStepsRecord<Date, C>;
 
 /** A step of a definition as the engine needs it: its type picks the executor. */
 export interface StepDefinition {

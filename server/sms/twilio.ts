@@ -13,7 +13,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { SmsStatus } from "../../schemas/sms";
 import type { SmsConfig } from "../config";
 import { OutboundRefused, outboundCall } from "../http/outbound";
-import type { SignedRequest, SmsProvider, SmsSendResult } from "./provider";
+import type { SignedRequest, SmsProvider, SmsSendResult } from "./contract";
 
 type TwilioConfig = Extract<SmsConfig, { kind: "twilio" }>;
 

@@ -9,10 +9,13 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { isoOrNull as iso } from "../../src/lib/dates";
-import type { AppContext } from "../context";
+import type { CoreContext } from "../core-context";
 import { SharedCache } from "../db/shared-cache";
 import { badRequest, notFound } from "../http/errors";
 import { outboundCall, outboundProblem } from "../http/outbound";
+
+/** What the sender uses of the app (app.ts hands it the AppContext, which has all of it). */
+export type WebhookDeps = Pick<CoreContext, "config" | "db" | "jobs" | "broadcast" | "log">;
 
 export const DELIVER_JOB = "webhook.deliver";
 export const DELIVERY_ATTEMPTS = 6;
@@ -59,7 +62,7 @@ export class WebhookService {
   /** The active hooks of a module's event, kept until any hook changes (on any instance). */
   private readonly listening: SharedCache<Array<{ id: string }>>;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(private readonly ctx: WebhookDeps) {
     this.listening = new SharedCache(ctx, "atelier_webhooks", 100);
     ctx.jobs.register<{ deliveryId: string }>(
       DELIVER_JOB,
@@ -198,7 +201,7 @@ export class WebhookService {
    * Deliveries of many events of one kind inside the caller's transaction (`db`): they exist
    * only if it commits (a batch of form submissions, stored with their deliveries).
    */
-  async queueMany(moduleId: number, event: string, payloads: readonly unknown[], db: AppContext["db"]) {
+  async queueMany(moduleId: number, event: string, payloads: readonly unknown[], db: CoreContext["db"]) {
     if (!payloads.length) return 0;
     const key = `${moduleId}:${event}`;
     const generation = this.listening.generation;

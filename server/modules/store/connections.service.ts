@@ -17,6 +17,7 @@ import { isoOrNull as iso } from "../../../src/lib/dates";
 import type { AppContext } from "../../context";
 import type { StoreConnectionsTable } from "../../db/types-store";
 import { badRequest, conflict, notFound } from "../../http/errors";
+import type { ConnectionAccess } from "./connection-access";
 import { type CommercePlatform, commercePlatforms, type StoreAccess, StoreProblem } from "./platforms";
 import { queueWebhookRegistration } from "./webhooks";
 
@@ -57,7 +58,7 @@ function refused(problem: StoreProblem): never {
   throw badRequest(problem.message, [{ field, message: problem.message }]);
 }
 
-export class StoreConnections {
+export class StoreConnections implements ConnectionAccess {
   private readonly platforms: ReadonlyMap<number, CommercePlatform>;
 
   constructor(private readonly ctx: AppContext) {

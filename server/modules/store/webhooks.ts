@@ -21,7 +21,7 @@ import { HttpError, notFound, unauthorized } from "../../http/errors";
 import { sameSecret } from "../automation/hooks.routes";
 import type { Db } from "../crm/timeline";
 import { cartWasAbandoned, cartWasConverted } from "./carts";
-import type { StoreConnections } from "./connections.service";
+import type { ConnectionAccess } from "./connection-access";
 import type { PlatformCart, StoreEvent } from "./platforms";
 
 export const WEBHOOK_HEADER = "x-atelier-store-hook";
@@ -42,7 +42,7 @@ export async function queueWebhookRegistration(ctx: AppContext, db: Db, connecti
 
 export function registerWebhookJobs(
   ctx: AppContext,
-  connections: StoreConnections,
+  connections: ConnectionAccess,
   onProductEvent: ProductEventHandler,
 ): void {
   ctx.jobs.register<{ connectionId: string }>(
@@ -148,7 +148,7 @@ export const webhookUrl = (ctx: AppContext, connectionId: string) =>
 export async function storeWebhookRoutes(
   app: FastifyInstance,
   ctx: AppContext,
-  connections: StoreConnections,
+  connections: ConnectionAccess,
 ) {
   app.post<{ Params: { id: string } }>(
     "/api/store/connections/:id/webhooks",

@@ -5,7 +5,7 @@
  */
 import { createServiceClient } from "../../../providers/http";
 import type { AutomationDefinition } from "../../../schemas/automation";
-import type { RunStatus, StepStatus } from "../../../schemas/runs";
+import type { ApiRun, ApiRunStep, ApiRunWithSteps, RunStatus } from "../../../schemas/runs";
 import type { VersionSummary } from "../../../schemas/versions";
 import { isRecord } from "../../lib/errors";
 
@@ -33,37 +33,12 @@ export interface Draft {
 
 export { RUN_STATUSES, type RunStatus } from "../../../schemas/runs";
 
-export interface AutomationRun {
-  id: string;
-  status: RunStatus;
-  version: number;
-  cursor: string | null;
-  error: string | null;
-  exitReason: string | null;
-  stepsReached: number;
-  subject: { type: string; id: string } | null;
-  startedAt: string;
-  finishedAt: string | null;
-}
-
-export interface RunStep {
-  key: string;
-  type: string;
-  status: StepStatus;
-  attempt: number;
-  dueAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  input: unknown;
-  output: unknown;
-  error: string | null;
-}
-
-export interface RunWithSteps extends AutomationRun {
-  context: unknown;
-  definition: AutomationDefinition;
-  steps: RunStep[];
-}
+/** A run as the API answers it (schemas/runs.ts: the engine's own contract, times as ISO strings). */
+export type AutomationRun = ApiRun;
+/** A step of a run, in the order reached. */
+export type RunStep = ApiRunStep;
+/** A run's history: its definition as the run pinned it, and its steps. */
+export type RunWithSteps = ApiRunWithSteps<unknown, AutomationDefinition>;
 
 export interface RunQuery {
   status?: RunStatus;

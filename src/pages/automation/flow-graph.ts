@@ -27,68 +27,23 @@ import {
   branchSteps,
   isBranching,
   type Step,
-  type StepKind,
   stepNumbers,
   TRIGGER_ID,
-  type Trigger,
 } from "../../../schemas/automation";
 import { layoutFlow } from "./flow-layout";
+import {
+  type FlowEdge,
+  type FlowGraph,
+  type FlowNode,
+  type FlowNodeData,
+  type FlowNodeType,
+  STEP_NODE_TYPES,
+  type StepConfig,
+} from "./flow-types";
 
 export { actionTypeName } from "../../../schemas/automation";
-
-export const NODE_TYPES = [
-  "triggerNode",
-  "plusNode",
-  "conditionNode",
-  "emptyNode",
-  "delayNode",
-  "waitNode",
-  "actionNode",
-] as const;
-export type FlowNodeType = (typeof NODE_TYPES)[number];
-
-/** The node type of each step kind. */
-export const STEP_NODE_TYPES: Readonly<Record<StepKind, FlowNodeType>> = {
-  condition: "conditionNode",
-  delay: "delayNode",
-  wait: "waitNode",
-  action: "actionNode",
-};
-
-type WithoutBranches<S> = S extends unknown ? Omit<S, "branches"> : never;
-/** A step's own fields (its branches are the nodes below it). */
-export type StepConfig = WithoutBranches<Step>;
-
-export interface FlowNodeData {
-  /** The step's number (trigger 0, steps from 1, depth-first, yes before no); absent on plus and empty nodes. */
-  step?: number;
-  /** triggerNode: the trigger. */
-  trigger?: Trigger;
-  /** Step nodes: the step without its branches. */
-  config?: StepConfig;
-}
-
-export interface FlowNode {
-  id: string;
-  type: FlowNodeType;
-  parentId: string | null;
-  data: FlowNodeData;
-  /** Top-left corner, from `layoutFlow`. */
-  position: { x: number; y: number };
-}
-
-export interface FlowEdge {
-  id: string;
-  source: string;
-  target: string;
-  /** From a branching node: the branch the edge starts (the node's handle of that name). */
-  sourceHandle?: Branch;
-}
-
-export interface FlowGraph {
-  nodes: FlowNode[];
-  edges: FlowEdge[];
-}
+export type { FlowEdge, FlowGraph, FlowNode, FlowNodeData, FlowNodeType, StepConfig } from "./flow-types";
+export { NODE_TYPES, STEP_NODE_TYPES } from "./flow-types";
 
 /** The parentId of a branch's first node: `check:yes`. */
 export const branchParentId = (stepId: string, branch: Branch) => `${stepId}:${branch}`;

@@ -4,7 +4,7 @@
  * their order (yes left of no). Pure: positions from the node and edge lists alone, so the
  * same flow always looks the same and an edit never leaves a node where a person dragged it.
  */
-import type { FlowEdge, FlowNode, FlowNodeType } from "./flow-graph";
+import type { FlowEdge, FlowNode, FlowNodeType } from "./flow-types";
 
 /** Each node type's box on the canvas (the node components draw to these sizes). */
 export const NODE_SIZES: Readonly<Record<FlowNodeType, { width: number; height: number }>> = {
