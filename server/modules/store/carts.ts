@@ -6,7 +6,7 @@
  * raises the automation trigger "Store cart abandoned".
  */
 import { sql } from "kysely";
-import { fromMinor, MAX_MINOR, minorDigitsOf, minorText, roundedMinor } from "../../../schemas/money";
+import { fromMinor, minorDigitsOf, minorText, roundedMinor } from "../../../schemas/money";
 import type { StoreCart } from "../../../schemas/store";
 import { isoOrNull } from "../../../src/lib/dates";
 import type { AppContext } from "../../context";
@@ -27,8 +27,8 @@ const MAX_ITEM_COUNT = 2_147_483_647;
  */
 export function minorOf(amount: number, currency: string): number {
   if (!Number.isFinite(amount) || amount <= 0) return 0;
-  // An amount no cart holds (a store's nonsense) is kept at the largest we handle, not refused.
-  return roundedMinor(amount, currency) ?? MAX_MINOR;
+  // An amount no cart holds (a store's nonsense) is kept at the largest exact one, not refused.
+  return roundedMinor(amount, currency) ?? Number.MAX_SAFE_INTEGER;
 }
 
 /** An amount as the timeline writes it: "INR 2469.00". */
