@@ -246,11 +246,17 @@ export function percentOfMinor(minor: number, percent: number): number | null {
   return bounded(roundHalfUp(BigInt(minor) * d.digits, 100n * 10n ** BigInt(d.scale)));
 }
 
-/** The sum of minor amounts, exact (BigInt, so even a sum past 2^53 is not off by a unit). */
-export function sumMinor(amounts: Iterable<number>): number {
-  let sum = 0n;
-  for (const a of amounts) sum += BigInt(a);
-  return Number(sum);
+/**
+ * The sum of minor amounts, exact: integers add exactly while the sum stays below 2^53; past
+ * that it is added again as BigInt (not off by a unit, then as near as a number can say).
+ */
+export function sumMinor(amounts: readonly number[]): number {
+  let sum = 0;
+  for (const a of amounts) sum += a;
+  if (Number.isSafeInteger(sum)) return sum;
+  let big = 0n;
+  for (const a of amounts) big += BigInt(a);
+  return Number(big);
 }
 
 /**
