@@ -15,7 +15,9 @@ import {
   toMinor,
 } from "../../schemas/money";
 import { computeProposal } from "../../schemas/proposal-money";
+import { minorOf } from "../../server/modules/store/carts";
 import { catalogueMoney } from "../../server/modules/store/store-items";
+import { formatCell } from "../../server/resources/csv/cells";
 import { boardTotals, moveCard, toBoardState, withCard } from "../../src/pages/crm/board-state";
 import { lineTotal, totalsByCurrency } from "../../src/viewer/cart";
 
@@ -76,8 +78,9 @@ describe("the one rounding rule: half up, on integers", () => {
 describe("every half-minor-unit tie from 0.00 to 10,000.00 goes up, in each computation", {
   timeout: 120_000,
 }, () => {
-  it("a store's amount in minor units (carts, checkout): roundedMinor", () => {
-    expect(sweep((t) => roundedMinor(Number(tieText(t)), "INR") === t + 1)).toEqual([]);
+  it("a store's amount in minor units (carts, checkout): minorOf", () => {
+    expect(sweep((t) => minorOf(Number(tieText(t)), "INR") === t + 1)).toEqual([]);
+    // As text too (SQL's numeric, a store's string), through the module's own reading.
     expect(sweep((t) => roundedMinor(tieText(t), "USD") === t + 1)).toEqual([]);
   });
 
@@ -164,8 +167,10 @@ describe("every half-minor-unit tie from 0.00 to 10,000.00 goes up, in each comp
     expect(wrong).toEqual([]);
   });
 
-  it("an amount written with two decimals (CSV cells): fixedText", () => {
-    expect(sweep((t) => fixedText(Number(tieText(t)), 2) === minorText(t + 1, 2))).toEqual([]);
+  it("an amount written with two decimals (CSV export's money cells): formatCell", () => {
+    const money = { type: "number", multipleOf: 0.01 } as const;
+    expect(sweep((t) => formatCell(money, Number(tieText(t))) === minorText(t + 1, 2))).toEqual([]);
+    expect(fixedText(1.005, 2)).toBe("1.01");
   });
 });
 
