@@ -3,6 +3,7 @@
  * server's routes and the board screen: `GET /crm/opportunities/board` answers a Board,
  * `POST /crm/opportunities/{id}/move` takes a MoveTarget.
  */
+import { fromPlaces, minorAt, PRICE_PLACES, percentOfMinor } from "./money";
 
 /** What narrows the board. `owner` is a user's id or "none" (no owner); `from`/`to` bound the expected close. */
 export interface BoardQuery {
@@ -19,10 +20,31 @@ export const NO_OWNER = "none";
 
 export interface BoardTotal {
   currency: string;
+  /** The exact sum of the cards' values. */
   value: number;
-  /** The value times the stage's probability. */
+  /** The value times the stage's probability, rounded half up to the hundredth. */
   weighted: number;
 }
+
+/**
+ * A column's figures in one currency from the sum of its cards' values in hundredths (values
+ * have two decimals in every currency): the value exact, the weighted value `value ×
+ * probability %` in integers, rounded half up once (₹0.29 at 50 % → ₹0.15), by the money module.
+ * The server and the screen (after a local move) both make a column's figures here.
+ *
+ * @example
+ * boardTotalOf("INR", 29, 50); // { currency: "INR", value: 0.29, weighted: 0.15 }
+ */
+export function boardTotalOf(currency: string, valueMinor: number, probability: number | null): BoardTotal {
+  return {
+    currency,
+    value: fromPlaces(valueMinor, PRICE_PLACES),
+    weighted: fromPlaces(percentOfMinor(valueMinor, probability ?? 0) ?? 0, PRICE_PLACES),
+  };
+}
+
+/** An amount of the board (a card's value, a total) in hundredths: exact, values have two decimals. */
+export const boardMinor = (amount: number | string): number => minorAt(amount, PRICE_PLACES) ?? 0;
 
 export interface BoardColumn {
   stage: string;

@@ -3,20 +3,15 @@
  * so 0.29 / 0.01 = 28.999999999999996 and valid prices such as 0.29, 1.13 or 4.35 were refused
  * (about 11 % of two-decimal prices). Here both numbers are read as the decimals they are
  * written as (their shortest round-trip text, which is what a person typed and what JSON
- * carried) and compared as whole numbers. Pure: used by the server and the SPA's forms alike.
+ * carried) and compared as whole numbers, by the money module's reading of a decimal
+ * (schemas/money.ts). Pure: used by the server and the SPA's forms alike.
  */
+import { decimalOf } from "./money";
 
-/** A finite number as an exact decimal: `digits × 10^exponent`. */
-interface Decimal {
-  digits: bigint;
-  exponent: number;
-}
-
-/** The decimal a number is written as: 0.29 → 29 × 10^-2, 1.5e-7 → 15 × 10^-8, 1e21 → 1 × 10^21. */
-function toDecimal(value: number): Decimal {
-  const [mantissa, exp = "0"] = String(value).toLowerCase().split("e");
-  const [whole, fraction = ""] = mantissa.split(".");
-  return { digits: BigInt(whole + fraction), exponent: Number(exp) - fraction.length };
+/** A finite number as an exact decimal: `digits × 10^exponent` (0.29 → 29 × 10^-2). */
+function toDecimal(value: number): { digits: bigint; exponent: number } {
+  const d = decimalOf(value);
+  return d ? { digits: d.digits, exponent: -d.scale } : { digits: 0n, exponent: 0 };
 }
 
 /**

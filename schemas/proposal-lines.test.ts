@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatMinor, type ProposalLine, problemInWords, proposalTotals } from "./proposal-lines";
+import { formatMinor } from "./money";
+import { type ProposalLine, problemInWords, proposalTotals } from "./proposal-lines";
 
 const line = (
   unit_price: number,

@@ -4,18 +4,16 @@
  * public page) and the browser (the totals as the lines are edited), so both say the same paisa
  * and put a problem on the same field.
  */
+import { type Currency, formatMinor, toMinor } from "./money";
 import {
   type Computed,
-  type Currency,
   computeProposal,
   DISCOUNT_KINDS,
   DISCOUNT_OPTIONS,
   type Discount,
   type DiscountKind,
   type DiscountOption,
-  MINOR_DIGITS,
   type MoneyProblem,
-  toMinor,
 } from "./proposal-money";
 import { MAX_PROPOSAL_LINES } from "./proposals";
 
@@ -141,23 +139,6 @@ export function proposalTotals(proposal: ProposalMoneyFields, lines: readonly Pr
   });
   if (computed.ok) return computed;
   return { ok: false, problems: computed.problems.map((p) => ({ ...p, field: proposalField(p) })) };
-}
-
-/**
- * Minor units written as a person reads them, with the currency's code (plain text: PDF fonts
- * and mails have no ₹ everywhere).
- *
- * @example
- * formatMinor(123456, "INR"); // "INR 1,234.56"
- * formatMinor(1200, "JPY"); // "JPY 1,200"
- */
-export function formatMinor(minor: number, currency: Currency): string {
-  const digits = MINOR_DIGITS[currency];
-  const sign = minor < 0 ? "-" : "";
-  const text = String(Math.abs(Math.trunc(minor))).padStart(digits + 1, "0");
-  const whole = text.slice(0, text.length - digits).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  const fraction = digits ? `.${text.slice(text.length - digits)}` : "";
-  return `${currency} ${sign}${whole}${fraction}`;
 }
 
 /** A line's discount in words ("10 %", "INR 5.00"), or an empty string. */

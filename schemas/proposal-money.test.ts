@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { computeProposal, type ProposalInput, spreadDiscount, toMinor } from "./proposal-money";
+import { toMinor } from "./money";
+import { computeProposal, type ProposalInput, spreadDiscount } from "./proposal-money";
 
 const totals = (input: ProposalInput) => {
   const result = computeProposal(input);

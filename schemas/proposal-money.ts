@@ -3,18 +3,17 @@
  * (2), No discount (3); default currency INR). Pure, used by the server (stored totals, the
  * cart) and the browser (the totals as a proposal is built), so both show the same paisa.
  *
- * Money is integer minor units (paise, cents; yen have none) from the first step: a price is
- * read from the decimal it is written as, never multiplied as a binary float. One rounding rule,
- * round half up, applied once per line (its discount), then once on the total (a total discount);
- * totals are sums of rounded lines, so they never drift from what the lines show.
+ * Built on the money module (schemas/money.ts): integer minor units from the first step, and
+ * its one rounding rule, round half up, applied once per line (its discount), then once on the
+ * total (a total discount); totals are sums of rounded lines, so they never drift from what the
+ * lines show. `subtotalMinor` is after the lines' own discounts; the list-price subtotal (what
+ * a proposal record's `subtotal` holds) is listPriceMinor.
  *
  * A total discount handed to a cart (which knows only line prices) is spread over the lines by
  * their value, the paise left by the division going one each to the largest remainders
  * (spreadDiscount): the lines then add up to the proposal's total exactly.
  */
-import type { CURRENCIES } from "./products";
-
-export type Currency = (typeof CURRENCIES)[number];
+import { type Currency, MAX_MINOR, MINOR_DIGITS, percentOfMinor, sumMinor, toMinor } from "./money";
 
 export const DISCOUNT_OPTIONS = { product: 1, total: 2, none: 3 } as const;
 export type DiscountOption = (typeof DISCOUNT_OPTIONS)[keyof typeof DISCOUNT_OPTIONS];
@@ -32,19 +31,6 @@ export interface Discount {
   kind: DiscountKind;
   value: number;
 }
-
-/** Digits after the decimal point of each currency's minor unit (ISO 4217). */
-export const MINOR_DIGITS: Readonly<Record<Currency, number>> = {
-  INR: 2,
-  USD: 2,
-  EUR: 2,
-  GBP: 2,
-  AED: 2,
-  SGD: 2,
-  AUD: 2,
-  CAD: 2,
-  JPY: 0,
-};
 
 export interface LineInput {
   /** The product's list price in major units, as stored (12.34). */
@@ -94,52 +80,6 @@ export interface MoneyProblem {
 
 export type Computed = { ok: true; totals: ProposalTotals } | { ok: false; problems: MoneyProblem[] };
 
-/** Largest amount a proposal handles, in minor units: far below 2^53, so sums stay exact. */
-const MAX_MINOR = 10 ** 15;
-
-/** `value` (a number as written: 12.34, 1e-7) as an exact fraction `digits / 10^scale`, or null. */
-function decimalOf(value: number): { digits: bigint; scale: number } | null {
-  if (!Number.isFinite(value)) return null;
-  const [mantissa, exp = "0"] = String(value).toLowerCase().split("e");
-  const negative = mantissa.startsWith("-");
-  const [whole, fraction = ""] = mantissa.replace("-", "").split(".");
-  const shift = Number(exp) - fraction.length;
-  let digits = BigInt(whole + fraction);
-  if (negative) digits = -digits;
-  return shift >= 0 ? { digits: digits * 10n ** BigInt(shift), scale: 0 } : { digits, scale: -shift };
-}
-
-/** round(n / d) with halves up, for n ≥ 0 and d > 0. */
-function roundHalfUp(n: bigint, d: bigint): bigint {
-  return (2n * n + d) / (2n * d);
-}
-
-/**
- * An amount in major units as minor units, or null when it has more decimals than the currency
- * has (₹1.005) or is not a number.
- *
- * @example
- * toMinor(12.34, "INR"); // 1234
- * toMinor(0.29, "INR"); // 29 (0.29 * 100 is 28.999999999999996 in floating point)
- * toMinor(12.5, "JPY"); // null
- */
-export function toMinor(value: number, currency: Currency): number | null {
-  const d = decimalOf(value);
-  const places = MINOR_DIGITS[currency];
-  if (!d || d.scale > places) return null;
-  const minor = d.digits * 10n ** BigInt(places - d.scale);
-  return minor > BigInt(MAX_MINOR) || minor < -BigInt(MAX_MINOR) ? null : Number(minor);
-}
-
-/** Minor digits of any currency code: as MINOR_DIGITS lists it, 2 for one it does not list. */
-export const minorDigitsOf = (currency: string): number =>
-  (MINOR_DIGITS as Readonly<Record<string, number>>)[currency] ?? 2;
-
-/** Minor units as the major amount they stand for, for display and for a store's API (1234 → 12.34). */
-export function fromMinor(minor: number, currency: Currency): number {
-  return minor / 10 ** MINOR_DIGITS[currency];
-}
-
 /** A discount of `base` minor units, rounded half up; or a problem on `field`. */
 function discountOf(
   discount: Discount,
@@ -149,11 +89,8 @@ function discountOf(
   what: string,
 ): number | MoneyProblem {
   if (discount.kind === "percent") {
-    const pct = decimalOf(discount.value);
-    if (!pct || pct.digits < 0n || discount.value > 100)
-      return { field, message: "must be a percentage from 0 to 100" };
-    // base × pct / 100, pct = digits / 10^scale.
-    return Number(roundHalfUp(BigInt(base) * pct.digits, 100n * 10n ** BigInt(pct.scale)));
+    const minor = discount.value >= 0 && discount.value <= 100 ? percentOfMinor(base, discount.value) : null;
+    return minor ?? { field, message: "must be a percentage from 0 to 100" };
   }
   const amount = toMinor(discount.value, currency);
   if (amount === null || amount < 0)
@@ -217,14 +154,14 @@ export function computeProposal(input: ProposalInput): Computed {
   if (option !== DISCOUNT_OPTIONS.total && input.totalDiscount)
     problems.push({ field: "totalDiscount", message: "is only for the Total discount option" });
   if (problems.length) return { ok: false, problems };
-  const subtotalMinor = lines.reduce((sum, l) => sum + l.netMinor, 0);
+  const subtotalMinor = sumMinor(lines.map((l) => l.netMinor));
   let totalDiscountMinor = 0;
   if (option === DISCOUNT_OPTIONS.total && input.totalDiscount) {
     const d = discountOf(input.totalDiscount, subtotalMinor, currency, "totalDiscount.value", "the subtotal");
     if (typeof d !== "number") return { ok: false, problems: [d] };
     totalDiscountMinor = d;
   }
-  const lineDiscounts = lines.reduce((sum, l) => sum + l.discountMinor, 0);
+  const lineDiscounts = sumMinor(lines.map((l) => l.discountMinor));
   return {
     ok: true,
     totals: {
@@ -264,3 +201,11 @@ export function spreadDiscount(amountMinor: number, values: readonly number[]): 
   }
   return shares.map(Number);
 }
+
+/**
+ * The proposal at list price: the sum of its lines' gross amounts, before any discount (what a
+ * proposal record's `subtotal` and the PDF's "Subtotal" say). `subtotalMinor` differs from it
+ * by the lines' own discounts.
+ */
+export const listPriceMinor = (totals: Pick<ProposalTotals, "lines">): number =>
+  sumMinor(totals.lines.map((l) => l.grossMinor));

@@ -3,7 +3,8 @@
  * `proposal_lines`. Part of the one Database interface (types.ts).
  */
 import type { ColumnType, Generated } from "kysely";
-import type { Currency, DiscountKind, DiscountOption } from "../../schemas/proposal-money";
+import type { Currency } from "../../schemas/money";
+import type { DiscountKind, DiscountOption } from "../../schemas/proposal-money";
 import type { ProposalStatus } from "../../schemas/proposals";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;

@@ -8,8 +8,8 @@ export interface Option<V extends string | number = string> {
   label: string;
 }
 
-/** Currency used when none is stored. */
-export const DEFAULT_CURRENCY = "INR";
+/** Currency used when none is stored: the money module's (schemas/money.ts). */
+export { DEFAULT_CURRENCY } from "../../schemas/money";
 
 /** Product list paging defaults (page is 0-based here, as in the products slice). */
 export const DEFAULT_PAGE = 0;

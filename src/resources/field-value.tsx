@@ -3,7 +3,7 @@ import { Tag, Tooltip, Typography } from "antd";
 import { lazy, Suspense } from "react";
 import type { MeResponse } from "../../schemas/auth";
 import type { EntitySchema } from "../../schemas/contract";
-import { DEFAULT_CURRENCY } from "../lib/constants";
+import { formatMoney } from "../../schemas/money";
 import { formatDmyTime, formatIsoDay, formatTimeOfDay } from "../lib/dates";
 import { AssetValue } from "./asset-value";
 import { enumLabel, type FieldKind, fieldKind, relationOf } from "./fields";
@@ -20,16 +20,6 @@ const OptionValue = lazy(async () => ({ default: (await import("./options")).Opt
 const ENUM_COLORS = ["default", "green", "orange", "blue", "purple", "cyan", "magenta", "gold"];
 
 const NUMBER = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
-
-/** An amount in its currency ("₹1,299.00"); a plain number when the currency is unknown. */
-export function formatMoney(amount: number, currency: unknown): string {
-  const code = typeof currency === "string" && currency ? currency : DEFAULT_CURRENCY;
-  try {
-    return new Intl.NumberFormat(undefined, { style: "currency", currency: code }).format(amount);
-  } catch {
-    return `${NUMBER.format(amount)} ${code}`;
-  }
-}
 
 export { EMPTY_VALUE };
 
@@ -93,7 +83,7 @@ export function FieldValue({ schema, field, record, variant = "cell", relationId
     case "money":
       return (
         <span style={{ fontVariantNumeric: "tabular-nums" }}>
-          {formatMoney(Number(value), record.currency)}
+          {formatMoney(Number(value), typeof record.currency === "string" ? record.currency : null)}
         </span>
       );
     case "integer":

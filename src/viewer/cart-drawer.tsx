@@ -3,7 +3,8 @@
  * (− and +), removal and line total, then one total per currency.
  */
 import { useState } from "react";
-import { type Cart, type CartLine, formatMoney, lineTotal, totalsByCurrency } from "./cart";
+import { formatMoney } from "../../schemas/money";
+import { type Cart, type CartLine, lineTotal, totalsByCurrency } from "./cart";
 import { Dialog } from "./dialog";
 import { Icon } from "./icons";
 import { QuantityPicker } from "./quantity-picker";

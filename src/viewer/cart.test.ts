@@ -5,7 +5,6 @@ import {
   type Cart,
   cartCount,
   cartKey,
-  formatMoney,
   lineTotal,
   loadCart,
   MAX_QUANTITY,
@@ -81,7 +80,7 @@ describe("cart arithmetic", () => {
     expect(cartCount(addToCart(addToCart([], lamp, 2), sofa, 3))).toBe(5);
   });
 
-  it("adds money in cents: 0.1 + 0.2 is 0.3", () => {
+  it("adds money in hundredths: 0.1 + 0.2 is 0.3", () => {
     const cart = addToCart(addToCart([], lamp), sofa);
     expect(totalsByCurrency(cart)).toEqual([{ currency: "INR", total: 0.3 }]);
     expect(lineTotal({ ...cart[0], price: 19.99, quantity: 3 })).toBe(59.97);
@@ -94,19 +93,6 @@ describe("cart arithmetic", () => {
       { currency: "INR", total: 1.2 },
     ]);
     expect(totalsByCurrency([])).toEqual([]);
-  });
-});
-
-describe("formatMoney", () => {
-  it("formats in the product's currency", () => {
-    expect(formatMoney(1234.5, "INR", "en-IN")).toBe("₹1,234.50");
-    expect(formatMoney(99.98, "USD", "en-US")).toBe("$99.98");
-  });
-
-  it("defaults to INR and survives an unknown currency code", () => {
-    expect(formatMoney(5, undefined, "en-IN")).toBe("₹5.00");
-    expect(formatMoney(5, "", "en-IN")).toBe("₹5.00");
-    expect(formatMoney(5, "NOT-A-CODE", "en-US")).toBe("5.00 NOT-A-CODE");
   });
 });
 

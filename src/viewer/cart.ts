@@ -1,12 +1,11 @@
 /**
  * The visitor's cart: pure arithmetic over lines (add, change, remove, totals per currency)
- * and its copy in localStorage, one cart per catalogue. Amounts are added in minor units
- * (cents) so 0.1 + 0.2 stays 0.3.
+ * and its copy in localStorage, one cart per catalogue. Amounts are added by the money module
+ * in hundredths (catalogue prices have two decimals in every currency), so 0.1 + 0.2 stays 0.3.
  */
+import { DEFAULT_CURRENCY, fromPlaces, minorAt, PRICE_PLACES, sumMinor } from "../../schemas/money";
 import type { PublicProduct } from "./api";
 
-/** Spec §9: the currency of a price that has none. */
-export const DEFAULT_CURRENCY = "INR";
 /** The most of one product a line holds. */
 export const MAX_QUANTITY = 999;
 
@@ -73,36 +72,25 @@ export function cartCount(cart: Cart): number {
   return cart.reduce((sum, line) => sum + line.quantity, 0);
 }
 
-const cents = (amount: number) => Math.round(amount * 100);
+/** A line's price times its quantity, in hundredths (a price that is not a number counts 0). */
+const lineMinor = (line: CartLine) => (minorAt(line.price, PRICE_PLACES) ?? 0) * line.quantity;
 
 /** A line's price times its quantity. */
 export function lineTotal(line: CartLine): number {
-  return (cents(line.price) * line.quantity) / 100;
+  return fromPlaces(lineMinor(line), PRICE_PLACES);
 }
 
 /** One total per currency, in the order the currencies first appear in the cart. */
 export function totalsByCurrency(cart: Cart): CurrencyTotal[] {
-  const byCurrency = new Map<string, number>();
+  const byCurrency = new Map<string, number[]>();
   for (const line of cart) {
     const currency = line.currency || DEFAULT_CURRENCY;
-    byCurrency.set(currency, (byCurrency.get(currency) ?? 0) + cents(line.price) * line.quantity);
+    byCurrency.set(currency, [...(byCurrency.get(currency) ?? []), lineMinor(line)]);
   }
-  return [...byCurrency].map(([currency, total]) => ({ currency, total: total / 100 }));
-}
-
-/**
- * An amount in its currency, in the reader's locale; an unknown currency code is shown after
- * the number rather than failing.
- */
-export function formatMoney(amount: number, currency: string = DEFAULT_CURRENCY, locale?: string): string {
-  try {
-    return new Intl.NumberFormat(locale, {
-      style: "currency",
-      currency: currency || DEFAULT_CURRENCY,
-    }).format(amount);
-  } catch {
-    return `${new Intl.NumberFormat(locale, { minimumFractionDigits: 2 }).format(amount)} ${currency}`;
-  }
+  return [...byCurrency].map(([currency, lines]) => ({
+    currency,
+    total: fromPlaces(sumMinor(lines), PRICE_PLACES),
+  }));
 }
 
 /** Lines refreshed from the catalogue's current products (name, price, image may have changed). */

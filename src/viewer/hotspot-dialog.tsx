@@ -3,8 +3,8 @@
  * text (always as text, never HTML), and a product's details with a quantity to add.
  */
 import { useState } from "react";
+import { formatMoney } from "../../schemas/money";
 import type { PublicProduct } from "./api";
-import { DEFAULT_CURRENCY, formatMoney } from "./cart";
 import { Dialog } from "./dialog";
 import { type HotspotDialog as HotspotDialogData, iframeSandbox } from "./hotspots";
 import { QuantityPicker } from "./quantity-picker";
@@ -40,9 +40,7 @@ function ProductDetails({
         {product.image ? <img className="vw-product-image" src={product.image} alt={product.name} /> : null}
         <div className="vw-product-info">
           <p className="vw-muted">SKU {product.sku_code}</p>
-          <p className="vw-product-price">
-            {formatMoney(product.price, product.currency || DEFAULT_CURRENCY)}
-          </p>
+          <p className="vw-product-price">{formatMoney(product.price, product.currency)}</p>
           {product.description ? <p className="vw-text">{product.description}</p> : null}
           <QuantityPicker label="Quantity" itemName={product.name} value={quantity} onChange={setQuantity} />
         </div>

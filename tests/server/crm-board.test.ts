@@ -267,6 +267,27 @@ describe.each(DRIVERS)("pipeline board on %s", (driver) => {
     expect(some.columns[0].count).toBeGreaterThan(1);
   });
 
+  it("rounds each weighted total once, half up, in integers (the issue's three examples)", async () => {
+    const paisa = await call("POST", "/crm/clients", { name: "Paisa Exact", tags: [] });
+    const at = (title: string, value: number, stage: string, currency = "INR") =>
+      call("POST", "/crm/opportunities", { title, client_id: paisa.body.id, value, stage, currency });
+    await at("Half of 29", 0.29, "proposal"); // 50 %: 14.5 paise → 15
+    await at("Tenth of 5", 0.05, "new"); // 10 %: 0.5 paise → 1
+    await at("Quarter of 10", 0.1, "qualified"); // 25 %: 2.5 paise → 3
+    // A column's weighted total is its exact sum weighted once: (1 + 2) cents at 50 % → 2.
+    await at("Cent one", 0.01, "proposal", "USD");
+    await at("Cent two", 0.02, "proposal", "USD");
+    const b = await board("?q=paisa%20exact");
+    const totals = Object.fromEntries(b.columns.map((c) => [c.stage, c.totals]));
+    expect(totals.proposal).toEqual([
+      { currency: "INR", value: 0.29, weighted: 0.15 },
+      { currency: "USD", value: 0.03, weighted: 0.02 },
+    ]);
+    expect(totals.new).toEqual([{ currency: "INR", value: 0.05, weighted: 0.01 }]);
+    expect(totals.qualified).toEqual([{ currency: "INR", value: 0.1, weighted: 0.03 }]);
+    expect(b.cards.find((c) => c.title === "Half of 29")?.value).toBe(0.29);
+  });
+
   it("keeps a column for cards left in an archived stage", async () => {
     // A stage no option names any more (the writes refuse it now: it was removed since).
     const stale = await create("Stale stage deal");

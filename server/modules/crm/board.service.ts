@@ -10,6 +10,8 @@ import {
   type Board,
   type BoardColumn,
   type BoardQuery,
+  boardMinor,
+  boardTotalOf,
   type MoveTarget,
   NO_OWNER,
 } from "../../../schemas/crm-board";
@@ -49,8 +51,6 @@ function matching(db: Db, query: BoardQuery) {
   return q;
 }
 
-const cents = (n: number) => Math.round(n * 100) / 100;
-
 /** The board: columns in stage order with counts and totals, and the cards in column order. */
 export async function readBoard(db: Db, query: BoardQuery): Promise<Board> {
   const [stages, sums, cardRows, owners] = await Promise.all([
@@ -66,7 +66,8 @@ export async function readBoard(db: Db, query: BoardQuery): Promise<Board> {
         "o.stage",
         "o.currency",
         sql<number>`count(*)::int`.as("count"),
-        sql<number>`sum(o.value)::float8`.as("total"),
+        // The exact sum, as text: the money module reads it without a binary float.
+        sql<string>`sum(o.value)::text`.as("total"),
       ])
       .groupBy(["o.stage", "o.currency"])
       .orderBy("o.currency")
@@ -106,11 +107,11 @@ export async function readBoard(db: Db, query: BoardQuery): Promise<Board> {
       .execute(),
   ]);
 
-  const byStage = new Map<string, { count: number; totals: Array<{ currency: string; value: number }> }>();
+  const byStage = new Map<string, { count: number; totals: Array<{ currency: string; minor: number }> }>();
   for (const s of sums) {
     const column = byStage.get(s.stage) ?? { count: 0, totals: [] };
     column.count += s.count;
-    column.totals.push({ currency: s.currency, value: Number(s.total) });
+    column.totals.push({ currency: s.currency, minor: boardMinor(s.total) });
     byStage.set(s.stage, column);
   }
   const columnOf = (
@@ -129,11 +130,7 @@ export async function readBoard(db: Db, query: BoardQuery): Promise<Board> {
       color,
       retired,
       count: found?.count ?? 0,
-      totals: (found?.totals ?? []).map((t) => ({
-        currency: t.currency,
-        value: cents(t.value),
-        weighted: cents((t.value * (probability ?? 0)) / 100),
-      })),
+      totals: (found?.totals ?? []).map((t) => boardTotalOf(t.currency, t.minor, probability)),
     };
   };
   const columns = stages

@@ -6,7 +6,7 @@
  * raises the automation trigger "Store cart abandoned".
  */
 import { sql } from "kysely";
-import { minorDigitsOf } from "../../../schemas/proposal-money";
+import { fromMinor, minorDigitsOf, minorText, roundedMinor } from "../../../schemas/money";
 import type { StoreCart } from "../../../schemas/store";
 import { isoOrNull } from "../../../src/lib/dates";
 import type { AppContext } from "../../context";
@@ -17,31 +17,28 @@ import { addTimeline, type Db } from "../crm/timeline";
 import type { PlatformCart } from "./platforms";
 import { winOpportunity } from "./proposal-opportunity";
 
-/** Minor digits of a currency: 2 for one this build does not list. */
-
 /** The most items a cart is said to hold (the column is a 32-bit integer). */
 const MAX_ITEM_COUNT = 2_147_483_647;
 
-/** A store's amount (a decimal in major units) in integer minor units, rounded half up. */
+/**
+ * A store's amount (a decimal in major units) in integer minor units, rounded half up by the
+ * money module (a store may send more decimals than its currency has); nothing for a negative
+ * amount or one that is not a number.
+ */
 export function minorOf(amount: number, currency: string): number {
   if (!Number.isFinite(amount) || amount <= 0) return 0;
   // An amount no cart holds (a store's nonsense) is kept at the largest exact one, not refused.
-  return Math.min(
-    Math.round(Number((amount * 10 ** minorDigitsOf(currency)).toFixed(6))),
-    Number.MAX_SAFE_INTEGER,
-  );
+  return roundedMinor(amount, currency) ?? Number.MAX_SAFE_INTEGER;
 }
+
+/** An amount as the timeline writes it: "INR 2469.00". */
+const money = (minor: number, currency: string) => `${currency} ${minorText(minor, minorDigitsOf(currency))}`;
 
 /** A date from a store's words, or null when they are not one. */
 function validDate(value: string | null | undefined): Date | null {
   const date = value ? new Date(value) : null;
   return date && !Number.isNaN(date.getTime()) ? date : null;
 }
-
-const money = (minor: number, currency: string) => {
-  const digits = minorDigitsOf(currency);
-  return `${currency} ${(minor / 10 ** digits).toFixed(digits)}`;
-};
 
 /** The client whose email this is (case aside), if any. */
 async function clientByEmail(db: Db, email: string | null): Promise<string | null> {
@@ -168,7 +165,7 @@ export async function cartWasAbandoned(
         cartId,
         email: stored.email,
         customerName: stored.customerName,
-        total: stored.totalMinor / 10 ** minorDigitsOf(currency),
+        total: fromMinor(stored.totalMinor, currency),
         currency,
         itemCount: stored.itemCount,
         items,

@@ -6,8 +6,8 @@
  * list (source "proposal"); when the store says it was ordered, the proposal's opportunity is won.
  */
 
+import { fromMinor } from "../../../schemas/money";
 import { cartItemsOf } from "../../../schemas/proposal-cart";
-import { fromMinor } from "../../../schemas/proposal-money";
 import { badRequest, conflict, HttpError } from "../../http/errors";
 import { proposalCartMade } from "./carts";
 import type { StoreConnections } from "./connections.service";

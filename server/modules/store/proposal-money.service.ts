@@ -5,6 +5,7 @@
  */
 
 import { invalidInputMessage } from "../../../schemas/error-messages";
+import { type Currency, fromMinor } from "../../../schemas/money";
 import {
   type ProposalLine,
   type ProposalMoneyFields,
@@ -12,10 +13,9 @@ import {
   proposalTotals,
 } from "../../../schemas/proposal-lines";
 import {
-  type Currency,
   type DiscountKind,
   type DiscountOption,
-  fromMinor,
+  listPriceMinor,
   type ProposalTotals,
 } from "../../../schemas/proposal-money";
 import { badRequest } from "../../http/errors";
@@ -59,7 +59,7 @@ export function storedTotals(money: ProposalMoneyFields, lines: readonly Proposa
   const totals = totalsOrRefuse(money, lines);
   const major = (minor: number) => fromMinor(minor, money.currency);
   return {
-    subtotal: major(totals.lines.reduce((sum, l) => sum + l.grossMinor, 0)),
+    subtotal: major(listPriceMinor(totals)),
     discount_total: major(totals.discountMinor),
     total: major(totals.totalMinor),
   };

@@ -3,7 +3,9 @@
  * light page that works without JavaScript: the lines, the totals, and Accept / Decline as
  * plain form posts. One small inline script (allowed by its hash) asks before declining.
  */
-import { discountWords, formatMinor } from "../../../schemas/proposal-lines";
+import { formatMinor } from "../../../schemas/money";
+import { discountWords } from "../../../schemas/proposal-lines";
+import { listPriceMinor } from "../../../schemas/proposal-money";
 import { PROPOSAL_STATUS_LABELS, type ProposalStatus } from "../../../schemas/proposals";
 import { escapeHtml as e } from "../../../src/forms-public/html";
 import type { ProposalView } from "./proposals.service";
@@ -46,7 +48,7 @@ export function renderProposalPage(view: ProposalView, token: string, state: Pag
       return `<tr><td>${e(line.name)}<div class="muted">${e(line.sku)}</div></td><td class="n">${money(t.unitMinor)}</td><td class="n">${t.quantity}</td><td class="n">${e(discount)}</td><td class="n">${money(t.netMinor)}</td></tr>`;
     })
     .join("");
-  const gross = totals.lines.reduce((s, l) => s + l.grossMinor, 0);
+  const gross = listPriceMinor(totals);
   const base = `/public/proposals/${encodeURIComponent(token)}`;
   const actions =
     status === "sent"

@@ -5,8 +5,9 @@
  * only: other characters are written as "?" rather than failing the document.
  */
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
-import { discountWords, formatMinor } from "../../../schemas/proposal-lines";
-import { DISCOUNT_OPTION_LABELS, type DiscountOption } from "../../../schemas/proposal-money";
+import { formatMinor } from "../../../schemas/money";
+import { discountWords } from "../../../schemas/proposal-lines";
+import { DISCOUNT_OPTION_LABELS, type DiscountOption, listPriceMinor } from "../../../schemas/proposal-money";
 import { PROPOSAL_STATUS_LABELS, type ProposalStatus } from "../../../schemas/proposals";
 import type { ProposalView } from "./proposals.service";
 
@@ -99,7 +100,7 @@ export async function proposalPdf(view: ProposalView): Promise<Uint8Array> {
     newLine(15);
   }
   newLine(8);
-  const gross = totals.lines.reduce((s, l) => s + l.grossMinor, 0);
+  const gross = listPriceMinor(totals);
   const rows: [string, string, boolean][] = [
     ["Subtotal", formatMinor(gross, currency), false],
     ["Discounts", formatMinor(totals.discountMinor, currency), false],

@@ -8,8 +8,9 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
+import type { Currency } from "../../../schemas/money";
 import type { ProposalLine, ProposalLineBody } from "../../../schemas/proposal-lines";
-import { type Currency, DISCOUNT_OPTIONS, type ProposalTotals } from "../../../schemas/proposal-money";
+import { DISCOUNT_OPTIONS, type ProposalTotals } from "../../../schemas/proposal-money";
 import { type ProposalStatus, proposalSchema } from "../../../schemas/proposals";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db";

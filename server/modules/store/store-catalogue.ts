@@ -17,7 +17,7 @@ import { CONFLICT_REASON, type StoreSyncRow } from "../../../schemas/store-sync"
 import type { AnyDb } from "../../resources/rules";
 import type { BcProduct } from "./bigcommerce";
 import { fallbackCategory } from "./store-categories";
-import { type CatalogueTarget, cents, type Item, itemsOf, problemOf, skip } from "./store-items";
+import { type CatalogueTarget, catalogueMoney, type Item, itemsOf, problemOf, skip } from "./store-items";
 
 export { catalogueTarget, STORE_CATEGORY_FALLBACK } from "./store-categories";
 export type { CatalogueTarget } from "./store-items";
@@ -226,7 +226,7 @@ async function syncItem(
   const values = {
     sku_code: item.sku,
     name: (item.name || item.sku).slice(0, NAME_MAX),
-    price: cents(item.price),
+    price: catalogueMoney(item.price),
     stock_level: item.stock,
     parent_id: parentId,
     category_id: categoryId,

@@ -3,6 +3,7 @@
  * SKU of its own, as items; why the catalogue cannot take one (no SKU, a SKU its pattern
  * refuses, a price out of its range, a SKU seen earlier in the sync).
  */
+import { PRICE_PLACES, roundMajor } from "../../../schemas/money";
 import { productSchema } from "../../../schemas/products";
 import type { StoreSyncRow } from "../../../schemas/store-sync";
 import type { BcProduct } from "./bigcommerce";
@@ -37,7 +38,11 @@ export interface Item {
   visible: boolean;
 }
 
-export const cents = (n: number) => Math.round(n * 100) / 100;
+/**
+ * A store's price at the catalogue's two decimals, rounded half up by the money module (a store
+ * may keep more: 12.345 → 12.35, where 12.345 * 100 in floating point would give 12.34).
+ */
+export const catalogueMoney = (price: number): number => roundMajor(price, PRICE_PLACES) ?? Number.NaN;
 
 /** The product and its variants that have a SKU of their own (the base variant is the product). */
 export function itemsOf(product: BcProduct): { main: Item; variants: (Item | StoreSyncRow)[] } {
@@ -90,7 +95,11 @@ export function problemOf(item: Item, target: CatalogueTarget): string | null {
   if (first !== undefined && first !== item.bcProductId)
     return `the same SKU as store product #${first}: only the first is synced`;
   if (first !== undefined) return "the same SKU twice in this store product: only the first is synced";
-  if (!Number.isFinite(item.price) || item.price < PRICE.minimum || cents(item.price) > PRICE.maximum)
+  if (
+    !Number.isFinite(item.price) ||
+    item.price < PRICE.minimum ||
+    catalogueMoney(item.price) > PRICE.maximum
+  )
     return `the price ${item.price} is out of the catalogue's range (0 to 999,999,999.99)`;
   return null;
 }

@@ -4,7 +4,9 @@
  * (cells.test.ts) and the two directions stay each other's inverse.
  *
  * - Dates as ISO 8601: `date` as `YYYY-MM-DD`, `date-time` in UTC (`2024-03-05T14:30:00.000Z`).
- * - Numbers plain (`-5`, `1234.5`); money (`multipleOf: 0.01`) with its 2 decimals.
+ * - Numbers plain (`-5`, `1234.5`); money (`multipleOf: 0.01`) with its 2 decimals, written
+ *   exactly by the money module (schemas/money.ts); an import reads the text as it is and the
+ *   validator refuses a third decimal (schemas/decimal.ts), so nothing is rounded on the way in.
  * - Booleans `true` / `false` (an import also reads yes/no and 1/0).
  * - Lists (media URLs) joined by ` | `; an import splits on `|` and trims.
  * - Text that a spreadsheet would run as a formula (starting with = + - @, a tab or a carriage
@@ -16,6 +18,7 @@
  */
 import { baseType, type FieldSchema } from "../../../schemas/contract";
 import { decimalPlacesOf } from "../../../schemas/decimal";
+import { fixedText } from "../../../schemas/money";
 
 /** Cells starting like this are formulas to a spreadsheet (after any apostrophes we added). */
 const FORMULA_START = /^'*\s*[=+\-@\t\r]/;
@@ -66,7 +69,8 @@ export function formatCell(field: FieldSchema, value: unknown): string {
   if (type === "boolean") return value ? "true" : "false";
   if ((type === "number" || type === "integer") && typeof value === "number") {
     const places = field.multipleOf ? decimalPlacesOf(field.multipleOf) : null;
-    return places === null ? String(value) : value.toFixed(places);
+    // Exact decimal text, half up (1.005.toFixed(2) would say "1.00"): schemas/money.ts.
+    return places === null ? String(value) : fixedText(value, places);
   }
   if (Array.isArray(value)) return escapeFormula(value.map(String).join(LIST_SEPARATOR));
   return escapeFormula(String(value));

@@ -9,8 +9,8 @@ import { useDraggable } from "@dnd-kit/core";
 import { type CSSProperties, type KeyboardEventHandler, memo, type PointerEventHandler } from "react";
 import { Link } from "react-router";
 import type { BoardCard } from "../../../schemas/crm-board";
+import { formatMoney } from "../../../schemas/money";
 import { formatIsoDay } from "../../lib/dates";
-import { formatAmount } from "./board-money";
 
 /** A card's height and the gap below it: the columns' rows are this tall, so they need no measuring. */
 export const CARD_HEIGHT = 96;
@@ -47,7 +47,7 @@ export function CardBody({ card, owner, href, today }: CardBodyProps) {
         {card.client_company && <span className="pb-card-company"> · {card.client_company}</span>}
       </div>
       <div className="pb-card-foot">
-        <span className="pb-card-value">{formatAmount(card.value, card.currency)}</span>
+        <span className="pb-card-value">{formatMoney(card.value, card.currency, { style: "short" })}</span>
         {card.expected_close && (
           <span
             className={overdue ? "pb-card-date pb-card-date--overdue" : "pb-card-date"}

@@ -9,13 +9,15 @@ import { useDroppable } from "@dnd-kit/core";
 import { useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
 import { memo, useEffect, useRef } from "react";
 import type { BoardCard, BoardColumn as Column } from "../../../schemas/crm-board";
+import { formatMoney } from "../../../schemas/money";
 import { plural } from "../../lib/text";
 import { BoardCardView, CARD_GAP, CARD_HEIGHT, ROW_HEIGHT } from "./board-card";
-import { formatAmount } from "./board-money";
 
 /** The totals of a column or a board, one currency after another ("₹12L + $4K"). */
 export function totalsText(totals: Column["totals"], which: "value" | "weighted", compact = true): string {
-  return totals.map((t) => formatAmount(t[which], t.currency, compact ? "compact" : "full")).join(" + ");
+  return totals
+    .map((t) => formatMoney(t[which], t.currency, { style: compact ? "compact" : "short" }))
+    .join(" + ");
 }
 
 export interface BoardColumnProps {
@@ -99,7 +101,7 @@ export const BoardColumn = memo(function BoardColumn(props: BoardColumnProps) {
         </div>
         <div className="pb-column-figures">
           <span className="pb-total" title={totalsText(column.totals, "value", false) || undefined}>
-            {totalsText(column.totals, "value") || formatAmount(0, undefined, "compact")}
+            {totalsText(column.totals, "value") || formatMoney(0, null, { style: "compact" })}
           </span>
           {weighted && (
             <span

@@ -3,9 +3,19 @@
  * board order, and the pure changes made to it — a card moved (at once, before the server
  * answers), a card closed as won or lost, and changed cards merged in from a live refresh.
  * Counts and totals follow every local change, so the headers never lag behind the cards; the
- * server's figures replace them when they come.
+ * server's figures replace them when they come. Figures are made as the server makes them
+ * (boardTotalOf: hundredths, the weighted value rounded half up once per column).
  */
-import type { Board, BoardCard, BoardColumn, BoardOwner, BoardTotal } from "../../../schemas/crm-board";
+import {
+  type Board,
+  type BoardCard,
+  type BoardColumn,
+  type BoardOwner,
+  type BoardTotal,
+  boardMinor,
+  boardTotalOf,
+} from "../../../schemas/crm-board";
+import { fromPlaces, PRICE_PLACES } from "../../../schemas/money";
 
 export interface BoardState {
   columns: BoardColumn[];
@@ -45,20 +55,17 @@ export function findCard(state: BoardState, id: string): BoardCard | undefined {
   return undefined;
 }
 
-const cents = (n: number) => Math.round(n * 100) / 100;
-
-/** A column's figures with a card's value added (`sign` 1) or taken away (-1). */
-function withCard(column: BoardColumn, card: BoardCard, sign: 1 | -1): BoardColumn {
-  const weight = (column.probability ?? 0) / 100;
-  const totals: BoardTotal[] = column.totals.map((t) => ({ ...t }));
-  let total = totals.find((t) => t.currency === card.currency);
-  if (!total) {
-    total = { currency: card.currency, value: 0, weighted: 0 };
-    totals.push(total);
-    totals.sort((a, b) => a.currency.localeCompare(b.currency));
-  }
-  total.value = cents(total.value + sign * card.value);
-  total.weighted = cents(total.weighted + sign * card.value * weight);
+/**
+ * A column's figures with a card's value added (`sign` 1) or taken away (-1): the value's sum in
+ * hundredths, and the weighted value made again from it (as the server makes it, so a column
+ * shows the same figure before and after the server's answer).
+ */
+export function withCard(column: BoardColumn, card: BoardCard, sign: 1 | -1): BoardColumn {
+  const before = column.totals.find((t) => t.currency === card.currency);
+  const minor = boardMinor(before?.value ?? 0) + sign * boardMinor(card.value);
+  const total = boardTotalOf(card.currency, minor, column.probability);
+  const totals: BoardTotal[] = [...column.totals.filter((t) => t !== before), total];
+  totals.sort((a, b) => a.currency.localeCompare(b.currency));
   return {
     ...column,
     count: Math.max(0, column.count + sign),
@@ -155,18 +162,31 @@ export function mergeCards(
   return { columns: fresh.columns, cards, owners: fresh.owners, truncated: state.truncated };
 }
 
-/** The whole board's figures: open cards, and totals and weighted totals per currency. */
+/**
+ * The whole board's figures: open cards, and totals and weighted totals per currency, each the
+ * exact sum of the columns' figures (in hundredths), so the header adds up to what the columns
+ * show.
+ */
 export function boardTotals(columns: readonly BoardColumn[]): { count: number; totals: BoardTotal[] } {
-  const byCurrency = new Map<string, BoardTotal>();
+  const byCurrency = new Map<string, { value: number; weighted: number }>();
   let count = 0;
   for (const column of columns) {
     count += column.count;
     for (const t of column.totals) {
-      const sum = byCurrency.get(t.currency) ?? { currency: t.currency, value: 0, weighted: 0 };
-      sum.value = cents(sum.value + t.value);
-      sum.weighted = cents(sum.weighted + t.weighted);
+      const sum = byCurrency.get(t.currency) ?? { value: 0, weighted: 0 };
+      sum.value += boardMinor(t.value);
+      sum.weighted += boardMinor(t.weighted);
       byCurrency.set(t.currency, sum);
     }
   }
-  return { count, totals: [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency)) };
+  return {
+    count,
+    totals: [...byCurrency]
+      .map(([currency, sum]) => ({
+        currency,
+        value: fromPlaces(sum.value, PRICE_PLACES),
+        weighted: fromPlaces(sum.weighted, PRICE_PLACES),
+      }))
+      .sort((a, b) => a.currency.localeCompare(b.currency)),
+  };
 }

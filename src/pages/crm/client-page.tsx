@@ -9,9 +9,10 @@ import { useGetIdentity, useList, useShow } from "@refinedev/core";
 import { Alert, Button, Card, Descriptions, Space, Tag, Typography } from "antd";
 import { Link, useNavigate, useParams } from "react-router";
 import type { MeResponse } from "../../../schemas/auth";
+import { formatMoney } from "../../../schemas/money";
 import { DateText } from "../../components/date-text";
 import { detailFields } from "../../resources/columns";
-import { FieldValue, formatMoney } from "../../resources/field-value";
+import { FieldValue } from "../../resources/field-value";
 import { fieldTitle } from "../../resources/fields";
 import { optionText, useOptionList } from "../../resources/options";
 import { unavailableShowPage } from "../../resources/record-not-found";
@@ -153,7 +154,7 @@ function ClientOpportunities({ clientId }: { clientId: string }) {
             <li key={o.id}>
               <Link to={`/crm/opportunities/show/${o.id}`}>{String(o.title)}</Link>
               <span className="crm-side-meta">
-                {formatMoney(Number(o.value), o.currency)}{" "}
+                {formatMoney(Number(o.value), typeof o.currency === "string" ? o.currency : null)}{" "}
                 <Tag
                   bordered={false}
                   color={o.status === "won" ? "green" : o.status === "lost" ? "red" : "blue"}

@@ -8,7 +8,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Card, Empty, Input, Select, Space, Table, Tag, Tooltip, Typography } from "antd";
 import { useState } from "react";
 import { Link } from "react-router";
-import { minorDigitsOf } from "../../../schemas/proposal-money";
+import { formatMinorMoney } from "../../../schemas/money";
 import {
   CART_SOURCE_LABELS,
   CART_SOURCES,
@@ -17,7 +17,6 @@ import {
   type StoreCart,
 } from "../../../schemas/store";
 import { LoadError } from "../../components/load-error";
-import { formatMoney } from "../../resources/field-value";
 import { timeAgo } from "../notifications/time-ago";
 import { type CartQuery, cartKeys, listCarts } from "./store-api";
 
@@ -32,9 +31,6 @@ const STATUS_COLORS: Readonly<Record<StoreCart["status"], string>> = {
   checked_out: "processing",
   converted: "success",
 };
-
-/** Minor units as the amount they stand for (the currency's own minor digits). */
-const major = (cart: { currency: string }, minor: number) => minor / 10 ** minorDigitsOf(cart.currency);
 
 function Customer({ cart }: { cart: StoreCart }) {
   const who = cart.clientName ?? cart.customerName ?? cart.email;
@@ -76,7 +72,7 @@ function Items({ cart }: { cart: StoreCart }) {
           dataIndex: "priceMinor",
           width: 140,
           align: "right",
-          render: (minor: number) => formatMoney(major(cart, minor), cart.currency),
+          render: (minor: number) => formatMinorMoney(minor, cart.currency),
         },
       ]}
     />
@@ -173,7 +169,7 @@ export function StoreCarts() {
               dataIndex: "totalMinor",
               width: 150,
               align: "right",
-              render: (minor: number, cart) => formatMoney(major(cart, minor), cart.currency),
+              render: (minor: number, cart) => formatMinorMoney(minor, cart.currency),
             },
             {
               title: "Status",

@@ -7,6 +7,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Card, Empty, Input, Table, Typography } from "antd";
 import { useState } from "react";
+import { formatMoney } from "../../../schemas/money";
 import { DateText } from "../../components/date-text";
 import { LoadError } from "../../components/load-error";
 import { INITIAL_PAGING, type ListPaging, searchPaging } from "./store-products-paging";
@@ -82,7 +83,7 @@ export function StoreProductsCard() {
               dataIndex: "price",
               width: 130,
               align: "right",
-              render: (price: number | string, p) => `${Number(price).toFixed(2)} ${p.currency}`,
+              render: (price: number | string, p) => formatMoney(price, p.currency),
             },
             {
               title: "Stock",

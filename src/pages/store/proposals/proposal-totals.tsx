@@ -1,14 +1,14 @@
 /** A proposal's subtotal, discounts and total, and its amounts as a person reads them. */
 import { Descriptions } from "antd";
-import { formatMinor } from "../../../../schemas/proposal-lines";
-import type { Currency, ProposalTotals } from "../../../../schemas/proposal-money";
+import { type Currency, formatMinor } from "../../../../schemas/money";
+import { listPriceMinor, type ProposalTotals } from "../../../../schemas/proposal-money";
 
 function Money({ minor, currency }: { minor: number; currency: Currency }) {
   return <span className="proposal-money">{formatMinor(minor, currency)}</span>;
 }
 
 export function ProposalTotalsView({ totals, currency }: { totals: ProposalTotals; currency: Currency }) {
-  const gross = totals.lines.reduce((s, l) => s + l.grossMinor, 0);
+  const gross = listPriceMinor(totals);
   return (
     <Descriptions
       size="small"

@@ -3,8 +3,9 @@
  * totals, sending, the PDF, the cart, and the catalogue search of the line editor.
  */
 import { createServiceClient } from "../../../../providers/http";
+import type { Currency } from "../../../../schemas/money";
 import type { ProposalLine, ProposalLineBody } from "../../../../schemas/proposal-lines";
-import type { Currency, ProposalTotals } from "../../../../schemas/proposal-money";
+import type { ProposalTotals } from "../../../../schemas/proposal-money";
 import { attachmentName, saveBlob } from "../../../resources/csv/download";
 
 const client = createServiceClient("api");
