@@ -2,7 +2,7 @@
  * The cart, in a drawer: a line per product with its image, name, SKU, unit price, quantity
  * (− and +), removal and line total, then one total per currency.
  */
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { type Cart, type CartLine, formatMoney, lineTotal, totalsByCurrency } from "./cart";
 import { Dialog } from "./dialog";
 import { Icon } from "./icons";
@@ -62,8 +62,11 @@ export function CartDrawer({ cart, onQuantity, onRemove, onClose, onCheckout }: 
   const totals = totalsByCurrency(cart);
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  // Set at once, not at the next render: a double click's second event sees it.
+  const inFlight = useRef(false);
   const checkout = async (currency: string) => {
-    if (!onCheckout || busy) return;
+    if (!onCheckout || inFlight.current) return;
+    inFlight.current = true;
     setBusy(currency);
     setProblem(null);
     try {
@@ -71,6 +74,7 @@ export function CartDrawer({ cart, onQuantity, onRemove, onClose, onCheckout }: 
     } catch (error) {
       setProblem(error instanceof Error ? error.message : String(error));
       setBusy(null);
+      inFlight.current = false;
     }
   };
   return (
