@@ -244,7 +244,8 @@ describe.each(DRIVERS)("store webhooks and carts on %s", (driver) => {
   it("answers a callback the store sends again after its job finished as the first, reading the store once", async () => {
     store.storefrontCarts.push(storefrontCart("cart-replayed", 0, "replay@example.com"));
     const reads = () =>
-      store.log.filter((r) => r.method === "GET" && r.path === "/v3/carts/cart-replayed").length;
+      store.log.filter((r) => r.method === "GET" && r.path === `/stores/${store.hash}/v3/carts/cart-replayed`)
+        .length;
     const jobsOf = () =>
       s.database.db
         .selectFrom("jobs")
