@@ -37,7 +37,11 @@ export type ClaimOutcome =
   | { kind: "running" }
   | { kind: "done"; answer: StoredAnswer };
 
-export function createIdempotencyStore(db: Kysely<Database>) {
+/**
+ * The store of one kind of key: `ttlSeconds` is how long its answers are kept (create routes:
+ * a day; inbound events, server/http/inbound-events.ts: a week).
+ */
+export function createIdempotencyStore(db: Kysely<Database>, ttlSeconds = KEY_TTL_SECONDS) {
   /**
    * Claims a key for a request whose body hashes to `hash`, or says why not. One statement
    * decides, so two instances racing on one key cannot both win. An expired row, or a
@@ -50,7 +54,7 @@ export function createIdempotencyStore(db: Kysely<Database>) {
           (scope, route, key, request_hash, state, claim_id, locked_until, created_at, expires_at)
         values (${ref.scope}, ${ref.route}, ${ref.key}, ${hash}, 'running', ${claimId},
           now() + make_interval(secs => ${LEASE_SECONDS}), now(),
-          now() + make_interval(secs => ${KEY_TTL_SECONDS}))
+          now() + make_interval(secs => ${ttlSeconds}))
         on conflict (scope, route, key) do update set
           request_hash = excluded.request_hash, state = 'running', claim_id = excluded.claim_id,
           locked_until = excluded.locked_until, status = null, headers = null, body = null,
@@ -88,7 +92,7 @@ export function createIdempotencyStore(db: Kysely<Database>) {
           status: answer.status,
           headers: JSON.stringify(answer.headers),
           body: answer.body,
-          expires_at: sql<Date>`now() + make_interval(secs => ${KEY_TTL_SECONDS})`,
+          expires_at: sql<Date>`now() + make_interval(secs => ${ttlSeconds})`,
         })
         .where("scope", "=", claim.scope)
         .where("route", "=", claim.route)

@@ -30,7 +30,8 @@ const REPLAYED_HEADERS = ["content-type", "location"] as const;
  * limit passes. Storing them would replay a refusal that no longer holds.
  */
 const TRY_LATER = new Set([401, 403, 406, 408, 417, 425, 429]);
-/** Expired keys are swept at most this often per instance, after a request that used one. */
+/** The recurring job that deletes expired keys, and how often it runs. */
+export const SWEEP_JOB = "idempotency.sweep";
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 
 declare module "fastify" {
@@ -115,9 +116,8 @@ function storableBody(payload: unknown): string | null | undefined {
  * Registers the hook pair. Call before any route is registered: an onRoute hook documents
  * the header on every idempotent route.
  */
-export function registerIdempotency(app: FastifyInstance, ctx: Pick<AppContext, "db">) {
+export function registerIdempotency(app: FastifyInstance, ctx: Pick<AppContext, "db" | "jobs">) {
   const store: IdempotencyStore = createIdempotencyStore(ctx.db);
-  let lastSweep = 0;
 
   app.decorateRequest("idempotencyClaim", null);
 
@@ -197,18 +197,13 @@ export function registerIdempotency(app: FastifyInstance, ctx: Pick<AppContext, 
     record(request, reply, payload, claimed).then(() => done(null, payload), done);
   });
 
-  // Opportunistic cleanup: no scheduler needed, and idle instances have nothing to clean.
-  app.addHook("onResponse", (request, _reply, done) => {
-    if (request.headers[IDEMPOTENCY_HEADER] === undefined || !request.routeOptions.config?.idempotent)
-      return done();
-    if (Date.now() - lastSweep < SWEEP_EVERY_MS) return done();
-    lastSweep = Date.now();
-    store.sweep().then(
-      () => done(),
-      (err: unknown) => {
-        request.log.warn({ err }, "could not delete expired idempotency keys");
-        done();
-      },
-    );
+  // Expired keys, of create routes and of inbound events (inbound-events.ts) alike, go by one
+  // recurring job of the queue: one instance at a time sweeps for the whole database, whether
+  // or not requests come (an idle instance used to keep its inbound events forever).
+  ctx.jobs.recurring<null>(SWEEP_JOB, SWEEP_EVERY_MS, null, async () => {
+    let swept = 0;
+    for (let batch = await store.sweep(); batch > 0; batch = await store.sweep()) swept += batch;
+    if (swept) app.log.info({ swept }, "expired idempotency keys and inbound events deleted");
+    return null;
   });
 }

@@ -53,21 +53,29 @@ export async function searchCatalogue(ref: string, q: string, signal?: AbortSign
   return (await getJson<{ data: SearchHit[] }>(url, signal)).data;
 }
 
+/** The server answered a checkout with a refusal (not a lost answer): its words in `message`. */
+export class CheckoutRefused extends Error {}
+
 /**
  * Hands the cart's lines to the online store (`POST /public/pdfs/{ref}/checkout`); answers the
- * store's checkout link. Throws an Error with the server's words when it cannot.
+ * store's checkout link. `key` is the cart's Idempotency-Key (cart.ts `checkoutKey`): a retry
+ * with it makes no second store cart. Throws CheckoutRefused with the server's words when it
+ * cannot, a plain Error when the server was not heard.
  */
 export async function checkoutCart(
   ref: string,
   lines: readonly { productId: string; quantity: number }[],
+  key: string,
 ): Promise<string> {
   const response = await fetch(`/public/pdfs/${encodeURIComponent(ref)}/checkout`, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json" },
+    headers: { "content-type": "application/json", accept: "application/json", "idempotency-key": key },
     body: JSON.stringify({ lines: lines.map((l) => ({ productId: l.productId, quantity: l.quantity })) }),
   });
   const body = (await response.json().catch(() => null)) as { checkoutUrl?: string; message?: string } | null;
   if (!response.ok || !body?.checkoutUrl)
-    throw new Error(body?.message ?? `The checkout could not start (the server answered ${response.status})`);
+    throw new CheckoutRefused(
+      body?.message ?? `The checkout could not start (the server answered ${response.status})`,
+    );
   return body.checkoutUrl;
 }

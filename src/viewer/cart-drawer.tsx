@@ -2,7 +2,7 @@
  * The cart, in a drawer: a line per product with its image, name, SKU, unit price, quantity
  * (− and +), removal and line total, then one total per currency.
  */
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { formatMoney } from "../../schemas/money";
 import { type Cart, type CartLine, lineTotal, totalsByCurrency } from "./cart";
 import { Dialog } from "./dialog";
@@ -63,8 +63,11 @@ export function CartDrawer({ cart, onQuantity, onRemove, onClose, onCheckout }: 
   const totals = totalsByCurrency(cart);
   const [busy, setBusy] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  // Set at once, not at the next render: a double click's second event sees it.
+  const inFlight = useRef(false);
   const checkout = async (currency: string) => {
-    if (!onCheckout || busy) return;
+    if (!onCheckout || inFlight.current) return;
+    inFlight.current = true;
     setBusy(currency);
     setProblem(null);
     try {
@@ -72,6 +75,7 @@ export function CartDrawer({ cart, onQuantity, onRemove, onClose, onCheckout }: 
     } catch (error) {
       setProblem(error instanceof Error ? error.message : String(error));
       setBusy(null);
+      inFlight.current = false;
     }
   };
   return (

@@ -5,6 +5,8 @@ import {
   type Cart,
   cartCount,
   cartKey,
+  checkoutKey,
+  forgetCheckoutKey,
   lineTotal,
   loadCart,
   MAX_QUANTITY,
@@ -135,6 +137,24 @@ describe("stored carts", () => {
     ).toEqual([good, { ...good, quantity: MAX_QUANTITY }]);
   });
 
+  it("keeps one checkout key per cart: the same while it is unchanged, a new one once it changes", () => {
+    const storage = memory();
+    const cart = addToCart(addToCart([], lamp, 2), sofa);
+    const first = checkoutKey(storage, "pdf-1", cart);
+    expect(first).toMatch(/^[\w-]{8,64}$/);
+    // A double click, a retry, a reload (the key is in storage): the same key.
+    expect(checkoutKey(storage, "pdf-1", cart)).toBe(first);
+    expect(checkoutKey(storage, "pdf-1", [...cart].reverse())).toBe(first);
+    // Another quantity is another cart; so is another catalogue.
+    const more = checkoutKey(storage, "pdf-1", setQuantity(cart, "lamp", 3));
+    expect(more).not.toBe(first);
+    expect(checkoutKey(storage, "pdf-2", cart)).not.toBe(more);
+    // A refused checkout forgets its key: the next try is a new request.
+    const again = checkoutKey(storage, "pdf-1", cart);
+    forgetCheckoutKey(storage, "pdf-1");
+    expect(checkoutKey(storage, "pdf-1", cart)).not.toBe(again);
+  });
+
   it("does not fail when storage does", () => {
     const broken = {
       getItem: () => {
@@ -150,6 +170,8 @@ describe("stored carts", () => {
     expect(loadCart(broken, "pdf-1")).toEqual([]);
     expect(() => saveCart(broken, "pdf-1", addToCart([], lamp))).not.toThrow();
     expect(loadCart(null, "pdf-1")).toEqual([]);
+    expect(checkoutKey(broken, "pdf-1", addToCart([], lamp))).toMatch(/^[\w-]{8,64}$/);
+    expect(() => forgetCheckoutKey(broken, "pdf-1")).not.toThrow();
   });
 
   it("refreshes lines from the catalogue's current products", () => {

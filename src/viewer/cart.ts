@@ -150,3 +150,56 @@ export function saveCart(storage: CartStorage | null, pdfId: string, cart: Cart)
     // a full or disabled storage only loses the copy, not the cart on screen
   }
 }
+
+/** The localStorage key of a catalogue's checkout key (see checkoutKey). */
+export const checkoutKeyKey = (pdfId: string) => `atelier.viewer.checkout.${pdfId}`;
+
+/** What a checkout hands over: its products and quantities, in a stable order. */
+export const cartFingerprint = (lines: readonly Pick<CartLine, "productId" | "quantity">[]) =>
+  lines
+    .map((l) => `${l.productId}:${l.quantity}`)
+    .sort()
+    .join(",");
+
+const randomKey = () =>
+  typeof crypto !== "undefined" && "randomUUID" in crypto
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+
+/**
+ * The `Idempotency-Key` of checking out these lines: the same while the cart is the same (a
+ * double click, a retry after a lost answer, a reload make one store cart), a new one once the
+ * cart changes. Kept in storage beside the cart, so a reload keeps it too.
+ *
+ * @example
+ * checkoutKey(localStorage, pdf.id, lines) === checkoutKey(localStorage, pdf.id, lines) // true
+ */
+export function checkoutKey(storage: CartStorage | null, pdfId: string, lines: readonly CartLine[]): string {
+  const fingerprint = cartFingerprint(lines);
+  try {
+    const kept = JSON.parse(storage?.getItem(checkoutKeyKey(pdfId)) ?? "null") as {
+      fingerprint?: unknown;
+      key?: unknown;
+    } | null;
+    if (kept?.fingerprint === fingerprint && typeof kept.key === "string" && /^[\w-]{8,64}$/.test(kept.key))
+      return kept.key;
+  } catch {
+    // an unreadable copy is replaced below
+  }
+  const key = randomKey();
+  try {
+    storage?.setItem(checkoutKeyKey(pdfId), JSON.stringify({ fingerprint, key }));
+  } catch {
+    // without storage the key lasts as long as this call's retries
+  }
+  return key;
+}
+
+/** Forgets the checkout key (a refused checkout: the next try is a new request, not a replay). */
+export function forgetCheckoutKey(storage: CartStorage | null, pdfId: string): void {
+  try {
+    storage?.removeItem(checkoutKeyKey(pdfId));
+  } catch {
+    // nothing kept, nothing to forget
+  }
+}

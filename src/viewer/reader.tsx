@@ -4,8 +4,15 @@
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { searchedWords, sendEvent } from "./analytics";
-import { checkoutCart, type PublicLink, type PublicPdf, type PublicProduct, searchCatalogue } from "./api";
-import { cartCount } from "./cart";
+import {
+  CheckoutRefused,
+  checkoutCart,
+  type PublicLink,
+  type PublicPdf,
+  type PublicProduct,
+  searchCatalogue,
+} from "./api";
+import { cartCount, checkoutKey, forgetCheckoutKey } from "./cart";
 import { CartDrawer } from "./cart-drawer";
 import { Controls } from "./controls";
 import { HotspotDialog } from "./hotspot-dialog";
@@ -15,7 +22,7 @@ import { clampPage, nextPage, pageFromHash, previousPage, spreadOf, zoomIn, zoom
 import { PageStage } from "./page-stage";
 import { SearchBox, SearchResults, type SearchState } from "./search";
 import { Thumbnails } from "./thumbnails";
-import { useCart } from "./use-cart";
+import { storage, useCart } from "./use-cart";
 import { useMediaQuery } from "./use-media-query";
 
 /** Spec §9: how long a toast stays. */
@@ -242,10 +249,15 @@ export function Reader({ pdf, catalogueRef, visitor }: ReaderProps) {
           onCheckout={
             pdf.checkout
               ? async (currency) => {
-                  const url = await checkoutCart(
-                    pdf.id,
-                    cart.cart.filter((l) => l.currency === currency),
-                  );
+                  const lines = cart.cart.filter((l) => l.currency === currency);
+                  // One key per cart: a retry (or a second click) makes no second store cart.
+                  const key = checkoutKey(storage(), `${pdf.id}.${currency}`, lines);
+                  const url = await checkoutCart(pdf.id, lines, key).catch((error: unknown) => {
+                    // Refused: the next try is a new request, not a replay of the refusal.
+                    if (error instanceof CheckoutRefused)
+                      forgetCheckoutKey(storage(), `${pdf.id}.${currency}`);
+                    throw error;
+                  });
                   window.location.assign(url);
                 }
               : undefined

@@ -12,7 +12,8 @@ import {
   setQuantity,
 } from "./cart";
 
-const storage = (): Storage | null => {
+/** The visitor's localStorage, or null where the browser refuses it. */
+export const storage = (): Storage | null => {
   try {
     return window.localStorage;
   } catch {

@@ -504,6 +504,56 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
     expect((await s.api("POST", rotated.body.webhookPath, { body: { caller: "Sam" } })).status).toBe(404);
   });
 
+  it("starts one run per Idempotency-Key: a replay after the run finished, or at once, answers the first run", async () => {
+    const id = await automation({
+      trigger: { kind: "webhook" },
+      steps: [
+        {
+          id: "task",
+          kind: "action",
+          type: "create_record",
+          inputs: { resource: "task", fields: { title: "Once {{trigger.caller}}" } },
+        },
+      ],
+    });
+    const { webhookPath } = (await call("GET", `/api/automations/${id}/draft`)).body;
+    const post = (key: string, caller = "Ravi") =>
+      s.api<Any>("POST", webhookPath, { body: { caller }, headers: { "idempotency-key": key } });
+    const first = await post("delivery-1");
+    expect(first.status).toBe(202);
+    await runWith(first.body.runId as string, "finished");
+    // The caller retries for hours: after the run finished, still that run, and no new one.
+    for (const caller of ["Ravi", "Someone else"]) {
+      const replay = await post("delivery-1", caller);
+      expect(replay.status).toBe(202);
+      expect(replay.body).toEqual({ runId: first.body.runId });
+      expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    }
+    // Six at once with a new key: one run, and every answer names it.
+    const burst = await Promise.all(Array.from({ length: 6 }, () => post("delivery-2", "Mina")));
+    expect(burst.map((r) => r.status)).toEqual(Array(6).fill(202));
+    const runIds = new Set(burst.map((r) => r.body.runId));
+    expect(runIds.size).toBe(1);
+    expect([...runIds][0]).not.toBe(first.body.runId);
+    await runWith([...runIds][0] as string, "finished");
+    expect((await runsOf(id)).total).toBe(2);
+    // Without a key every call is its own; a malformed key is a 400 that starts nothing.
+    expect((await s.api<Any>("POST", webhookPath, { body: { caller: "Free" } })).status).toBe(202);
+    const bad = await s.api<Any>("POST", webhookPath, {
+      body: {},
+      headers: { "idempotency-key": "k".repeat(300) },
+    });
+    expect(bad.status).toBe(400);
+    await until("the keyless run", async () => (await runsOf(id)).total === 3);
+    const tasks = await db()
+      .selectFrom("crm_tasks")
+      .select("title")
+      .where("title", "like", "Once %")
+      .orderBy("title")
+      .execute();
+    expect(tasks.map((t) => t.title).filter((t) => t !== "Once Free")).toEqual(["Once Mina", "Once Ravi"]);
+  });
+
   it("runs on its schedule: a durable job at the cron's next time, then the next one", async () => {
     const id = await automation({
       trigger: { kind: "schedule", cron: "0 9 * * *", timeZone: "Asia/Kolkata" },

@@ -414,4 +414,37 @@ describe.each(DRIVERS)("CRM email on %s", (driver) => {
       id: sent.message.id,
     });
   });
+
+  it("takes a mail delivered again (by its Message-ID) once, after it was stored or at once, even if removed since", async () => {
+    const inbound = async (messageId: string) =>
+      s.database.db
+        .selectFrom("crm_messages")
+        .select("id")
+        .where("channel", "=", "email")
+        .where("message_id", "=", messageId)
+        .execute();
+    const mail = {
+      to: sent.replyTo,
+      subject: "Re: the order",
+      messageId: "<again-1@example.com>",
+      text: "Twice?",
+    };
+    expect((await reply(mail)).accepted).toEqual([sent.replyTo]);
+    expect(await inbound("<again-1@example.com>")).toHaveLength(1);
+    // Removed since (an admin's clean-up): the sender's late retry is accepted and stores nothing.
+    await s.database.db
+      .deleteFrom("crm_messages")
+      .where("message_id", "=", "<again-1@example.com>")
+      .execute();
+    expect((await reply(mail)).accepted).toEqual([sent.replyTo]);
+    expect(await inbound("<again-1@example.com>")).toEqual([]);
+
+    // Four deliveries of one mail at once (two MX hosts, a retry): all accepted, one reply.
+    const before = (await timeline(client.id)).filter((e) => e.kind === "email_in").length;
+    const at = { ...mail, messageId: "<again-2@example.com>", text: "At once" };
+    const answers = await Promise.all(Array.from({ length: 4 }, () => reply(at)));
+    expect(answers.map((a) => a.accepted)).toEqual(Array(4).fill([sent.replyTo]));
+    expect(await inbound("<again-2@example.com>")).toHaveLength(1);
+    expect((await timeline(client.id)).filter((e) => e.kind === "email_in")).toHaveLength(before + 1);
+  });
 });

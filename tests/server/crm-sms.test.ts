@@ -336,6 +336,44 @@ describe.each(DRIVERS)("CRM SMS through a Twilio-compatible API on %s", (driver)
     expect((await smsRows(s)).some((r) => r.message_id === stranger.MessageSid)).toBe(false);
   });
 
+  it("answers a callback the provider sends again, after it was handled or at once, as the first and does nothing", async () => {
+    // From a number no client has yet: answered, dropped, and recorded as handled.
+    const early = inboundSmsParams(twilio.accountSid, "+919866666666", twilio.from, "Is the shop open?");
+    const first = await hook("inbound", early);
+    expect(first).toMatchObject({ status: 200, replayed: false });
+    const client = await makeClient(s, token, { name: "Late Sender", phone: "+919866666666" });
+    // Twilio retries it hours later, when the number is a client's: the same answer, nothing stored.
+    const replay = await hook("inbound", early);
+    expect(replay).toMatchObject({ status: 200, body: first.body, replayed: true });
+    expect(replay.contentType).toMatch(/^text\/xml/);
+    expect((await smsRows(s)).some((r) => r.message_id === early.MessageSid)).toBe(false);
+    expect(await timeline(s, token, client.id)).toEqual([]);
+
+    // Five deliveries of one message at once: one runs, all answer the empty TwiML, one entry.
+    const burst = inboundSmsParams(twilio.accountSid, "+919866666666", twilio.from, "STOP");
+    const answers = await Promise.all(Array.from({ length: 5 }, () => hook("inbound", burst)));
+    expect(answers.map((a) => [a.status, a.body])).toEqual(Array(5).fill([200, first.body]));
+    expect(answers.filter((a) => !a.replayed)).toHaveLength(1);
+    expect(await timeline(s, token, client.id)).toHaveLength(1);
+    expect((await smsRows(s)).filter((r) => r.message_id === burst.MessageSid)).toHaveLength(1);
+    // Back in with START; the STOP's late retry does not opt them out again.
+    await hook("inbound", inboundSmsParams(twilio.accountSid, "+919866666666", twilio.from, "START"));
+    expect((await call("GET", `/crm/clients/${client.id}`)).body.sms_opted_out_at).toBeNull();
+    expect(await hook("inbound", burst)).toMatchObject({ status: 200, replayed: true });
+    expect((await call("GET", `/crm/clients/${client.id}`)).body.sms_opted_out_at).toBeNull();
+    expect(await timeline(s, token, client.id)).toHaveLength(2);
+
+    // A delivery report sent again: 204 again, marked a replay.
+    const sent = await call<SmsMessage>("POST", "/crm/messages/sms", { clientId: client.id, body: "Hello" });
+    expect(sent.status).toBe(201);
+    await settled(sent.body.id);
+    const report = statusCallbackParams(twilio.accountSid, twilio.messages.at(-1)!, "delivered");
+    expect(await hook("status", report)).toMatchObject({ status: 204, replayed: false });
+    const reports = await Promise.all(Array.from({ length: 3 }, () => hook("status", report)));
+    expect(reports.map((r) => [r.status, r.replayed])).toEqual(Array(3).fill([204, true]));
+    expect(await message(sent.body.id)).toMatchObject({ status: "delivered" });
+  });
+
   it("opts the client out on STOP, refuses to text them, and back in on START", async () => {
     const client = await makeClient(s, token, { name: "Opt Out", phone: "+919844444444" });
     const stop = await hook(

@@ -352,7 +352,9 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
         product.date_modified = new Date().toISOString().replace(/\.\d{3}Z$/, "+00:00");
         return answer(200, { data: target, meta: {} }, limits);
       }
-      // Variants by SKU (`sku:in`, `sku`): proposals' and the catalogue's carts.
+      // Variants by SKU (`sku:in`, `sku`): proposals' and the catalogue's carts. As published,
+      // `sku:in` is a comma list (a SKU holding a comma is split, so not found by it) and `sku`
+      // is one SKU matched whole.
       if (route === "GET /v3/catalog/variants") {
         const wanted = [
           ...(url.searchParams.get("sku:in") ?? "").split(","),

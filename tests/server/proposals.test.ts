@@ -286,6 +286,49 @@ describe.each(DRIVERS)("proposals on %s", (driver) => {
     expect((await fetch(`${s.baseUrl}/public/proposals/x`)).status).toBe(404);
   });
 
+  it("marks a sent proposal expired at its date by a job, so the list's filter sees it unread", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const p = await draft({ valid_until: today });
+    await setLines(p.id, [{ product_id: products.A, quantity: 1 }]);
+    await ok("POST", `/api/proposals/${p.id}/send`, {});
+    const job = await s.database.db
+      .selectFrom("jobs")
+      .select(["state", "run_at"])
+      .where("name", "=", "store.proposal.expire")
+      .where("key", "=", `proposal:${p.id}`)
+      .executeTakeFirstOrThrow();
+    // Queued for the first moment past its last day (UTC midnight).
+    expect(job.state).toBe("queued");
+    expect(new Date(job.run_at as Date).toISOString()).toBe(
+      new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString(),
+    );
+    // Its day passes: the proposal's date moves back and its job comes due, as the clock would.
+    await s.database.db
+      .updateTable("proposals")
+      .set({ valid_until: "2020-01-02" })
+      .where("id", "=", p.id)
+      .execute();
+    await s.database.db
+      .updateTable("jobs")
+      .set({ run_at: new Date() })
+      .where("key", "=", `proposal:${p.id}`)
+      .execute();
+    const expiredFilter = encodeURIComponent(
+      JSON.stringify([{ field: "status", operator: "eq", value: "expired" }]),
+    );
+    // Only the list is read (never the proposal): the job marked it.
+    const listed = await waitFor(
+      "the proposal listed as expired",
+      async () => {
+        const page = await ok("GET", `/api/proposals?filters=${expiredFilter}&pageSize=100`);
+        return page.data.find((row: Any) => row.id === p.id);
+      },
+      20_000,
+      50,
+    );
+    expect(listed.status).toBe("expired");
+  });
+
   it("makes a cart of the lines at their discounted prices, adding up to the total, with its checkout link", async () => {
     const p = await draft({ discount_option: 2, total_discount_kind: "amount", total_discount_value: 1 });
     await setLines(p.id, [

@@ -4,6 +4,7 @@
  * the carts list; only the catalogue's own products, one currency, products the store sells; no
  * store connected is said in words; the store's webhook later makes the cart an order.
  */
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "./child-server";
 import { type FakeStore, sampleProducts, startFakeBigCommerce } from "./fake-bigcommerce";
@@ -30,6 +31,8 @@ describe.each(DRIVERS)("catalogue checkout on %s", (driver) => {
   beforeAll(async () => {
     store = await startFakeBigCommerce();
     store.products.push(...sampleProducts(10));
+    // A SKU holding a comma, which BigCommerce's `sku:in` list would read as two.
+    store.products.push({ ...sampleProducts(11)[10], sku: "MUG,LARGE" });
     s = await startServer(driver, { BIGCOMMERCE_API_URL: store.url });
     admin = (await s.signIn()).accessToken;
     const category = (await call("POST", "/api/categories", { name: "Kitchen" })).body;
@@ -39,6 +42,7 @@ describe.each(DRIVERS)("catalogue checkout on %s", (driver) => {
       ["NOT-IN-STORE", 99, "INR"],
       ["DOLLAR-1", 5, "USD"],
       ["ELSEWHERE", 1, "INR"],
+      ["MUG-LARGE", 15, "INR"],
     ] as const) {
       const made = await call("POST", "/api/products", {
         sku_code: sku,
@@ -51,12 +55,18 @@ describe.each(DRIVERS)("catalogue checkout on %s", (driver) => {
       expect(made.status, JSON.stringify(made.body)).toBe(201);
       products[sku] = made.body.id;
     }
+    // The store sync keeps a store's SKU as the store has it, a comma included (a person's
+    // form refuses one): the product as synced.
+    await sql`update products set sku_code = ${"MUG,LARGE"} where id = ${products["MUG-LARGE"]}`.execute(
+      s.database.db,
+    );
+    products["MUG,LARGE"] = products["MUG-LARGE"];
     // Hotspots for every product but ELSEWHERE, which the catalogue does not show.
     pdfId = await publishedCatalogue(
       s,
       `Checkout ${driver}`,
       `checkout-${driver}`,
-      ["BC-00003", "BC-00005-S", "NOT-IN-STORE", "DOLLAR-1"].map((sku) => products[sku]),
+      ["BC-00003", "BC-00005-S", "NOT-IN-STORE", "DOLLAR-1", "MUG-LARGE"].map((sku) => products[sku]),
     );
   });
 
@@ -110,6 +120,46 @@ describe.each(DRIVERS)("catalogue checkout on %s", (driver) => {
     });
     // The store prices the cart: its amount is the cart's total.
     expect(list.data[0].totalMinor).toBe(Math.round((made?.cart_amount ?? 0) * 100));
+  });
+
+  it("finds a SKU holding a comma, asked alone by the exact sku filter", async () => {
+    const from = store.log.length;
+    const res = await checkout(
+      [
+        { productId: products["MUG,LARGE"], quantity: 1 },
+        { productId: products["BC-00003"], quantity: 1 },
+      ],
+      pdfId,
+      "198.51.100.8",
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(store.carts.at(-1)?.line_items).toEqual([
+      { product_id: 11, variant_id: 11000, quantity: 1 },
+      { product_id: 3, variant_id: 3000, quantity: 1 },
+    ]);
+    const asked = store.log
+      .slice(from)
+      .filter((r) => r.path.startsWith(`/stores/${store.hash}/v3/catalog/variants`))
+      .map((r) => new URL(r.path, "http://store.test").searchParams);
+    expect(asked.map((q) => q.get("sku:in")).filter(Boolean)).toEqual(["BC-00003"]);
+    expect(asked.map((q) => q.get("sku")).filter(Boolean)).toEqual(["MUG,LARGE"]);
+  });
+
+  it("makes one store cart per viewer cart: a retry with its Idempotency-Key answers the first cart", async () => {
+    const before = store.carts.length;
+    const lines = [{ productId: products["BC-00005-S"], quantity: 3 }];
+    const send = () =>
+      s.api<Any>("POST", `/public/pdfs/${pdfId}/checkout`, {
+        body: { lines },
+        headers: { "x-forwarded-for": "198.51.100.9", "idempotency-key": "viewer-cart-1" },
+      });
+    const first = await send();
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const retry = await send();
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(store.carts.length - before).toBe(1);
   });
 
   it("refuses what it cannot hand over, saying which line and why, and makes no cart", async () => {

@@ -240,4 +240,53 @@ describe.each(DRIVERS)("store webhooks and carts on %s", (driver) => {
     ])
       expect((await call(method, path, undefined, member)).status, path).toBe(403);
   });
+
+  it("answers a callback the store sends again after its job finished as the first, reading the store once", async () => {
+    store.storefrontCarts.push(storefrontCart("cart-replayed", 0, "replay@example.com"));
+    const reads = () =>
+      store.log.filter((r) => r.method === "GET" && r.path === `/stores/${store.hash}/v3/carts/cart-replayed`)
+        .length;
+    const jobsOf = () =>
+      s.database.db
+        .selectFrom("jobs")
+        .select("state")
+        .where("name", "=", "store.webhook")
+        .where("key", "like", `%:cart-replayed:%`)
+        .execute();
+    expect(await store.fire("store/cart/abandoned", { type: "cart", id: "cart-replayed" })).toEqual([200]);
+    await until("the cart kept", async () =>
+      (await carts()).data.some((c: Any) => c.externalId === "cart-replayed"),
+    );
+    await until("its job done", async () => (await jobsOf()).every((j) => j.state === "done"));
+    expect(reads()).toBe(1);
+    // The store retries for hours: five more deliveries one after another, then six at once.
+    for (let i = 0; i < 5; i++)
+      expect(await store.fire("store/cart/abandoned", { type: "cart", id: "cart-replayed" })).toEqual([200]);
+    const burst = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        store.fire("store/cart/abandoned", { type: "cart", id: "cart-replayed" }),
+      ),
+    );
+    expect(burst.flat()).toEqual(Array(6).fill(200));
+    // No job was queued for any of them: the store was read once, whatever a later poll finds.
+    expect(await jobsOf()).toEqual([{ state: "done" }]);
+    expect(reads()).toBe(1);
+    // A replay is answered as the first was (the same body), marked as a replay.
+    const hook = store.hooks.find((h) => h.scope === "store/cart/abandoned") as Any;
+    const body = {
+      scope: "store/cart/abandoned",
+      store_id: "1025646",
+      producer: `stores/${store.hash}`,
+      data: { type: "cart", id: "cart-by-hand" },
+      created_at: 1_700_000_000,
+      hash: "a-callback-hash",
+    };
+    const send = () => s.api<Any>("POST", `/hooks/store/${connectionId}`, { body, headers: hook.headers });
+    const first = await send();
+    const again = await send();
+    expect(first).toMatchObject({ status: 200, body: { accepted: true } });
+    expect(again).toMatchObject({ status: 200, body: { accepted: true } });
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+  });
 });

@@ -207,7 +207,7 @@ export async function postTwilioWebhook(
   authToken: string,
   params: Record<string, string>,
   options: { signature?: string } = {},
-): Promise<{ status: number; body: string; contentType: string | null }> {
+): Promise<{ status: number; body: string; contentType: string | null; replayed: boolean }> {
   const res = await fetch(target, {
     method: "POST",
     headers: {
@@ -217,7 +217,12 @@ export async function postTwilioWebhook(
     },
     body: new URLSearchParams(params).toString(),
   });
-  return { status: res.status, body: await res.text(), contentType: res.headers.get("content-type") };
+  return {
+    status: res.status,
+    body: await res.text(),
+    contentType: res.headers.get("content-type"),
+    replayed: res.headers.get("idempotent-replayed") === "true",
+  };
 }
 
 /** An inbound SMS's fields, as Twilio posts them to the messaging webhook. */

@@ -3,7 +3,9 @@
  * `POST /hooks/automations/{id}/{secret}` with a JSON object starts a run of the automation,
  * the body being the trigger's record (`{{trigger.<field>}}`). The secret is random per
  * automation and compared in constant time; a wrong one is a 404, as an unknown automation is,
- * so the answer tells nothing about which automations exist.
+ * so the answer tells nothing about which automations exist. A call with an `Idempotency-Key`
+ * header is one event for a week (server/http/inbound-events.ts): a retry answers the first
+ * call's answer and starts no run.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
@@ -11,6 +13,8 @@ import { UUID } from "../../../schemas/uuid";
 import { markScopePublic } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { conflict, notFound } from "../../http/errors";
+import { idempotencyKeyOf } from "../../http/idempotency";
+import { createInboundEvents, jsonAnswer, sendInbound } from "../../http/inbound-events";
 import { dispatchTrigger } from "./triggers";
 
 /** Largest webhook body. */
@@ -23,6 +27,7 @@ export function sameSecret(given: string, stored: string): boolean {
 }
 
 export async function automationHookRoutes(app: FastifyInstance, ctx: AppContext) {
+  const events = createInboundEvents(ctx.db);
   await app.register(async (scope) => {
     markScopePublic(scope);
     scope.post<{ Params: { id: string; secret: string }; Body: unknown }>(
@@ -47,20 +52,31 @@ export async function automationHookRoutes(app: FastifyInstance, ctx: AppContext
         const body = request.body ?? {};
         const record =
           typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : { body };
-        const run = await ctx.db.transaction().execute(async (trx) => {
-          const row = await trx
-            .selectFrom("automation_definitions as d")
-            .innerJoin("automations as a", "a.id", "d.automation_id")
-            .select(["d.webhook_secret", "a.status", "a.trigger_kind"])
-            .where("d.automation_id", "=", id)
-            .executeTakeFirst();
-          if (!row || !sameSecret(secret, row.webhook_secret)) throw unknown();
-          if (row.trigger_kind !== "webhook" || row.status !== "active")
-            throw conflict("This automation is not active with an incoming webhook trigger");
-          const [started] = await dispatchTrigger(ctx, trx, { kind: "webhook", record, automationId: id });
-          return started ?? null;
-        });
-        return reply.status(202).send({ runId: run?.id ?? null });
+        const key = idempotencyKeyOf(request);
+        const start = async () => {
+          const run = await ctx.db.transaction().execute(async (trx) => {
+            const row = await trx
+              .selectFrom("automation_definitions as d")
+              .innerJoin("automations as a", "a.id", "d.automation_id")
+              .select(["d.webhook_secret", "a.status", "a.trigger_kind"])
+              .where("d.automation_id", "=", id)
+              .executeTakeFirst();
+            if (!row || !sameSecret(secret, row.webhook_secret)) throw unknown();
+            if (row.trigger_kind !== "webhook" || row.status !== "active")
+              throw conflict("This automation is not active with an incoming webhook trigger");
+            const [started] = await dispatchTrigger(ctx, trx, { kind: "webhook", record, automationId: id });
+            return started ?? null;
+          });
+          return jsonAnswer(202, { runId: run?.id ?? null });
+        };
+        // With an Idempotency-Key, a call is one event for a week: its retry answers the first
+        // run's id and starts none. A refusal (thrown) keeps no record.
+        return sendInbound(
+          reply,
+          key === null
+            ? { answer: await start(), replayed: false }
+            : await events.once(`automation:${id}`, key, start),
+        );
       },
     );
   });

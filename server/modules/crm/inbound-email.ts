@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { type ParsedMail, simpleParser } from "mailparser";
 import type { MessageAttachment } from "../../../schemas/crm-messages";
 import type { AppContext } from "../../context";
+import { createInboundEvents, jsonAnswer } from "../../http/inbound-events";
 import { sanitiseHtml } from "../cms/entry-values";
 import { onClientReplied } from "./client-replied";
 import { threadTokenOf } from "./email-threads";
@@ -30,6 +31,8 @@ export interface ReceivedReply {
   messageId: string;
   /** The messages stored (none when it had been received before). */
   stored: Array<{ id: string; clientId: string; threadId: string }>;
+  /** Received before (within the inbound events' week): nothing was done this time. */
+  replayed: boolean;
 }
 
 /**
@@ -129,8 +132,32 @@ export async function receiveReply(ctx: AppContext, mail: InboundMail): Promise<
   const messageId = (
     parsed.messageId ?? `<sha256-${createHash("sha256").update(mail.raw).digest("hex")}@inbound.invalid>`
   ).slice(0, HEADER_MAX);
-  if (!tokens.length) return { messageId, stored: [] };
+  if (!tokens.length) return { messageId, stored: [], replayed: false };
 
+  // One event per Message-ID for a week (server/http/inbound-events.ts): a mail delivered again
+  // (a sender's retry, a second MX) is accepted and does nothing, even if its messages were
+  // deleted since.
+  const outcome = await createInboundEvents(ctx.db).once("mail", messageId, async () =>
+    jsonAnswer(250, await storeReply(ctx, mail, { messageId, tokens, parsed })),
+  );
+  if (outcome.answer.status !== 250) throw new Error("The same mail is still being stored: try again later");
+  if (outcome.replayed) return { messageId, stored: [], replayed: true };
+  const stored = JSON.parse(outcome.answer.body ?? "[]") as ReceivedReply["stored"];
+  timelineChanged(
+    ctx,
+    stored.map((s) => s.clientId),
+    null,
+  );
+  return { messageId, stored, replayed: false };
+}
+
+/** Stores the reply on each thread it was addressed to, in one transaction. */
+async function storeReply(
+  ctx: AppContext,
+  mail: InboundMail,
+  { messageId, tokens, parsed }: { messageId: string; tokens: string[]; parsed: ParsedMail },
+): Promise<ReceivedReply["stored"]> {
+  const domain = ctx.config.crmInbound.domain;
   const from = firstAddress(parsed.from);
   const subject = (parsed.subject ?? "").slice(0, HEADER_MAX);
   const text = (parsed.text ?? "").trim();
@@ -143,7 +170,7 @@ export async function receiveReply(ctx: AppContext, mail: InboundMail): Promise<
     size: a.size,
   }));
 
-  const stored = await ctx.db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
     const threads = await trx
       .selectFrom("crm_email_threads as t")
       .innerJoin("clients as c", "c.id", "t.client_id")
@@ -215,10 +242,4 @@ export async function receiveReply(ctx: AppContext, mail: InboundMail): Promise<
     }
     return out;
   });
-  timelineChanged(
-    ctx,
-    stored.map((s) => s.clientId),
-    null,
-  );
-  return { messageId, stored };
 }

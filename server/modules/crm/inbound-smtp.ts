@@ -75,7 +75,10 @@ export async function startInboundSmtp(ctx: AppContext): Promise<InboundListener
           raw: Buffer.concat(chunks),
         }).then(
           (received) => {
-            log.info({ messageId: received.messageId, stored: received.stored.length }, "reply received");
+            log.info(
+              { messageId: received.messageId, stored: received.stored.length, replayed: received.replayed },
+              "reply received",
+            );
             callback();
           },
           (err) => {

@@ -8,11 +8,16 @@
  * URL the provider was given, PUBLIC_URL + the path (never the request's Host, which a proxy or
  * a forger chooses): a bad or missing signature is a 403 and changes nothing. Without a provider
  * (the SMS outbox) nothing can sign, so both answer 404.
+ *
+ * The provider retries a callback it heard no answer to: each is one event for a week
+ * (server/http/inbound-events.ts), an inbound SMS by its MessageSid, a report by its MessageSid
+ * and status; a retry is answered as the first was and does nothing.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { markScopePublic } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { badRequest, forbidden, notFound } from "../../http/errors";
+import { createInboundEvents, sendInbound } from "../../http/inbound-events";
 import { SMS_HOOK_PATHS } from "../../sms";
 import { receiveSms } from "./sms-inbound";
 
@@ -20,6 +25,7 @@ import { receiveSms } from "./sms-inbound";
 const MAX_HOOK_BYTES = 64 * 1024;
 /** TwiML that asks Twilio to do nothing more (no auto-reply). */
 export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
+const TWIML_TYPE = "text/xml; charset=utf-8";
 
 type Params = Record<string, string | string[]>;
 
@@ -45,6 +51,7 @@ const hookSchema = (summary: string) => ({
 });
 
 export async function smsHookRoutes(app: FastifyInstance, ctx: AppContext) {
+  const events = createInboundEvents(ctx.db);
   /** The request's fields once its signature is checked (404 without a provider, 403 when bad). */
   function verified(request: FastifyRequest): Params {
     const provider = ctx.sms.provider;
@@ -80,8 +87,11 @@ export async function smsHookRoutes(app: FastifyInstance, ctx: AppContext) {
       async (request, reply) => {
         const inbound = ctx.sms.provider.inbound(verified(request));
         if (!inbound) throw badRequest("This is not an inbound SMS: MessageSid and From are required");
-        await receiveSms(ctx, inbound);
-        return reply.type("text/xml; charset=utf-8").send(EMPTY_TWIML);
+        const outcome = await events.once("sms:inbound", inbound.providerId, async () => {
+          await receiveSms(ctx, inbound);
+          return { status: 200, type: TWIML_TYPE, body: EMPTY_TWIML };
+        });
+        return sendInbound(reply, outcome);
       },
     );
 
@@ -96,9 +106,13 @@ export async function smsHookRoutes(app: FastifyInstance, ctx: AppContext) {
         const report = ctx.sms.provider.statusReport(verified(request));
         if (!report)
           throw badRequest("This is not a status report: MessageSid and MessageStatus are required");
-        const change = await ctx.db.transaction().execute((trx) => ctx.sms.applyReport(trx, report));
-        if (change) ctx.sms.committed(change);
-        return reply.status(204).send();
+        // One report per message and status: the provider's retry of it does nothing.
+        const outcome = await events.once("sms:status", `${report.providerId}:${report.status}`, async () => {
+          const change = await ctx.db.transaction().execute((trx) => ctx.sms.applyReport(trx, report));
+          if (change) ctx.sms.committed(change);
+          return { status: 204, body: null };
+        });
+        return sendInbound(reply, outcome);
       },
     );
   });

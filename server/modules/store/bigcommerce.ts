@@ -319,15 +319,21 @@ export function bigCommerce(options: BigCommerceOptions) {
     /**
      * The variants of these SKUs (`GET /v3/catalog/variants?sku:in=…`): a product's own SKU is
      * its base variant's, so both kinds are found. Asked 50 SKUs at a time; SKUs the store
-     * lacks are simply absent.
+     * lacks are simply absent. `sku:in` is a comma list, so a SKU holding a comma would be read
+     * as two: each such SKU is asked alone, by the exact `sku=` filter.
      */
     async variantsBySku(skus: readonly string[]): Promise<BcVariant[]> {
       const found: BcVariant[] = [];
-      const unique = [...new Set(skus)];
-      for (let i = 0; i < unique.length; i += 50) {
-        const filter = { "sku:in": unique.slice(i, i + 50).join(",") };
+      const unique = [...new Set(skus)].filter((sku) => sku !== "");
+      const listable = unique.filter((sku) => !sku.includes(","));
+      const filters = [
+        ...Array.from({ length: Math.ceil(listable.length / 50) }, (_, n) => ({
+          "sku:in": listable.slice(n * 50, n * 50 + 50).join(","),
+        })),
+        ...unique.filter((sku) => sku.includes(",")).map((sku) => ({ sku })),
+      ];
+      for (const filter of filters)
         for await (const page of pages<BcVariant>("/v3/catalog/variants", filter)) found.push(...page.data);
-      }
       return found;
     },
     /** A cart of these lines, with its checkout link. */

@@ -51,6 +51,7 @@ export async function storeModule(
   await storeCheckoutRoutes(app, ctx, connections);
   await storeSyncRoutes(app, ctx, syncs);
   const proposals = new ProposalsService(ctx);
+  proposals.registerJobs();
   await proposalRoutes(app, proposals, connections);
   await publicProposalRoutes(app, ctx, proposals);
   return { connections, syncs, proposals };

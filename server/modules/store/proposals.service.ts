@@ -43,6 +43,13 @@ const expiredOn = (validUntil: unknown) => {
   return day !== null && day < today();
 };
 const dmy = (day: unknown) => String(dayOf(day)).split("-").reverse().join("-");
+/** The first moment (UTC) a proposal valid until `day` is expired: the next day's midnight. */
+const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 24 * 60 * 60 * 1000);
+
+/** The job that marks one sent proposal expired at its date. */
+export const EXPIRE_JOB = "store.proposal.expire";
+/** The hourly job that marks every due proposal expired (those without a job of their own). */
+export const EXPIRE_CATCH_UP_JOB = "store.proposals.expire";
 
 export class ProposalsService {
   constructor(readonly ctx: AppContext) {}
@@ -200,6 +207,14 @@ export class ProposalsService {
         .where("id", "=", id)
         .returningAll()
         .executeTakeFirstOrThrow();
+      // Marked expired at its date, so lists, filters and triggers see it without a read.
+      const lastDay = dayOf(row.valid_until);
+      if (lastDay)
+        await this.ctx.jobs.enqueue(
+          EXPIRE_JOB,
+          { proposalId: id },
+          { key: `proposal:${id}`, runAt: dayAfter(lastDay), db: trx as never },
+        );
       const link = publicLink(this.ctx, token);
       if (options.mail) {
         const client = await trx
@@ -242,18 +257,44 @@ export class ProposalsService {
   }
 
   /**
-   * A sent proposal past its day becomes expired (committed on its own), when it is next looked
-   * at: its page, its lines, its link.
+   * Sent proposals past their day become expired (committed on their own): this one, or every
+   * one due. Run at each proposal's date by its job (EXPIRE_JOB, queued when it is sent), and by
+   * the hourly catch-up (proposals sent before the jobs existed, a job lost); the page, the
+   * link and the answer call it too, so a job running late never lets a client accept late.
    */
-  private async expireIfDue(where: { id: string } | { token: string }): Promise<void> {
-    const { numUpdatedRows } = await this.db
+  async expireDue(where: { id: string } | { token: string } | "all" = "all"): Promise<string[]> {
+    const rows = await this.db
       .updateTable("proposals")
       .set({ status: "expired", updated_at: sql`now()` })
-      .$call((q) => ("id" in where ? q.where("id", "=", where.id) : q.where("share_token", "=", where.token)))
+      .$call((q) =>
+        where === "all"
+          ? q
+          : "id" in where
+            ? q.where("id", "=", where.id)
+            : q.where("share_token", "=", where.token),
+      )
       .where("status", "=", "sent")
       .where("valid_until", "<", today())
-      .executeTakeFirst();
-    if (numUpdatedRows > 0n && "id" in where) this.changed([where.id], null);
+      .returning("id")
+      .execute();
+    const ids = rows.map((r) => String(r.id));
+    if (ids.length) this.changed(ids, null);
+    return ids;
+  }
+
+  private async expireIfDue(where: { id: string } | { token: string }): Promise<void> {
+    await this.expireDue(where);
+  }
+
+  /** Registers the expiry jobs: one per sent proposal at its date, and the hourly catch-up. */
+  registerJobs(): void {
+    this.ctx.jobs.register<{ proposalId: string }>(EXPIRE_JOB, async ({ payload }) => {
+      await this.expireDue({ id: payload.proposalId });
+    });
+    this.ctx.jobs.recurring<null>(EXPIRE_CATCH_UP_JOB, 60 * 60 * 1000, null, async () => {
+      await this.expireDue("all");
+      return null;
+    });
   }
 
   /** The client's answer on the public link: accepted or declined, once. */

@@ -8,8 +8,9 @@
  *   `{PUBLIC_URL}/hooks/store/{connectionId}` and records how it went on the connection.
  * - A callback (`POST /hooks/store/{connectionId}`, public) is checked, read, and answered 200 at
  *   once; what it tells is done by a job (`store.webhook`): BigCommerce's payloads carry only the
- *   id, so the cart or product is read from the store there, and the store's retries of one
- *   callback (same `hash`) are one job.
+ *   id, so the cart or product is read from the store there. The store's retries of one
+ *   callback (same `hash`) are one event for a week (server/http/inbound-events.ts): a retry is
+ *   answered as the first was and does nothing, even after the job finished.
  */
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
@@ -18,6 +19,7 @@ import { UUID } from "../../../schemas/uuid";
 import { markScopePublic, moduleAccess } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { HttpError, notFound, unauthorized } from "../../http/errors";
+import { createInboundEvents, jsonAnswer, sendInbound } from "../../http/inbound-events";
 import { sameSecret } from "../automation/hooks.routes";
 import type { Db } from "../crm/timeline";
 import { cartWasAbandoned, cartWasConverted } from "./carts";
@@ -172,6 +174,7 @@ export async function storeWebhookRoutes(
     },
   );
 
+  const inbound = createInboundEvents(ctx.db);
   await app.register(async (scope) => {
     markScopePublic(scope);
     scope.post<{ Params: { id: string }; Body: unknown }>(
@@ -189,7 +192,7 @@ export async function storeWebhookRoutes(
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const { id } = request.params;
         const unknown = () => notFound("No store connection listens at this address");
         if (!UUID.test(id)) throw unknown();
@@ -211,12 +214,20 @@ export async function storeWebhookRoutes(
         if (!event) return { accepted: false };
         const body = request.body as { hash?: unknown };
         const hash = typeof body.hash === "string" ? body.hash.slice(0, 80) : "";
-        await ctx.jobs.enqueue(
-          EVENT_JOB,
-          { connectionId: id, event },
-          { key: `${id}:${event.kind}:${"cartId" in event ? event.cartId : event.productId}:${hash}` },
+        const act = async () => {
+          await ctx.jobs.enqueue(
+            EVENT_JOB,
+            { connectionId: id, event },
+            { key: `${id}:${event.kind}:${"cartId" in event ? event.cartId : event.productId}:${hash}` },
+          );
+          return jsonAnswer(200, { accepted: true });
+        };
+        // The store's retries of one callback (its `hash`) are one event for a week, not only
+        // while its job is queued: a retry after the job finished is answered and does nothing.
+        return sendInbound(
+          reply,
+          hash ? await inbound.once(`store:${id}`, hash, act) : { answer: await act(), replayed: false },
         );
-        return { accepted: true };
       },
     );
   });
