@@ -66,6 +66,8 @@ export interface FakeStore {
   beforeRequest?: (method: string, path: string) => void;
   /** Spends the rest of this window's quota, as another app of the store would: the next call is a 429. */
   spendQuota(): void;
+  /** Starts a new window with the whole quota, as the window's end would: a test's stand-in for time passing. */
+  resetWindow(): void;
   /** Every request: method, path with query, and the answer's status. */
   log: { method: string; path: string; status: number; at: number }[];
   close(): Promise<void>;
@@ -180,6 +182,10 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
     spendQuota: () => {
       windowStart = Date.now();
       used = options.quota ?? 0;
+    },
+    resetWindow: () => {
+      windowStart = Date.now();
+      used = 0;
     },
     close: async () => {},
     async fire(scope, data) {

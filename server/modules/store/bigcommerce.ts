@@ -199,7 +199,10 @@ export function bigCommerce(options: BigCommerceOptions) {
 
   async function waitForQuota(): Promise<void> {
     const wait = pausedUntil - Date.now();
-    if (wait > 0) await sleep(Math.min(wait, maxWait));
+    if (wait <= 0) return;
+    await sleep(Math.min(wait, maxWait));
+    // Waited out: the next answer's headers say whether to pause again.
+    pausedUntil = 0;
   }
 
   /** One call, its rate limit honoured; answers the parsed body. */
