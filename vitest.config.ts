@@ -1,7 +1,10 @@
 import { defineConfig } from "vitest/config";
+import LongFilesFirst from "./tests/server/sequencer";
 
 export default defineConfig({
   test: {
+    // The longest server files start first, also on a fresh clone (tests/server/sequencer.ts).
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       {
         test: {
