@@ -1,7 +1,10 @@
 import { defineConfig } from "vitest/config";
+import LongFilesFirst from "./tests/server/sequencer";
 
 export default defineConfig({
   test: {
+    // The longest server files start first, also on a fresh clone (tests/server/sequencer.ts).
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       {
         test: {
@@ -18,6 +21,10 @@ export default defineConfig({
           // file) cuts the run from ~60 s to ~18 s. Stubs are undone after every test; a file
           // that imports modules under stubs resets them when it ends (http.browser.test.ts).
           isolate: false,
+          // A cap for something stuck, not a timing check: the default 5 s is passed by the
+          // schema sweeps of schemas/error-messages.test.ts (half a second each, quiet) on a
+          // loaded machine, and by the unit run of the adding-a-resource copy beside a typecheck.
+          testTimeout: 60_000,
           unstubGlobals: true,
           unstubEnvs: true,
         },

@@ -1,6 +1,7 @@
 /**
- * `npm test`: every suite a change can break, in order, with live output, then a table and,
- * as the very last line, `N passed, N failed`.
+ * `npm test`: every suite a change can break, in order, with live output, then the 20 slowest
+ * test files (scripts/test-timings.mjs), a table of the suites with each one's time, and, as the
+ * very last line, `N passed, N failed`.
  *
  *   npm test                          all suites
  *   npm test -- --only unit,server    just these (also TEST_ONLY=unit,server)
@@ -15,6 +16,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { root, runViteBuild, spaBuildReason } from "./spa-build.mjs";
+import { formatSeconds, playwrightFileTimes, printSlowestFiles, vitestFileTimes } from "./test-timings.mjs";
 
 const reportDir = path.join(root, ".tmp", "reports");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
@@ -180,23 +182,36 @@ for (const suite of SUITES) {
   rows.push({ suite, count, seconds: (Date.now() - started) / 1000 });
 }
 
+// Only the reports this run wrote: each runner deletes its report before it starts.
+const ran = new Set(rows.map((r) => r.suite.name));
+printSlowestFiles([
+  ...(ran.has("unit") ? vitestFileTimes("unit", report("unit"), root) : []),
+  ...(ran.has("server") ? vitestFileTimes("server", report("server"), root) : []),
+  ...(ran.has("e2e") ? playwrightFileTimes("e2e", report("e2e"), root) : []),
+]);
+
 const pad = (value, width) => String(value).padEnd(width);
 console.log("\n━━━ summary ━━━");
 console.log(
-  `${pad("suite", 11)}${pad("result", 8)}${pad("passed", 8)}${pad("failed", 8)}${pad("time", 9)}note`,
+  `${pad("suite", 11)}${pad("result", 8)}${pad("passed", 8)}${pad("failed", 8)}${pad("time", 10)}note`,
 );
 let passed = 0;
 let failed = 0;
+let totalSeconds = 0;
 for (const { suite, count, seconds } of rows) {
   const result = !suite.counted ? "info" : count.failed ? "FAIL" : "ok";
   const shown = suite.counted ? [count.passed, count.failed] : ["-", "-"];
   console.log(
-    `${pad(suite.name, 11)}${pad(result, 8)}${pad(shown[0], 8)}${pad(shown[1], 8)}${pad(`${seconds.toFixed(1)}s`, 9)}${count.note ?? ""}`,
+    `${pad(suite.name, 11)}${pad(result, 8)}${pad(shown[0], 8)}${pad(shown[1], 8)}${pad(formatSeconds(seconds), 10)}${count.note ?? ""}`,
   );
+  totalSeconds += seconds;
   if (suite.counted) {
     passed += count.passed;
     failed += count.failed;
   }
 }
+console.log(
+  `${pad("total", 11)}${pad(failed ? "FAIL" : "ok", 8)}${pad(passed, 8)}${pad(failed, 8)}${formatSeconds(totalSeconds)}`,
+);
 process.exitCode = failed > 0 ? 1 : 0;
 console.log(`${passed} passed, ${failed} failed`);

@@ -4,7 +4,15 @@
  * from the Mail outbox screen.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { api, apiSession, apiSignIn, chooseRoleAndModules, createUser, signIn, signOut } from "./helpers";
+import {
+  api,
+  apiSession,
+  apiSignIn,
+  chooseRoleAndModules,
+  createUser,
+  signInWithForm,
+  signOut,
+} from "./helpers";
 
 const COMMON = "This password is too common and easy to guess. Choose another.";
 
@@ -34,7 +42,7 @@ test("a user changes their own password from the account page and signs out thei
   // Another device of the same user, signed in through the API.
   const other = await apiSignIn(request, email, "Cora-Lantern-41");
 
-  await signIn(page, email, "Cora-Lantern-41");
+  await signInWithForm(page, email, "Cora-Lantern-41");
   await page.getByTestId("user-menu").click();
   await page.getByRole("menuitem", { name: "My account" }).click();
   await expect(page).toHaveURL(/\/manage\/account$/);
@@ -86,12 +94,12 @@ test("a user changes their own password from the account page and signs out thei
   await page.getByLabel("Password", { exact: true }).fill("Cora-Lantern-41");
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByText("Invalid email or password")).toBeVisible();
-  await signIn(page, email, "Cora-Lantern-42");
+  await signInWithForm(page, email, "Cora-Lantern-42");
 });
 
 test("an admin invites a user, who sets a password from the link in the Mail outbox", async ({ page }) => {
   const email = `invitee-${Date.now()}@example.com`;
-  await signIn(page);
+  await signInWithForm(page);
   await page.goto("users/create");
   await page.getByLabel("First name", { exact: true }).fill("Ines");
   await page.getByLabel("Last name", { exact: true }).fill("Invited");
@@ -141,6 +149,6 @@ test("an admin invites a user, who sets a password from the link in the Mail out
   await page.goto(link as string);
   await expect(page.getByText("This reset link is invalid or has expired.")).toBeVisible();
 
-  await signIn(page, email, "Ines-Lantern-47");
+  await signInWithForm(page, email, "Ines-Lantern-47");
   await expect(page.getByRole("menu").first().getByText("Forms", { exact: true })).toBeVisible();
 });

@@ -1,6 +1,6 @@
 /** Sign-in, sign-out, the forgot/reset password flow and the 404 screen, in Chromium. */
 import { expect, test } from "@playwright/test";
-import { ADMIN_EMAIL, apiSession, createUser, signIn, signOut, waitForMail } from "./helpers";
+import { ADMIN_EMAIL, apiSession, createUser, signInWithForm, signOut, waitForMail } from "./helpers";
 
 test("a wrong password shows the server's message and stays on the sign-in screen", async ({ page }) => {
   await page.goto("login");
@@ -14,7 +14,7 @@ test("a wrong password shows the server's message and stays on the sign-in scree
 test("the admin signs in, sees every module in the menu, and signing out returns to /manage/login", async ({
   page,
 }) => {
-  await signIn(page);
+  await signInWithForm(page);
   const menu = page.getByRole("menu").first();
   for (const name of ["PDF library", "Products", "CMS", "CRM", "Forms", "Automation", "Analytics", "Users"]) {
     await expect(menu.getByText(name, { exact: true })).toBeVisible();
@@ -62,7 +62,7 @@ test("forgot and reset password through the mailed link", async ({ page, request
   await expect(page.getByText("This reset link is invalid or has expired.")).toBeVisible();
   await expect(page.getByLabel("New password", { exact: true })).toHaveCount(0);
 
-  await signIn(page, email, "New-passw0rd!");
+  await signInWithForm(page, email, "New-passw0rd!");
   await expect(page.getByText("Forms", { exact: true }).first()).toBeVisible();
 });
 

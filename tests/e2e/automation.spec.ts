@@ -4,7 +4,7 @@
  * then a client created through the API starts a run whose steps complete in the run history.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { apiSession, dialogOpened, signIn } from "./helpers";
+import { apiSession, dialogOpened, openSignedIn } from "./helpers";
 import { shoot } from "./shots";
 
 test.describe.configure({ timeout: 240_000 });
@@ -34,8 +34,7 @@ test("build a flow on the canvas, delete a middle step, publish, and watch a cli
     description: "Greets a new client",
   });
 
-  await signIn(page);
-  await page.goto(`automation/automations/show/${automation.id}`);
+  await openSignedIn(page, `automation/automations/show/${automation.id}`);
   const canvas = page.getByTestId("automation-canvas");
   const node = (name: string | RegExp) =>
     canvas.getByRole("button", { name, exact: typeof name === "string" });

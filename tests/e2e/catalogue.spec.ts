@@ -16,7 +16,7 @@ import {
   seedCategory,
   uniqueTag,
 } from "./catalogue-helpers";
-import { apiSession, choose, combobox, createUser, signIn } from "./helpers";
+import { apiSession, choose, combobox, createUser, openSignedIn, signIn } from "./helpers";
 
 test("admin creates a category, a sub-category and a product, then edits the product", async ({
   page,
@@ -154,8 +154,7 @@ test("the products list filters by status, searches and sorts by a clicked colum
   }
   const [alpha, bravo, charlie] = ["Alpha", "Bravo", "Charlie"].map((word) => `${tag} ${word}`);
 
-  await signIn(page);
-  await page.goto("products/products");
+  await openSignedIn(page, "products/products");
   await search(page, tag, [alpha, charlie, bravo]);
   await expect(page.getByText("3 products", { exact: true })).toBeVisible();
 
@@ -208,8 +207,7 @@ test("selected products are deleted together", async ({ page, request }) => {
     ids[word] = created.id;
   }
 
-  await signIn(page);
-  await page.goto("products/products");
+  await openSignedIn(page, "products/products");
   await search(page, tag, [`${tag} Drop two`, `${tag} Drop one`, `${tag} Keep`]);
 
   for (const word of ["Drop one", "Drop two"]) {
@@ -242,8 +240,7 @@ test("the product form rejects bad fields in the server's words, before sending 
     if (r.method() === "POST" && new URL(r.url()).pathname === "/api/products") posts.push(r.url());
   });
 
-  await signIn(page);
-  await page.goto("products/products/create");
+  await openSignedIn(page, "products/products/create");
   await page.getByLabel("SKU code", { exact: true }).fill("bad sku");
   const name = page.getByLabel("Name", { exact: true });
   await name.fill("x");

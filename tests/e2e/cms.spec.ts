@@ -5,7 +5,7 @@
  */
 import { expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
-import { type ApiSession, apiSession, choose, createUser, E2E_ORIGIN, signIn } from "./helpers";
+import { type ApiSession, apiSession, choose, createUser, E2E_ORIGIN, openSignedIn, signIn } from "./helpers";
 import { shoot } from "./shots";
 
 test.describe.configure({ timeout: 180_000 });
@@ -206,8 +206,7 @@ test("build a domain's navigation by dragging, and read it from the public API",
     key: `nav-${run}`,
     name: `Nav ${run}`,
   });
-  await signIn(page);
-  await page.goto(`cms/navigations?domain=${domain.id}`);
+  await openSignedIn(page, `cms/navigations?domain=${domain.id}`);
   // The first visit loads the editor's code: slow on a busy machine.
   await expect(page.getByText("This domain has no navigation yet")).toBeVisible({ timeout: 30_000 });
   await page.getByRole("button", { name: "New navigation" }).first().click();
@@ -317,8 +316,7 @@ test("a token-protected domain: a token made on its page reads the API until rev
       { url: `${E2E_ORIGIN}/public-cms/members-${run}/note-${run}`, token },
     );
 
-  await signIn(page);
-  await page.goto(`cms/domains/show/${members.id}`);
+  await openSignedIn(page, `cms/domains/show/${members.id}`);
   const tokens = page.locator(".ant-card").filter({ hasText: "API tokens" });
   await expect(tokens.getByText("No tokens yet")).toBeVisible();
   expect((await read()).status).toBe(401);
@@ -358,6 +356,8 @@ test("two editors on one entry see each other; the draft saves itself without a 
   browser,
   request,
 }) => {
+  // Two browsers, each loading the editor and opening a socket: give a busy machine the time.
+  test.slow();
   const run = Date.now().toString(36);
   const admin: ApiSession = await apiSession(request);
   await admin.expect("POST", "/cms/content-types", 201, {
@@ -383,25 +383,27 @@ test("two editors on one entry see each other; the draft saves itself without a 
       .length;
   const before = await versions();
 
-  await signIn(page);
-  await page.goto(`cms/entries/memo-${run}/edit/${memo.id}`);
-  await expect(page.getByRole("textbox", { name: "Title" })).toHaveValue("First");
+  await openSignedIn(page, `cms/entries/memo-${run}/edit/${memo.id}`);
+  await expect(page.getByRole("textbox", { name: "Title" })).toHaveValue("First", { timeout: 60_000 });
   const erin = await browser.newContext();
   const erinPage = await erin.newPage();
-  await signIn(erinPage, email, password);
-  await erinPage.goto(`cms/entries/memo-${run}/edit/${memo.id}`);
+  await openSignedIn(erinPage, `cms/entries/memo-${run}/edit/${memo.id}`, email, password);
+  // Erin's form is open (its code and the entry loaded) before her presence is waited for: on a
+  // busy machine loading the editor takes most of what one wait allows.
+  await expect(erinPage.getByRole("textbox", { name: "Title" })).toHaveValue("First", { timeout: 60_000 });
 
   // Each sees the other, by name; when Erin leaves, the notice goes.
-  // Presence goes over the socket, which each page opens after its first screen: allow for a busy machine.
+  // Presence goes over the socket, which each page opens after its first screen (a handshake, a
+  // refresh of the 5-second token): caps for a busy machine, not timing checks.
   await expect(page.getByTestId("other-editors")).toContainText("Erin Editor is also editing this", {
-    timeout: 30_000,
+    timeout: 60_000,
   });
   await expect(erinPage.getByTestId("other-editors")).toContainText("Admin User is also editing this", {
-    timeout: 30_000,
+    timeout: 60_000,
   });
   await shoot(page, "cms", "other-editors");
   await erin.close();
-  await expect(page.getByTestId("other-editors")).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.getByTestId("other-editors")).toHaveCount(0, { timeout: 60_000 });
 
   // Autosave: the draft on the server follows the form, with no new version.
   await page.getByRole("textbox", { name: "Title" }).fill("Second");
@@ -412,6 +414,6 @@ test("two editors on one entry see each other; the draft saves itself without a 
 
   // Save records a version even though the draft already holds every change.
   await page.getByRole("button", { name: "Save" }).click();
-  await expect(page.getByText("Changes saved")).toBeVisible();
+  await expect(page.getByText("Changes saved")).toBeVisible({ timeout: 30_000 });
   expect(await versions()).toBe(before + 1);
 });

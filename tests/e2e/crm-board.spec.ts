@@ -6,7 +6,7 @@
  * board on it, so other tests' opportunities stay out of its columns.
  */
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { type ApiSession, apiSession, choose, dialogOpened, signIn } from "./helpers";
+import { type ApiSession, apiSession, choose, dialogOpened, openSignedIn, signIn } from "./helpers";
 
 interface Opportunity {
   id: string;
@@ -108,8 +108,7 @@ test("the CRM page has entity tabs, tab 1 by default, the selected one kept in t
 }) => {
   // Each tab loads its own code on first use: give a busy machine the time.
   test.slow();
-  await signIn(page);
-  await page.goto("crm");
+  await openSignedIn(page, "crm");
   const tab = (name: string) => page.getByRole("tab", { name, exact: true });
   await expect(tab("Clients")).toHaveAttribute("aria-selected", "true", { timeout: 60_000 });
   await expect(page.getByRole("tabpanel").locator(".ant-table")).toBeVisible({ timeout: 60_000 });

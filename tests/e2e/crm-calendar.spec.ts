@@ -6,7 +6,7 @@
  * default outbound policy, which refuses loopback addresses — as the screen shows.
  */
 import { expect, test } from "@playwright/test";
-import { apiSession, dialogOpened, signIn } from "./helpers";
+import { apiSession, dialogOpened, openSignedIn } from "./helpers";
 import { shootAsIs } from "./shots";
 
 /** A screen's first render after a navigation: generous, for a machine busy with other work. */
@@ -23,9 +23,7 @@ test("book meeting leads to the calendar connection, whose refusals land under t
     email: `asha-${Date.now()}@example.com`,
   });
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page);
-
-  await page.goto(`crm/clients/show/${client.id}`);
+  await openSignedIn(page, `crm/clients/show/${client.id}`);
   await expect(page.getByText("No meetings coming up")).toBeVisible(SCREEN);
   await page.getByRole("button", { name: "Book meeting" }).click();
   const dialog = page.getByRole("dialog", { name: "Book a meeting with Asha Patel" });

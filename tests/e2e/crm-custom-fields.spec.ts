@@ -6,7 +6,7 @@
  * by name among the people (`/api/people`), and sources from their dropdown list.
  */
 import { expect, test } from "@playwright/test";
-import { apiSession, choose, combobox, signIn } from "./helpers";
+import { apiSession, choose, combobox, openSignedIn } from "./helpers";
 import { shoot } from "./shots";
 
 // Several screens, each a lazy chunk, on a busy machine.
@@ -25,8 +25,7 @@ test("add a custom field and see it in list, form and filter", async ({ page, re
   });
   await admin.expect("POST", "/crm/clients", 201, { name: `Silver Client ${stamp}`, source: "referral" });
 
-  await signIn(page);
-  await page.goto("crm/custom-fields");
+  await openSignedIn(page, "crm/custom-fields");
   await page.getByRole("button", { name: "Add field" }).click();
   const dialog = page.getByRole("dialog", { name: "Add a custom field" });
   await dialog.getByLabel("Label", { exact: true }).fill("Tier");

@@ -6,7 +6,7 @@
  * and the conversation list show it, and the mail outbox holds it with its file.
  */
 import { expect, test } from "@playwright/test";
-import { apiSession, choose, dialogOpened, insertMergeField, signIn, waitForMail } from "./helpers";
+import { apiSession, choose, dialogOpened, insertMergeField, openSignedIn, waitForMail } from "./helpers";
 import { shoot } from "./shots";
 
 test.describe.configure({ timeout: 180_000 });
@@ -35,8 +35,7 @@ test("send an email from a client", async ({ page, request }) => {
   expect(upload.status(), await upload.text()).toBe(201);
 
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page);
-  await page.goto(`crm/clients/show/${client.id}`);
+  await openSignedIn(page, `crm/clients/show/${client.id}`);
   await page.getByRole("button", { name: "Email", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Email Meera Iyer" });
   await expect(dialog.getByLabel("To", { exact: true })).toHaveValue(`Meera Iyer <${email}>`);

@@ -5,7 +5,7 @@
  * clients list; then the sequence's page with its figures and enrolments, and Stop.
  */
 import { expect, type Page, test } from "@playwright/test";
-import { apiSession, choose, dialogOpened, insertMergeField, signIn } from "./helpers";
+import { apiSession, choose, dialogOpened, insertMergeField, openSignedIn } from "./helpers";
 import { shoot } from "./shots";
 
 test.describe.configure({ timeout: 240_000 });
@@ -46,8 +46,7 @@ test("enrol a client in a sequence and see its steps", async ({ page, request })
     consent_email: true,
   });
 
-  await signIn(page);
-  await page.goto(`crm/sequences/show/${sequence.id}`);
+  await openSignedIn(page, `crm/sequences/show/${sequence.id}`);
   await expect(page.getByRole("heading", { name })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText("No steps yet: add an email, an SMS, a wait or a task.")).toBeVisible({
     timeout: 20_000,

@@ -6,7 +6,7 @@
  */
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { makeCataloguePdf } from "../fixtures/make-pdf";
-import { apiSession, E2E_ORIGIN, signIn } from "./helpers";
+import { apiSession, E2E_ORIGIN, signInWithForm } from "./helpers";
 import { processedPdf, uploadPdf } from "./pdf-helpers";
 
 interface Violation {
@@ -53,7 +53,7 @@ test("the admin app runs under its CSP without a violation", async ({ page, cont
   const violations = await watchViolations(context, page);
 
   expectPolicy(await page.goto("login"), "'none'");
-  await signIn(page);
+  await signInWithForm(page);
   await expect(page.getByTestId("user-menu")).toBeVisible();
 
   for (const screen of ["products/products", "products/products/create", "users", "dam"]) {

@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { search, seedCategory, uniqueTag } from "./catalogue-helpers";
-import { apiSession, signIn } from "./helpers";
+import { apiSession, openSignedIn } from "./helpers";
 
 test("products go out and back in as CSV: the export follows the search, the import checks first", async ({
   page,
@@ -31,8 +31,7 @@ test("products go out and back in as CSV: the export follows the search, the imp
     category_id: category.id,
   });
 
-  await signIn(page);
-  await page.goto("products/products");
+  await openSignedIn(page, "products/products");
   await search(page, tag, [`${tag} Alpha`]);
 
   // Export: the list's search, the fields' titles, the category by its name.

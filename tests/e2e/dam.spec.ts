@@ -7,7 +7,7 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import sharp from "sharp";
 import type { DamAsset, DamFolder } from "../../schemas/dam";
-import { type ApiSession, apiSession, choose, E2E_ORIGIN, signIn } from "./helpers";
+import { type ApiSession, apiSession, choose, E2E_ORIGIN, openSignedIn, signIn } from "./helpers";
 
 /** A PNG of one colour, `width`×`height`. */
 const png = (width: number, height: number, r: number) =>
@@ -85,8 +85,7 @@ test("nested folders, uploads with progress, multi-select move, live in a second
   // A second admin's browser, open on Sofas, waiting for what the first one moves there.
   const other = await browser.newContext();
   const otherPage = await other.newPage();
-  await signIn(otherPage);
-  await otherPage.goto(`dam?folder=${sofas.id}`);
+  await openSignedIn(otherPage, `dam?folder=${sofas.id}`);
   await expect(otherPage.getByRole("heading", { name: "Sofas" })).toBeVisible();
   await expect(otherPage.getByText("This folder is empty. Drop files here or use Upload.")).toBeVisible();
   await expect(otherPage.locator("html")).toHaveAttribute("data-dam-live", "on");
@@ -215,8 +214,7 @@ test("a user without the Digital assets module gets the 403 screen and no picker
     active: true,
     modules: [2],
   });
-  await signIn(page, email, "Catalog-Passw0rd!");
-  await page.goto("dam");
+  await openSignedIn(page, "dam", email, "Catalog-Passw0rd!");
   await expect(page.getByText("You do not have access to this module")).toBeVisible();
   await page.goto("products/products/create");
   await expect(page.getByRole("heading", { name: "Create product" })).toBeVisible();

@@ -5,7 +5,7 @@
  * Ctrl/⌘+S, published, and changed again.
  */
 import { expect, type Locator, type Page, test } from "@playwright/test";
-import { type ApiSession, apiSession, choose, signIn } from "./helpers";
+import { type ApiSession, apiSession, choose, openSignedIn } from "./helpers";
 import { shoot } from "./shots";
 
 test.describe.configure({ timeout: 240_000 });
@@ -82,8 +82,7 @@ test("build a form by dragging fields, set its logic, mail and UTM, save, publis
     slug,
   });
 
-  await signIn(page);
-  await page.goto(`forms/forms/show/${form.id}`);
+  await openSignedIn(page, `forms/forms/show/${form.id}`);
   // The first screen after a full load: the app, then the page's code (slow on a busy machine).
   await expect(page.getByRole("heading", { name: `Contact ${run}` })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("form-status")).toHaveText("Draft");

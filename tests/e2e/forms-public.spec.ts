@@ -5,7 +5,7 @@
  * drawer shows the answers and the tracking. The plain page without JavaScript posts too.
  */
 import { expect, test } from "@playwright/test";
-import { apiSession, signIn, waitForMail } from "./helpers";
+import { apiSession, openSignedIn, waitForMail } from "./helpers";
 import { shoot } from "./shots";
 
 test.describe.configure({ timeout: 180_000 });
@@ -85,8 +85,7 @@ test("a respondent answers from a campaign link, and the admin sees the answer w
   await page.getByRole("button", { name: "Send" }).click();
   await expect(page.getByText("Thanks, we will be in touch.")).toBeVisible();
 
-  await signIn(page);
-  await page.goto(`/manage/forms/forms/show/${form.id}`);
+  await openSignedIn(page, `/manage/forms/forms/show/${form.id}`);
   await page.getByRole("tab", { name: "Submissions" }).click();
   const row = page.getByRole("row").filter({ hasText: "Ada Lovelace" });
   await expect(row).toBeVisible({ timeout: 20_000 });

@@ -5,7 +5,7 @@
  * lands them on the sign-in screen with 'This account is disabled'.
  */
 import { expect as baseExpect, type Page, test } from "@playwright/test";
-import { apiSession, signIn } from "./helpers";
+import { apiSession, openSignedIn, signIn } from "./helpers";
 import { shoot as shootBoth } from "./shots";
 
 /** Two signed-in browsers and live events: generous, so a loaded machine is slower, not red. */
@@ -120,8 +120,7 @@ test("disabling from the edit form asks first, and Cancel changes nothing", asyn
     role: 3,
     modules: [],
   });
-  await signIn(page);
-  await page.goto(`users/edit/${id}`);
+  await openSignedIn(page, `users/edit/${id}`);
   const active = page.getByRole("switch", { name: "Active" });
   await expect(active).toBeChecked();
   await active.click();

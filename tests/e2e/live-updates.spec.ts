@@ -3,7 +3,7 @@
  * browser would) shows up in an open list without a reload, through the socket.
  */
 import { expect, test } from "@playwright/test";
-import { apiSession, signIn } from "./helpers";
+import { apiSession, openSignedIn } from "./helpers";
 
 test("a product created, renamed and deleted by another admin appears, changes and goes live", async ({
   browser,
@@ -17,8 +17,7 @@ test("a product created, renamed and deleted by another admin appears, changes a
 
   const context = await browser.newContext();
   const page = await context.newPage();
-  await signIn(page);
-  await page.goto("products/products");
+  await openSignedIn(page, "products/products");
   const table = page.locator(".ant-table-tbody");
   // The list screen's first load: a busy machine can take more than the default 10 s.
   await expect(page.getByRole("searchbox", { name: "Search products" })).toBeVisible({ timeout: 30_000 });

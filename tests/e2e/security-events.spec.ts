@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { expect, test } from "@playwright/test";
-import { api, choose, signIn } from "./helpers";
+import { api, choose, signInWithForm } from "./helpers";
 
 test("an admin sees their own sign-in in the security log and filters it by type", async ({
   page,
@@ -21,7 +21,7 @@ test("an admin sees their own sign-in in the security log and filters it by type
   expect(failed.status()).toBe(401);
 
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page);
+  await signInWithForm(page);
   const userAgent = await page.evaluate(() => navigator.userAgent);
   await page.getByRole("menu").first().getByText("Security log", { exact: true }).click();
   await expect(page).toHaveURL(/\/manage\/users\/security-log/);

@@ -12,7 +12,7 @@ import {
   type Page,
   test,
 } from "@playwright/test";
-import { type ApiSession, api, apiSession, signIn, waitForMail } from "./helpers";
+import { type ApiSession, api, apiSession, signInWithForm, waitForMail } from "./helpers";
 import { shoot as shootBoth } from "./shots";
 
 /** Two signed-in browsers and live events: generous, so a loaded machine is slower, not red. */
@@ -61,7 +61,7 @@ const cookie = async (context: BrowserContext, name: string) =>
 async function signedOutElsewhere(page: Page, request: APIRequestContext, name: string): Promise<void> {
   const admin = await apiSession(request);
   const user = await createUser(admin, name);
-  await signIn(page, user.email, PASSWORD);
+  await signInWithForm(page, user.email, PASSWORD);
   await expect(page.getByRole("heading", { name: "Welcome, Sam" })).toBeVisible();
   const elsewhere = await apiSession(request, user.email, PASSWORD);
   await elsewhere.expect(
@@ -112,7 +112,7 @@ test("without the socket, the next request's 406 tells the same reason", async (
 });
 
 test("a refresh the server refuses ends on sign-in with 'Unable to refresh token'", async ({ page }) => {
-  await signIn(page);
+  await signInWithForm(page);
   await expect(page.getByTestId("user-menu")).toBeVisible();
   // The refresh token is no longer one the server knows (rotated away elsewhere, say): every
   // refresh from now on carries such a token to the real server, which refuses it. Swapped in
@@ -138,7 +138,7 @@ test("signing out reaches the server even when the page leaves at once, and clea
 }) => {
   const admin = await apiSession(request);
   const user = await createUser(admin, "sign-out");
-  await signIn(page, user.email, PASSWORD);
+  await signInWithForm(page, user.email, PASSWORD);
   await expect(page.getByTestId("user-menu")).toBeVisible();
   await page.evaluate(() => localStorage.setItem("currency", "EUR"));
   const stored = await page.evaluate(() => localStorage.getItem("device_id"));

@@ -3,7 +3,7 @@
  * scheduled refresh keeps it alive, and a request that meets 417 refreshes and retries.
  */
 import { type BrowserContext, expect, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { signInWithForm } from "./helpers";
 
 /** The expiry (epoch ms) of the access token the page holds now, read from its cookie. */
 async function accessTokenExpiry(context: BrowserContext): Promise<number> {
@@ -20,7 +20,7 @@ test("the scheduled refresh keeps the session alive across token expiries", asyn
   page.on("response", (r) => {
     if (new URL(r.url()).pathname === "/api/auth/refreshtokenapp" && r.status() === 200) refreshes++;
   });
-  await signIn(page);
+  await signInWithForm(page);
   // Two access-token lifetimes pass, each ended by the scheduled refresh.
   await expect.poll(() => refreshes, { timeout: 30_000 }).toBeGreaterThanOrEqual(2);
   await page.getByRole("menu").first().getByText("Users", { exact: true }).click();
@@ -30,7 +30,7 @@ test("the scheduled refresh keeps the session alive across token expiries", asyn
 });
 
 test("a request answered 417 refreshes once and is retried with the new token", async ({ page, context }) => {
-  await signIn(page);
+  await signInWithForm(page);
   // Make the app believe its token lives long, so no refresh is scheduled: the next call meets a 417.
   await context.addInitScript(() =>
     localStorage.setItem("accessTokenExpiry", String(Date.now() + 3_600_000)),

@@ -8,7 +8,7 @@ import { expect, test } from "@playwright/test";
 import type { PdfLink } from "../../schemas/pdf-library";
 import { makeCataloguePdf } from "../fixtures/make-pdf";
 import { E2E_STORE } from "./env";
-import { apiSession, choose, signIn } from "./helpers";
+import { apiSession, choose, openSignedIn } from "./helpers";
 import { processedPdf, uploadPdf } from "./pdf-helpers";
 import { shoot } from "./shots";
 
@@ -128,8 +128,7 @@ test("abandoned store carts and catalogue checkouts in one carts list", async ({
 
     // Both in the carts list: the abandoned one under its client, the checkout from its catalogue.
     await page.setViewportSize({ width: 1440, height: 900 });
-    await signIn(page);
-    await page.goto("store");
+    await openSignedIn(page, "store");
     const carts = page.getByRole("table", { name: "Carts" });
     const abandoned = carts.getByRole("row", { name: new RegExp(`Asha ${tag}`) });
     await expect(abandoned).toContainText("Abandoned", SCREEN);

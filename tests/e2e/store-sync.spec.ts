@@ -7,7 +7,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { E2E_STORE } from "./env";
-import { apiSession, signIn } from "./helpers";
+import { apiSession, openSignedIn } from "./helpers";
 import { shoot } from "./shots";
 
 const SCREEN = { timeout: 60_000 };
@@ -33,8 +33,7 @@ test("sync a store: the progress bar, then the report and the store's products",
   });
   try {
     await page.setViewportSize({ width: 1440, height: 900 });
-    await signIn(page);
-    await page.goto("store");
+    await openSignedIn(page, "store");
     await expect(page.getByText("No sync yet", { exact: false })).toBeVisible(SCREEN);
     await expect(page.getByText("No product is linked to a store yet", { exact: false })).toBeVisible();
 

@@ -6,7 +6,7 @@
  */
 import { expect, test } from "@playwright/test";
 import { E2E_STORE } from "./env";
-import { dialogOpened, signIn } from "./helpers";
+import { dialogOpened, openSignedIn } from "./helpers";
 import { shoot } from "./shots";
 
 /** A screen's first render after a navigation: generous, for a machine busy with other work. */
@@ -17,8 +17,7 @@ test("connect a BigCommerce store: a refused token under its field, then connect
 }) => {
   test.setTimeout(240_000);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signIn(page);
-  await page.goto("store");
+  await openSignedIn(page, "store");
   await expect(page.getByText("No store is connected yet")).toBeVisible(SCREEN);
   await page.getByRole("button", { name: "Connect a store" }).first().click();
 

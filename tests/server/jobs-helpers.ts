@@ -3,11 +3,14 @@ import type { JobLogger } from "../../server/jobs";
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Polls `probe` until it answers something truthy, and answers that. */
+/**
+ * Polls `probe` until it answers something truthy, and answers that. The deadline is a cap for
+ * something stuck, not a timing check: generous, as a loaded machine stalls for seconds.
+ */
 export async function until<T>(
   probe: () => Promise<T> | T,
   what: string,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
 ): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

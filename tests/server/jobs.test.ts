@@ -345,13 +345,15 @@ describe.each(DRIVERS)("job queue on %s", (driver) => {
       } else {
         await queue().enqueue("crash", { n: 1 });
       }
-      // PGlite: a lease far longer than the test, so only reclaimOnStart can explain a quick retake.
+      // PGlite: a lease far longer than the test (its timeout is 2 min), so only reclaimOnStart
+      // can explain a retake. PostgreSQL: a lease that runs out soon after the kill, yet long
+      // enough that the living child's heartbeat (a third of it) keeps it on a busy machine.
       const worker = spawnWorker(
         work,
         {
           JOBS_DATABASE_URL: pgDatabase?.url ?? "",
           JOBS_PGLITE_DIR: pgliteDir,
-          JOBS_LEASE_MS: String(driver === "pglite" ? 600_000 : 800),
+          JOBS_LEASE_MS: String(driver === "pglite" ? 600_000 : 2000),
         },
         `queue.register("crash", async ({ id }) => {
   process.stdout.write("taken " + id + "\\n");
@@ -359,10 +361,12 @@ describe.each(DRIVERS)("job queue on %s", (driver) => {
 });`,
       );
       child = worker.proc;
+      // A cap for a stuck child, not a timing check: tsx compiling the server's modules in a
+      // fresh process takes a few seconds quiet and far longer on a loaded machine.
       const taken = await until(
         () => /taken (\S+)/.exec(worker.output())?.[1],
         `the child to take the job: ${worker.output()}`,
-        15_000,
+        90_000,
       );
       child.kill("SIGKILL");
       await worker.exited;
@@ -374,15 +378,22 @@ describe.each(DRIVERS)("job queue on %s", (driver) => {
       }
       try {
         const q = queue({ db, instanceId: "survivor", reclaimOnStart: driver === "pglite" });
-        expect(await q.get(taken)).toMatchObject({ state: "running", lockedBy: "doomed", attempts: 1 });
+        const held = await q.get(taken);
+        expect(held).toMatchObject({ state: "running", lockedBy: "doomed" });
+        // Usually 1. A child stalled past its lease by a loaded machine may have taken its own
+        // job again before it died: the survivor's run is the next attempt all the same.
+        const before = held?.attempts ?? 0;
+        expect(before).toBeGreaterThanOrEqual(1);
         const ran: number[] = [];
         q.register("crash", async ({ attempt }) => void ran.push(attempt));
-        const startedAt = Date.now();
         await q.start();
         const job = await stateOf(q, taken, "done");
-        expect(ran).toEqual([2]);
-        expect(job.attempts).toBe(2);
-        if (driver === "pglite") expect(Date.now() - startedAt).toBeLessThan(5000);
+        expect(ran).toEqual([before + 1]);
+        expect(job.attempts).toBe(before + 1);
+        if (driver === "pglite") {
+          // Taken back at start (the 10-minute lease had not run out), and said so in the log.
+          expect(logs.some((l) => l.msg?.startsWith("job queue: taking back jobs"))).toBe(true);
+        }
         await q.stop();
       } finally {
         await other?.close();

@@ -61,7 +61,8 @@ describe.each(DRIVERS)("store webhooks and carts on %s", (driver) => {
   const call = (method: string, path: string, body?: unknown, token = admin) =>
     s.api<Any>(method, path, { token, body });
   const until = <T>(what: string, probe: () => Promise<T | undefined | false>) =>
-    waitFor(what, probe, 20_000, 50);
+    // A cap for something stuck, not a timing check: a loaded machine runs the job queue late.
+    waitFor(what, probe, 60_000, 50);
   const carts = async (query = "") => (await call("GET", `/api/store/carts${query}`)).body;
 
   beforeAll(async () => {
