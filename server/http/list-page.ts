@@ -90,13 +90,13 @@ async function pastTheEnd<O>(
   matching: AnySelect,
   paging: { limit: number; offset: number },
 ): Promise<ListResult<O>> {
-  const { n } = await cappedCount(db, matching).executeTakeFirstOrThrow();
-  if (Number(n) > paging.offset) {
-    // Rows arrived between the first read and this snapshot: its page, with its count.
-    const rows = await pageStatement(db, query, matching, paging).execute();
-    return resultOf(db, rows as Row[], matching, paging);
-  }
-  return resultOf(db, [], matching, paging, Number(n));
+  const n = Number((await cappedCount(db, matching).executeTakeFirstOrThrow()).n);
+  // Counted exactly, and still past the end: nothing to read.
+  if (n <= Math.min(paging.offset, EXACT_COUNT_CAP)) return resultOf(db, [], matching, paging, n);
+  // Rows arrived between the first read and this snapshot (or the count stopped at its cap
+  // before the offset): the page of this snapshot, with the count it carries.
+  const rows = (await pageStatement(db, query, matching, paging).execute()) as Row[];
+  return resultOf(db, rows, matching, paging, rows.length ? undefined : n);
 }
 
 /** The rows without the total's column, and the total they agree with. */
