@@ -52,8 +52,8 @@ export async function pageWithTotal<O>(
   paging: { limit: number; offset: number },
 ): Promise<ListResult<O>> {
   const matching = (query as AnySelect).clearSelect().clearOrderBy().select(sql<number>`1`.as("one"));
-  const first = await pageStatement(db, query, matching, paging).execute();
-  if (first.length || paging.offset === 0) return resultOf(db, first as Row[], matching, paging);
+  const first = await pageRows(db, query, matching, paging);
+  if (first.length || paging.offset === 0) return resultOf(db, first, matching, paging);
   // Past the last page: no row carried the total. Count, and read the page again should rows
   // have arrived since, both in one snapshot. Inside a caller's transaction, in that.
   if (db.isTransaction) return pastTheEnd(db, query, matching, paging);
@@ -66,14 +66,23 @@ export async function pageWithTotal<O>(
 
 type Row = Record<string, unknown>;
 
-function pageStatement(
+/**
+ * The page, each row with the capped count. Run on `db`, which may be the snapshot's
+ * transaction: the query's own builder would run it on the database it was built from (on
+ * PGlite, waiting forever for the connection the transaction holds).
+ */
+async function pageRows(
   db: AnyDb,
   // biome-ignore lint/suspicious/noExplicitAny: see pageWithTotal.
   query: SelectQueryBuilder<any, any, any>,
   matching: AnySelect,
   paging: { limit: number; offset: number },
-) {
-  return query.select(cappedCount(db, matching).as(TOTAL_COLUMN)).limit(paging.limit).offset(paging.offset);
+): Promise<Row[]> {
+  const page = query
+    .select(cappedCount(db, matching).as(TOTAL_COLUMN))
+    .limit(paging.limit)
+    .offset(paging.offset);
+  return (await db.executeQuery<Row>(page.compile())).rows;
 }
 
 /** `count(*)` over at most EXACT_COUNT_CAP + 1 matching rows. */
@@ -95,7 +104,7 @@ async function pastTheEnd<O>(
   if (n <= Math.min(paging.offset, EXACT_COUNT_CAP)) return resultOf(db, [], matching, paging, n);
   // Rows arrived between the first read and this snapshot (or the count stopped at its cap
   // before the offset): the page of this snapshot, with the count it carries.
-  const rows = (await pageStatement(db, query, matching, paging).execute()) as Row[];
+  const rows = await pageRows(db, query, matching, paging);
   return resultOf(db, rows, matching, paging, rows.length ? undefined : n);
 }
 
