@@ -66,7 +66,9 @@ class PGliteDriver implements Driver {
 
   async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     const level = settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : "";
-    await conn.executeQuery(CompiledQuery.raw(`begin${level}`));
+    // `read only`: a list's snapshot (server/http/list-page.ts) says it only reads.
+    const mode = settings.accessMode ? ` ${settings.accessMode}` : "";
+    await conn.executeQuery(CompiledQuery.raw(`begin${level}${mode}`));
   }
 
   async commitTransaction(conn: DatabaseConnection): Promise<void> {

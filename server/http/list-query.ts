@@ -3,11 +3,12 @@
  * `pageSize`, `sort` (`-price,name`), `filters` (JSON of Refine CrudFilters), `q`.
  * Sorts and filters are only allowed on declared fields; values are always bound.
  */
-import { CompiledQuery, type Expression, type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import type { Expression, Kysely, SelectQueryBuilder } from "kysely";
 import type { CrudFilter } from "../../schemas/conditions";
 import { badRequest } from "./errors";
 import { nulFields } from "./input-guards";
 import { escapeLike, type FieldType, fieldRef, filterExpression, invalidFilters } from "./list-filter-sql";
+import { type ListResult, pageWithTotal } from "./list-page";
 
 export interface ListQuery {
   page?: number;
@@ -45,8 +46,7 @@ export type { ConditionalFilter, CrudFilter, LogicalFilter } from "../../schemas
 export type { FieldType } from "./list-filter-sql";
 export { filterExpression } from "./list-filter-sql";
 
-/** The column `totalColumn` lists usually name (a name no schema field takes). */
-export const TOTAL_COLUMN = "__atelier_total";
+export { EXACT_COUNT_CAP, type ListResult, pageWithTotal } from "./list-page";
 
 export interface ListOptions {
   /** Table alias prefixed to column names. */
@@ -64,13 +64,6 @@ export interface ListOptions {
   search?: readonly string[];
   /** Every matching row, no paging and no count (exports). */
   unpaged?: boolean;
-  /**
-   * Fetch the page and its capped count in ONE statement, the count a scalar subquery (run
-   * once) answered as this extra column of every row. One round trip instead of two: on
-   * PGlite, whose statements take turns on the app's own thread, that is most of a list's
-   * overhead. The caller must ignore the column (the resource engine's records do).
-   */
-  totalColumn?: string;
 }
 
 /** Parses `sort` into column/direction pairs, refusing undeclared fields. */
@@ -130,23 +123,10 @@ export function parseFilters(raw: string | undefined): CrudFilter[] {
   return parsed as CrudFilter[];
 }
 
-/** Up to this many matches the total is counted exactly; past it, the planner's estimate is used. */
-export const EXACT_COUNT_CAP = 10_000;
-
-export interface ListResult<O> {
-  rows: O[];
-  total: number;
-  /** false when the total is the planner's estimate (more than EXACT_COUNT_CAP matches). */
-  totalExact: boolean;
-}
-
 /**
- * Applies filters, sort and paging to a select and fetches the page with its total.
- *
- * The total is counted over at most EXACT_COUNT_CAP + 1 matching rows, in its own query
- * run beside the page's (or, with `totalColumn`, inside the page's statement): exact for
- * small results, and for large ones the planner's row estimate, so a list over millions of
- * rows never scans them all to count.
+ * Applies filters, sort and paging to a select and fetches the page with its total, both from
+ * one snapshot (./list-page.ts: exact up to EXACT_COUNT_CAP matches, the planner's estimate
+ * past it, `totalExact` telling which).
  */
 export async function listPage<DB, TB extends keyof DB, O>(
   // biome-ignore lint/suspicious/noExplicitAny: the caller's database, any schema.
@@ -170,7 +150,6 @@ export async function listPage<DB, TB extends keyof DB, O>(
     const pattern = `%${escapeLike(list.q)}%`;
     q = q.where((eb) => eb.or(search.map((f) => eb(fieldRef(eb, f, options), "ilike", pattern))));
   }
-  const matching = q.clearSelect().select(sql<number>`1`.as("one"));
   for (const [field, dir] of sorts) {
     const expression = options.expressions?.[field];
     q = expression ? q.orderBy(expression, dir) : q.orderBy(`${options.table}.${field}`, dir);
@@ -180,47 +159,5 @@ export async function listPage<DB, TB extends keyof DB, O>(
     const all = (await q.execute()) as O[];
     return { rows: all, total: all.length, totalExact: true };
   }
-  const paged = q.limit(pageSize).offset((page - 1) * pageSize);
-  if (options.totalColumn) {
-    const column = options.totalColumn;
-    const rows = await paged.select(cappedCount(db, matching).as(column)).execute();
-    // An empty first page: nothing matches. Past the last page, the count is asked on its own.
-    if (rows.length || page === 1) {
-      const n = rows.length ? Number(rows[0][column]) : 0;
-      return { rows: rows as O[], ...(await totalOf(db, matching, n)) };
-    }
-    return { rows: rows as O[], ...(await countMatches(db, matching)) };
-  }
-  const [rows, total] = await Promise.all([paged.execute(), countMatches(db, matching)]);
-  return { rows: rows as O[], ...total };
-}
-
-/** `count(*)` over at most EXACT_COUNT_CAP + 1 matching rows. */
-// biome-ignore lint/suspicious/noExplicitAny: see listPage.
-function cappedCount(db: Kysely<any>, matching: SelectQueryBuilder<any, any, any>) {
-  return db
-    .selectFrom(matching.limit(EXACT_COUNT_CAP + 1).as("m"))
-    .select(sql<number>`count(*)::int`.as("n"));
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: see listPage.
-async function countMatches(db: Kysely<any>, matching: SelectQueryBuilder<any, any, any>) {
-  const capped = await cappedCount(db, matching).executeTakeFirstOrThrow();
-  return totalOf(db, matching, Number(capped.n));
-}
-
-/** The total from a capped count `n`: itself up to the cap, past it the planner's estimate. */
-// biome-ignore lint/suspicious/noExplicitAny: see listPage.
-async function totalOf(db: Kysely<any>, matching: SelectQueryBuilder<any, any, any>, n: number) {
-  if (n <= EXACT_COUNT_CAP) return { total: n, totalExact: true };
-  const compiled = matching.compile();
-  const plan = await db.executeQuery<{ "QUERY PLAN": unknown }>(
-    CompiledQuery.raw(`explain (format json) ${compiled.sql}`, [...compiled.parameters]),
-  );
-  const raw = plan.rows[0]?.["QUERY PLAN"];
-  const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as Array<{
-    Plan: { "Plan Rows": number };
-  }>;
-  const estimate = Math.round(parsed[0]?.Plan["Plan Rows"] ?? n);
-  return { total: Math.max(estimate, n), totalExact: false };
+  return pageWithTotal<O>(db, q, { limit: pageSize, offset: (page - 1) * pageSize });
 }

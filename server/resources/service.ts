@@ -10,7 +10,7 @@ import { invalidInputMessage, fieldTitle as titleOf } from "../../schemas/error-
 import { withArticle } from "../../src/lib/text";
 import type { AppContext } from "../context";
 import { badRequest, conflict, HttpError, notFound } from "../http/errors";
-import { type ListQuery, type ListResult, listPage, TOTAL_COLUMN } from "../http/list-query";
+import { type ListQuery, type ListResult, listPage } from "../http/list-query";
 import { type ScopedRelation, scopedRelationsOf, uniqueName } from "./columns";
 import { type CustomFieldCatalogue, customFields } from "./custom-fields";
 import { listOptionsOf } from "./list-options";
@@ -18,8 +18,6 @@ import { optionFieldsOf, optionProblems } from "./options";
 import { CUSTOM, mergeCustom, type Row, toColumns, toRecord } from "./records";
 import type { AnyDb, ResourceRules } from "./rules";
 import { StatementCache } from "./statements";
-
-/** The page's total, as listPage adds it to each row (a name no schema field takes). */
 
 const listBaseOf = (db: AnyDb, table: string) => db.selectFrom(`${table} as t`).selectAll("t");
 
@@ -78,8 +76,6 @@ export class ResourceService {
     const { rows, total, totalExact }: ListResult<Row> = await listPage(this.db, this.listBase, query, {
       ...listOptionsOf(schema),
       unpaged,
-      // One statement for the page and its total; toRecord leaves the extra column out.
-      totalColumn: TOTAL_COLUMN,
     });
     return { data: rows.map((r) => toRecord(schema, r)), total, totalExact };
   }

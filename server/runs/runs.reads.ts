@@ -2,7 +2,7 @@
  * The run engine's reads for history and figures (engine.get, list, counts): no locks, and
  * nothing here moves a run. The writes are in runs.repository.ts.
  */
-import { sql } from "kysely";
+import { pageWithTotal } from "../http/list-page";
 import type { Db, Run, RunCounts, RunStatus, RunStep, RunSubject } from "./contract";
 import { RUN_STATUSES } from "./contract";
 import { toRun, toStep } from "./rows";
@@ -38,19 +38,11 @@ export async function listRuns(db: Db, filter: ListFilter): Promise<{ data: Run[
     query = query.where("subject_type", "=", filter.subject.type).where("subject_id", "=", filter.subject.id);
   }
   if (filter.status?.length) query = query.where("status", "in", filter.status);
-  const rows = await query
-    .selectAll()
-    .select(sql<string>`count(*) over ()`.as("__total"))
-    .orderBy("started_at", "desc")
-    .orderBy("id", "desc")
-    .limit(filter.limit)
-    .offset(filter.offset)
-    .execute();
-  let total = rows.length ? Number(rows[0].__total) : 0;
-  if (!rows.length && filter.offset > 0) {
-    const { n } = await query.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow();
-    total = Number(n);
-  }
+  const { rows, total } = await pageWithTotal(
+    db,
+    query.selectAll().orderBy("started_at", "desc").orderBy("id", "desc"),
+    { limit: filter.limit, offset: filter.offset },
+  );
   return { data: rows.map(toRun), total };
 }
 

@@ -11,7 +11,7 @@ import { type AjvErrorLike, fieldErrors, invalidInputMessage } from "../../../sc
 import { isoOrNull as iso } from "../../../src/lib/dates";
 import type { AppContext } from "../../context";
 import { badRequest, conflict, notFound } from "../../http/errors";
-import { type ListQuery, listPage, TOTAL_COLUMN } from "../../http/list-query";
+import { type ListQuery, listPage } from "../../http/list-query";
 import type { AnyDb } from "../../resources/rules";
 import { addVersion, deleteVersions, type VersionKind } from "../../versions/versions";
 import { referencesOf, sanitiseRichText } from "./entry-values";
@@ -107,7 +107,6 @@ export class EntriesService {
       filterFields: { ...json.filterFields, ...ENTRY_COLUMNS, id: "uuid", domain_ids: "uuids" },
       expressions: json.expressions,
       search: schema["x-searchable"],
-      totalColumn: TOTAL_COLUMN,
     });
     return { data: (rows as EntryRow[]).map((r) => entryRecord(type, r)), total, totalExact };
   }

@@ -11,7 +11,7 @@ import { UUID } from "../../../schemas/uuid";
 import { markScopePublic } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { HttpError, notFound } from "../../http/errors";
-import { type ListQuery, listPage, listQuerySchema, TOTAL_COLUMN } from "../../http/list-query";
+import { type ListQuery, listPage, listQuerySchema } from "../../http/list-query";
 import type { AnyDb } from "../../resources/rules";
 import { resolveNavigation } from "./navigation-tree";
 import { MAX_POPULATE, Populator, publicEntry } from "./populate";
@@ -175,7 +175,6 @@ export async function publicCmsRoutes(
             filterFields: { ...json.filterFields, published_at: "date", id: "uuid" },
             expressions: json.expressions,
             search: schema["x-searchable"],
-            totalColumn: TOTAL_COLUMN,
           });
           const data = rows.map((r) => publicEntry(r as never));
           await populator.populate(type, data, request.query.populate ?? 1, domain.id);

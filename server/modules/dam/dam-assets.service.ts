@@ -2,6 +2,7 @@
 import { sql } from "kysely";
 import { ASSET_TYPE_MIME, type DamAsset } from "../../../schemas/dam";
 import { badRequest, notFound } from "../../http/errors";
+import { pageWithTotal } from "../../http/list-page";
 import type { StoredUpload } from "../../storage/upload";
 import {
   type AssetListQuery,
@@ -54,16 +55,11 @@ export class DamAssets extends DamStore {
     if (query.tag) base = base.where(sql<boolean>`tags @> array[${query.tag}]::text[]`);
     if (query.type) base = base.where("mime", "like", ASSET_TYPE_MIME[query.type]);
     const order = orderOf(query.sort, { name: "lower(name)", createdAt: "created_at", size: "size" }, "name");
-    const [rows, count] = await Promise.all([
-      base
-        .selectAll()
-        .orderBy(order)
-        .limit(pageSize)
-        .offset((page - 1) * pageSize)
-        .execute(),
-      base.select(sql<string>`count(*)`.as("n")).executeTakeFirstOrThrow(),
-    ]);
-    return { data: rows.map(toAsset), total: Number(count.n) };
+    const { rows, total } = await pageWithTotal(this.db, base.selectAll().orderBy(order), {
+      limit: pageSize,
+      offset: (page - 1) * pageSize,
+    });
+    return { data: rows.map(toAsset), total };
   }
 
   async get(id: string): Promise<DamAsset> {

@@ -1,6 +1,7 @@
 /** Folders of the asset manager: list, create, details (breadcrumb and totals), rename and move. */
 import { sql } from "kysely";
 import type { DamFolder, DamFolderDetails, DamPathItem } from "../../../schemas/dam";
+import { pageWithTotal } from "../../http/list-page";
 import {
   type FolderListQuery,
   folderName,
@@ -26,7 +27,8 @@ export class DamFolders extends DamStore {
       { name: "lower(name)", createdAt: "created_at", updatedAt: "updated_at" },
       "name",
     );
-    const [rows, count] = await Promise.all([
+    const { rows, total } = await pageWithTotal(
+      this.db,
       base
         .selectAll()
         .select((eb) =>
@@ -39,15 +41,12 @@ export class DamFolders extends DamStore {
             )
             .as("has_children"),
         )
-        .orderBy(order)
-        .limit(pageSize)
-        .offset((page - 1) * pageSize)
-        .execute(),
-      base.select(sql<string>`count(*)`.as("n")).executeTakeFirstOrThrow(),
-    ]);
+        .orderBy(order),
+      { limit: pageSize, offset: (page - 1) * pageSize },
+    );
     return {
       data: rows.map((row) => ({ ...toFolder(row), hasChildren: Boolean(row.has_children) })),
-      total: Number(count.n),
+      total,
     };
   }
 

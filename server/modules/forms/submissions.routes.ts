@@ -15,7 +15,7 @@ import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { type JsonField, jsonListFields } from "../../entities/jsonb-fields";
 import { notFound } from "../../http/errors";
-import { type ListQuery, listPage, listQuerySchema, TOTAL_COLUMN } from "../../http/list-query";
+import { type ListQuery, listPage, listQuerySchema } from "../../http/list-query";
 import { escapeFormula } from "../../resources/csv/cells";
 import { BOM } from "../../resources/csv/export";
 import type { AnyDb } from "../../resources/rules";
@@ -115,7 +115,6 @@ export async function submissionRoutes(app: FastifyInstance, ctx: AppContext, fo
       },
       expressions: { ...json.expressions, ...tracking },
       search: [...text, "utm_source", "utm_campaign"],
-      ...(unpaged ? {} : { totalColumn: TOTAL_COLUMN }),
     });
     return {
       fields,

@@ -16,6 +16,7 @@ import {
 import type { AppContext } from "../../../context";
 import { parsedJson } from "../../../db/json";
 import { conflict, notFound } from "../../../http/errors";
+import { pageWithTotal } from "../../../http/list-page";
 import type { Db as RunDb, RunStatus } from "../../../runs";
 import { addTimeline, type Db } from "../timeline";
 import {
@@ -162,32 +163,33 @@ export async function listEnrolments(
     const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     q = q.where((eb) => eb.or([eb("c.name", "ilike", like), eb("c.email", "ilike", like)]));
   }
-  const rows = await q
-    .select([
-      "r.id",
-      "r.owner_key",
-      "r.subject_id",
-      "r.status",
-      "r.exit_reason",
-      "r.version",
-      "r.definition_hash",
-      "r.cursor",
-      "r.awaiting",
-      "r.error",
-      "r.started_at",
-      "r.finished_at",
-      "c.name as client_name",
-      "c.email as client_email",
-      "s.name as sequence_name",
-      "st.status as step_status",
-      "st.due_at",
-      sql<string>`count(*) over ()`.as("total"),
-    ])
-    .orderBy("r.started_at", "desc")
-    .orderBy("r.id", "desc")
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize)
-    .execute();
+  const page = await pageWithTotal(
+    db,
+    q
+      .select([
+        "r.id",
+        "r.owner_key",
+        "r.subject_id",
+        "r.status",
+        "r.exit_reason",
+        "r.version",
+        "r.definition_hash",
+        "r.cursor",
+        "r.awaiting",
+        "r.error",
+        "r.started_at",
+        "r.finished_at",
+        "c.name as client_name",
+        "c.email as client_email",
+        "s.name as sequence_name",
+        "st.status as step_status",
+        "st.due_at",
+      ])
+      .orderBy("r.started_at", "desc")
+      .orderBy("r.id", "desc"),
+    { limit: query.pageSize, offset: (query.page - 1) * query.pageSize },
+  );
+  const rows = page.rows;
   const hashes = [...new Set(rows.map((r) => r.definition_hash))];
   const definitions = new Map(
     hashes.length
@@ -230,12 +232,7 @@ export async function listEnrolments(
       finishedAt: r.finished_at ? new Date(r.finished_at).toISOString() : null,
     };
   });
-  let total = rows.length ? Number(rows[0].total) : 0;
-  if (!rows.length && query.page > 1) {
-    const counted = await q.select((eb) => eb.fn.countAll<string>().as("n")).executeTakeFirstOrThrow();
-    total = Number(counted.n);
-  }
-  return { data, total };
+  return { data, total: page.total };
 }
 
 /** A sequence's figures, from its runs (the engine's counts) and its held ones. */
