@@ -51,14 +51,21 @@ export function TotpSetup({
           <Typography.Text type="secondary">
             Cannot scan it? Enter this key in the app instead:
           </Typography.Text>
-          <Typography.Text
+          {/* Wraps between groups of four, never inside one, so it reads as the app asks for it. */}
+          <Typography.Paragraph
             code
             copyable={{ text: enrolment.secret, tooltips: ["Copy key", "Copied"] }}
             data-testid="totp-secret"
-            style={{ fontSize: 15, wordBreak: "break-all" }}
+            style={{
+              fontSize: 15,
+              marginBottom: 0,
+              whiteSpace: "normal",
+              wordBreak: "normal",
+              lineHeight: 1.8,
+            }}
           >
             {groupedSecret(enrolment.secret)}
-          </Typography.Text>
+          </Typography.Paragraph>
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             Time-based, 6 digits, every 30 seconds.
           </Typography.Text>

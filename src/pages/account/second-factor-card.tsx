@@ -169,7 +169,7 @@ export function SecondFactorCard() {
           ) : null
         }
         maskClosable={dialog?.kind !== "codes"}
-        width={560}
+        width={600}
         destroyOnHidden
       >
         {dialog?.kind === "enrol" && (
