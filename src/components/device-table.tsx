@@ -72,6 +72,7 @@ export function DeviceTable({ resource, actionLabel, onSignedOut }: DeviceTableP
       <Table.Column<DeviceRecord>
         dataIndex="deviceName"
         title="Device name"
+        minWidth={200}
         render={(name: string, device) => (
           <Space>
             <DeviceIcon device={device.device} />
@@ -110,7 +111,9 @@ export function DeviceTable({ resource, actionLabel, onSignedOut }: DeviceTableP
               </Tag>
             </Tooltip>
           ) : device.signedIn ? (
-            <Typography.Text type="secondary">Password only</Typography.Text>
+            <Typography.Text type="secondary" style={{ whiteSpace: "nowrap" }}>
+              Password only
+            </Typography.Text>
           ) : null
         }
       />
