@@ -47,12 +47,6 @@ export default function EnrolStep({ challenge, onSignedIn, onBack }: Props) {
 
   return (
     <Flex vertical gap={16}>
-      <Alert
-        type="info"
-        showIcon
-        message="Your organisation requires a second step at sign-in"
-        description="Set up an authenticator app on your phone to finish signing in."
-      />
       {error && <Alert type="error" showIcon role="alert" message={error} />}
       {enrolment ? (
         <TotpSetup

@@ -62,7 +62,10 @@ export default function LoginPage() {
       onBack: () => setChallenge(null),
     };
     return challenge.secondFactor === "enrol" ? (
-      <AuthLayout title="Set up two-step sign-in" subtitle="One more step before you can sign in.">
+      <AuthLayout
+        title="Set up two-step sign-in"
+        subtitle="Your organisation requires a code from an authenticator app at sign-in. Set one up to finish signing in."
+      >
         <Suspense fallback={null}>
           <EnrolStep {...step} />
         </Suspense>
