@@ -4,34 +4,10 @@
  * signing in exactly as before. Codes are computed from the secret the API hands out.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { totpAt } from "../../server/auth/totp";
-import {
-  ADMIN,
-  DEVICE,
-  DRIVERS,
-  securityEventDetails,
-  startInstances,
-  startServer,
-  type TestServer,
-} from "./harness";
+import { ADMIN, DEVICE, DRIVERS, securityEventDetails, startServer, type TestServer } from "./harness";
+import { awayFromStepEdge, code, PASSWORD } from "./second-factor-fixtures";
 
-const PASSWORD = "Second-factor-passw0rd";
 let serial = 0;
-
-/**
- * Waits (with a deadline) until the current 30-second step has at least 6 s left, so the codes
- * a test computes for this step and the ones around it are still inside the server's window
- * when they arrive.
- */
-async function awayFromStepEdge() {
-  const deadline = Date.now() + 10_000;
-  while ((Date.now() / 1000) % 30 > 24) {
-    if (Date.now() > deadline) throw new Error("the clock did not move on");
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-/** The code of `steps` steps from now (-1, 0, 1 are inside the server's window). */
-const code = (secret: string, steps = 0) => totpAt(secret, Date.now() + steps * 30_000);
 
 describe.each(DRIVERS)("second factor on %s", (driver) => {
   let s: TestServer;
@@ -390,71 +366,5 @@ describe.each(DRIVERS)("second factor on %s", (driver) => {
       body: { required: "all" },
     });
     expect(policy.status).toBe(400);
-  });
-});
-
-describe.runIf(DRIVERS.includes("postgres"))("second factor across two instances", () => {
-  let a: TestServer;
-  let b: TestServer;
-  beforeAll(async () => {
-    [a, b] = await startInstances(2, { AUTH_MAX_ATTEMPTS: "3" });
-  });
-  afterAll(async () => {
-    await b?.close();
-    await a?.close();
-  });
-
-  /** A user enrolled through the two instances: their email, device and secret. */
-  async function enrolled(tag: string) {
-    const admin = (await a.signIn()).accessToken;
-    const email = `tfa-${tag}-${Date.now()}@example.com`;
-    const made = await a.api("POST", "/api/users", {
-      token: admin,
-      body: { first_name: "Clu", last_name: "Ster", email, password: PASSWORD, role: 3, modules: [1] },
-    });
-    expect(made.status).toBe(201);
-    const device = { deviceId: `cluster-${tag}`, deviceName: "Linux Chrome" };
-    const token = (await a.signIn(email, PASSWORD, device)).accessToken;
-    const { secret } = (
-      await a.api<{ secret: string }>("POST", "/api/users/me/second-factor/enrol", { token })
-    ).body;
-    await awayFromStepEdge();
-    const confirmed = await b.api("POST", "/api/users/me/second-factor/confirm", {
-      token,
-      body: { code: code(secret, -1) },
-    });
-    expect(confirmed.status).toBe(200);
-    return { email, device, secret };
-  }
-
-  const challengeOn = async (s: TestServer, user: { email: string; device: typeof DEVICE }) =>
-    (
-      await s.api("POST", "/api/auth/signin", {
-        body: { email: user.email, password: PASSWORD, deviceInfo: user.device },
-      })
-    ).body.challenge as string;
-
-  it("counts wrong codes on either instance toward one limit", async () => {
-    const user = await enrolled("limit");
-    const challenge = await challengeOn(a, user);
-    const wrong = String((Number(code(user.secret)) + 3) % 1_000_000).padStart(6, "0");
-    const statuses: number[] = [];
-    for (const s of [a, b, a, b])
-      statuses.push(
-        (await s.api("POST", "/api/auth/signin/second-factor", { body: { challenge, code: wrong } })).status,
-      );
-    expect(statuses).toEqual([401, 401, 401, 429]);
-  });
-
-  it("accepts one code once, even sent to both instances at the same moment", async () => {
-    const user = await enrolled("race");
-    const challenges = await Promise.all([a, b].map((s) => challengeOn(s, user)));
-    const now = code(user.secret);
-    const raced = await Promise.all(
-      [a, b].map((s, i) =>
-        s.api("POST", "/api/auth/signin/second-factor", { body: { challenge: challenges[i], code: now } }),
-      ),
-    );
-    expect(raced.map((r) => r.status).sort()).toEqual([200, 401]);
   });
 });
