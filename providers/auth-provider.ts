@@ -4,6 +4,7 @@
  */
 import type { AuthProvider } from "@refinedev/core";
 import type { MeResponse, ModuleEntry } from "../schemas/auth";
+import { isSecondFactorChallenge } from "../schemas/second-factor";
 import { getDeviceInfo } from "../src/browser/device-info";
 import { getErrorMessage } from "../src/lib/errors";
 import { modulesOf } from "../src/lib/permissions";
@@ -32,7 +33,15 @@ export function createAuthProvider(me: MeLoader): AuthProvider {
   return {
     async login({ email, password }: { email: string; password: string }) {
       try {
-        await signIn(email, password);
+        // The sign-in screen handles a second step; this entry point has no screen for one.
+        if (isSecondFactorChallenge(await signIn(email, password)))
+          return {
+            success: false,
+            error: {
+              name: "Sign-in failed",
+              message: "This account signs in with a code: use the sign-in page",
+            },
+          };
         me.clear();
         return { success: true, redirectTo: "/" };
       } catch (error) {

@@ -80,6 +80,8 @@ export interface UserRecord {
   last_seen_at: string | null;
   /** Invited and has not set a password yet (cannot sign in until then). */
   invite_pending: boolean;
+  /** Has a confirmed second factor (TOTP). */
+  second_factor: boolean;
 }
 
 /**
@@ -117,6 +119,11 @@ export interface DeviceRecord {
   createdAt: string;
   /** true while the device holds a live session. */
   signedIn: boolean;
+  /**
+   * How the live session's sign-in passed the second step: an app code, a recovery code, or
+   * setting one up; null when it had none (or the device is signed out).
+   */
+  secondFactor: "totp" | "recovery" | "enrolled" | null;
   /** true for the device that made the request. */
   current: boolean;
 }

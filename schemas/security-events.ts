@@ -17,6 +17,12 @@ export const SECURITY_EVENT_TYPES = [
   "device_revoked",
   "user_disabled",
   "user_enabled",
+  "second_factor_enabled",
+  "second_factor_disabled",
+  "second_factor_reset",
+  "recovery_code_used",
+  "recovery_codes_regenerated",
+  "second_factor_policy_changed",
 ] as const;
 
 export type SecurityEventType = (typeof SECURITY_EVENT_TYPES)[number];
@@ -35,6 +41,12 @@ export const SECURITY_EVENT_LABELS: Record<SecurityEventType, string> = {
   device_revoked: "Device signed out",
   user_disabled: "User disabled",
   user_enabled: "User enabled",
+  second_factor_enabled: "Second factor set up",
+  second_factor_disabled: "Second factor turned off",
+  second_factor_reset: "Second factor reset by an admin",
+  recovery_code_used: "Recovery code used",
+  recovery_codes_regenerated: "New recovery codes",
+  second_factor_policy_changed: "Second factor requirement changed",
 };
 
 /** One row of the log as the API answers it. */

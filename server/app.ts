@@ -8,6 +8,7 @@ import { registerAccessGuard } from "./auth/access";
 import { authRoutes } from "./auth/auth.routes";
 import { watchSessionChanges } from "./auth/principal";
 import { PrincipalCache } from "./auth/principal-cache";
+import { secondFactorRoutes } from "./auth/second-factor.routes";
 import { createTokenService } from "./auth/tokens";
 import { ensureFirstAdmin, loadJwtSecret, seedModules } from "./bootstrap";
 import type { Config } from "./config";
@@ -185,6 +186,7 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   registerIdempotency(app, ctx);
 
   await app.register(authRoutes, ctx);
+  await app.register(secondFactorRoutes, ctx);
   await app.register(usersRoutes, ctx);
   await app.register(modulesRoutes, ctx);
   await app.register(preferencesRoutes, ctx);

@@ -9,6 +9,7 @@ import {
   resetPasswordBodySchema,
   signInBodySchema,
 } from "../../schemas/auth-requests";
+import { isSecondFactorChallenge } from "../../schemas/second-factor";
 import type { AppContext } from "../context";
 import { PUBLIC, principalOf } from "./access";
 import { describeResetLink, requestPasswordReset, resetPassword, signIn } from "./auth.service";
@@ -28,7 +29,12 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
       config: { access: PUBLIC, secrets: { body: ["password"] } },
       schema: { tags, summary: "Sign in", body: signInBodySchema },
     },
-    async (request) => signIn(ctx, request.body, clientMeta(request)),
+    async (request, reply) => {
+      const answer = await signIn(ctx, request.body, clientMeta(request));
+      // 202: the password was right, a second step is due (no tokens yet; second-factor.routes.ts).
+      if (isSecondFactorChallenge(answer)) reply.status(202);
+      return answer;
+    },
   );
 
   app.post<{ Body: RefreshRequest }>(

@@ -1,15 +1,17 @@
 /** Sign-in and password reset: the account-level rules around sessions. */
 import { sql } from "kysely";
 import { ACCOUNT_DISABLED_MESSAGE, type SignInRequest, type SignInResponse } from "../../schemas/auth";
+import type { SecondFactorChallenge } from "../../schemas/second-factor";
 import type { AppContext } from "../context";
 import { badRequest, HttpError, tooManyRequests, unauthorized } from "../http/errors";
 import { scrubDeadLinks } from "../mail/outbox-secrets";
-import { getMe } from "../modules/users/users.service";
-import { recordSecurityEvent, type SecurityEventInput } from "../security/events";
+import { recordSecurityEvent } from "../security/events";
 import { livePasswordLinkKind, type PasswordLinkKind } from "./password-links";
 import { assertAcceptablePassword, hashPassword, verifyPassword } from "./passwords";
 import { hit, resetAttempts } from "./rate-limit";
-import { type ClientMeta, openSession, revokeAllSessions } from "./sessions.service";
+import { secondFactorChallengeFor } from "./second-factor.signin";
+import { type ClientMeta, revokeAllSessions } from "./sessions.service";
+import { completeSignIn, limitAttempts } from "./signin-common";
 import { hashToken, newOpaqueToken } from "./tokens";
 
 export const INVALID_CREDENTIALS = "Invalid email or password";
@@ -21,27 +23,15 @@ export const INVITE_DONE = "Your password is set. You can now sign in.";
 
 const normalise = (email: string) => email.trim().toLowerCase();
 
-/**
- * Counts an attempt under `key`; past `max` refuses it. The first refusal of a window is a
- * lockout in the security log (only the first, so a flood writes one row, not one per request).
- */
-async function limit(ctx: AppContext, key: string, max: number, lockout?: Omit<SecurityEventInput, "type">) {
-  const count = await hit(ctx.db, key);
-  if (count > max) {
-    if (lockout && count === max + 1) await recordSecurityEvent(ctx, { type: "lockout", ...lockout });
-    throw tooManyRequests();
-  }
-}
-
 export async function signIn(
   ctx: AppContext,
   input: SignInRequest,
   meta: ClientMeta,
-): Promise<SignInResponse> {
+): Promise<SignInResponse | SecondFactorChallenge> {
   const email = normalise(input.email);
   const accountKey = `signin:account:${email}`;
   const client = { email, ip: meta.ip, userAgent: meta.userAgent };
-  await limit(ctx, `signin:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp, {
+  await limitAttempts(ctx, `signin:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp, {
     ...client,
     details: { action: "signin", scope: "ip" },
   });
@@ -53,7 +43,7 @@ export async function signIn(
 
   const user = await ctx.db
     .selectFrom("users")
-    .select(["id", "password_hash", "active"])
+    .select(["id", "password_hash", "active", "role"])
     .where(sql<boolean>`lower(email) = ${email}`)
     .executeTakeFirst();
   const ok = await verifyPassword(user?.password_hash ?? null, input.password);
@@ -86,14 +76,10 @@ export async function signIn(
     });
     throw new HttpError(406, ACCOUNT_DISABLED_MESSAGE);
   }
-  const tokens = await openSession(ctx, user.id, input.deviceInfo, meta);
-  await recordSecurityEvent(ctx, {
-    type: "signin",
-    userId: user.id,
-    ...client,
-    details: { deviceId: input.deviceInfo.deviceId, deviceName: input.deviceInfo.deviceName },
-  });
-  return { ...tokens, user: await getMe(ctx, user.id) };
+  // An account with a second factor (or one the policy requires to enrol) gets no tokens yet.
+  const challenge = await secondFactorChallengeFor(ctx, user, input.deviceInfo);
+  if (challenge) return challenge;
+  return completeSignIn(ctx, user.id, input.deviceInfo, meta, client);
 }
 
 /**
@@ -107,11 +93,11 @@ export async function requestPasswordReset(
 ): Promise<string> {
   const email = normalise(rawEmail);
   const client = { email, ip: meta.ip, userAgent: meta.userAgent };
-  await limit(ctx, `reset:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp, {
+  await limitAttempts(ctx, `reset:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp, {
     ...client,
     details: { action: "password_reset_request", scope: "ip" },
   });
-  await limit(ctx, `reset:account:${email}`, ctx.config.authMaxAttempts, {
+  await limitAttempts(ctx, `reset:account:${email}`, ctx.config.authMaxAttempts, {
     ...client,
     details: { action: "password_reset_request", scope: "account" },
   });
@@ -162,7 +148,7 @@ export async function resetPassword(
   password: string,
   meta: ClientMeta,
 ): Promise<string> {
-  await limit(ctx, `reset:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp, {
+  await limitAttempts(ctx, `reset:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp, {
     ip: meta.ip,
     userAgent: meta.userAgent,
     details: { action: "password_reset", scope: "ip" },
@@ -226,7 +212,7 @@ export async function describeResetLink(
   id: string,
   meta: ClientMeta,
 ): Promise<{ kind: PasswordLinkKind }> {
-  await limit(ctx, `reset:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp);
+  await limitAttempts(ctx, `reset:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp);
   const kind = await livePasswordLinkKind(ctx.db, id);
   if (!kind) throw badRequest(RESET_LINK_INVALID, [{ field: "id", message: RESET_LINK_INVALID }]);
   return { kind };

@@ -10,6 +10,7 @@ import {
 } from "../../schemas/auth";
 import { detectBrowser, detectDevice } from "../../src/lib/device";
 import type { AppContext } from "../context";
+import type { SessionsTable } from "../db/types";
 import { HttpError, unauthorized } from "../http/errors";
 import { recordSecurityEvent } from "../security/events";
 import { SIGNED_OUT_ELSEWHERE, sessionsChanged } from "./principal";
@@ -42,12 +43,16 @@ function pair(
   };
 }
 
-/** Records the device, closes its previous chain and opens a new one. */
+/**
+ * Records the device, closes its previous chain and opens a new one; `secondFactor` says how
+ * its sign-in passed the second step (the devices list shows it).
+ */
 export async function openSession(
   ctx: AppContext,
   userId: string,
   device: DeviceInfo,
   meta: ClientMeta,
+  secondFactor: SessionsTable["second_factor"] = null,
 ): Promise<TokenPair> {
   const ua = meta.userAgent ?? "";
   const refreshToken = newOpaqueToken();
@@ -92,6 +97,7 @@ export async function openSession(
         expires_at: expiresAt,
         created_at: now,
         last_active_at: now,
+        second_factor: secondFactor,
       })
       .returning("id")
       .executeTakeFirstOrThrow();

@@ -84,6 +84,8 @@ export interface SessionsTable {
   revoked_reason: string | null;
   /** Last request or refresh, written at most once a minute (idle timeout). */
   last_active_at: Timestamp;
+  /** How its sign-in passed the second step: 'totp', 'recovery', 'enrolled'; null without one. */
+  second_factor: "totp" | "recovery" | "enrolled" | null;
 }
 
 export interface RefreshTokensTable {
@@ -152,6 +154,34 @@ export interface RateLimitsTable {
 export interface AppSettingsTable {
   key: string;
   value: string;
+}
+
+/** A user's TOTP authenticator (migration 0035); the secret sealed with the secret box. */
+export interface UserSecondFactorsTable {
+  user_id: string;
+  secret_sealed: string;
+  confirmed_at: NullableTimestamp;
+  /** The last TOTP time step accepted (replay protection). */
+  last_step: ColumnType<string | null, number | null | undefined, number | null>;
+  created_at: Generated<Timestamp>;
+}
+
+export interface UserRecoveryCodesTable {
+  id: Generated<string>;
+  user_id: string;
+  code_hash: string;
+  used_at: NullableTimestamp;
+  created_at: Generated<Timestamp>;
+}
+
+export interface SecondFactorChallengesTable {
+  token_hash: string;
+  user_id: string;
+  kind: "verify" | "enrol";
+  device_id: string;
+  device_name: string;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
 }
 
 export interface DamFoldersTable {
@@ -363,6 +393,9 @@ export interface Database
   mail_outbox: MailOutboxTable;
   rate_limits: RateLimitsTable;
   app_settings: AppSettingsTable;
+  user_second_factors: UserSecondFactorsTable;
+  user_recovery_codes: UserRecoveryCodesTable;
+  second_factor_challenges: SecondFactorChallengesTable;
   dam_folders: DamFoldersTable;
   dam_assets: DamAssetsTable;
   jobs: JobsTable;

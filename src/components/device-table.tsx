@@ -1,6 +1,11 @@
-import { DesktopOutlined, MobileOutlined, TabletOutlined } from "@ant-design/icons";
+import {
+  DesktopOutlined,
+  MobileOutlined,
+  SafetyCertificateOutlined,
+  TabletOutlined,
+} from "@ant-design/icons";
 import { useDelete, useList } from "@refinedev/core";
-import { Button, Empty, Popconfirm, Space, Table, Tag, Typography } from "antd";
+import { Button, Empty, Popconfirm, Space, Table, Tag, Tooltip, Typography } from "antd";
 import type { DeviceRecord } from "../../schemas/auth";
 import { DateText } from "./date-text";
 
@@ -26,6 +31,13 @@ const MOBILE = new Set([
   "Fire Phone",
 ]);
 const TABLET = new Set(["iPad", "Kindle"]);
+
+/** How the session's sign-in passed its second step, for the tag's tooltip. */
+const SECOND_FACTOR_HOW: Record<NonNullable<DeviceRecord["secondFactor"]>, string> = {
+  totp: "Signed in with a code from an authenticator app",
+  recovery: "Signed in with a recovery code",
+  enrolled: "Set up an authenticator app at sign-in",
+};
 
 function DeviceIcon({ device }: { device: string }) {
   if (TABLET.has(device)) return <TabletOutlined aria-hidden />;
@@ -54,12 +66,13 @@ export function DeviceTable({ resource, actionLabel, onSignedOut }: DeviceTableP
       dataSource={result.data}
       loading={query.isLoading}
       pagination={false}
-      scroll={{ x: 760 }}
+      scroll={{ x: 880 }}
       locale={{ emptyText: <Empty description="No devices have signed in yet" /> }}
     >
       <Table.Column<DeviceRecord>
         dataIndex="deviceName"
         title="Device name"
+        minWidth={200}
         render={(name: string, device) => (
           <Space>
             <DeviceIcon device={device.device} />
@@ -85,6 +98,23 @@ export function DeviceTable({ resource, actionLabel, onSignedOut }: DeviceTableP
         title="Session"
         render={(signedIn: boolean) =>
           signedIn ? <Tag color="green">Signed in</Tag> : <Tag>Signed out</Tag>
+        }
+      />
+      <Table.Column<DeviceRecord>
+        dataIndex="secondFactor"
+        title="Two-step"
+        render={(how: DeviceRecord["secondFactor"], device) =>
+          device.signedIn && how ? (
+            <Tooltip title={SECOND_FACTOR_HOW[how]}>
+              <Tag color="purple" icon={<SafetyCertificateOutlined aria-hidden />}>
+                Verified
+              </Tag>
+            </Tooltip>
+          ) : device.signedIn ? (
+            <Typography.Text type="secondary" style={{ whiteSpace: "nowrap" }}>
+              Password only
+            </Typography.Text>
+          ) : null
         }
       />
       <Table.Column<DeviceRecord>

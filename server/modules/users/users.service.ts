@@ -34,6 +34,9 @@ function userQuery(db: Kysely<Database>) {
       ),
       sql<Date | null>`(select max(d.last_seen_at) from devices d where d.user_id = u.id)`.as("last_seen_at"),
       sql<boolean>`u.password_hash is null`.as("invite_pending"),
+      sql<boolean>`exists (select 1 from user_second_factors f where f.user_id = u.id and f.confirmed_at is not null)`.as(
+        "second_factor",
+      ),
     ]);
 }
 
@@ -55,6 +58,7 @@ function toRecord(row: UserRow): UserRecord {
     updated_at: new Date(row.updated_at).toISOString(),
     last_seen_at: row.last_seen_at ? new Date(row.last_seen_at).toISOString() : null,
     invite_pending: row.invite_pending,
+    second_factor: row.second_factor,
   };
 }
 
@@ -314,6 +318,12 @@ export async function listDevices(ctx: AppContext, userId: string, currentDevice
       sql<boolean>`exists (select 1 from sessions s where s.device_pk = d.id and s.revoked_at is null and s.expires_at > now())`.as(
         "signed_in",
       ),
+      // How the live session's sign-in passed the second step (one live session per device).
+      sql<
+        DeviceRecord["secondFactor"]
+      >`(select s.second_factor from sessions s where s.device_pk = d.id and s.revoked_at is null and s.expires_at > now() order by s.created_at desc limit 1)`.as(
+        "second_factor",
+      ),
     ])
     .where("d.user_id", "=", userId)
     .orderBy("d.last_seen_at", "desc")
@@ -327,6 +337,7 @@ export async function listDevices(ctx: AppContext, userId: string, currentDevice
     lastSeenAt: new Date(r.last_seen_at).toISOString(),
     createdAt: new Date(r.created_at).toISOString(),
     signedIn: r.signed_in,
+    secondFactor: r.second_factor ?? null,
     current: r.device_id === currentDeviceId,
   }));
   return { data, total: data.length };

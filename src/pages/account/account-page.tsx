@@ -7,9 +7,11 @@ import type { MeResponse } from "../../../schemas/auth";
 import { roleLabelOf } from "../../layout/app-header";
 import { ChangePasswordForm } from "./change-password-form";
 import { NotificationMailSettings } from "./notification-mail-settings";
+import { SecondFactorCard } from "./second-factor-card";
 
 /**
- * `/account`: who I am, changing my own password, and which notifications come by mail.
+ * `/account`: who I am, changing my own password, two-step sign-in, and which notifications
+ * come by mail.
  * Reached from the header's user menu (and `#notifications` from the bell's panel).
  */
 export default function AccountPage() {
@@ -66,6 +68,7 @@ export default function AccountPage() {
         </Typography.Paragraph>
         <ChangePasswordForm />
       </Card>
+      <SecondFactorCard />
       <Card title="Notifications by mail" id="notifications">
         <NotificationMailSettings />
       </Card>

@@ -26,4 +26,26 @@ describe("describeEvent", () => {
     );
     expect(describeEvent({ type: "user_enabled", details: {} })).toBe("");
   });
+
+  it("says how a sign-in passed its second step, and the second factor's events", () => {
+    expect(
+      describeEvent({ type: "signin", details: { deviceName: "Mac Safari", secondFactor: "totp" } }),
+    ).toBe("on Mac Safari, with an app code");
+    expect(describeEvent({ type: "signin", details: { deviceName: "Mac Safari" } })).toBe("on Mac Safari");
+    expect(
+      describeEvent({ type: "signin_failed", details: { reason: "wrong_code", action: "signin" } }),
+    ).toBe("wrong code");
+    expect(describeEvent({ type: "lockout", details: { action: "signin", scope: "second_factor" } })).toBe(
+      "too many wrong codes for this account",
+    );
+    expect(describeEvent({ type: "recovery_code_used", details: { recoveryCodesLeft: 9 } })).toBe(
+      "9 codes left",
+    );
+    expect(describeEvent({ type: "second_factor_reset", details: { hadSecondFactor: false } })).toBe(
+      "had none set up",
+    );
+    expect(
+      describeEvent({ type: "second_factor_policy_changed", details: { from: "nobody", to: "admins" } }),
+    ).toBe("required for: nobody → admins");
+  });
 });

@@ -14,6 +14,13 @@ const REASONS: Record<string, string> = {
   wrong_password: "wrong password",
   unknown_account: "no account with this email",
   disabled: "account disabled",
+  wrong_code: "wrong code",
+};
+/** How a sign-in passed its second step (issue 26). */
+const SECOND_STEPS: Record<string, string> = {
+  totp: "with an app code",
+  recovery: "with a recovery code",
+  enrolled: "after setting up an authenticator app",
 };
 const ACTIONS: Record<string, string> = {
   signin: "sign-in attempts",
@@ -28,11 +35,17 @@ const ACTIONS: Record<string, string> = {
 export function describeEvent(event: Pick<SecurityEventRecord, "type" | "details">): string {
   const d = event.details ?? {};
   switch (event.type) {
-    case "signin":
-      return d.deviceName ? `on ${String(d.deviceName)}` : "";
+    case "signin": {
+      const parts = [
+        d.deviceName ? `on ${String(d.deviceName)}` : "",
+        SECOND_STEPS[String(d.secondFactor)] ?? "",
+      ];
+      return parts.filter(Boolean).join(", ");
+    }
     case "signin_failed":
       return REASONS[String(d.reason)] ?? "";
     case "lockout": {
+      if (d.scope === "second_factor") return "too many wrong codes for this account";
       const action = ACTIONS[String(d.action)] ?? String(d.action ?? "attempts");
       return d.scope === "ip" ? `too many ${action} from this IP` : `too many ${action} for this account`;
     }
@@ -56,6 +69,12 @@ export function describeEvent(event: Pick<SecurityEventRecord, "type" | "details
       return d.deviceName ? String(d.deviceName) : String(d.deviceId ?? "");
     case "password_changed":
       return d.by === "admin" ? "set by an admin" : "";
+    case "recovery_code_used":
+      return d.recoveryCodesLeft === 1 ? "1 code left" : `${String(d.recoveryCodesLeft ?? "?")} codes left`;
+    case "second_factor_reset":
+      return d.hadSecondFactor === false ? "had none set up" : "";
+    case "second_factor_policy_changed":
+      return `required for: ${String(d.from)} → ${String(d.to)}`;
     default:
       return "";
   }

@@ -10,6 +10,7 @@ import { DEFAULT_PAGE_SIZE } from "../../lib/constants";
 import { loadFailed } from "../../lib/load-failure";
 import { plural } from "../../lib/text";
 import { TruncatedText } from "../../resources/list/truncated-text";
+import { SecondFactorPolicyButton } from "./second-factor-policy-button";
 import { UserActions } from "./user-actions";
 import { UserFilters } from "./user-filters";
 
@@ -42,7 +43,15 @@ export default function UserListPage() {
   const filtered = filters.some((f) => "field" in f && f.value !== undefined && f.value !== "");
 
   return (
-    <List title="Users">
+    <List
+      title="Users"
+      headerButtons={({ defaultButtons }) => (
+        <>
+          <SecondFactorPolicyButton />
+          {defaultButtons}
+        </>
+      )}
+    >
       <UserFilters
         filters={filters}
         onChange={(next) => {

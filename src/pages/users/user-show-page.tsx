@@ -8,6 +8,7 @@ import { DeviceTable } from "../../components/device-table";
 import { RecordUnavailablePage } from "../../resources/record-not-found";
 import { recordState } from "../../resources/show/record-state";
 import { ResendInviteButton } from "./resend-invite-button";
+import { ResetSecondFactorButton } from "./reset-second-factor-button";
 
 /** `/users/show/:id`: the user's details and devices. */
 export default function UserShowPage() {
@@ -43,6 +44,7 @@ export default function UserShowPage() {
         headerButtons={({ defaultButtons }) => (
           <>
             {user && <ResendInviteButton user={user} type="default" />}
+            {user && <ResetSecondFactorButton user={user} />}
             {defaultButtons}
           </>
         )}
@@ -78,6 +80,9 @@ export default function UserShowPage() {
             </Descriptions.Item>
             <Descriptions.Item label="Last seen">
               <DateText value={user.last_seen_at} />
+            </Descriptions.Item>
+            <Descriptions.Item label="Two-step sign-in">
+              {user.second_factor ? <Tag color="purple">On</Tag> : <Tag>Off</Tag>}
             </Descriptions.Item>
           </Descriptions>
         )}

@@ -1,0 +1,108 @@
+/**
+ * Setting up an authenticator app: the QR code, the secret as text for typing in by hand, and
+ * the code that confirms it. Used on My account and at a sign-in that requires a second factor.
+ */
+import { SafetyCertificateOutlined } from "@ant-design/icons";
+import { Alert, Button, Flex, Form, Input, Typography } from "antd";
+import { useState } from "react";
+import type { TotpEnrolment } from "../../../schemas/second-factor";
+import { showFieldErrors } from "../form-errors";
+import { TotpQr } from "./totp-qr";
+
+/** The secret in groups of four, as apps show it; the spaces are ignored when typed. */
+export const groupedSecret = (secret: string) => secret.replace(/(.{4})(?=.)/g, "$1 ");
+
+const FIELDS = new Set(["code"]);
+
+export function TotpSetup({
+  enrolment,
+  onConfirm,
+  confirmLabel = "Turn on",
+}: {
+  enrolment: TotpEnrolment;
+  /** Sends the code; rejects with the server's refusal (shown under the field). */
+  onConfirm: (code: string) => Promise<void>;
+  confirmLabel?: string;
+}) {
+  const [form] = Form.useForm<{ code: string }>();
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const onFinish = async ({ code }: { code: string }) => {
+    setSubmitting(true);
+    setError(null);
+    try {
+      await onConfirm(code.replace(/\s/g, ""));
+    } catch (err) {
+      setError(showFieldErrors(form, err, FIELDS));
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Flex vertical gap={16}>
+      <Typography.Text>
+        1. Scan this QR code with an authenticator app (Google Authenticator, Microsoft Authenticator,
+        1Password, …).
+      </Typography.Text>
+      <Flex gap={20} align="center" wrap>
+        <TotpQr uri={enrolment.uri} />
+        <Flex vertical gap={4} style={{ minWidth: 0, flex: "1 1 200px" }}>
+          <Typography.Text type="secondary">
+            Cannot scan it? Enter this key in the app instead:
+          </Typography.Text>
+          {/* Wraps between groups of four, never inside one, so it reads as the app asks for it. */}
+          <Typography.Paragraph
+            code
+            copyable={{ text: enrolment.secret, tooltips: ["Copy key", "Copied"] }}
+            data-testid="totp-secret"
+            style={{
+              fontSize: 15,
+              marginBottom: 0,
+              whiteSpace: "normal",
+              wordBreak: "normal",
+              lineHeight: 1.8,
+            }}
+          >
+            {groupedSecret(enrolment.secret)}
+          </Typography.Paragraph>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            Time-based, 6 digits, every 30 seconds.
+          </Typography.Text>
+        </Flex>
+      </Flex>
+      <Form<{ code: string }>
+        form={form}
+        name="totp-confirm"
+        layout="vertical"
+        requiredMark={false}
+        onFinish={onFinish}
+        onValuesChange={() => setError(null)}
+        disabled={submitting}
+      >
+        {error && <Alert type="error" showIcon role="alert" message={error} style={{ marginBottom: 12 }} />}
+        <Form.Item
+          label="2. Enter the 6-digit code the app shows"
+          name="code"
+          rules={[
+            { required: true, message: "Enter the code from your app" },
+            { pattern: /^\s*\d{3}\s?\d{3}\s*$/, message: "The code is six digits" },
+          ]}
+        >
+          <Input
+            autoFocus
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={7}
+            placeholder="123456"
+            prefix={<SafetyCertificateOutlined aria-hidden />}
+            style={{ maxWidth: 220, letterSpacing: 2 }}
+          />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={submitting}>
+          {confirmLabel}
+        </Button>
+      </Form>
+    </Flex>
+  );
+}

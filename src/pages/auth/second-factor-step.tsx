@@ -1,0 +1,112 @@
+/**
+ * Sign-in, second step: the code from the authenticator app, or a recovery code. The
+ * challenge from the password step is sent with it; it expires after five minutes, after
+ * which the screen goes back to the password.
+ */
+import { KeyOutlined, SafetyCertificateOutlined } from "@ant-design/icons";
+import { Button, Flex, Form, Input, Typography } from "antd";
+import { useState } from "react";
+import { signInSecondStep } from "../../../providers/auth-api";
+import { FormError } from "../../components/email-field";
+import { getErrorMessage } from "../../lib/errors";
+
+interface Props {
+  challenge: string;
+  /** Called once the tokens are stored. */
+  onSignedIn: () => void;
+  /** Back to the password (a new challenge). */
+  onBack: () => void;
+}
+
+export default function SecondFactorStep({ challenge, onSignedIn, onBack }: Props) {
+  const [form] = Form.useForm<{ code: string }>();
+  const [recovery, setRecovery] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  const onFinish = async ({ code }: { code: string }) => {
+    setError(null);
+    setSubmitting(true);
+    try {
+      await signInSecondStep(challenge, code.trim());
+      onSignedIn();
+    } catch (err) {
+      setError(getErrorMessage(err));
+      setSubmitting(false);
+      form.setFieldValue("code", "");
+    }
+  };
+
+  const switchKind = () => {
+    setRecovery((r) => !r);
+    setError(null);
+    form.resetFields();
+  };
+
+  return (
+    <Form<{ code: string }>
+      form={form}
+      name="second-factor"
+      layout="vertical"
+      requiredMark={false}
+      onFinish={onFinish}
+      onValuesChange={() => setError(null)}
+      disabled={submitting}
+    >
+      <Typography.Paragraph type="secondary">
+        {recovery
+          ? "Enter one of the recovery codes you saved when you set up your authenticator app. Each code works once."
+          : "Open your authenticator app and enter the 6-digit code it shows for Atelier."}
+      </Typography.Paragraph>
+      <FormError message={error} />
+      {recovery ? (
+        <Form.Item
+          key="recovery"
+          label="Recovery code"
+          name="code"
+          rules={[{ required: true, message: "Enter a recovery code" }]}
+        >
+          <Input
+            autoFocus
+            size="large"
+            autoComplete="off"
+            spellCheck={false}
+            prefix={<KeyOutlined aria-hidden />}
+          />
+        </Form.Item>
+      ) : (
+        <Form.Item
+          key="totp"
+          label="Authentication code"
+          name="code"
+          rules={[
+            { required: true, message: "Enter the code from your app" },
+            { pattern: /^\s*\d{3}\s?\d{3}\s*$/, message: "The code is six digits" },
+          ]}
+        >
+          <Input
+            autoFocus
+            size="large"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={7}
+            placeholder="123456"
+            prefix={<SafetyCertificateOutlined aria-hidden />}
+            style={{ letterSpacing: 2 }}
+          />
+        </Form.Item>
+      )}
+      <Button type="primary" htmlType="submit" size="large" block loading={submitting}>
+        Verify and sign in
+      </Button>
+      <Flex justify="space-between" style={{ marginTop: 16 }}>
+        <Button type="link" style={{ padding: 0 }} onClick={onBack}>
+          Back
+        </Button>
+        <Button type="link" style={{ padding: 0 }} onClick={switchKind}>
+          {recovery ? "Use the code from my app" : "Use a recovery code"}
+        </Button>
+      </Flex>
+    </Form>
+  );
+}
