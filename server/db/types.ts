@@ -26,6 +26,7 @@ import type {
 import type { NotificationsTable } from "./types-notifications";
 import type { ProposalTables } from "./types-proposals";
 import type { RunDefinitionsTable, RunStepsTable, RunsTable } from "./types-runs";
+import type { SecondFactorTables } from "./types-second-factor";
 import type { StoreTables } from "./types-store";
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -154,34 +155,6 @@ export interface RateLimitsTable {
 export interface AppSettingsTable {
   key: string;
   value: string;
-}
-
-/** A user's TOTP authenticator (migration 0035); the secret sealed with the secret box. */
-export interface UserSecondFactorsTable {
-  user_id: string;
-  secret_sealed: string;
-  confirmed_at: NullableTimestamp;
-  /** The last TOTP time step accepted (replay protection). */
-  last_step: ColumnType<string | null, number | null | undefined, number | null>;
-  created_at: Generated<Timestamp>;
-}
-
-export interface UserRecoveryCodesTable {
-  id: Generated<string>;
-  user_id: string;
-  code_hash: string;
-  used_at: NullableTimestamp;
-  created_at: Generated<Timestamp>;
-}
-
-export interface SecondFactorChallengesTable {
-  token_hash: string;
-  user_id: string;
-  kind: "verify" | "enrol";
-  device_id: string;
-  device_name: string;
-  expires_at: Timestamp;
-  used_at: NullableTimestamp;
 }
 
 export interface DamFoldersTable {
@@ -382,6 +355,7 @@ export interface Database
     CrmFieldTables,
     CrmSequenceTables,
     ProposalTables,
+    SecondFactorTables,
     StoreTables {
   modules: ModulesTable;
   users: UsersTable;
@@ -393,9 +367,6 @@ export interface Database
   mail_outbox: MailOutboxTable;
   rate_limits: RateLimitsTable;
   app_settings: AppSettingsTable;
-  user_second_factors: UserSecondFactorsTable;
-  user_recovery_codes: UserRecoveryCodesTable;
-  second_factor_challenges: SecondFactorChallengesTable;
   dam_folders: DamFoldersTable;
   dam_assets: DamAssetsTable;
   jobs: JobsTable;
