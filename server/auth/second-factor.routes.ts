@@ -54,7 +54,7 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext) 
   app.post<Challenge>(
     "/api/auth/signin/second-factor",
     {
-      config: { access: PUBLIC },
+      config: { access: PUBLIC, secrets: { body: ["challenge", "code"] } },
       schema: {
         tags,
         summary: "Sign in: the second step (an app code or a recovery code)",
@@ -67,7 +67,7 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext) 
   app.post<{ Body: { challenge: string } }>(
     "/api/auth/signin/second-factor/enrol",
     {
-      config: { access: PUBLIC },
+      config: { access: PUBLIC, secrets: { body: ["challenge"] } },
       schema: { tags, summary: "Sign in: set up the required second factor", body: enrolChallengeBodySchema },
     },
     (request) => enrolAtSignIn(ctx, request.body.challenge),
@@ -76,7 +76,7 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext) 
   app.post<Challenge>(
     "/api/auth/signin/second-factor/enrol/confirm",
     {
-      config: { access: PUBLIC },
+      config: { access: PUBLIC, secrets: { body: ["challenge", "code"] } },
       schema: {
         tags,
         summary: "Sign in: confirm the second factor set up, and sign in",
@@ -110,7 +110,7 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext) 
   app.post<Code>(
     "/api/users/me/second-factor/confirm",
     {
-      config: { access: SIGNED_IN },
+      config: { access: SIGNED_IN, secrets: { body: ["code"] } },
       schema: {
         tags,
         security,
@@ -128,7 +128,7 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext) 
   app.post<Code>(
     "/api/users/me/second-factor/recovery-codes",
     {
-      config: { access: SIGNED_IN },
+      config: { access: SIGNED_IN, secrets: { body: ["code"] } },
       schema: {
         tags,
         security,
@@ -146,7 +146,7 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext) 
   app.post<Code>(
     "/api/users/me/second-factor/disable",
     {
-      config: { access: SIGNED_IN },
+      config: { access: SIGNED_IN, secrets: { body: ["code"] } },
       schema: { tags, security, summary: "Turn my second factor off", body: anyCodeBodySchema },
     },
     async (request, reply) => {
