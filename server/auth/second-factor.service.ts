@@ -19,7 +19,7 @@ import { badRequest, conflict, forbidden, notFound, tooManyRequests } from "../h
 import { recordSecurityEvent } from "../security/events";
 import { ROLE_ADMIN } from "./principal";
 import { hit, resetAttempts } from "./rate-limit";
-import type { ClientMeta } from "./sessions.service";
+import { type ClientMeta, endHalfDoneSignIns } from "./sessions.service";
 import { hashToken } from "./tokens";
 import { base32Encode, matchTotp, newTotpSecret, otpauthUri } from "./totp";
 
@@ -319,7 +319,7 @@ async function removeFactor(db: AppContext["db"], userId: string) {
   const removed = await db.deleteFrom("user_second_factors").where("user_id", "=", userId).executeTakeFirst();
   await db.deleteFrom("user_recovery_codes").where("user_id", "=", userId).execute();
   // A sign-in half done with the old factor must not finish with it.
-  await db.deleteFrom("second_factor_challenges").where("user_id", "=", userId).execute();
+  await endHalfDoneSignIns(db, userId);
   return Number(removed.numDeletedRows) > 0;
 }
 

@@ -1,0 +1,102 @@
+/**
+ * The second factor attacked, on both engines: challenges outliving the password that earned
+ * them, a secret the server can no longer open, codes as people type them, one recovery code
+ * sent twice at once, challenges of one kind used for another, and an admin resetting their own.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DRIVERS, startServer, type TestServer } from "./harness";
+import { awayFromStepEdge, code, PASSWORD } from "./second-factor-fixtures";
+
+let serial = 0;
+type Answer = Record<string, unknown>;
+
+describe.each(DRIVERS)("second factor abused on %s", (driver) => {
+  let s: TestServer;
+  let admin: string;
+  let adminId: string;
+
+  beforeAll(async () => {
+    s = await startServer(driver, { AUTH_MAX_ATTEMPTS: "10" });
+    const signedIn = await s.signIn();
+    admin = signedIn.accessToken;
+    adminId = signedIn.user.userID;
+  });
+  afterAll(() => s?.close());
+
+  async function newUser() {
+    const email = `abuse-${++serial}-${Date.now()}@example.com`;
+    const made = await s.api("POST", "/api/users", {
+      token: admin,
+      body: { first_name: "Ann", last_name: "Abuse", email, password: PASSWORD, role: 3, modules: [1] },
+    });
+    expect(made.status).toBe(201);
+    return {
+      id: String(made.body.id),
+      email,
+      device: { deviceId: `dev-${email}`, deviceName: "Linux Chrome" },
+    };
+  }
+
+  const signIn = (
+    user: { email: string; device: { deviceId: string; deviceName: string } },
+    password = PASSWORD,
+  ) =>
+    s.api<Answer>("POST", "/api/auth/signin", {
+      body: { email: user.email, password, deviceInfo: user.device },
+    });
+
+  async function enrolledUser() {
+    const user = await newUser();
+    const token = (await s.signIn(user.email, PASSWORD, user.device)).accessToken;
+    const begun = await s.api<{ secret: string }>("POST", "/api/users/me/second-factor/enrol", { token });
+    await awayFromStepEdge();
+    const confirmed = await s.api<{ recoveryCodes: string[] }>(
+      "POST",
+      "/api/users/me/second-factor/confirm",
+      {
+        token,
+        body: { code: code(begun.body.secret, -1) },
+      },
+    );
+    expect(confirmed.status).toBe(200);
+    return { ...user, token, secret: begun.body.secret, recoveryCodes: confirmed.body.recoveryCodes };
+  }
+
+  async function challengeOf(user: Parameters<typeof signIn>[0]) {
+    const first = await signIn(user);
+    expect(first.status).toBe(202);
+    return String(first.body.challenge);
+  }
+  const secondStep = (challenge: string, given: string) =>
+    s.api<Answer>("POST", "/api/auth/signin/second-factor", { body: { challenge, code: given } });
+
+  it("ends a challenge when an admin sets a new password in between", async () => {
+    const user = await enrolledUser();
+
+    const beforeAdminChange = await challengeOf(user);
+    const changed = await s.api("PATCH", `/api/users/${user.id}`, {
+      token: admin,
+      body: { password: "Another-sturdy-passw0rd-1" },
+    });
+    expect(changed.status).toBe(200);
+    const late = await secondStep(beforeAdminChange, user.recoveryCodes[0]);
+    expect(late.status).toBe(401);
+    expect(late.body.message).toBe("This sign-in has expired. Sign in again with your password.");
+  });
+  it("ends a challenge when the user changes their own password in between", async () => {
+    const user = await enrolledUser();
+    const challenge = await challengeOf(user);
+    const changed = await s.api("POST", "/api/users/me/password", {
+      token: user.token,
+      body: { currentPassword: PASSWORD, newPassword: "Another-sturdy-passw0rd-2" },
+    });
+    expect(changed.status).toBe(200);
+    expect((await secondStep(challenge, user.recoveryCodes[0])).status).toBe(401);
+  });
+  it("ends a challenge when an admin resets the user's second factor in between", async () => {
+    const user = await enrolledUser();
+    const challenge = await challengeOf(user);
+    expect((await s.api("DELETE", `/api/users/${user.id}/second-factor`, { token: admin })).status).toBe(204);
+    expect((await secondStep(challenge, user.recoveryCodes[0])).status).toBe(401);
+  });
+});
