@@ -15,8 +15,9 @@ import {
   type TotpEnrolment,
 } from "../../schemas/second-factor";
 import type { AppContext } from "../context";
-import { badRequest, conflict, forbidden, notFound, tooManyRequests } from "../http/errors";
+import { badRequest, conflict, forbidden, HttpError, notFound, tooManyRequests } from "../http/errors";
 import { recordSecurityEvent } from "../security/events";
+import { SecretBoxError } from "../security/secret-box";
 import { ROLE_ADMIN } from "./principal";
 import { hit, resetAttempts } from "./rate-limit";
 import { type ClientMeta, endHalfDoneSignIns } from "./sessions.service";
@@ -30,6 +31,10 @@ export const ALREADY_ENROLLED =
   "A second factor is already set up for this account. Turn it off first, or ask an admin to reset it.";
 export const NOT_ENROLLED = "This account has no second factor set up.";
 export const ENROLMENT_NOT_STARTED = "Start setting up your authenticator app again: this set-up has ended.";
+export const SECRET_UNREADABLE =
+  "Two-step sign-in cannot check app codes for this account: the server no longer has the encryption key " +
+  "(ENCRYPTION_KEY) it was set up with. Use a recovery code, or ask an admin to restore that key or to " +
+  "reset your two-step sign-in.";
 export const REQUIRED_CANNOT_DISABLE =
   "Your organisation requires a second factor for your account, so it cannot be turned off.";
 
@@ -84,7 +89,16 @@ async function factorOf(ctx: AppContext, userId: string) {
     .where("user_id", "=", userId)
     .executeTakeFirst();
   if (!row) return null;
-  return { secret: ctx.secrets.open(row.secret_sealed, sealContext(userId)), confirmedAt: row.confirmed_at };
+  try {
+    return {
+      secret: ctx.secrets.open(row.secret_sealed, sealContext(userId)),
+      confirmedAt: row.confirmed_at,
+    };
+  } catch (error) {
+    // A key lost or changed without the old one kept: not the user's fault, and not a mystery.
+    if (error instanceof SecretBoxError) throw new HttpError(503, SECRET_UNREADABLE);
+    throw error;
+  }
 }
 
 export async function hasSecondFactor(ctx: Pick<AppContext, "db">, userId: string): Promise<boolean> {

@@ -4,6 +4,7 @@
  * sent twice at once, challenges of one kind used for another, and an admin resetting their own.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSecretBox } from "../../server/security/secret-box";
 import { DRIVERS, startServer, type TestServer } from "./harness";
 import { awayFromStepEdge, code, PASSWORD } from "./second-factor-fixtures";
 
@@ -98,5 +99,27 @@ describe.each(DRIVERS)("second factor abused on %s", (driver) => {
     const challenge = await challengeOf(user);
     expect((await s.api("DELETE", `/api/users/${user.id}/second-factor`, { token: admin })).status).toBe(204);
     expect((await secondStep(challenge, user.recoveryCodes[0])).status).toBe(401);
+  });
+  it("answers a secret it cannot open with 503 in words, and a recovery code still signs in", async () => {
+    const user = await enrolledUser();
+    // What a lost ENCRYPTION_KEY leaves: a value sealed with a key this server does not have.
+    const foreign = createSecretBox(["a key this server never had, 32 chars or more"]);
+    await s.database.db
+      .updateTable("user_second_factors")
+      .set({ secret_sealed: foreign.seal(user.secret, `user_second_factors.secret:${user.id}`) })
+      .where("user_id", "=", user.id)
+      .execute();
+    const challenge = await challengeOf(user);
+    const refused = await secondStep(challenge, code(user.secret));
+    expect(refused.status).toBe(503);
+    expect(String(refused.body.message)).toMatch(/ENCRYPTION_KEY.*recovery code.*admin/s);
+    const disable = await s.api("POST", "/api/users/me/second-factor/disable", {
+      token: user.token,
+      body: { code: code(user.secret) },
+    });
+    expect(disable.status).toBe(503);
+    const rescued = await secondStep(challenge, user.recoveryCodes[0]);
+    expect(rescued.status).toBe(200);
+    expect(rescued.body.accessToken).toBeTruthy();
   });
 });
