@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import {
+  appCodeOf,
   RECOVERY_CODE_COUNT,
   type RecoveryCodes,
   SECOND_FACTOR_POLICIES,
@@ -218,7 +219,7 @@ export async function confirmEnrolment(
   const factor = await factorOf(ctx, userId);
   if (factor?.confirmedAt) throw conflict(ALREADY_ENROLLED);
   if (!factor) throw badRequest(ENROLMENT_NOT_STARTED, [{ field: "code", message: ENROLMENT_NOT_STARTED }]);
-  const step = matchTotp(factor.secret, code.replace(/\s/g, ""));
+  const step = matchTotp(factor.secret, appCodeOf(code));
   if (step === null) {
     await recordWrongCode(ctx, userId, attempt, actor, "second_factor_enrol");
     throw badRequest(WRONG_CODE, [{ field: "code", message: WRONG_CODE }]);
@@ -257,7 +258,7 @@ export async function spendCode(
   code: string,
   actor: Actor,
 ): Promise<"totp" | "recovery" | null> {
-  const digits = code.replace(/\s/g, "");
+  const digits = appCodeOf(code);
   if (/^\d{6}$/.test(digits)) {
     const factor = await factorOf(ctx, userId);
     if (!factor?.confirmedAt) return null;

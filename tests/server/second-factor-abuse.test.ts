@@ -122,4 +122,16 @@ describe.each(DRIVERS)("second factor abused on %s", (driver) => {
     expect(rescued.status).toBe(200);
     expect(rescued.body.accessToken).toBeTruthy();
   });
+  it("takes a code typed with a space or a dash; refuses other digits and lengths with 401", async () => {
+    const user = await enrolledUser();
+    const challenge = await challengeOf(user);
+    for (const wrong of ["١٢٣٤٥٦", "１２３４５６", "1234567", "12345", "12a456"])
+      expect((await secondStep(challenge, wrong)).status, wrong).toBe(401);
+    const now = code(user.secret);
+    const dashed = await secondStep(challenge, `${now.slice(0, 3)}-${now.slice(3)}`);
+    expect(dashed.status).toBe(200);
+    const again = await challengeOf(user);
+    const next = code(user.secret, 1);
+    expect((await secondStep(again, ` ${next.slice(0, 3)} ${next.slice(3)} `)).status).toBe(200);
+  });
 });
