@@ -36,6 +36,8 @@ export const SECRET_UNREADABLE =
   "Two-step sign-in cannot check app codes for this account: the server no longer has the encryption key " +
   "(ENCRYPTION_KEY) it was set up with. Use a recovery code, or ask an admin to restore that key or to " +
   "reset your two-step sign-in.";
+export const OWN_RESET =
+  "You cannot reset your own two-step sign-in: turn it off in My account with a code, or ask another admin.";
 export const REQUIRED_CANNOT_DISABLE =
   "Your organisation requires a second factor for your account, so it cannot be turned off.";
 
@@ -368,6 +370,8 @@ export async function resetSecondFactor(
 ): Promise<void> {
   const user = await ctx.db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
   if (!user) throw notFound("User not found");
+  // Without a code and past the policy: a stolen admin session must not strip its own factor.
+  if (userId === actor.actorId) throw forbidden(OWN_RESET);
   const had = await ctx.db.transaction().execute((trx) => removeFactor(trx, userId));
   await resetAttempts(ctx.db, codeAttemptsKey(userId));
   await recordSecurityEvent(ctx, {

@@ -134,4 +134,18 @@ describe.each(DRIVERS)("second factor abused on %s", (driver) => {
     const next = code(user.secret, 1);
     expect((await secondStep(again, ` ${next.slice(0, 3)} ${next.slice(3)} `)).status).toBe(200);
   });
+  it("refuses an admin resetting their own second factor, and a non-admin resetting anyone's", async () => {
+    const own = await s.api<Answer>("DELETE", `/api/users/${adminId}/second-factor`, { token: admin });
+    expect(own.status).toBe(403);
+    expect(own.body.message).toMatch(/own two-step sign-in.*My account/);
+    const member = await enrolledUser();
+    const other = await enrolledUser();
+    const signedIn = await challengeOf(member);
+    const tokens = await secondStep(signedIn, member.recoveryCodes[0]);
+    const token = String(tokens.body.accessToken);
+    expect((await s.api("DELETE", `/api/users/${other.id}/second-factor`, { token })).status).toBe(403);
+    expect(
+      (await s.api("PUT", "/api/second-factor/policy", { token, body: { required: "nobody" } })).status,
+    ).toBe(403);
+  });
 });
