@@ -84,6 +84,7 @@ describe.each(DRIVERS)("second factor abused on %s", (driver) => {
     expect(late.status).toBe(401);
     expect(late.body.message).toBe("This sign-in has expired. Sign in again with your password.");
   });
+
   it("ends a challenge when the user changes their own password in between", async () => {
     const user = await enrolledUser();
     const challenge = await challengeOf(user);
@@ -94,12 +95,14 @@ describe.each(DRIVERS)("second factor abused on %s", (driver) => {
     expect(changed.status).toBe(200);
     expect((await secondStep(challenge, user.recoveryCodes[0])).status).toBe(401);
   });
+
   it("ends a challenge when an admin resets the user's second factor in between", async () => {
     const user = await enrolledUser();
     const challenge = await challengeOf(user);
     expect((await s.api("DELETE", `/api/users/${user.id}/second-factor`, { token: admin })).status).toBe(204);
     expect((await secondStep(challenge, user.recoveryCodes[0])).status).toBe(401);
   });
+
   it("answers a secret it cannot open with 503 in words, and a recovery code still signs in", async () => {
     const user = await enrolledUser();
     // What a lost ENCRYPTION_KEY leaves: a value sealed with a key this server does not have.
@@ -122,6 +125,7 @@ describe.each(DRIVERS)("second factor abused on %s", (driver) => {
     expect(rescued.status).toBe(200);
     expect(rescued.body.accessToken).toBeTruthy();
   });
+
   it("takes a code typed with a space or a dash; refuses other digits and lengths with 401", async () => {
     const user = await enrolledUser();
     const challenge = await challengeOf(user);
@@ -134,6 +138,49 @@ describe.each(DRIVERS)("second factor abused on %s", (driver) => {
     const next = code(user.secret, 1);
     expect((await secondStep(again, ` ${next.slice(0, 3)} ${next.slice(3)} `)).status).toBe(200);
   });
+
+  it("accepts one recovery code once when sent twice at the same moment", async () => {
+    const user = await enrolledUser();
+    const [a, b] = [await challengeOf(user), await challengeOf(user)];
+    const answers = await Promise.all([
+      secondStep(a, user.recoveryCodes[3]),
+      secondStep(b, user.recoveryCodes[3].toUpperCase()),
+    ]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 401]);
+  });
+
+  it("keeps each challenge to its own step: enrol, verify, refresh", async () => {
+    const enrolled = await enrolledUser();
+    const verify = await challengeOf(enrolled);
+    expect(
+      (await s.api("POST", "/api/auth/signin/second-factor/enrol", { body: { challenge: verify } })).status,
+    ).toBe(401);
+    expect(
+      (await s.api("POST", "/api/auth/refreshtokenapp", { body: { refreshToken: verify } })).status,
+    ).toBe(401);
+
+    const plain = await newUser();
+    const set = await s.api("PUT", "/api/second-factor/policy", {
+      token: admin,
+      body: { required: "everyone" },
+    });
+    expect(set.status).toBe(200);
+    try {
+      const first = await signIn(plain);
+      expect(first.status).toBe(202);
+      expect(first.body).toMatchObject({ secondFactor: "enrol" });
+      expect(first.body).not.toHaveProperty("accessToken");
+      const enrol = String(first.body.challenge);
+      expect((await secondStep(enrol, "123456")).status).toBe(401);
+      expect(
+        (await s.api("POST", "/api/auth/refreshtokenapp", { body: { refreshToken: enrol } })).status,
+      ).toBe(401);
+      expect((await s.api("GET", "/api/users/me/second-factor", { token: enrol })).status).toBe(401);
+    } finally {
+      await s.api("PUT", "/api/second-factor/policy", { token: admin, body: { required: "nobody" } });
+    }
+  });
+
   it("refuses an admin resetting their own second factor, and a non-admin resetting anyone's", async () => {
     const own = await s.api<Answer>("DELETE", `/api/users/${adminId}/second-factor`, { token: admin });
     expect(own.status).toBe(403);
