@@ -9,7 +9,7 @@ export const SECOND_FACTOR_POLICIES = ["nobody", "admins", "everyone"] as const;
 export type SecondFactorPolicy = (typeof SECOND_FACTOR_POLICIES)[number];
 export const SECOND_FACTOR_POLICY_LABELS: Record<SecondFactorPolicy, string> = {
   nobody: "Nobody (each user may choose)",
-  admins: "Admins",
+  admins: "Admins only (other users may choose)",
   everyone: "Everyone",
 };
 
