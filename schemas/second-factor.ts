@@ -9,9 +9,15 @@ export const SECOND_FACTOR_POLICIES = ["nobody", "admins", "everyone"] as const;
 export type SecondFactorPolicy = (typeof SECOND_FACTOR_POLICIES)[number];
 export const SECOND_FACTOR_POLICY_LABELS: Record<SecondFactorPolicy, string> = {
   nobody: "Nobody (each user may choose)",
-  admins: "Admins",
+  admins: "Admins only (other users may choose)",
   everyone: "Everyone",
 };
+
+/**
+ * An app code as pasted or typed: apps show "123 456", some people write "123-456". Both sides
+ * keep the six digits (the form as it is typed, the server before it checks).
+ */
+export const appCodeOf = (value: string) => value.replace(/[\s-]/g, "");
 
 /** How many recovery codes an enrolment gives. */
 export const RECOVERY_CODE_COUNT = 10;
@@ -64,7 +70,7 @@ const code = {
 } as const;
 const totpCode = {
   type: "string",
-  pattern: "^\\s*\\d{3}\\s?\\d{3}\\s*$",
+  pattern: "^\\s*\\d{3}[\\s-]?\\d{3}\\s*$",
   title: "Code",
   "x-patternMessage": "must be the six digits your authenticator app shows",
 } as const;

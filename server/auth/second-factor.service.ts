@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import {
+  appCodeOf,
   RECOVERY_CODE_COUNT,
   type RecoveryCodes,
   SECOND_FACTOR_POLICIES,
@@ -15,11 +16,12 @@ import {
   type TotpEnrolment,
 } from "../../schemas/second-factor";
 import type { AppContext } from "../context";
-import { badRequest, conflict, forbidden, notFound, tooManyRequests } from "../http/errors";
+import { badRequest, conflict, forbidden, HttpError, notFound, tooManyRequests } from "../http/errors";
 import { recordSecurityEvent } from "../security/events";
+import { SecretBoxError } from "../security/secret-box";
 import { ROLE_ADMIN } from "./principal";
 import { hit, resetAttempts } from "./rate-limit";
-import type { ClientMeta } from "./sessions.service";
+import { type ClientMeta, endHalfDoneSignIns } from "./sessions.service";
 import { hashToken } from "./tokens";
 import { base32Encode, matchTotp, newTotpSecret, otpauthUri } from "./totp";
 
@@ -30,6 +32,12 @@ export const ALREADY_ENROLLED =
   "A second factor is already set up for this account. Turn it off first, or ask an admin to reset it.";
 export const NOT_ENROLLED = "This account has no second factor set up.";
 export const ENROLMENT_NOT_STARTED = "Start setting up your authenticator app again: this set-up has ended.";
+export const SECRET_UNREADABLE =
+  "Two-step sign-in cannot check app codes for this account: the server no longer has the encryption key " +
+  "(ENCRYPTION_KEY) it was set up with. Use a recovery code, or ask an admin to restore that key or to " +
+  "reset your two-step sign-in.";
+export const OWN_RESET =
+  "You cannot reset your own two-step sign-in: turn it off in My account with a code, or ask another admin.";
 export const REQUIRED_CANNOT_DISABLE =
   "Your organisation requires a second factor for your account, so it cannot be turned off.";
 
@@ -84,7 +92,16 @@ async function factorOf(ctx: AppContext, userId: string) {
     .where("user_id", "=", userId)
     .executeTakeFirst();
   if (!row) return null;
-  return { secret: ctx.secrets.open(row.secret_sealed, sealContext(userId)), confirmedAt: row.confirmed_at };
+  try {
+    return {
+      secret: ctx.secrets.open(row.secret_sealed, sealContext(userId)),
+      confirmedAt: row.confirmed_at,
+    };
+  } catch (error) {
+    // A key lost or changed without the old one kept: not the user's fault, and not a mystery.
+    if (error instanceof SecretBoxError) throw new HttpError(503, SECRET_UNREADABLE);
+    throw error;
+  }
 }
 
 export async function hasSecondFactor(ctx: Pick<AppContext, "db">, userId: string): Promise<boolean> {
@@ -204,7 +221,7 @@ export async function confirmEnrolment(
   const factor = await factorOf(ctx, userId);
   if (factor?.confirmedAt) throw conflict(ALREADY_ENROLLED);
   if (!factor) throw badRequest(ENROLMENT_NOT_STARTED, [{ field: "code", message: ENROLMENT_NOT_STARTED }]);
-  const step = matchTotp(factor.secret, code.replace(/\s/g, ""));
+  const step = matchTotp(factor.secret, appCodeOf(code));
   if (step === null) {
     await recordWrongCode(ctx, userId, attempt, actor, "second_factor_enrol");
     throw badRequest(WRONG_CODE, [{ field: "code", message: WRONG_CODE }]);
@@ -243,7 +260,7 @@ export async function spendCode(
   code: string,
   actor: Actor,
 ): Promise<"totp" | "recovery" | null> {
-  const digits = code.replace(/\s/g, "");
+  const digits = appCodeOf(code);
   if (/^\d{6}$/.test(digits)) {
     const factor = await factorOf(ctx, userId);
     if (!factor?.confirmedAt) return null;
@@ -319,7 +336,7 @@ async function removeFactor(db: AppContext["db"], userId: string) {
   const removed = await db.deleteFrom("user_second_factors").where("user_id", "=", userId).executeTakeFirst();
   await db.deleteFrom("user_recovery_codes").where("user_id", "=", userId).execute();
   // A sign-in half done with the old factor must not finish with it.
-  await db.deleteFrom("second_factor_challenges").where("user_id", "=", userId).execute();
+  await endHalfDoneSignIns(db, userId);
   return Number(removed.numDeletedRows) > 0;
 }
 
@@ -353,6 +370,8 @@ export async function resetSecondFactor(
 ): Promise<void> {
   const user = await ctx.db.selectFrom("users").select("email").where("id", "=", userId).executeTakeFirst();
   if (!user) throw notFound("User not found");
+  // Without a code and past the policy: a stolen admin session must not strip its own factor.
+  if (userId === actor.actorId) throw forbidden(OWN_RESET);
   const had = await ctx.db.transaction().execute((trx) => removeFactor(trx, userId));
   await resetAttempts(ctx.db, codeAttemptsKey(userId));
   await recordSecurityEvent(ctx, {

@@ -273,8 +273,18 @@ export async function signOutDevice(
   return true;
 }
 
-/** Closes every session of a user (password reset, disable, delete). */
+/**
+ * Ends the user's sign-ins half done: a challenge proves a password that was right when it was
+ * given, so a password changed or reset, an account disabled or a second factor reset since
+ * must not let it finish.
+ */
+export async function endHalfDoneSignIns(db: AppContext["db"], userId: string) {
+  await db.deleteFrom("second_factor_challenges").where("user_id", "=", userId).execute();
+}
+
+/** Closes every session of a user (password reset, disable, delete) and any sign-in half done. */
 export async function revokeAllSessions(ctx: AppContext, userId: string, reason: string) {
+  await endHalfDoneSignIns(ctx.db, userId);
   await ctx.db
     .updateTable("sessions")
     .set({ revoked_at: new Date(), revoked_reason: reason })

@@ -16,6 +16,7 @@ import { PUBLIC } from "../../server/auth/access";
 import { undeclaredSecrets } from "../../server/security/log-secrets";
 import type { RouteSecrets } from "../../server/security/redact";
 import { ADMIN, DEVICE, DRIVERS, startServer, type TestServer } from "./harness";
+import { awayFromStepEdge, code, PASSWORD } from "./second-factor-fixtures";
 
 /** Every line the server logs, kept as text. */
 function logCapture() {
@@ -44,6 +45,12 @@ const KNOWN = [
   "POST /api/auth/refreshtokenapp",
   "POST /api/auth/reset-password/info",
   "POST /api/auth/reset-password",
+  "POST /api/auth/signin/second-factor",
+  "POST /api/auth/signin/second-factor/enrol",
+  "POST /api/auth/signin/second-factor/enrol/confirm",
+  "POST /api/users/me/second-factor/confirm",
+  "POST /api/users/me/second-factor/recovery-codes",
+  "POST /api/users/me/second-factor/disable",
 ];
 
 /** Body fields a route needs besides its secrets to get past validation to its work. */
@@ -268,6 +275,45 @@ describe.each(DRIVERS)("no secret in a log line on %s", (driver) => {
     });
     expect(res.status, res.text).toBeLessThan(500);
     expect(res.status).not.toBe(401);
+  });
+
+  it("keeps a second factor out of the log: its secret, the challenge, the codes, the recovery codes", async () => {
+    const email = `two-step-${driver}@example.com`;
+    const user = { first_name: "Tia", last_name: "Step", email, password: PASSWORD, role: 3, modules: [1] };
+    await ok("POST", "/api/users", user, 201);
+    const json = { "content-type": "application/json" };
+    const signIn = async () => {
+      const res = await send("POST", "/api/auth/signin", {
+        headers: json,
+        body: JSON.stringify({ email, password: PASSWORD, deviceInfo: DEVICE }),
+      });
+      return JSON.parse(res.text) as { accessToken?: string; challenge?: string };
+    };
+    let token = (await signIn()).accessToken as string;
+    const mine = (path: string, body?: unknown) => {
+      requests++;
+      return s.api<Record<string, unknown>>("POST", `/api/users/me/second-factor${path}`, { token, body });
+    };
+    const { secret } = (await mine("/enrol")).body as { secret: string };
+    sent.push(secret);
+    await awayFromStepEdge();
+    const confirmed = await mine("/confirm", { code: code(secret, -1) });
+    expect(confirmed.status).toBe(200);
+    const recoveryCodes = confirmed.body.recoveryCodes as string[];
+    sent.push(...recoveryCodes);
+    // A wrong recovery code and a right one at the second step, each with its own challenge.
+    for (const given of [fresh("wrongRecovery"), recoveryCodes[0]]) {
+      const { challenge } = await signIn();
+      sent.push(challenge as string);
+      const step = await send("POST", "/api/auth/signin/second-factor", {
+        headers: json,
+        body: JSON.stringify({ challenge, code: given }),
+      });
+      // The device's new session replaces the one that enrolled.
+      if (step.status === 200) token = (JSON.parse(step.text) as { accessToken: string }).accessToken;
+    }
+    const disabled = await mine("/disable", { code: recoveryCodes[1] });
+    expect(disabled.status).toBe(204);
   });
 
   it("writes none of the values in any log line or security event", async () => {

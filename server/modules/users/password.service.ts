@@ -8,7 +8,7 @@ import { voidPasswordLinks } from "../../auth/password-links";
 import { COMMON_PASSWORD, hashPassword, isCommonPassword, verifyPassword } from "../../auth/passwords";
 import type { Principal } from "../../auth/principal";
 import { hit, resetAttempts } from "../../auth/rate-limit";
-import { type ClientMeta, revokeOtherSessions } from "../../auth/sessions.service";
+import { type ClientMeta, endHalfDoneSignIns, revokeOtherSessions } from "../../auth/sessions.service";
 import type { AppContext } from "../../context";
 import { badRequest, type FieldError, notFound, tooManyRequests } from "../../http/errors";
 import { recordSecurityEvent } from "../../security/events";
@@ -75,6 +75,8 @@ export async function changeOwnPassword(
       .execute();
     // A reset link mailed earlier would otherwise undo this change.
     await voidPasswordLinks(trx, me.userId);
+    // Nor may a sign-in begun with the old password finish its second step.
+    await endHalfDoneSignIns(trx, me.userId);
   });
   const signedOutSessions = input.signOutOtherDevices
     ? await revokeOtherSessions(ctx, me.userId, me.sessionId, "password_changed")

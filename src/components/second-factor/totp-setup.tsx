@@ -3,9 +3,9 @@
  * the code that confirms it. Used on My account and at a sign-in that requires a second factor.
  */
 import { SafetyCertificateOutlined } from "@ant-design/icons";
-import { Alert, Button, Flex, Form, Input, Typography } from "antd";
-import { useState } from "react";
-import type { TotpEnrolment } from "../../../schemas/second-factor";
+import { Alert, Button, Flex, Form, Input, type InputRef, Typography } from "antd";
+import { useEffect, useRef, useState } from "react";
+import { appCodeOf, type TotpEnrolment } from "../../../schemas/second-factor";
 import { showFieldErrors } from "../form-errors";
 import { TotpQr } from "./totp-qr";
 
@@ -27,15 +27,22 @@ export function TotpSetup({
   const [form] = Form.useForm<{ code: string }>();
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [refused, setRefused] = useState(0);
+  const field = useRef<InputRef>(null);
+  // Disabled while checked, the field lost the focus: a refused code puts it back.
+  useEffect(() => {
+    if (refused) field.current?.focus({ cursor: "all" });
+  }, [refused]);
 
   const onFinish = async ({ code }: { code: string }) => {
     setSubmitting(true);
     setError(null);
     try {
-      await onConfirm(code.replace(/\s/g, ""));
+      await onConfirm(appCodeOf(code));
     } catch (err) {
       setError(showFieldErrors(form, err, FIELDS));
       setSubmitting(false);
+      setRefused((n) => n + 1);
     }
   };
 
@@ -84,16 +91,17 @@ export function TotpSetup({
         <Form.Item
           label="2. Enter the 6-digit code the app shows"
           name="code"
+          normalize={appCodeOf}
           rules={[
             { required: true, message: "Enter the code from your app" },
-            { pattern: /^\s*\d{3}\s?\d{3}\s*$/, message: "The code is six digits" },
+            { pattern: /^\d{6}$/, message: "The code is six digits" },
           ]}
         >
           <Input
+            ref={field}
             autoFocus
             inputMode="numeric"
             autoComplete="one-time-code"
-            maxLength={7}
             placeholder="123456"
             prefix={<SafetyCertificateOutlined aria-hidden />}
             style={{ maxWidth: 220, letterSpacing: 2 }}

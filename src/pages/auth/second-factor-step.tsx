@@ -4,11 +4,15 @@
  * which the screen goes back to the password.
  */
 import { KeyOutlined, SafetyCertificateOutlined } from "@ant-design/icons";
-import { Button, Flex, Form, Input, Typography } from "antd";
-import { useState } from "react";
+import { Button, Flex, Form, Input, type InputRef, Typography } from "antd";
+import { useEffect, useRef, useState } from "react";
 import { signInSecondStep } from "../../../providers/auth-api";
+import { appCodeOf } from "../../../schemas/second-factor";
 import { FormError } from "../../components/email-field";
 import { getErrorMessage } from "../../lib/errors";
+
+const WRONG_APP_CODE = "That code is not right. Check your phone's clock and enter the newest code.";
+const WRONG_RECOVERY_CODE = "That recovery code is not right, or it has been used already.";
 
 interface Props {
   challenge: string;
@@ -23,6 +27,12 @@ export default function SecondFactorStep({ challenge, onSignedIn, onBack }: Prop
   const [recovery, setRecovery] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const field = useRef<InputRef>(null);
+  // The field was disabled while the code was checked, which took the focus away: a wrong
+  // code puts it back, so the next code is typed straight away.
+  useEffect(() => {
+    if (error) field.current?.focus();
+  }, [error]);
 
   const onFinish = async ({ code }: { code: string }) => {
     setError(null);
@@ -31,7 +41,9 @@ export default function SecondFactorStep({ challenge, onSignedIn, onBack }: Prop
       await signInSecondStep(challenge, code.trim());
       onSignedIn();
     } catch (err) {
-      setError(getErrorMessage(err));
+      const message = getErrorMessage(err);
+      // The API's terse 401 (docs/platform-api.md) said as My account says a wrong code.
+      setError(message === "Invalid code" ? (recovery ? WRONG_RECOVERY_CODE : WRONG_APP_CODE) : message);
       setSubmitting(false);
       form.setFieldValue("code", "");
     }
@@ -67,6 +79,7 @@ export default function SecondFactorStep({ challenge, onSignedIn, onBack }: Prop
           rules={[{ required: true, message: "Enter a recovery code" }]}
         >
           <Input
+            ref={field}
             autoFocus
             size="large"
             autoComplete="off"
@@ -79,17 +92,18 @@ export default function SecondFactorStep({ challenge, onSignedIn, onBack }: Prop
           key="totp"
           label="Authentication code"
           name="code"
+          normalize={appCodeOf}
           rules={[
             { required: true, message: "Enter the code from your app" },
-            { pattern: /^\s*\d{3}\s?\d{3}\s*$/, message: "The code is six digits" },
+            { pattern: /^\d{6}$/, message: "The code is six digits" },
           ]}
         >
           <Input
+            ref={field}
             autoFocus
             size="large"
             inputMode="numeric"
             autoComplete="one-time-code"
-            maxLength={7}
             placeholder="123456"
             prefix={<SafetyCertificateOutlined aria-hidden />}
             style={{ letterSpacing: 2 }}

@@ -1,18 +1,20 @@
 import { SafetyCertificateOutlined } from "@ant-design/icons";
-import { useApiUrl, useCustomMutation, useInvalidate } from "@refinedev/core";
+import { useApiUrl, useCustomMutation, useGetIdentity, useInvalidate } from "@refinedev/core";
 import { Button, Popconfirm } from "antd";
-import type { UserRecord } from "../../../schemas/auth";
+import type { MeResponse, UserRecord } from "../../../schemas/auth";
 
 /**
  * Resets a user's second factor (`DELETE /api/users/{id}/second-factor`), after a confirm: for a
  * lost phone. The user signs in with the password alone, or sets up an app again at sign-in
- * when the policy requires one. Security-logged. Shown only while the user has one.
+ * when the policy requires one. Security-logged. Shown only while the user has one, and not on
+ * the admin's own page (the server refuses that: their own is turned off in My account, with a code).
  */
 export function ResetSecondFactorButton({ user }: { user: UserRecord }) {
   const apiUrl = useApiUrl();
   const invalidate = useInvalidate();
   const { mutate, mutation } = useCustomMutation();
-  if (!user.second_factor) return null;
+  const { data: me } = useGetIdentity<MeResponse>();
+  if (!user.second_factor || !me || me.userID === user.id) return null;
   return (
     <Popconfirm
       title={`Reset two-step sign-in of ${user.first_name} ${user.last_name}?`}
