@@ -138,7 +138,9 @@ export function spawnServer(port: number, env: Record<string, string> = {}): Chi
     exited,
     running,
     api,
-    async waitHealthy(timeoutMs = 60_000) {
+    // A cap for a start that hangs, not a timing check: a fresh PGlite folder is created and
+    // migrated at start, which took over 60 s on a 2-core machine busy with other work.
+    async waitHealthy(timeoutMs = 180_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         if (!running()) throw new Error(`server exited: ${out}`);

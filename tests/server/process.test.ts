@@ -50,7 +50,9 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-describe("server process on PGlite", () => {
+// Each test starts servers on fresh data folders, two or three in a row: on a loaded machine
+// that is past the suite's 120 s default, so the file's cap is longer (still a cap, not a check).
+describe("server process on PGlite", { timeout: 480_000 }, () => {
   it("refuses a bad setting with a clear message", async () => {
     // Both at once: each start is mostly the loading of the server's code.
     const p = start(tempDir(), 1, { PORT: "eighty" });
