@@ -94,8 +94,11 @@ async function liveChallenge(ctx: AppContext, challenge: string, kind: "verify" 
   return row;
 }
 
+/** Thrown inside the spending transaction to undo the challenge's spend on a wrong code. */
+const WRONG_CODE = Symbol("wrong code");
+
 /** Spends the challenge; a second request with it (or one past its expiry) gets 401. */
-async function spendChallenge(ctx: AppContext, challenge: string) {
+async function spendChallenge(ctx: Pick<AppContext, "db">, challenge: string) {
   const spent = await ctx.db
     .updateTable("second_factor_challenges")
     .set({ used_at: new Date() })
@@ -125,13 +128,26 @@ export async function signInWithSecondFactor(
   const row = await liveChallenge(ctx, input.challenge, "verify");
   const actor = { email: row.email, ...meta };
   const attempt = await countCodeAttempt(ctx, row.user_id);
-  const used = await spendCode(ctx, row.user_id, input.code, actor);
+  // The challenge and the code are spent together: two requests on one challenge spend one code
+  // (the second waits on the challenge's row and finds it used), and a wrong code spends neither.
+  const used = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const inTrx = { ...ctx, db: trx };
+      await spendChallenge(inTrx, input.challenge);
+      const spent = await spendCode(inTrx, row.user_id, input.code, actor);
+      if (!spent) throw WRONG_CODE;
+      return spent;
+    })
+    .catch((error: unknown) => {
+      if (error === WRONG_CODE) return null;
+      throw error;
+    });
   if (!used) {
     await recordWrongCode(ctx, row.user_id, attempt, actor, "signin");
     throw unauthorized(INVALID_CODE);
   }
   await resetAttempts(ctx.db, codeAttemptsKey(row.user_id));
-  await spendChallenge(ctx, input.challenge);
   const device = { deviceId: row.device_id, deviceName: row.device_name };
   return completeSignIn(ctx, row.user_id, device, meta, { email: row.email }, used);
 }
