@@ -128,9 +128,13 @@ export async function receiveReply(ctx: AppContext, mail: InboundMail): Promise<
     ),
   ];
   const parsed = await simpleParser(mail.raw, { skipImageLinks: true });
-  // Without a Message-ID, the content stands in for it: the same mail twice is still one reply.
+  // Without a Message-ID (or with an empty one, `<>`: a broken mailer sends it on every mail),
+  // the content stands in for it: the same mail twice is still one reply, two mails are two.
+  const given = parsed.messageId?.trim() ?? "";
   const messageId = (
-    parsed.messageId ?? `<sha256-${createHash("sha256").update(mail.raw).digest("hex")}@inbound.invalid>`
+    given.replace(/^<\s*|\s*>$/g, "")
+      ? given
+      : `<sha256-${createHash("sha256").update(mail.raw).digest("hex")}@inbound.invalid>`
   ).slice(0, HEADER_MAX);
   if (!tokens.length) return { messageId, stored: [], replayed: false };
 
