@@ -18,11 +18,13 @@ import { Writable } from "node:stream";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRIVERS, startServer, type TestServer } from "./harness";
+import { inboundSmsParams, type LoopbackTwilio, postTwilioWebhook, startLoopbackTwilio } from "./twilio";
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are inspected loosely.
 type Any = any;
 
 const DOMAIN = "replies.example.test";
+const PUBLIC_URL = "https://atelier.example.test";
 
 function logCapture() {
   const lines: string[] = [];
@@ -65,20 +67,25 @@ describe.each(DRIVERS)("issue 26 against a hostile caller on %s", (driver) => {
   let s: TestServer;
   let admin: string;
   let inboundPort: number;
+  let twilio: LoopbackTwilio;
   const log = logCapture();
   const call = (method: string, path: string, body?: unknown) =>
     s.api<Any>(method, path, { token: admin, body });
 
   beforeAll(async () => {
     inboundPort = await freePort();
+    twilio = await startLoopbackTwilio();
     s = await startServer(
       driver,
-      { CRM_INBOUND_DOMAIN: DOMAIN, CRM_INBOUND_SMTP_PORT: String(inboundPort) },
+      { CRM_INBOUND_DOMAIN: DOMAIN, CRM_INBOUND_SMTP_PORT: String(inboundPort), ...twilio.env(), PUBLIC_URL },
       { logger: { level: "debug", stream: log.stream } },
     );
     admin = (await s.signIn()).accessToken;
   });
-  afterAll(() => s?.close());
+  afterAll(async () => {
+    await s?.close();
+    await twilio?.close();
+  });
 
   /** A published automation started by its incoming webhook: its id, path and secret. */
   async function webhookAutomation() {
@@ -235,6 +242,43 @@ describe.each(DRIVERS)("issue 26 against a hostile caller on %s", (driver) => {
         { subject: "Reply", body_text: "Yes please", message_id: "<nulid@example.com>" },
       ]);
     });
+  });
+
+  it("takes no blank MessageSid for an SMS's id: refused alone, SmsSid read when it is blank", async () => {
+    const url = `${PUBLIC_URL}/crm/hooks/sms/inbound`;
+    const made = await call("POST", "/crm/clients", {
+      name: "Meera",
+      phone: "+919800000077",
+      consent_sms: true,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const sms = (body: string, extra: Record<string, string>) =>
+      postTwilioWebhook(
+        `${s.baseUrl}/crm/hooks/sms/inbound`,
+        url,
+        twilio.authToken,
+        inboundSmsParams(twilio.accountSid, "+919800000077", twilio.from, body, extra),
+      );
+    // Two different messages with a blank id: each refused, neither taken as the other's replay.
+    for (const body of ["First blank", "Second blank"]) {
+      const res = await sms(body, { MessageSid: "   ", SmsSid: " " });
+      expect(res.status, res.body).toBe(400);
+      expect(res.body).toContain("MessageSid and From are required");
+    }
+    // A blank MessageSid beside a real SmsSid: the SmsSid is the id, a replay of it does nothing.
+    const smsSid = `SM${randomUUID().replaceAll("-", "")}`;
+    const first = await sms("By SmsSid", { MessageSid: "", SmsSid: smsSid });
+    const again = await sms("By SmsSid", { MessageSid: "", SmsSid: smsSid });
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect([first.replayed, again.replayed]).toEqual([false, true]);
+    const rows = await s.database.db
+      .selectFrom("crm_messages")
+      .select("body_text")
+      .where("channel", "=", "sms")
+      .where("direction", "=", "in")
+      .where("client_id", "=", made.body.id)
+      .execute();
+    expect(rows.map((r) => r.body_text)).toEqual(["By SmsSid"]);
   });
 
   it("answers money spelled as a hostile user would with a 400 naming the field, or exactly", async () => {
