@@ -17,6 +17,7 @@ import net from "node:net";
 import { Writable } from "node:stream";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importFile } from "./csv-fixtures";
 import { DRIVERS, startServer, type TestServer } from "./harness";
 import { inboundSmsParams, type LoopbackTwilio, postTwilioWebhook, startLoopbackTwilio } from "./twilio";
 
@@ -279,6 +280,29 @@ describe.each(DRIVERS)("issue 26 against a hostile caller on %s", (driver) => {
       .where("client_id", "=", made.body.id)
       .execute();
     expect(rows.map((r) => r.body_text)).toEqual(["By SmsSid"]);
+  });
+
+  it("imports no CSV price that a number would round: more digits than it keeps are a row error", async () => {
+    await call("POST", "/api/categories", { name: `csvcat-${driver}` });
+    const res = await importFile(s, admin, "/api/products", [
+      "SKU code,Name,Price,Category",
+      `C-1,Long decimal,12.340000000000000001,csvcat-${driver}`,
+      `C-2,Long whole,12345678901234567,csvcat-${driver}`,
+      `C-3,Devanagari,१२,csvcat-${driver}`,
+      `C-4,Trailing zeros,12.340000000000000000,csvcat-${driver}`,
+      `C-5,Exponent,1e3,csvcat-${driver}`,
+    ]);
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    const errors = (res.body as Any).errors as Array<{ row: number; field: string; message: string }>;
+    expect(errors.filter((e) => e.row === 2)).toEqual([
+      { row: 2, field: "Price", message: "Price must have at most 2 decimal places" },
+    ]);
+    expect(errors.filter((e) => e.row === 3).map((e) => e.field)).toEqual(["Price"]);
+    expect(errors.filter((e) => e.row === 4)).toEqual([
+      { row: 4, field: "Price", message: "Price must be a number" },
+    ]);
+    // Written exactly, however long: no error for them.
+    expect(errors.filter((e) => e.row >= 5)).toEqual([]);
   });
 
   it("answers money spelled as a hostile user would with a 400 naming the field, or exactly", async () => {
