@@ -37,6 +37,28 @@ describe("SecretRoutes.redact", () => {
     expect(routes.redact("/public/proposals/a%2Fb/accept")).toBe(`/public/proposals/${REDACTED}/accept`);
   });
 
+  it("matches an absolute-form target (routed by its path) and paths with dot segments", () => {
+    expect(routes.redact("http://h:8080/hooks/automations/7f1c/s3cr3t")).toBe(
+      `http://h:8080/hooks/automations/7f1c/${REDACTED}`,
+    );
+    expect(routes.redact("https://u:pw@h/public/proposals/abc123?x=1")).toBe(
+      `https://${REDACTED}@h/public/proposals/${REDACTED}?x=1`,
+    );
+    expect(routes.redact("/public/./proposals/abc123")).toBe(`/public/./proposals/${REDACTED}`);
+    expect(routes.redact("/public/%2E/proposals/abc123")).toBe(`/public/%2E/proposals/${REDACTED}`);
+    expect(routes.redact("/x/../public/proposals/abc123")).toBe(`/x/../public/proposals/${REDACTED}`);
+    expect(routes.redact("/public/proposals/abc123/..")).toBe(`/public/proposals/${REDACTED}/..`);
+    expect(routes.redact("/assets/./a/b.png")).toBe(`/assets/./${REDACTED}`);
+    // Dots skipped as well as resolved: in a log, one redaction too many beats one too few.
+    expect(routes.redact("/public/../proposals/abc123")).toBe(`/public/../proposals/${REDACTED}`);
+  });
+
+  it("replaces a query value each time its name is repeated", () => {
+    expect(routes.redact("/x?access_token=a1b2&access_token=c3d4")).toBe(
+      `/x?access_token=${REDACTED}&access_token=${REDACTED}`,
+    );
+  });
+
   it("replaces declared query values under any route, any case, keeping the rest", () => {
     expect(routes.redact("/x?a=1&access_token=tok&b=2")).toBe(`/x?a=1&access_token=${REDACTED}&b=2`);
     expect(routes.redact("/x?ACCESS_TOKEN=tok")).toBe(`/x?ACCESS_TOKEN=${REDACTED}`);

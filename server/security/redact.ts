@@ -76,6 +76,23 @@ function decoded(text: string): string {
   }
 }
 
+const isDot = (part: string, dots: string) => decoded(part) === dots;
+
+/** Indexes of a path's segments as a client resolves them: `.` dropped, `..` drops the one before. */
+function dotsResolved(raw: readonly string[]): number[] {
+  const at: number[] = [];
+  raw.forEach((part, i) => {
+    if (!part || isDot(part, ".")) return;
+    if (isDot(part, "..")) at.pop();
+    else at.push(i);
+  });
+  return at;
+}
+
+/** Indexes of a path's segments other than empty, `.` and `..` ones. */
+const dotsSkipped = (raw: readonly string[]): number[] =>
+  raw.flatMap((part, i) => (part && !isDot(part, ".") && !isDot(part, "..") ? [i] : []));
+
 /** A route path's segments; empty ones are skipped, as `//a` and `/a/` name `/a`'s segments too. */
 function segmentsOf(url: string, secretParams: ReadonlySet<string>): Segment[] {
   return url
@@ -130,23 +147,31 @@ export class SecretRoutes {
   }
 
   private redactPath(path: string): string {
-    let raw = path.split("/");
+    // An absolute-form request target (`POST http://host/hooks/…`) is routed by its path:
+    // the rules read that path, and credentials in the authority go too.
+    const origin = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i.exec(path)?.[0] ?? "";
+    let raw = path.slice(origin.length).split("/");
     for (const { segments, secretRest } of this.patterns.values()) {
-      // The indexes of the non-empty segments, which the rules are matched against (read
-      // again for each rule: a wildcard's redaction shortens the path).
-      const at = raw.flatMap((part, i) => (part ? [i] : []));
       const fixed = secretRest ? segments.length - 1 : segments.length;
-      if (at.length < fixed || (secretRest && at.length === fixed)) continue;
-      const matches = segments
-        .slice(0, fixed)
-        .every((s, i) => s.kind !== "static" || decoded(raw[at[i]]).toLowerCase() === s.text);
-      if (!matches) continue;
+      // The indexes of the segments the rules are matched against (read again for each rule: a
+      // wildcard's redaction shortens the path): the non-empty ones, dot segments resolved as
+      // a client would (`/a/./b`, `/x/../a/b`) and, apart, merely skipped (`/a/b/s/..`), so a
+      // path no route answers still has its secret found.
+      const at = [dotsResolved(raw), dotsSkipped(raw)].find(
+        (view) =>
+          view.length >= fixed &&
+          !(secretRest && view.length === fixed) &&
+          segments
+            .slice(0, fixed)
+            .every((s, i) => s.kind !== "static" || decoded(raw[view[i]]).toLowerCase() === s.text),
+      );
+      if (!at) continue;
       segments.forEach((s, i) => {
         if (s.kind === "param" && s.secret) raw[at[i]] = REDACTED;
       });
       if (secretRest) raw = [...raw.slice(0, at[fixed]), REDACTED];
     }
-    return raw.join("/");
+    return origin.replace(/\/\/[^/@]*@/, `//${REDACTED}@`) + raw.join("/");
   }
 
   /** `?a=1&token=x` → `?a=1&token=[redacted]` for every declared query name (any route's). */

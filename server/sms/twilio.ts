@@ -96,6 +96,13 @@ function twilioError(body: string): { code: string | null; message: string | nul
 const first = (v: string | readonly string[] | undefined): string | undefined =>
   typeof v === "string" ? v : v?.[0];
 
+/**
+ * The message's id: MessageSid, else SmsSid (an empty or blank one is none). It keys the
+ * callback's record of events, so a blank id would make every such callback one event.
+ */
+const sidOf = (params: Record<string, string | readonly string[] | undefined>): string | undefined =>
+  first(params.MessageSid)?.trim() || first(params.SmsSid)?.trim() || undefined;
+
 export function createTwilioProvider(config: TwilioConfig, options: { allowPrivate: boolean }): SmsProvider {
   const endpoint = `${config.apiUrl}/2010-04-01/Accounts/${encodeURIComponent(config.accountSid)}/Messages.json`;
   const auth = `Basic ${Buffer.from(`${config.accountSid}:${config.authToken}`).toString("base64")}`;
@@ -170,7 +177,7 @@ export function createTwilioProvider(config: TwilioConfig, options: { allowPriva
     },
 
     inbound(params) {
-      const providerId = first(params.MessageSid) ?? first(params.SmsSid);
+      const providerId = sidOf(params);
       const from = first(params.From);
       if (!providerId || !from) return null;
       // Twilio's Advanced Opt-Out names the keyword it matched; the body is read as well.
@@ -185,7 +192,7 @@ export function createTwilioProvider(config: TwilioConfig, options: { allowPriva
     },
 
     statusReport(params) {
-      const providerId = first(params.MessageSid) ?? first(params.SmsSid);
+      const providerId = sidOf(params);
       const status = statusFromTwilio(first(params.MessageStatus) ?? first(params.SmsStatus));
       if (!providerId || !status) return null;
       const errorCode = first(params.ErrorCode) || null;

@@ -53,6 +53,14 @@ export async function automationHookRoutes(app: FastifyInstance, ctx: AppContext
         const record =
           typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : { body };
         const key = idempotencyKeyOf(request);
+        // The secret before the record of events: a caller without it must not hear the answer
+        // kept for someone's Idempotency-Key (a run's id, and that the automation exists).
+        const listening = await ctx.db
+          .selectFrom("automation_definitions")
+          .select("webhook_secret")
+          .where("automation_id", "=", id)
+          .executeTakeFirst();
+        if (!listening || !sameSecret(secret, listening.webhook_secret)) throw unknown();
         const start = async () => {
           const run = await ctx.db.transaction().execute(async (trx) => {
             const row = await trx

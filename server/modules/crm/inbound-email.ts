@@ -69,6 +69,36 @@ export function isAutomatic(mail: ParsedMail, envelopeFrom: string): boolean {
   return mail.headers.has("x-autoreply") || mail.headers.has("x-autorespond");
 }
 
+const noNul = (text: string) => text.replaceAll("\u0000", "");
+
+/**
+ * The parsed mail with no NUL character in what is stored of it (PostgreSQL text cannot hold
+ * one; a raw byte or an encoded word `=?utf-8?q?a=00b?=` makes one): otherwise the store fails,
+ * the sender is told to try again later, and the reply is never stored however often it does.
+ */
+function withoutNul(mail: ParsedMail): ParsedMail {
+  const clean = <T>(value: T): T => (typeof value === "string" ? (noNul(value) as T) : value);
+  const addresses = (field: ParsedMail["from"]): ParsedMail["from"] =>
+    field && {
+      ...field,
+      value: field.value.map((a) => ({ ...a, address: clean(a.address), name: noNul(a.name ?? "") })),
+    };
+  return {
+    ...mail,
+    messageId: clean(mail.messageId),
+    subject: clean(mail.subject),
+    text: clean(mail.text),
+    html: clean(mail.html),
+    textAsHtml: clean(mail.textAsHtml),
+    from: addresses(mail.from),
+    attachments: mail.attachments.map((a) => ({
+      ...a,
+      filename: clean(a.filename),
+      contentType: noNul(a.contentType),
+    })),
+  };
+}
+
 /** The first address of a parsed address header. */
 function firstAddress(field: ParsedMail["from"]): { address: string; name: string } | null {
   const list = Array.isArray(field) ? field : field ? [field] : [];
@@ -127,10 +157,14 @@ export async function receiveReply(ctx: AppContext, mail: InboundMail): Promise<
       mail.recipients.map((r) => (domain ? threadTokenOf(r, domain) : null)).filter((t) => t !== null),
     ),
   ];
-  const parsed = await simpleParser(mail.raw, { skipImageLinks: true });
-  // Without a Message-ID, the content stands in for it: the same mail twice is still one reply.
+  const parsed = withoutNul(await simpleParser(mail.raw, { skipImageLinks: true }));
+  // Without a Message-ID (or with an empty one, `<>`: a broken mailer sends it on every mail),
+  // the content stands in for it: the same mail twice is still one reply, two mails are two.
+  const given = parsed.messageId?.trim() ?? "";
   const messageId = (
-    parsed.messageId ?? `<sha256-${createHash("sha256").update(mail.raw).digest("hex")}@inbound.invalid>`
+    given.replace(/^<\s*|\s*>$/g, "")
+      ? given
+      : `<sha256-${createHash("sha256").update(mail.raw).digest("hex")}@inbound.invalid>`
   ).slice(0, HEADER_MAX);
   if (!tokens.length) return { messageId, stored: [], replayed: false };
 

@@ -18,7 +18,7 @@
  */
 import { baseType, type FieldSchema } from "../../../schemas/contract";
 import { decimalPlacesOf } from "../../../schemas/decimal";
-import { fixedText } from "../../../schemas/money";
+import { type Decimal, decimalOf, fixedText } from "../../../schemas/money";
 
 /** Cells starting like this are formulas to a spreadsheet (after any apostrophes we added). */
 const FORMULA_START = /^'*\s*[=+\-@\t\r]/;
@@ -136,6 +136,43 @@ export function parseCell(field: FieldSchema, cell: string): unknown {
   // A one-digit hour (`9:30`, as spreadsheets show times): the validator wants two.
   if (field.format === "time" && /^\d:\d{2}(:\d{2})?$/.test(text)) return `0${text}`;
   return text;
+}
+
+/** A decimal without trailing zeros after its point (1.50 and 1.5 are one value). */
+function normal(d: Decimal | null): Decimal | null {
+  if (!d) return null;
+  let { digits, scale } = d;
+  while (scale > 0 && digits % 10n === 0n) {
+    digits /= 10n;
+    scale--;
+  }
+  return { digits, scale };
+}
+
+const same = (a: Decimal | null, b: Decimal | null) =>
+  a !== null && b !== null && a.digits === b.digits && a.scale === b.scale;
+
+/**
+ * Why a number cell cannot be read as written, or null when it can (or is not a number cell):
+ * text with more digits than a number keeps (`12.340000000000000001`, a spreadsheet's long
+ * decimal) would be read as another value (12.34), which no validator could tell. Said in the
+ * validator's words for the field's decimals.
+ *
+ * @example
+ * inexactNumber({ type: "number", multipleOf: 0.01 }, "12.340000000000000001"); // "must have at most 2 decimal places"
+ * inexactNumber({ type: "number", multipleOf: 0.01 }, "12.34"); // null
+ */
+export function inexactNumber(field: FieldSchema, cell: string): string | null {
+  const type = baseType(field);
+  if (type !== "number" && type !== "integer") return null;
+  const text = unescapeFormula(cell);
+  const n = NUMBER.test(text) ? Number(text) : Number.NaN;
+  const written = normal(decimalOf(text));
+  if (!Number.isFinite(n) || same(written, normal(decimalOf(n)))) return null;
+  const places = type === "integer" ? 0 : field.multipleOf ? decimalPlacesOf(field.multipleOf) : null;
+  if (places !== null && written && written.scale > places)
+    return places === 0 ? "must be a whole number" : `must have at most ${places} decimal places`;
+  return "has more digits than can be kept exactly";
 }
 
 /** An enum cell: the value itself, or (any case) a value or its label from `x-enumLabels`. */

@@ -12,7 +12,7 @@ import { columnAllowsNull } from "../columns";
 import { optionFieldsOf, optionProblems } from "../options";
 import { bodySchemaOf, type Row } from "../records";
 import type { AnyDb } from "../rules";
-import { parseCell, unescapeFormula } from "./cells";
+import { inexactNumber, parseCell, unescapeFormula } from "./cells";
 import { type CsvColumn, keyFieldOf } from "./header";
 import type { CsvRow } from "./parse";
 import {
@@ -206,7 +206,9 @@ export class RowChecker {
       const { field } = column;
       const cell = row.cells[at] ?? "";
       if (field === "id" || (cell && column.schema["x-relation"])) continue;
-      if (cell) body[field] = parseCell(column.schema, cell);
+      const inexact = cell ? inexactNumber(column.schema, cell) : null;
+      if (inexact) fail(field, `${columnTitle(schema, field)} ${inexact}`);
+      else if (cell) body[field] = parseCell(column.schema, cell);
       else if (!record)
         continue; // a new record: the default, or "is required" below
       else if (column.schema.default !== undefined) body[field] = column.schema.default;
