@@ -149,6 +149,23 @@ describe.each(DRIVERS)("second factor abused on %s", (driver) => {
     expect(answers.map((r) => r.status).sort()).toEqual([200, 401]);
   });
 
+  it("spends one code when one challenge is sent twice at once with two recovery codes, and none on a wrong code", async () => {
+    const user = await enrolledUser();
+    const challenge = await challengeOf(user);
+    const wrong = await secondStep(challenge, "000000");
+    expect(wrong.status).toBe(401);
+    const answers = await Promise.all([
+      secondStep(challenge, user.recoveryCodes[5]),
+      secondStep(challenge, user.recoveryCodes[6]),
+    ]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 401]);
+    // The code the refused request carried was not spent: it still signs in.
+    const spentIndex = answers[0].status === 200 ? 5 : 6;
+    const kept = user.recoveryCodes[spentIndex === 5 ? 6 : 5];
+    expect((await secondStep(await challengeOf(user), kept)).status).toBe(200);
+    expect((await secondStep(await challengeOf(user), user.recoveryCodes[spentIndex])).status).toBe(401);
+  });
+
   it("keeps each challenge to its own step: enrol, verify, refresh", async () => {
     const enrolled = await enrolledUser();
     const verify = await challengeOf(enrolled);
