@@ -2,11 +2,11 @@
  * Setting up an authenticator app: the QR code, the secret as text for typing in by hand, and
  * the code that confirms it. Used on My account and at a sign-in that requires a second factor.
  */
-import { SafetyCertificateOutlined } from "@ant-design/icons";
-import { Alert, Button, Flex, Form, Input, type InputRef, Typography } from "antd";
+import { Alert, Button, Flex, Form, type InputRef, Typography } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { appCodeOf, type TotpEnrolment } from "../../../schemas/second-factor";
 import { showFieldErrors } from "../form-errors";
+import { AppCodeItem } from "./app-code-item";
 import { TotpQr } from "./totp-qr";
 
 /** The secret in groups of four, as apps show it; the spaces are ignored when typed. */
@@ -88,25 +88,11 @@ export function TotpSetup({
         disabled={submitting}
       >
         {error && <Alert type="error" showIcon role="alert" message={error} style={{ marginBottom: 12 }} />}
-        <Form.Item
+        <AppCodeItem
           label="2. Enter the 6-digit code the app shows"
-          name="code"
-          normalize={appCodeOf}
-          rules={[
-            { required: true, message: "Enter the code from your app" },
-            { pattern: /^\d{6}$/, message: "The code is six digits" },
-          ]}
-        >
-          <Input
-            ref={field}
-            autoFocus
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            placeholder="123456"
-            prefix={<SafetyCertificateOutlined aria-hidden />}
-            style={{ maxWidth: 220, letterSpacing: 2 }}
-          />
-        </Form.Item>
+          inputRef={field}
+          style={{ maxWidth: 220 }}
+        />
         <Button type="primary" htmlType="submit" loading={submitting}>
           {confirmLabel}
         </Button>

@@ -3,12 +3,12 @@
  * challenge from the password step is sent with it; it expires after five minutes, after
  * which the screen goes back to the password.
  */
-import { KeyOutlined, SafetyCertificateOutlined } from "@ant-design/icons";
+import { KeyOutlined } from "@ant-design/icons";
 import { Button, Flex, Form, Input, type InputRef, Typography } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { signInSecondStep } from "../../../providers/auth-api";
-import { appCodeOf } from "../../../schemas/second-factor";
 import { FormError } from "../../components/email-field";
+import { AppCodeItem } from "../../components/second-factor/app-code-item";
 import { getErrorMessage } from "../../lib/errors";
 
 const WRONG_APP_CODE = "That code is not right. Check your phone's clock and enter the newest code.";
@@ -88,27 +88,7 @@ export default function SecondFactorStep({ challenge, onSignedIn, onBack }: Prop
           />
         </Form.Item>
       ) : (
-        <Form.Item
-          key="totp"
-          label="Authentication code"
-          name="code"
-          normalize={appCodeOf}
-          rules={[
-            { required: true, message: "Enter the code from your app" },
-            { pattern: /^\d{6}$/, message: "The code is six digits" },
-          ]}
-        >
-          <Input
-            ref={field}
-            autoFocus
-            size="large"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            placeholder="123456"
-            prefix={<SafetyCertificateOutlined aria-hidden />}
-            style={{ letterSpacing: 2 }}
-          />
-        </Form.Item>
+        <AppCodeItem key="totp" label="Authentication code" inputRef={field} size="large" />
       )}
       <Button type="primary" htmlType="submit" size="large" block loading={submitting}>
         Verify and sign in
