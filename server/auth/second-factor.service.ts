@@ -15,6 +15,7 @@ import {
   type SecondFactorStatus,
   type TotpEnrolment,
 } from "../../schemas/second-factor";
+import type { SecurityEventType } from "../../schemas/security-events";
 import type { AppContext } from "../context";
 import { badRequest, conflict, forbidden, HttpError, notFound, tooManyRequests } from "../http/errors";
 import { recordSecurityEvent } from "../security/events";
@@ -48,6 +49,23 @@ const sealContext = (userId: string) => `user_second_factors.secret:${userId}`;
 interface Actor extends ClientMeta {
   email?: string | null;
 }
+
+/** A user's own second-factor event, said with who and from where. */
+const recordOwnEvent = (
+  ctx: AppContext,
+  type: SecurityEventType,
+  userId: string,
+  actor: Actor,
+  details?: Record<string, unknown>,
+) =>
+  recordSecurityEvent(ctx, {
+    type,
+    userId,
+    email: actor.email ?? null,
+    ip: actor.ip,
+    userAgent: actor.userAgent,
+    details,
+  });
 
 /** The admin setting; 'nobody' until one is saved. */
 export async function secondFactorPolicy(ctx: Pick<AppContext, "db">): Promise<SecondFactorPolicy> {
@@ -239,13 +257,7 @@ export async function confirmEnrolment(
   });
   if (!codes) throw conflict(ALREADY_ENROLLED);
   await resetAttempts(ctx.db, codeAttemptsKey(userId));
-  await recordSecurityEvent(ctx, {
-    type: "second_factor_enabled",
-    userId,
-    email: actor.email ?? null,
-    ip: actor.ip,
-    userAgent: actor.userAgent,
-  });
+  await recordOwnEvent(ctx, "second_factor_enabled", userId, actor);
   return { recoveryCodes: codes };
 }
 
@@ -291,14 +303,7 @@ export async function spendCode(
     .where("user_id", "=", userId)
     .where("used_at", "is", null)
     .executeTakeFirstOrThrow();
-  await recordSecurityEvent(ctx, {
-    type: "recovery_code_used",
-    userId,
-    email: actor.email ?? null,
-    ip: actor.ip,
-    userAgent: actor.userAgent,
-    details: { recoveryCodesLeft: Number(left.n) },
-  });
+  await recordOwnEvent(ctx, "recovery_code_used", userId, actor, { recoveryCodesLeft: Number(left.n) });
   return "recovery";
 }
 
@@ -322,13 +327,7 @@ export async function regenerateRecoveryCodes(
 ): Promise<RecoveryCodes> {
   await proveCode(ctx, userId, code, actor, "recovery_codes");
   const codes = await ctx.db.transaction().execute((trx) => replaceRecoveryCodes(trx, userId));
-  await recordSecurityEvent(ctx, {
-    type: "recovery_codes_regenerated",
-    userId,
-    email: actor.email ?? null,
-    ip: actor.ip,
-    userAgent: actor.userAgent,
-  });
+  await recordOwnEvent(ctx, "recovery_codes_regenerated", userId, actor);
   return { recoveryCodes: codes };
 }
 
@@ -350,13 +349,7 @@ export async function disableOwnSecondFactor(
   if (policyRequires(await secondFactorPolicy(ctx), user.role)) throw forbidden(REQUIRED_CANNOT_DISABLE);
   await proveCode(ctx, user.userId, code, actor, "second_factor_disable");
   await ctx.db.transaction().execute((trx) => removeFactor(trx, user.userId));
-  await recordSecurityEvent(ctx, {
-    type: "second_factor_disabled",
-    userId: user.userId,
-    email: actor.email ?? null,
-    ip: actor.ip,
-    userAgent: actor.userAgent,
-  });
+  await recordOwnEvent(ctx, "second_factor_disabled", user.userId, actor);
 }
 
 /**
