@@ -275,7 +275,12 @@ describe.each(DRIVERS)("fuzz on %s", (driver) => {
 
   it(`answers ${PER_DRIVER} bad requests with no 5xx and stays healthy`, async () => {
     const doc = (await s.api<Schema>("GET", "/api/docs/json")).body;
-    const ops = operationsOf(doc, s.routes);
+    // Not the second-factor policy: a valid body ("everyone") locks the fuzzing admin out behind
+    // enrolment for the rest of the run, which no re-sign-in undoes. Its refusals of bad bodies
+    // are tested in second-factor.test.ts.
+    const ops = operationsOf(doc, s.routes).filter(
+      (op) => !(op.method === "PUT" && op.url === "/api/second-factor/policy"),
+    );
     expect(ops.length).toBeGreaterThan(50);
     const driverSeed = SEED + DRIVERS.indexOf(driver);
     const rng = new Rng(driverSeed);
