@@ -15,6 +15,7 @@ import {
   totpCodeBodySchema,
 } from "../../schemas/second-factor";
 import type { AppContext } from "../context";
+import { idParams } from "../http/route-params";
 import { moduleAccess, PUBLIC, principalOf, SIGNED_IN } from "./access";
 import { clientMeta } from "./auth.routes";
 import {
@@ -32,11 +33,6 @@ import { confirmEnrolmentAtSignIn, enrolAtSignIn, signInWithSecondFactor } from 
 const tags = ["auth"];
 const security = [{ bearer: [] }];
 const ADMIN = moduleAccess(MODULE_IDS.users, { adminOnly: true });
-const idParams = {
-  type: "object",
-  required: ["id"],
-  properties: { id: { type: "string", format: "uuid" } },
-} as const;
 
 type Code = { Body: { code: string } };
 type Challenge = { Body: { challenge: string; code: string } };

@@ -8,16 +8,11 @@ import { canCreate, resourcePath } from "../../resources/contract";
 import { moduleAccess, principalOf } from "../auth/access";
 import type { AppContext } from "../context";
 import { type ListQuery, listQuerySchema } from "../http/list-query";
+import { idParams } from "../http/route-params";
 import { bodySchemaOf, type Row, recordSchemaOf } from "./records";
 import type { ResourceRules } from "./rules";
 import { bodyCheckedByService, runtimeBodySchemaOf } from "./runtime-routes";
 import { ResourceService } from "./service";
-
-const idParams = {
-  type: "object",
-  required: ["id"],
-  properties: { id: { type: "string", format: "uuid" } },
-} as const;
 
 /** The body of a bulk delete (`{ ids }`), shared with module routes that delete in bulk. */
 export const idsBody = {

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from "fastify";
 import { moduleAccess, principalOf } from "../auth/access";
 import type { AppContext } from "../context";
+import { idParams } from "../http/route-params";
 
 export interface WebhookRoutesOptions {
   /** The module whose hooks these are. */
@@ -20,11 +21,6 @@ export interface WebhookRoutesOptions {
 }
 
 const security = [{ bearer: [] }];
-const idParams = {
-  type: "object",
-  required: ["id"],
-  properties: { id: { type: "string", format: "uuid" } },
-} as const;
 const fieldsOf = (events: readonly string[]) => ({
   name: { type: "string", title: "Name", minLength: 1, maxLength: 120 },
   url: { type: "string", title: "URL", minLength: 1, maxLength: 2000 },

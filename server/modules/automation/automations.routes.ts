@@ -8,6 +8,7 @@ import type { FastifyInstance } from "fastify";
 import { MODULE_IDS } from "../../../resources/modules";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
+import { idParams, uuid } from "../../http/route-params";
 import { requireCrm, touchesCrm } from "./crm-access";
 import { publish, readDraft, rotateWebhookSecret, saveDraft, version, versions } from "./definitions";
 import { scheduleNext } from "./schedule";
@@ -15,8 +16,6 @@ import { scheduleNext } from "./schedule";
 const config = { access: moduleAccess(MODULE_IDS.automation) };
 const security = [{ bearer: [] }];
 const tags = ["automations"];
-const uuid = { type: "string", format: "uuid" } as const;
-export const idParams = { type: "object", required: ["id"], properties: { id: uuid } } as const;
 
 export async function automationRoutes(app: FastifyInstance, ctx: AppContext) {
   const changed = (id: string, actorId: string) =>

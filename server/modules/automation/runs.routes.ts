@@ -10,8 +10,8 @@ import { MODULE_IDS } from "../../../resources/modules";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { conflict, notFound } from "../../http/errors";
+import { idParams, uuid } from "../../http/route-params";
 import { RUN_STATUSES, type RunStatus } from "../../runs";
-import { idParams } from "./automations.routes";
 import { hasCrm, requireCrm, withoutRecords } from "./crm-access";
 import { definitionsOf } from "./definitions";
 import { AUTOMATION_KIND, dispatchTrigger } from "./triggers";
@@ -19,7 +19,6 @@ import { AUTOMATION_KIND, dispatchTrigger } from "./triggers";
 const config = { access: moduleAccess(MODULE_IDS.automation) };
 const security = [{ bearer: [] }];
 const tags = ["automations"];
-const uuid = { type: "string", format: "uuid" } as const;
 
 interface RunsQuery {
   status?: RunStatus[];

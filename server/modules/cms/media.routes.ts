@@ -14,6 +14,7 @@ import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { conflict, notFound } from "../../http/errors";
 import { MAX_PAGE } from "../../http/list-query";
+import { idParams } from "../../http/route-params";
 import { uploadAssets } from "../dam/dam.routes";
 import type { DamService } from "../dam/dam.service";
 import type { AssetChange } from "../dam/dam-assets.service";
@@ -25,11 +26,6 @@ export const CMS_MEDIA_FOLDER = "CMS media";
 const config = { access: moduleAccess(MODULE_IDS.cms) };
 const security = [{ bearer: [] }];
 const tags = ["cms media"];
-const idParams = {
-  type: "object",
-  required: ["id"],
-  properties: { id: { type: "string", format: "uuid" } },
-} as const;
 
 export interface MediaUse {
   type: string;

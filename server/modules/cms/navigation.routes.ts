@@ -10,6 +10,7 @@ import { checkNavigation, MAX_NAV_ITEMS, type NavItem } from "../../../schemas/c
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { badRequest, conflict, notFound } from "../../http/errors";
+import { idParams } from "../../http/route-params";
 import type { PublicCache } from "./public-cache";
 import type { TypeRegistry } from "./type-registry";
 
@@ -58,12 +59,6 @@ const navFields = {
   title: { type: "string", title: "Title", minLength: 1, maxLength: 120 },
   max_depth: { type: "integer", title: "Maximum depth", minimum: 1, maximum: 8 },
   items: { type: "array", title: "Items", maxItems: MAX_NAV_ITEMS, items: itemSchema },
-} as const;
-
-const idParams = {
-  type: "object",
-  required: ["id"],
-  properties: { id: { type: "string", format: "uuid" } },
 } as const;
 
 interface NavBody {

@@ -12,13 +12,13 @@ import { CURRENCIES } from "../../../schemas/products";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { badRequest } from "../../http/errors";
+import { uuid } from "../../http/route-params";
 import { recordSchemaOf } from "../../resources/records";
 import { moveOpportunity, readBoard } from "./board.service";
 
 const config = { access: moduleAccess(MODULE_IDS.crm) };
 const security = [{ bearer: [] }];
 const tags = ["opportunities"];
-const uuid = { type: "string", format: "uuid" } as const;
 const day = { type: ["string", "null"], format: "date" } as const;
 
 const UUID_OR_NONE = "^(none|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$";

@@ -8,6 +8,7 @@ import { DROPDOWN_LIST_PATTERN } from "../../../schemas/crm";
 import { CUSTOM_FIELD_KEY_PATTERN, CUSTOM_FIELD_TYPES } from "../../../schemas/custom-fields";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
+import { idParams, uuid } from "../../http/route-params";
 import { customEntities } from "./custom-entities";
 import { type CustomFieldInput, CustomFieldsService } from "./custom-fields.service";
 
@@ -15,8 +16,6 @@ const read = { access: moduleAccess(MODULE_IDS.crm) };
 const write = { access: moduleAccess(MODULE_IDS.crm, { adminOnly: true }) };
 const security = [{ bearer: [] }];
 const tags = ["crm custom fields"];
-const uuid = { type: "string", format: "uuid" } as const;
-const idParams = { type: "object", required: ["id"], properties: { id: uuid } } as const;
 
 const entity = { type: "string", title: "Entity", enum: [...customEntities().keys()] } as const;
 const properties = {

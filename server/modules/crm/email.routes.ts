@@ -19,13 +19,13 @@ import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { notFound } from "../../http/errors";
 import { type ListQuery, listQuerySchema } from "../../http/list-query";
+import { uuid } from "../../http/route-params";
 import { previewEmail, sendEmail } from "./email.service";
 import { getMessage, listMessages } from "./messages";
 
 const config = { access: moduleAccess(MODULE_IDS.crm) };
 const security = [{ bearer: [] }];
 const tags = ["crm messages"];
-const uuid = { type: "string", format: "uuid" } as const;
 const nullableUuid = { type: ["string", "null"], format: "uuid" } as const;
 
 const addresses = (title: string) =>

@@ -3,9 +3,8 @@ import type { FastifyInstance } from "fastify";
 import { MODULE_IDS } from "../../../resources/modules";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
+import { uuid } from "../../http/route-params";
 import { type MergeInput, mergeClients } from "./merge.service";
-
-const uuid = { type: "string", format: "uuid" } as const;
 
 export async function mergeRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post<{ Body: MergeInput }>(

@@ -13,12 +13,12 @@ import type { CrmMessagesTable } from "../../db/types-crm-email";
 import type { SmsMeta } from "../../db/types-crm-sms";
 import { notFound } from "../../http/errors";
 import { type ListQuery, listPage, listQuerySchema } from "../../http/list-query";
+import { uuid } from "../../http/route-params";
 import { type SendSmsRequest, sendSms } from "./sms.service";
 
 const config = { access: moduleAccess(MODULE_IDS.crm) };
 const security = [{ bearer: [] }];
 const tags = ["crm sms"];
-const uuid = { type: "string", format: "uuid" } as const;
 const nullable = (type: string) => ({ type: [type, "null"] }) as const;
 
 const messageSchema = {

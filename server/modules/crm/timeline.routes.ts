@@ -9,12 +9,12 @@ import { TIMELINE_KINDS, type TimelineKind } from "../../../schemas/crm";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { forbidden, notFound } from "../../http/errors";
+import { uuid } from "../../http/route-params";
 import { addTimeline, listTimeline, timelineChanged } from "./timeline";
 
 const config = { access: moduleAccess(MODULE_IDS.crm) };
 const security = [{ bearer: [] }];
 const tags = ["crm timeline"];
-const uuid = { type: "string", format: "uuid" } as const;
 const clientParams = { type: "object", required: ["id"], properties: { id: uuid } } as const;
 
 const entrySchema = {

@@ -3,15 +3,16 @@ import { MODULE_IDS } from "../../../resources/modules";
 import { FOLDER_NAME_MAX } from "../../../schemas/dam";
 import { moduleAccess } from "../../auth/access";
 import { MAX_PAGE } from "../../http/list-query";
+import { uuid } from "../../http/route-params";
+
+export { idParams, uuid } from "../../http/route-params";
 
 export const DAM_BASE = "/dam";
 
 export const tags = ["dam"];
 export const security = [{ bearer: [] }];
 export const config = { access: moduleAccess(MODULE_IDS.dam) };
-export const uuid = { type: "string", format: "uuid" } as const;
 export const nullableUuid = { anyOf: [uuid, { type: "null" }] } as const;
-export const idParams = { type: "object", required: ["id"], properties: { id: uuid } } as const;
 export const paging = {
   page: { type: "integer", minimum: 1, maximum: MAX_PAGE, default: 1 },
   pageSize: { type: "integer", minimum: 1, maximum: 500, default: 100 },

@@ -7,12 +7,12 @@ import { MODULE_IDS } from "../../../resources/modules";
 import type { FormDefinition } from "../../../schemas/form-definition";
 import { formDefinitionSchema } from "../../../schemas/form-definition-schema";
 import { moduleAccess, principalOf } from "../../auth/access";
+import { uuid } from "../../http/route-params";
 import type { FormsService } from "./forms.service";
 
 const config = { access: moduleAccess(MODULE_IDS.forms) };
 const security = [{ bearer: [] }];
 const tags = ["forms"];
-const uuid = { type: "string", format: "uuid" } as const;
 const formParams = { type: "object", required: ["id"], properties: { id: uuid } } as const;
 const versionParams = {
   type: "object",

@@ -16,6 +16,7 @@ import type { AppContext } from "../../context";
 import { type JsonField, jsonListFields } from "../../entities/jsonb-fields";
 import { notFound } from "../../http/errors";
 import { type ListQuery, listPage, listQuerySchema } from "../../http/list-query";
+import { uuid } from "../../http/route-params";
 import { escapeFormula } from "../../resources/csv/cells";
 import { BOM } from "../../resources/csv/export";
 import type { AnyDb } from "../../resources/rules";
@@ -25,7 +26,6 @@ import type { FormsService } from "./forms.service";
 const config = { access: moduleAccess(MODULE_IDS.forms) };
 const security = [{ bearer: [] }];
 const tags = ["forms"];
-const uuid = { type: "string", format: "uuid" } as const;
 const formParams = { type: "object", required: ["id"], properties: { id: uuid } } as const;
 const submissionParams = {
   type: "object",

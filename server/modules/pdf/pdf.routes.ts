@@ -13,6 +13,7 @@ import type { AppContext } from "../../context";
 import { badRequest } from "../../http/errors";
 import { refuseNul } from "../../http/input-guards";
 import { multipartParts } from "../../http/multipart";
+import { idParams, uuid } from "../../http/route-params";
 import type { ResourceServices } from "../../resources";
 import { type StoredUpload, storeUpload, uploadLimits } from "../../storage/upload";
 import { PdfService } from "./pdf.service";
@@ -21,8 +22,6 @@ import { uploadRoutes } from "./uploads.routes";
 const tags = ["pdfs"];
 const security = [{ bearer: [] }];
 const config = { access: moduleAccess(MODULE_IDS.pdf) };
-const uuid = { type: "string", format: "uuid" } as const;
-const idParams = { type: "object", required: ["id"], properties: { id: uuid } } as const;
 const pageParams = {
   type: "object",
   required: ["id", "page"],

@@ -21,6 +21,7 @@ import { PDF_UPLOAD_CHUNK, type PdfUploadState } from "../../../schemas/pdf-libr
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { badRequest, HttpError, notFound } from "../../http/errors";
+import { idParams, uuid } from "../../http/route-params";
 import type { ResourceService } from "../../resources/service";
 import { KINDS, sniff } from "../../storage/sniff";
 import { newKey } from "../../storage/storage";
@@ -31,8 +32,6 @@ import type { PdfService } from "./pdf.service";
 const tags = ["pdfs"];
 const security = [{ bearer: [] }];
 const config = { access: moduleAccess(MODULE_IDS.pdf) };
-const uuid = { type: "string", format: "uuid" } as const;
-const idParams = { type: "object", required: ["id"], properties: { id: uuid } } as const;
 
 interface UploadRow {
   id: string;

@@ -13,6 +13,7 @@ import { signOutDevice } from "../../auth/sessions.service";
 import type { AppContext } from "../../context";
 import { notFound } from "../../http/errors";
 import { type ListQuery, listQuerySchema } from "../../http/list-query";
+import { idParams } from "../../http/route-params";
 import { inviteUser, resendInvitation } from "./invite.service";
 import { changeOwnPassword } from "./password.service";
 import { peopleRoutes } from "./people.routes";
@@ -21,11 +22,6 @@ import { createUser, deleteUser, getMe, getUser, listDevices, listUsers, updateU
 const tags = ["users"];
 const security = [{ bearer: [] }];
 const ADMIN = moduleAccess(MODULE_IDS.users, { adminOnly: true });
-const idParams = {
-  type: "object",
-  required: ["id"],
-  properties: { id: { type: "string", format: "uuid" } },
-} as const;
 const deviceParams = {
   type: "object",
   required: ["deviceId"],

@@ -12,13 +12,12 @@ import {
 } from "../../../../schemas/crm-calendar";
 import { moduleAccess, principalOf } from "../../../auth/access";
 import { listQuerySchema } from "../../../http/list-query";
+import { idParams, uuid } from "../../../http/route-params";
 import type { MeetingListQuery, Meetings } from "./meetings.service";
 
 const config = { access: moduleAccess(MODULE_IDS.crm) };
 const security = [{ bearer: [] }];
 const tags = ["crm meetings"];
-const uuid = { type: "string", format: "uuid" } as const;
-const idParams = { type: "object", required: ["id"], properties: { id: uuid } } as const;
 
 const meetingSchema = {
   type: "object",

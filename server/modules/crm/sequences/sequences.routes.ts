@@ -16,6 +16,7 @@ import {
 import { moduleAccess, principalOf } from "../../../auth/access";
 import type { AppContext } from "../../../context";
 import { notFound } from "../../../http/errors";
+import { idParams, uuid } from "../../../http/route-params";
 import { enrolClients, listEnrolments, sequenceStats, stopEnrolment } from "./enrolments";
 import { publishLive } from "./live";
 import { readSteps, saveSteps } from "./steps";
@@ -23,8 +24,6 @@ import { readSteps, saveSteps } from "./steps";
 const config = { access: moduleAccess(MODULE_IDS.crm) };
 const security = [{ bearer: [] }];
 const tags = ["sequences"];
-const uuid = { type: "string", format: "uuid" } as const;
-const idParams = { type: "object", required: ["id"], properties: { id: uuid } } as const;
 
 const listQuery = {
   type: "object",
