@@ -122,14 +122,17 @@ async function factorOf(ctx: AppContext, userId: string) {
   }
 }
 
-export async function hasSecondFactor(ctx: Pick<AppContext, "db">, userId: string): Promise<boolean> {
-  const row = await ctx.db
+/** The user's confirmed authenticator, if any (a begun, unconfirmed one does not count). */
+const confirmedFactor = (ctx: Pick<AppContext, "db">, userId: string) =>
+  ctx.db
     .selectFrom("user_second_factors")
-    .select("user_id")
+    .select("confirmed_at")
     .where("user_id", "=", userId)
     .where("confirmed_at", "is not", null)
     .executeTakeFirst();
-  return !!row;
+
+export async function hasSecondFactor(ctx: Pick<AppContext, "db">, userId: string): Promise<boolean> {
+  return !!(await confirmedFactor(ctx, userId));
 }
 
 export async function secondFactorStatus(
@@ -137,12 +140,7 @@ export async function secondFactorStatus(
   userId: string,
   role: number,
 ): Promise<SecondFactorStatus> {
-  const row = await ctx.db
-    .selectFrom("user_second_factors")
-    .select("confirmed_at")
-    .where("user_id", "=", userId)
-    .where("confirmed_at", "is not", null)
-    .executeTakeFirst();
+  const row = await confirmedFactor(ctx, userId);
   const left = await ctx.db
     .selectFrom("user_recovery_codes")
     .select((eb) => eb.fn.countAll<string>().as("n"))

@@ -94,6 +94,14 @@ async function liveChallenge(ctx: AppContext, challenge: string, kind: "verify" 
   return row;
 }
 
+/** A second step counts toward sign-in's attempts per address, as the password step does. */
+const limitSecondStepIp = (ctx: AppContext, meta: ClientMeta) =>
+  limitAttempts(ctx, `signin:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp, {
+    ip: meta.ip,
+    userAgent: meta.userAgent,
+    details: { action: "signin_second_factor", scope: "ip" },
+  });
+
 /** Thrown inside the spending transaction to undo the challenge's spend on a wrong code. */
 const WRONG_CODE = Symbol("wrong code");
 
@@ -120,11 +128,7 @@ export async function signInWithSecondFactor(
   input: { challenge: string; code: string },
   meta: ClientMeta,
 ): Promise<SignInResponse> {
-  await limitAttempts(ctx, `signin:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp, {
-    ip: meta.ip,
-    userAgent: meta.userAgent,
-    details: { action: "signin_second_factor", scope: "ip" },
-  });
+  await limitSecondStepIp(ctx, meta);
   const row = await liveChallenge(ctx, input.challenge, "verify");
   const actor = { email: row.email, ...meta };
   const attempt = await countCodeAttempt(ctx, row.user_id);
@@ -167,11 +171,7 @@ export async function confirmEnrolmentAtSignIn(
   input: { challenge: string; code: string },
   meta: ClientMeta,
 ): Promise<EnrolledSignIn> {
-  await limitAttempts(ctx, `signin:ip:${meta.ip}`, ctx.config.authMaxAttemptsIp, {
-    ip: meta.ip,
-    userAgent: meta.userAgent,
-    details: { action: "signin_second_factor", scope: "ip" },
-  });
+  await limitSecondStepIp(ctx, meta);
   const row = await liveChallenge(ctx, input.challenge, "enrol");
   const codes = await confirmEnrolment(ctx, row.user_id, input.code, { email: row.email, ...meta });
   await spendChallenge(ctx, input.challenge);
