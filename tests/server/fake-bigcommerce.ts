@@ -59,7 +59,8 @@ export interface FakeStore {
    * Fires a webhook as BigCommerce does: POSTs the callback to every active hook of this scope,
    * with the headers the hook was registered with; answers the statuses the receivers gave.
    */
-  fire(scope: string, data: BcHookCallback["data"]): Promise<number[]>;
+  /** `createdAt` (seconds): a later event of the same cart, as the store sends it (another hash). */
+  fire(scope: string, data: BcHookCallback["data"], createdAt?: number): Promise<number[]>;
   /** Where a hook's destination is reached (a test maps the server's PUBLIC_URL to its port). */
   deliverTo: (destination: string) => string;
   /** Called with each request's method and path before the rate limit counts it (store sync tests). */
@@ -188,7 +189,7 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
       used = 0;
     },
     close: async () => {},
-    async fire(scope, data) {
+    async fire(scope, data, createdAt = 1_700_000_000) {
       const statuses: number[] = [];
       for (const hook of store.hooks.filter((h) => h.is_active && h.scope === scope)) {
         const body = {
@@ -196,7 +197,7 @@ export async function startFakeBigCommerce(options: FakeStoreOptions = {}): Prom
           store_id: "1025646",
           producer: `stores/${hash}`,
           data,
-          created_at: 1_700_000_000,
+          created_at: createdAt,
         };
         const res = await fetch(store.deliverTo(hook.destination), {
           method: "POST",
