@@ -100,3 +100,16 @@ export const completeAutomation = (): AutomationDefinition => ({
     },
   ],
 });
+
+/** Started by its incoming webhook, it makes one task titled `title` (variables allowed). */
+export const webhookTaskAutomation = (title: string): AutomationDefinition => ({
+  trigger: { kind: "webhook" },
+  steps: [
+    {
+      id: "task",
+      kind: "action",
+      type: "create_record",
+      inputs: { resource: "task", fields: { title } },
+    },
+  ],
+});

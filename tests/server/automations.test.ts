@@ -12,6 +12,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AutomationDefinition, Step } from "../../schemas/automation";
+import { webhookTaskAutomation } from "../../schemas/automation-fixtures";
 import { waitFor } from "./child-server";
 import { contactForm } from "./forms-fixtures";
 import { DRIVERS, startServer, type TestServer } from "./harness";
@@ -466,17 +467,7 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
   });
 
   it("starts a run from its incoming webhook with the body as the record; a wrong secret is a 404", async () => {
-    const id = await automation({
-      trigger: { kind: "webhook" },
-      steps: [
-        {
-          id: "task",
-          kind: "action",
-          type: "create_record",
-          inputs: { resource: "task", fields: { title: "Call {{trigger.caller}}" } },
-        },
-      ],
-    });
+    const id = await automation(webhookTaskAutomation("Call {{trigger.caller}}"));
     const { webhookPath } = (await call("GET", `/api/automations/${id}/draft`)).body;
     expect(webhookPath).toMatch(new RegExp(`^/hooks/automations/${id}/[\\w-]{43}$`));
     const wrong = await s.api("POST", `/hooks/automations/${id}/not-the-secret`, { body: { caller: "Eve" } });
@@ -505,17 +496,7 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
   });
 
   it("starts one run per Idempotency-Key: a replay after the run finished, or at once, answers the first run", async () => {
-    const id = await automation({
-      trigger: { kind: "webhook" },
-      steps: [
-        {
-          id: "task",
-          kind: "action",
-          type: "create_record",
-          inputs: { resource: "task", fields: { title: "Once {{trigger.caller}}" } },
-        },
-      ],
-    });
+    const id = await automation(webhookTaskAutomation("Once {{trigger.caller}}"));
     const { webhookPath } = (await call("GET", `/api/automations/${id}/draft`)).body;
     const post = (key: string, caller = "Ravi") =>
       s.api<Any>("POST", webhookPath, { body: { caller }, headers: { "idempotency-key": key } });

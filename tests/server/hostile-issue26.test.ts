@@ -17,6 +17,7 @@ import net from "node:net";
 import { Writable } from "node:stream";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { webhookTaskAutomation } from "../../schemas/automation-fixtures";
 import { importFile } from "./csv-fixtures";
 import { DRIVERS, startServer, type TestServer } from "./harness";
 import { inboundSmsParams, type LoopbackTwilio, postTwilioWebhook, startLoopbackTwilio } from "./twilio";
@@ -91,17 +92,7 @@ describe.each(DRIVERS)("issue 26 against a hostile caller on %s", (driver) => {
   /** A published automation started by its incoming webhook: its id, path and secret. */
   async function webhookAutomation() {
     const flow = (await call("POST", "/api/automations", { name: `Hook ${randomUUID()}` })).body;
-    const definition = {
-      trigger: { kind: "webhook" },
-      steps: [
-        {
-          id: "t",
-          kind: "action",
-          type: "create_record",
-          inputs: { resource: "task", fields: { title: "Hi" } },
-        },
-      ],
-    };
+    const definition = webhookTaskAutomation("Hi");
     expect((await call("PUT", `/api/automations/${flow.id}/draft`, { definition })).status).toBe(200);
     expect((await call("POST", `/api/automations/${flow.id}/publish`)).status).toBe(200);
     const path = String((await call("GET", `/api/automations/${flow.id}/draft`)).body.webhookPath);

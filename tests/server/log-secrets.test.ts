@@ -12,6 +12,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { Writable } from "node:stream";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { webhookTaskAutomation } from "../../schemas/automation-fixtures";
 import { PUBLIC } from "../../server/auth/access";
 import { undeclaredSecrets } from "../../server/security/log-secrets";
 import type { RouteSecrets } from "../../server/security/redact";
@@ -239,17 +240,7 @@ describe.each(DRIVERS)("no secret in a log line on %s", (driver) => {
     expect(accepted.status, accepted.text).toBe(200);
 
     const flow = await ok("POST", "/api/automations", { name: "Hooked" }, 201);
-    const definition = {
-      trigger: { kind: "webhook" },
-      steps: [
-        {
-          id: "t",
-          kind: "action",
-          type: "create_record",
-          inputs: { resource: "task", fields: { title: "Hi" } },
-        },
-      ],
-    };
+    const definition = webhookTaskAutomation("Hi");
     await ok("PUT", `/api/automations/${flow.id}/draft`, { definition });
     await ok("POST", `/api/automations/${flow.id}/publish`);
     const { webhookPath } = await ok("GET", `/api/automations/${flow.id}/draft`);
