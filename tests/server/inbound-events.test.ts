@@ -8,7 +8,7 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../server/db";
+import type { DatabaseHandle } from "../../server/db";
 import { createIdempotencyStore } from "../../server/http/idempotency-store";
 import {
   createInboundEvents,
@@ -18,7 +18,7 @@ import {
 } from "../../server/http/inbound-events";
 import { waitFor } from "./child-server";
 import { startInstances, type TestServer } from "./harness";
-import { createTestDatabase, type TestDatabase } from "./pg";
+import { twoInstanceHandles } from "./pg";
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are inspected loosely.
 type Any = any;
@@ -30,24 +30,13 @@ describe.each(DRIVERS)("inbound events on %s", (driver) => {
   let database: DatabaseHandle;
   /** A second pool on the same database (PostgreSQL), as a second instance has. */
   let other: DatabaseHandle;
-  let pgDatabase: TestDatabase | null = null;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    if (driver === "postgres") {
-      pgDatabase = await createTestDatabase(pgUrl as string);
-      database = await openDatabase({ databaseUrl: pgDatabase.url });
-      other = await openDatabase({ databaseUrl: pgDatabase.url });
-    } else {
-      database = await openDatabase({ databaseUrl: null, pgliteDir: "memory://" });
-      other = database;
-    }
+    ({ database, other, close } = await twoInstanceHandles(driver, pgUrl));
   });
 
-  afterAll(async () => {
-    if (other !== database) await other?.close();
-    await database?.close();
-    await pgDatabase?.drop();
-  });
+  afterAll(() => close?.());
 
   /** A handler that counts its runs and answers which run it was. */
   function counted(ms = 0) {

@@ -6,10 +6,10 @@
  */
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../server/db";
+import type { DatabaseHandle } from "../../server/db";
 import { createJobQueue, type JobQueue } from "../../server/jobs";
 import { collectingLogger, type LogLine, until } from "./jobs-helpers";
-import { createTestDatabase, type TestDatabase } from "./pg";
+import { twoInstanceHandles } from "./pg";
 
 const pgUrl = inject("pgUrl");
 const DRIVERS: ("pglite" | "postgres")[] = pgUrl ? ["pglite", "postgres"] : ["pglite"];
@@ -17,19 +17,12 @@ const DRIVERS: ("pglite" | "postgres")[] = pgUrl ? ["pglite", "postgres"] : ["pg
 describe.each(DRIVERS)("recurring jobs on %s", (driver) => {
   let database: DatabaseHandle;
   let other: DatabaseHandle;
-  let pgDatabase: TestDatabase | null = null;
+  let close: (() => Promise<void>) | undefined;
   let queues: JobQueue[] = [];
   const logs: LogLine[] = [];
 
   beforeAll(async () => {
-    if (driver === "postgres") {
-      pgDatabase = await createTestDatabase(pgUrl as string);
-      database = await openDatabase({ databaseUrl: pgDatabase.url });
-      other = await openDatabase({ databaseUrl: pgDatabase.url });
-    } else {
-      database = await openDatabase({ databaseUrl: null, pgliteDir: "memory://" });
-      other = database;
-    }
+    ({ database, other, close } = await twoInstanceHandles(driver, pgUrl));
   });
 
   afterEach(async () => {
@@ -37,12 +30,7 @@ describe.each(DRIVERS)("recurring jobs on %s", (driver) => {
     queues = [];
   });
 
-  afterAll(async () => {
-    if (other !== database) await other?.close();
-    await database?.close();
-    if (pgDatabase) await new Promise((r) => setTimeout(r, 100));
-    await pgDatabase?.drop();
-  });
+  afterAll(() => close?.());
 
   /** Whether the run on `failAt` failed already: once, whichever instance ran it. */
   const broke = { once: false };

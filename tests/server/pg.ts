@@ -11,6 +11,7 @@
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { type DatabaseHandle, openDatabase } from "../../server/db";
 
 export interface TestDatabase {
   /** Connection URL of the new, empty database. */
@@ -49,4 +50,30 @@ export async function createTestDatabase(adminUrl: string, template?: string | n
       await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
     },
   };
+}
+
+/**
+ * Two database handles as two instances would hold them: on PostgreSQL two pools on one fresh
+ * database, on PGlite one in-memory database (single-process, so both names are the same handle).
+ */
+export async function twoInstanceHandles(
+  driver: "pglite" | "postgres",
+  pgUrl: string | null,
+): Promise<{ database: DatabaseHandle; other: DatabaseHandle; close: () => Promise<void> }> {
+  if (driver === "postgres") {
+    const pgDatabase = await createTestDatabase(pgUrl as string);
+    const database = await openDatabase({ databaseUrl: pgDatabase.url });
+    const other = await openDatabase({ databaseUrl: pgDatabase.url });
+    return {
+      database,
+      other,
+      close: async () => {
+        await other.close();
+        await database.close();
+        await pgDatabase.drop();
+      },
+    };
+  }
+  const database = await openDatabase({ databaseUrl: null, pgliteDir: "memory://" });
+  return { database, other: database, close: () => database.close() };
 }
