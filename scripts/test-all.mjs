@@ -1,39 +1,69 @@
 /**
- * `npm test`: every suite a change can break, in order, with live output, then the 20 slowest
- * test files (scripts/test-timings.mjs), a table of the suites with each one's time, and, as the
- * very last line, `N passed, N failed`.
+ * `npm test`: every suite a change can break, with live output, then the 20 slowest test files
+ * (scripts/test-timings.mjs), a table of the suites with each one's time, and, as the very last
+ * line, `N passed, N failed`.
  *
  *   npm test                          all suites
  *   npm test -- --only unit,server    just these (also TEST_ONLY=unit,server)
  *   npm test -- --skip e2e            all but these (also TEST_SKIP=e2e)
+ *   TEST_LANES=1 npm test             one suite after another (default: two lanes)
+ *
+ * Two lanes run side by side, each line of output prefixed with its suite's name: the checks
+ * (typecheck, lint, unit) then the server files, beside the build then the end-to-end specs.
+ * Server files and e2e specs spend most of their time waiting (on a server, a browser, a
+ * timer), so on two cores the lanes overlap rather than queue: a quiet run takes about as long
+ * as its longer lane, not the sum (the closing table gives both).
  *
  * typecheck, lint and build count as one test each; unit, server and e2e are counted from
  * their JSON reports (under .tmp/reports). A runner that fails without a failing test in its
  * report (crash, no tests found, config error) counts as at least one failure. A failed step
  * does not stop the run; the exit code is 1 if anything failed.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { root, runViteBuild, spaBuildReason } from "./spa-build.mjs";
+import { root, spaBuildReason } from "./spa-build.mjs";
 import { formatSeconds, playwrightFileTimes, printSlowestFiles, vitestFileTimes } from "./test-timings.mjs";
 
 const reportDir = path.join(root, ".tmp", "reports");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const report = (name) => path.join(reportDir, `${name}.json`);
+const lanes = process.env.TEST_LANES === "1" ? 1 : 2;
 
 /** @typedef {{ passed: number, failed: number, note?: string }} Count */
-/** @typedef {{ name: string, title: string, counted: boolean, optIn?: boolean, run: () => Count }} Suite */
+/** @typedef {{ name: string, title: string, counted: boolean, lane: number, optIn?: boolean, run: (tag: string) => Promise<Count> }} Suite */
 
-/** Runs a command with live output; returns its exit code (127 when it could not start). */
-function run(cmd, args, env = {}) {
-  console.log(`\n$ ${[path.relative(root, cmd) || cmd, ...args].join(" ")}`);
-  const result = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
-  if (result.error) {
-    console.error(`could not run ${cmd}: ${result.error.message}`);
-    return 127;
-  }
-  return result.status ?? 1;
+/** Writes a child's stream line by line, each line behind its suite's tag when lanes overlap. */
+function relay(stream, out, tag) {
+  let rest = "";
+  stream.setEncoding("utf8");
+  stream.on("data", (chunk) => {
+    const lines = (rest + chunk).split("\n");
+    rest = lines.pop() ?? "";
+    for (const line of lines) out.write(`${tag}${line}\n`);
+  });
+  stream.on("end", () => {
+    if (rest) out.write(`${tag}${rest}\n`);
+  });
+}
+
+/** Runs a command with live output; resolves to its exit code (127 when it could not start). */
+function run(tag, cmd, args, env = {}) {
+  console.log(`${tag}$ ${[path.relative(root, cmd) || cmd, ...args].join(" ")}`);
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...env },
+    });
+    relay(child.stdout, process.stdout, tag);
+    relay(child.stderr, process.stderr, tag);
+    child.on("error", (error) => {
+      console.error(`${tag}could not run ${cmd}: ${error.message} (did you run npm install?)`);
+      resolve(127);
+    });
+    child.on("close", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
 }
 
 function readJson(file) {
@@ -46,7 +76,8 @@ function readJson(file) {
 
 /** A step that is one test: passed when the command exits 0. */
 function single(cmd, args) {
-  return () => (run(cmd, args) === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 });
+  return async (tag) =>
+    (await run(tag, cmd, args)) === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
 }
 
 /** A step whose real result may contradict its exit code: never let a failure go uncounted. */
@@ -58,10 +89,10 @@ function settle(code, passed, failed, note) {
 }
 
 function vitest(project) {
-  return () => {
+  return async (tag) => {
     const file = report(project);
     rmSync(file, { force: true });
-    const code = run(bin("vitest"), [
+    const code = await run(tag, bin("vitest"), [
       "run",
       "--project",
       project,
@@ -86,32 +117,33 @@ function vitest(project) {
 }
 
 let buildFailed = false;
+const viteBuild = (tag) => run(tag, bin("vite"), ["build"]);
 
-function build() {
-  const code = runViteBuild();
+async function build(tag) {
+  const code = await viteBuild(tag);
   buildFailed = code !== 0;
   return buildFailed ? { passed: 0, failed: 1 } : { passed: 1, failed: 0 };
 }
 
-function bundle() {
+async function bundle(tag) {
   const script = path.join(root, "bench", "bundle-size.mjs");
   if (!existsSync(script)) return { passed: 0, failed: 0, note: "bench/bundle-size.mjs not written yet" };
-  const code = run(process.execPath, [script]);
+  const code = await run(tag, process.execPath, [script]);
   return { passed: 0, failed: 0, note: code === 0 ? "figures above" : `exited ${code} (not a test)` };
 }
 
-function e2e() {
+async function e2e(tag) {
   if (buildFailed) return { passed: 0, failed: 1, note: "not run: the build failed" };
   if (!selected.has("build")) {
     const reason = spaBuildReason();
     if (reason) {
-      console.log(`\nBuilding the SPA for e2e (${reason})`);
-      if (runViteBuild() !== 0) return { passed: 0, failed: 1, note: "not run: the build failed" };
+      console.log(`${tag}Building the SPA for e2e (${reason})`);
+      if ((await viteBuild(tag)) !== 0) return { passed: 0, failed: 1, note: "not run: the build failed" };
     }
   }
   const file = report("e2e");
   rmSync(file, { force: true });
-  const code = run(bin("playwright"), ["test"], { E2E_JSON_REPORT: file });
+  const code = await run(tag, bin("playwright"), ["test"], { E2E_JSON_REPORT: file });
   const json = readJson(file);
   if (!json) return settle(code || 1, 0, 0, "no JSON report (config or browser error?)");
   const stats = json.stats ?? {};
@@ -132,16 +164,18 @@ const SUITES = [
     name: "typecheck",
     title: "tsc --noEmit",
     counted: true,
+    lane: 0,
     run: single(bin("tsc"), ["-p", "tsconfig.json", "--noEmit"]),
   },
-  { name: "lint", title: "biome check", counted: true, run: single(bin("biome"), ["check", "."]) },
-  { name: "unit", title: "vitest unit", counted: true, run: vitest("unit") },
-  { name: "server", title: "vitest server", counted: true, run: vitest("server") },
-  { name: "build", title: "vite build", counted: true, run: build },
+  { name: "lint", title: "biome check", counted: true, lane: 0, run: single(bin("biome"), ["check", "."]) },
+  { name: "unit", title: "vitest unit", counted: true, lane: 0, run: vitest("unit") },
+  { name: "server", title: "vitest server", counted: true, lane: 0, run: vitest("server") },
+  // The second lane: e2e waits for the build, and starts as soon as it is done.
+  { name: "build", title: "vite build", counted: true, lane: 1, run: build },
   // Figures, not a test (the e2e first-load spec asserts the budgets): only when asked for by
   // name, `npm test -- --only build,bundle`, or with `npm run bench:bundle`.
-  { name: "bundle", title: "bundle size", counted: false, optIn: true, run: bundle },
-  { name: "e2e", title: "playwright", counted: true, run: e2e },
+  { name: "bundle", title: "bundle size", counted: false, lane: 1, optIn: true, run: bundle },
+  { name: "e2e", title: "playwright", counted: true, lane: 1, run: e2e },
 ];
 
 /** Names from `--only a,b` / `--only=a,b` (or the env var), validated. */
@@ -173,14 +207,34 @@ const selected = new Set(
 );
 
 mkdirSync(reportDir, { recursive: true });
-const rows = [];
-for (const suite of SUITES) {
-  if (!selected.has(suite.name)) continue;
-  console.log(`\n━━━ ${suite.name}: ${suite.title} ━━━`);
-  const started = Date.now();
-  const count = suite.run();
-  rows.push({ suite, count, seconds: (Date.now() - started) / 1000 });
+const chosen = SUITES.filter((s) => selected.has(s.name));
+// Tags only when two suites may print at once; a lane with nothing chosen is no lane.
+const laneOf = (suite) => (lanes === 1 ? 0 : suite.lane);
+const laneCount = new Set(chosen.map(laneOf)).size;
+const width = Math.max(...chosen.map((s) => s.name.length));
+/** @type {Map<string, { suite: Suite, count: Count, seconds: number }>} */
+const results = new Map();
+const runStarted = Date.now();
+
+async function runLane(suites) {
+  for (const suite of suites) {
+    const tag = laneCount > 1 ? `${suite.name.padEnd(width)} │ ` : "";
+    console.log(`\n${tag}━━━ ${suite.name}: ${suite.title} ━━━`);
+    const started = Date.now();
+    const count = await suite.run(tag);
+    const seconds = (Date.now() - started) / 1000;
+    results.set(suite.name, { suite, count, seconds });
+    console.log(
+      `${tag}━━━ ${suite.name} done in ${formatSeconds(seconds)}: ${count.passed} passed, ${count.failed} failed ━━━`,
+    );
+  }
 }
+
+const byLane = new Map();
+for (const suite of chosen) byLane.set(laneOf(suite), [...(byLane.get(laneOf(suite)) ?? []), suite]);
+await Promise.all([...byLane.values()].map(runLane));
+const wallSeconds = (Date.now() - runStarted) / 1000;
+const rows = chosen.map((s) => results.get(s.name)).filter(Boolean);
 
 // Only the reports this run wrote: each runner deletes its report before it starts.
 const ran = new Set(rows.map((r) => r.suite.name));
@@ -197,21 +251,25 @@ console.log(
 );
 let passed = 0;
 let failed = 0;
-let totalSeconds = 0;
+let summedSeconds = 0;
 for (const { suite, count, seconds } of rows) {
   const result = !suite.counted ? "info" : count.failed ? "FAIL" : "ok";
   const shown = suite.counted ? [count.passed, count.failed] : ["-", "-"];
   console.log(
     `${pad(suite.name, 11)}${pad(result, 8)}${pad(shown[0], 8)}${pad(shown[1], 8)}${pad(formatSeconds(seconds), 10)}${count.note ?? ""}`,
   );
-  totalSeconds += seconds;
+  summedSeconds += seconds;
   if (suite.counted) {
     passed += count.passed;
     failed += count.failed;
   }
 }
+const overlap =
+  laneCount > 1
+    ? `wall clock; the stages' times add up to ${formatSeconds(summedSeconds)} (${laneCount} lanes)`
+    : "";
 console.log(
-  `${pad("total", 11)}${pad(failed ? "FAIL" : "ok", 8)}${pad(passed, 8)}${pad(failed, 8)}${formatSeconds(totalSeconds)}`,
+  `${pad("total", 11)}${pad(failed ? "FAIL" : "ok", 8)}${pad(passed, 8)}${pad(failed, 8)}${pad(formatSeconds(wallSeconds), 10)}${overlap}`,
 );
 process.exitCode = failed > 0 ? 1 : 0;
 console.log(`${passed} passed, ${failed} failed`);
