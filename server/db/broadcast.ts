@@ -138,6 +138,8 @@ export function postgresBroadcast(
   const self = randomUUID();
   const statusListeners: ((connected: boolean) => void)[] = [];
   let client: pg.Client | null = null;
+  /** Sends a statement on the current listener connection after the ones before it. */
+  let sendOn: (text: string) => Promise<unknown> = () => Promise.resolve();
   let closed = false;
   let connected = false;
   let retry: NodeJS.Timeout | null = null;
@@ -182,6 +184,14 @@ export function postgresBroadcast(
       application_name: "atelier-listen",
     });
     client = c;
+    // One statement at a time on the listener: a LISTEN for a new channel may come while the
+    // heartbeat or another LISTEN is running (pg queues them, but that queue is deprecated).
+    let last: Promise<unknown> = Promise.resolve();
+    sendOn = (text) => {
+      const next = last.then(() => c.query(text));
+      last = next.catch(() => {});
+      return next;
+    };
     let listening = false;
     const lost = (error: Error) => {
       if (client !== c) return;
@@ -202,10 +212,10 @@ export function postgresBroadcast(
     c.on("notification", (n) => receive(n.channel, n.payload ?? ""));
     try {
       await c.connect();
-      for (const channel of local.handlers.keys()) await c.query(`LISTEN ${channel}`);
+      for (const channel of local.handlers.keys()) await sendOn(`LISTEN ${channel}`);
       if (client !== c) return;
       heartbeat = setInterval(() => {
-        c.query("select 1").catch((error: Error) => lost(error));
+        sendOn("select 1").catch((error: Error) => lost(error));
       }, heartbeatMs);
       heartbeat.unref();
       listening = true;
@@ -235,7 +245,7 @@ export function postgresBroadcast(
       const isNew = local.add(channel, handler);
       const remove = local.remover(channel, handler);
       if (!isNew) return remove;
-      if (client && connected) client.query(`LISTEN ${channel}`).catch(() => {});
+      if (client && connected) sendOn(`LISTEN ${channel}`).catch(() => {});
       else if (!client && !retry) void connect();
       return remove;
     },
