@@ -150,7 +150,11 @@ describe.each(DRIVERS)("notification kinds on %s", (driver) => {
     expect(failed.body).toMatch(/Summary/);
     expect(failed.body).toMatch(/Open the entry to fix it, then publish it by hand\.$/);
     expect(failed.link).toBe(`/cms/entries/notice/show/${broken.id}`);
-    expect((await ok(fay, "GET", `/cms/entries/notice/${broken.id}`)).status).not.toBe("published");
+    // Not published, and no longer claiming a time that has passed.
+    expect(await ok(fay, "GET", `/cms/entries/notice/${broken.id}`)).toMatchObject({
+      status: "draft",
+      publish_at: null,
+    });
     expect(await inbox(nick, "cms.schedule_failed")).toEqual([]);
   });
 

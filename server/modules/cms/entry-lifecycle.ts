@@ -273,7 +273,17 @@ export class EntryLifecycle {
     } catch (error) {
       const refused = error instanceof HttpError && error.statusCode < 500;
       if (!refused && attempt < SCHEDULE_ATTEMPTS) throw error;
-      await scheduleFailed(this.ctx, type, row, payload, error);
+      // The schedule is over: the entry no longer claims a time that has passed.
+      const column = payload.action === "publish" ? "publish_at" : "unpublish_at";
+      await this.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable("cms_entries")
+          .set({ [column]: null })
+          .where("id", "=", row.id)
+          .execute();
+        await scheduleFailed(this.ctx, trx, type, row, payload, error);
+      });
+      this.entries.changed(type, "updated", [row.id], "");
       if (!refused) throw error;
     }
   }

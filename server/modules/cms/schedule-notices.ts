@@ -72,16 +72,17 @@ function reasonOf(error: unknown): string {
   return [error.message, ...fields].map((m) => m.replace(/\.$/, "")).join(". ");
 }
 
-/** A scheduled publish or unpublish could not be done (its last try). */
+/** A scheduled publish or unpublish could not be done (its last try); `db`: the transaction ending it. */
 export async function scheduleFailed(
   ctx: AppContext,
+  db: AnyDb,
   type: ContentType,
   row: EntryRow,
   payload: SchedulePayload,
   error: unknown,
 ): Promise<void> {
   const label = entryLabel(type, row);
-  await tell(ctx, ctx.db as unknown as AnyDb, scheduler(payload, row), {
+  await tell(ctx, db, scheduler(payload, row), {
     kind: "cms.schedule_failed",
     title: `${label} could not be ${payload.action === "publish" ? "published" : "unpublished"} as scheduled`,
     body: `${reasonOf(error)}. Open the entry to fix it, then ${payload.action} it by hand.`,
