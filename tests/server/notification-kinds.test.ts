@@ -205,7 +205,7 @@ describe.each(DRIVERS)("notification kinds on %s", (driver) => {
       fay,
       "POST",
       "/api/products",
-      { sku_code: "BC-00001", name: "Goods", price: 19.99, currency: "INR", category_id: category.id },
+      { sku_code: "NOTIFY-GOODS-1", name: "Goods", price: 19.99, currency: "INR", category_id: category.id },
       201,
     );
     const p = await ok(
