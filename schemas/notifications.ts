@@ -24,6 +24,16 @@ export const NOTIFICATION_KINDS = {
     label: "Failed automation runs",
     description: "A workflow run stopped on an error.",
   },
+  "cms.schedule_done": {
+    module: "cms",
+    label: "Scheduled publishing done",
+    description: "An entry you scheduled was published or unpublished at its time.",
+  },
+  "cms.schedule_failed": {
+    module: "cms",
+    label: "Scheduled publishing failed",
+    description: "An entry you scheduled could not be published at its time.",
+  },
   "crm.assigned": {
     module: "crm",
     label: "Assignments",
@@ -38,6 +48,21 @@ export const NOTIFICATION_KINDS = {
     module: "crm",
     label: "Failed sequence steps",
     description: "A step of a sequence could not run for a client of yours.",
+  },
+  "forms.answer": {
+    module: "forms",
+    label: "Form answers",
+    description: "Someone answered a form you created.",
+  },
+  "store.proposal_answered": {
+    module: "store",
+    label: "Proposal answers",
+    description: "A client accepted or declined a proposal on your opportunity, or one you made.",
+  },
+  "store.sync": {
+    module: "store",
+    label: "Store sync reports",
+    description: "A store sync you started finished or failed.",
   },
   "task.reminder": {
     module: "crm",

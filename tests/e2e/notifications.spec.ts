@@ -4,12 +4,15 @@
  * link followed), marks all read, and says when there are none; My account chooses mail per
  * kind, and a kind switched on is mailed.
  *
- * No screen of a module sends notifications yet in this branch (the CRM and automation issues
- * call the service), and there are no test-only routes: the spec starts the app in its own
- * process (in-process-server.ts) and calls `ctx.notifications.notify` as a module does.
+ * The first two start the app in this process (in-process-server.ts) and call
+ * `ctx.notifications.notify` as a module does (there are no test-only routes). The last one is
+ * a real event on the suite's server (issue 27): a form answered on its public route arrives live
+ * in its creator's open bell, and its link opens the form's answers.
  */
 import { expect, type Page, test } from "@playwright/test";
+import { defaultSettings } from "../../schemas/form-definition";
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from "./env";
+import { api, apiSession, openSignedIn } from "./helpers";
 import { type InProcessServer, startInProcessServer } from "./in-process-server";
 import { shoot } from "./shots";
 
@@ -155,4 +158,44 @@ test("My account chooses mail per kind, and a kind switched on is mailed", async
       text_body: expect.stringContaining("Send the quote."),
     },
   ]);
+});
+
+test("a form answered arrives live in its creator's bell, and its link opens the answers", async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const admin = await apiSession(request);
+  const slug = `notify-${Date.now().toString(36)}`;
+  const name = `Callback ${slug}`;
+  const form = await admin.expect<{ id: string }>("POST", "/forms/forms", 201, { name, slug });
+  const { revision } = await admin.expect<{ revision: number }>("GET", `/forms/forms/${form.id}/draft`, 200);
+  const definition = {
+    fields: [
+      { id: "name", kind: "text", label: "Full name", required: true, validation: { maxLength: 80 } },
+      { id: "phone", kind: "text", label: "Phone", validation: { maxLength: 30 } },
+    ],
+    settings: defaultSettings(),
+  };
+  await admin.expect("PUT", `/forms/forms/${form.id}/draft`, 200, { definition, revision });
+  await admin.expect("POST", `/forms/forms/${form.id}/publish`, 200);
+
+  await openSignedIn(page, "");
+  await bell(page).waitFor({ timeout: 60_000 });
+  await bell(page).click();
+  // Answered while the panel is open: it shows at the top without a reload.
+  const sent = await request.post(api(`/forms/f/${slug}/submissions`), {
+    data: { answers: { name: "Nora Patel", phone: "+91 98765 43210" } },
+  });
+  expect(sent.status(), await sent.text()).toBe(201);
+  const notice = panel(page).getByRole("button", { name: new RegExp(`^Unread: New answer to "${name}"`) });
+  await expect(notice).toBeVisible({ timeout: 20_000 });
+  await expect(panel(page).getByRole("listitem").first()).toContainText(
+    "Full name: Nora Patel · Phone: +91 98765 43210",
+  );
+  await shoot(page, "notifications", "form-answer");
+  await notice.click();
+  await expect(page).toHaveURL(new RegExp(`/manage/forms/forms/show/${form.id}\\?tab=submissions$`));
+  await expect(page.getByRole("tab", { name: "Submissions", selected: true })).toBeVisible();
+  await expect(page.getByRole("row").filter({ hasText: "Nora Patel" })).toBeVisible({ timeout: 20_000 });
 });

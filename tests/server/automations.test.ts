@@ -11,7 +11,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AutomationDefinition, Step } from "../../schemas/automation";
+import { ACTION_LABELS, type AutomationDefinition, type Step } from "../../schemas/automation";
 import { webhookTaskAutomation } from "../../schemas/automation-fixtures";
 import { waitFor } from "./child-server";
 import { contactForm } from "./forms-fixtures";
@@ -349,7 +349,9 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
       .select(["user_id", "title"])
       .where("kind", "=", "automation.failed")
       .execute();
-    expect(notices.some((n) => n.user_id === adminId && n.title.includes("notify"))).toBe(true);
+    // The step as the canvas names it (what it does), not its key.
+    const failedAt = `a run failed at "${ACTION_LABELS.http_request}"`;
+    expect(notices.some((n) => n.user_id === adminId && n.title.includes(failedAt))).toBe(true);
 
     // Run again while the endpoint still fails: a second failure is news too.
     expect((await call("POST", `/api/automation-runs/${runId}/retry`)).status).toBe(200);

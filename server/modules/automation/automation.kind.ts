@@ -5,11 +5,12 @@
  * A run that fails is never silent: the automation's failed-runs count goes up (the list's
  * badge) and its owner and the admins are told through the notification centre.
  */
-import { sql } from "kysely";
+import { sql, type Transaction } from "kysely";
 import { ROLES } from "../../../schemas/auth";
-import type { AutomationDefinition } from "../../../schemas/automation";
+import { ACTION_LABELS, type AutomationDefinition, STEP_KIND_LABELS } from "../../../schemas/automation";
 import { isUuid } from "../../../schemas/uuid";
 import type { AppContext } from "../../context";
+import type { Database } from "../../db";
 import type { RunKind, RunStep } from "../../runs";
 import { automationExecutors } from "./executors";
 import { type AutomationStepDef, automationFlow } from "./flow";
@@ -59,7 +60,7 @@ export function automationKind(
       await ctx.notifications.notify(trx, {
         userIds: [...new Set(userIds)],
         kind: "automation.failed",
-        title: `${automation.name}: a run failed at step ${step.key}`,
+        title: `${automation.name}: a run failed at "${await stepTitle(trx, run, step.key)}"`,
         body: step.error ?? run.error ?? undefined,
         link: `/automation/automations/show/${automation.id}?run=${run.id}`,
         data: { automationId: automation.id, runId: run.id, step: step.key },
@@ -68,6 +69,22 @@ export function automationKind(
       });
     },
   };
+}
+
+/** How the canvas names a step: its name, else what it does ("Send email"), else its kind. */
+async function stepTitle(trx: Transaction<Database>, run: AutomationRun, key: string): Promise<string> {
+  const pinned = await trx
+    .selectFrom("run_definitions")
+    .select("definition")
+    .where("hash", "=", run.definitionHash)
+    .executeTakeFirst();
+  const step = pinned && automationFlow.step(pinned.definition as AutomationDefinition, key)?.step;
+  if (!step) return key;
+  return (
+    step.name ||
+    (step.kind === "action" && step.type && ACTION_LABELS[step.type]) ||
+    STEP_KIND_LABELS[step.kind]
+  );
 }
 
 export function registerAutomationKind(ctx: AppContext): void {

@@ -15,6 +15,7 @@ import { withArticle } from "../../../src/lib/text";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db";
 import { PermanentStepError } from "../../runs";
+import { notifyAssignment } from "../crm/assignments";
 import { enrolClients } from "../crm/sequences/enrolments";
 import { opportunityMoved } from "./crm-events";
 import { type AutomationRun, type AutomationExecutor as Executor, scopeOf } from "./run-scope";
@@ -95,6 +96,7 @@ export function recordExecutors(ctx: AppContext): Record<string, Executor> {
       .values(fields as any)
       .returningAll()
       .executeTakeFirstOrThrow()) as Record<string, unknown>;
+    await notifyAssignment({ db: trx, existing: null, row: made, actorId: null, app: ctx }, resource);
     // What this step made may start other automations, never this one again (the engine's lineage).
     if (resource === "client")
       await dispatchTrigger(ctx, trx, {
@@ -114,26 +116,26 @@ export function recordExecutors(ctx: AppContext): Record<string, Executor> {
     if (!UUID.test(id)) throw new PermanentStepError(`"${id}" is not the ID of a record`);
     const fields = recordValues(resource, inputs.fields ?? {}, (t) => fillVariables(t, values));
     const { table } = RECORDS[resource];
-    const before =
-      resource === "opportunity"
-        ? await trx.selectFrom("opportunities").select("stage").where("id", "=", id).executeTakeFirst()
-        : undefined;
-    const updated = await trx
+    const before = (await trx.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst()) as
+      | Record<string, unknown>
+      | undefined;
+    const updated = (await trx
       .updateTable(table)
       // biome-ignore lint/suspicious/noExplicitAny: fields checked against the resource's schema above.
       .set({ ...(fields as any), updated_at: new Date() })
       .where("id", "=", id)
-      .returning("id")
-      .executeTakeFirst();
-    if (!updated) throw new PermanentStepError(`The ${resource} ${id} does not exist (deleted?)`);
+      .returningAll()
+      .executeTakeFirst()) as Record<string, unknown> | undefined;
+    if (!updated || !before) throw new PermanentStepError(`The ${resource} ${id} does not exist (deleted?)`);
+    await notifyAssignment({ db: trx, existing: before, row: updated, actorId: null, app: ctx }, resource);
     // A stage this step changed starts other automations (never this one again: lineage).
-    if (before && "stage" in fields && fields.stage !== before.stage) {
+    if (resource === "opportunity" && "stage" in fields && fields.stage !== before.stage) {
       const opportunity = await trx
         .selectFrom("opportunities")
         .selectAll()
         .where("id", "=", id)
         .executeTakeFirstOrThrow();
-      await opportunityMoved(ctx, trx, opportunity, before.stage, run);
+      await opportunityMoved(ctx, trx, opportunity, String(before.stage), run);
     }
     return { input: { resource, id, fields }, output: { id, resource } };
   };

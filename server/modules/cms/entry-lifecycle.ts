@@ -9,10 +9,11 @@ import { sql } from "kysely";
 import type { FieldError } from "../../../schemas/error-messages";
 import { diffValues, type FieldChange } from "../../../schemas/versions";
 import type { AppContext } from "../../context";
-import { badRequest, notFound } from "../../http/errors";
+import { badRequest, HttpError, notFound } from "../../http/errors";
 import type { AnyDb } from "../../resources/rules";
 import { getVersion, listVersions, type VersionSummary } from "../../versions/versions";
 import { type EntriesService, type EntryRow, entriesResource, entryRecord } from "./entries.service";
+import { scheduleDone, scheduleFailed } from "./schedule-notices";
 import type { ContentType, TypeRegistry } from "./type-registry";
 
 type Values = Record<string, unknown>;
@@ -25,7 +26,12 @@ export interface SchedulePayload {
   action: "publish" | "unpublish";
   /** The time it was set for: a job whose time was changed since does nothing. */
   at: string;
+  /** Who set it: told when it is done or fails (schedule-notices.ts). Absent in older jobs. */
+  by?: string;
 }
+
+/** Tries of a scheduled publish before its scheduler is told it failed. */
+export const SCHEDULE_ATTEMPTS = 5;
 
 /** What happens on publish and unpublish besides the entry (webhooks). */
 export type LifecycleListener = (
@@ -71,7 +77,13 @@ export class EntryLifecycle {
     }
   }
 
-  async publish(type: ContentType, id: string, actorId: string | null, revision?: number): Promise<Values> {
+  async publish(
+    type: ContentType,
+    id: string,
+    actorId: string | null,
+    revision?: number,
+    scheduled?: SchedulePayload,
+  ): Promise<Values> {
     const row = await this.db.transaction().execute(async (trx) => {
       const existing = await this.entries.row(type, id, trx, true);
       if (revision !== undefined && revision !== existing.revision)
@@ -101,6 +113,7 @@ export class EntryLifecycle {
         },
       );
       for (const listener of this.publishing) await listener(trx, type, entryRecord(type, written));
+      if (scheduled) await scheduleDone(this.ctx, trx, type, written, scheduled);
       return written;
     });
     const record = entryRecord(type, row);
@@ -224,6 +237,7 @@ export class EntryLifecycle {
           entryId: id,
           action,
           at: new Date(at).toISOString(),
+          by: actorId,
         };
         await this.ctx.jobs.enqueue(SCHEDULE_JOB, payload, { runAt: new Date(at), db: trx as never });
       }
@@ -233,8 +247,12 @@ export class EntryLifecycle {
     return entryRecord(type, row);
   }
 
-  /** The job: publishes or unpublishes when the entry is still scheduled for that time. */
-  async runScheduled(payload: SchedulePayload): Promise<void> {
+  /**
+   * The job: publishes or unpublishes when the entry is still scheduled for that time, and
+   * tells its scheduler. A refusal (the entry no longer fits its type) will not change on a
+   * retry: told at once; any other error on the last try.
+   */
+  async runScheduled(payload: SchedulePayload, attempt = 1): Promise<void> {
     const types = await this.registry.all();
     const type = [...types.values()].find((t) => t.id === payload.typeId);
     if (!type) return;
@@ -245,7 +263,28 @@ export class EntryLifecycle {
       .executeTakeFirst()) as EntryRow | undefined;
     const column = payload.action === "publish" ? row?.publish_at : row?.unpublish_at;
     if (!row || !column || new Date(column).toISOString() !== payload.at) return;
-    if (payload.action === "publish") await this.publish(type, row.id, null);
-    else await this.unpublish(type, row.id, null);
+    try {
+      if (payload.action === "publish") await this.publish(type, row.id, null, undefined, payload);
+      else {
+        // One statement, no transaction of its own: told just after (once, by the dedupe key).
+        await this.unpublish(type, row.id, null);
+        await scheduleDone(this.ctx, this.db, type, row, payload);
+      }
+    } catch (error) {
+      const refused = error instanceof HttpError && error.statusCode < 500;
+      if (!refused && attempt < SCHEDULE_ATTEMPTS) throw error;
+      // The schedule is over: the entry no longer claims a time that has passed.
+      const column = payload.action === "publish" ? "publish_at" : "unpublish_at";
+      await this.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable("cms_entries")
+          .set({ [column]: null })
+          .where("id", "=", row.id)
+          .execute();
+        await scheduleFailed(this.ctx, trx, type, row, payload, error);
+      });
+      this.entries.changed(type, "updated", [row.id], "");
+      if (!refused) throw error;
+    }
   }
 }

@@ -9,7 +9,7 @@ import { webhookRoutes } from "../../webhooks/webhook.routes";
 import { cmsRoutes } from "./cms.routes";
 import { ContentTypesService } from "./content-types.service";
 import { EntriesService } from "./entries.service";
-import { EntryLifecycle, SCHEDULE_JOB, type SchedulePayload } from "./entry-lifecycle";
+import { EntryLifecycle, SCHEDULE_ATTEMPTS, SCHEDULE_JOB, type SchedulePayload } from "./entry-lifecycle";
 import { navigationRoutes } from "./navigation.routes";
 import { publicCmsRoutes } from "./public.routes";
 import { PublicCache } from "./public-cache";
@@ -25,9 +25,14 @@ export async function cmsModule(app: FastifyInstance, ctx: AppContext) {
   const types = new ContentTypesService(ctx, registry);
   const entries = new EntriesService(ctx, registry);
   const lifecycle = new EntryLifecycle(ctx, registry, entries);
-  ctx.jobs.register<SchedulePayload>(SCHEDULE_JOB, (job) => lifecycle.runScheduled(job.payload), {
-    concurrency: 2,
-  });
+  ctx.jobs.register<SchedulePayload>(
+    SCHEDULE_JOB,
+    (job) => lifecycle.runScheduled(job.payload, job.attempt),
+    {
+      concurrency: 2,
+      maxAttempts: SCHEDULE_ATTEMPTS,
+    },
+  );
   // Published, unpublished and deleted entries reach the CMS's webhooks.
   lifecycle.onChange(async (event, type, entry) => {
     await ctx.webhooks.dispatch(MODULE_IDS.cms, `entry.${event}`, { type: type.apiName, entry });

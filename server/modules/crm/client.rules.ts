@@ -9,12 +9,7 @@ import { notifyAssignment } from "./assignments";
 
 export const clientRules: ResourceRules = {
   async afterWrite(context) {
-    const { row } = context;
-    await notifyAssignment(context, "owner_id", {
-      title: `Client for you: ${row.name}`,
-      link: `/crm/clients/show/${row.id}`,
-      body: [row.company, row.email].filter(Boolean).join(" · ") || undefined,
-    });
+    await notifyAssignment(context, "client");
     if (!context.existing) await clientCreated(context.app, context.db as unknown as RunDb, context.row);
   },
 };

@@ -35,10 +35,7 @@ export const opportunityRules: ResourceRules = {
 
   async afterWrite(context) {
     const { db, existing, row, actorId, app } = context;
-    await notifyAssignment(context, "owner_id", {
-      title: `Opportunity for you: ${row.title}`,
-      link: `/crm/opportunities/show/${row.id}`,
-    });
+    await notifyAssignment(context, "opportunity");
     const stages = await optionLabels(db as Db, "stage");
     const stage = (value: unknown) => stages.get(String(value)) ?? String(value);
     const title = String(row.title);

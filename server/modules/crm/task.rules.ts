@@ -33,11 +33,7 @@ export const taskRules: ResourceRules = {
         { taskId: String(row.id), remindAt },
         { db: db as Db, runAt: new Date(remindAt), key: `${row.id}:${remindAt}` },
       );
-    await notifyAssignment(context, "assignee_id", {
-      title: `Task for you: ${row.title}`,
-      link: `/crm/tasks/show/${row.id}`,
-      body: row.due_at ? `Due ${new Date(row.due_at as string).toUTCString()}` : undefined,
-    });
+    await notifyAssignment(context, "task");
     if (!row.client_id) return;
     const created = !existing;
     const finished = Boolean(row.done) && !existing?.done;

@@ -7,6 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { MODULE_IDS } from "../../../resources/modules";
 import type { AppContext } from "../../context";
 import { webhookRoutes } from "../../webhooks/webhook.routes";
+import { notifyFormOwners } from "./answer-notices";
 import { formRoutes } from "./forms.routes";
 import { FormsService } from "./forms.service";
 import { publicFormRoutes } from "./public.routes";
@@ -18,6 +19,7 @@ export async function formsModule(app: FastifyInstance, ctx: AppContext) {
   const forms = new FormsService(ctx);
   const writer = new SubmissionWriter(ctx);
   const views = new ViewCounter(ctx);
+  writer.onStored(notifyFormOwners(ctx));
   await formRoutes(app, forms);
   await submissionRoutes(app, ctx, forms);
   await webhookRoutes(app, ctx, {

@@ -21,6 +21,7 @@ import { proposalAccepted } from "../automation/store-events";
 import { addTimeline, timelineChanged } from "../crm/timeline";
 import { NOT_A_DRAFT } from "./proposal.rules";
 import { linesOf, moneyOf, refusal, storedTotals, totalsOrRefuse } from "./proposal-money.service";
+import { proposalAnswered } from "./proposal-notices";
 import { winOpportunity } from "./proposal-opportunity";
 
 type Db = import("kysely").Kysely<Database> | import("kysely").Transaction<Database>;
@@ -326,6 +327,7 @@ export class ProposalsService {
         },
       ]);
       if (answer === "accepted") await proposalAccepted(this.ctx, trx as Db, toRecord(proposalSchema, row));
+      await proposalAnswered(this.ctx, trx as unknown as AnyDb, row, answer);
       return { row, won };
     });
     timelineChanged(this.ctx, [String(row.client_id)], null);

@@ -25,6 +25,7 @@ import type { AnyDb } from "../../resources/rules";
 import { type BcCategory, type BcProduct, BigCommerceError, bigCommerce } from "./bigcommerce";
 import { StoreConnections } from "./connections.service";
 import { catalogueTarget, syncStoreProducts } from "./store-catalogue";
+import { syncEnded } from "./sync-notices";
 
 export const SYNC_JOB = "store.sync";
 /** Socket resource of sync progress: `ids` are the syncs that moved. */
@@ -182,6 +183,16 @@ export class StoreSyncs {
     this.changed(id);
   }
 
+  /** Ends a sync (finished or failed) and tells its starter, in one transaction. */
+  private async end(id: string, values: Record<string, unknown>): Promise<void> {
+    await this.ctx.db.transaction().execute(async (trx) => {
+      const db = trx as unknown as AnyDb;
+      await db.updateTable("store_syncs").set(values).where("id", "=", id).execute();
+      await syncEnded(this.ctx, db, id);
+    });
+    this.changed(id);
+  }
+
   /** A client of the store of a connection, patient with the rate limit (a sync waits it out). */
   async client(connectionId: string, signal?: AbortSignal) {
     const access = await this.connections.access(connectionId);
@@ -233,7 +244,7 @@ export class StoreSyncs {
         done += page.data.length;
         await this.set(syncId, { total: page.meta.pagination.total, done, ...counts });
       }
-      await this.set(syncId, {
+      await this.end(syncId, {
         status: "finished",
         finished_at: sql`now()`,
         report: JSON.stringify(report),
@@ -250,7 +261,7 @@ export class StoreSyncs {
       if (!last) throw error;
       const words = error instanceof Error ? error.message : String(error);
       const message = token ? words.split(token).join("[token]") : words;
-      await this.set(syncId, {
+      await this.end(syncId, {
         status: "failed",
         finished_at: sql`now()`,
         error: `The sync stopped: ${message}`.slice(0, 1000),

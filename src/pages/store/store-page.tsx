@@ -10,6 +10,7 @@ import { PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { App, Button, Card, Empty, Popconfirm, Space, Table, Tag, Tooltip, Typography } from "antd";
 import { useState } from "react";
+import { useSearchParams } from "react-router";
 import type { StoreConnection } from "../../../schemas/store";
 import { DateText } from "../../components/date-text";
 import { LoadError } from "../../components/load-error";
@@ -42,6 +43,8 @@ export default function StorePage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: storeKeys.connections });
   const rows = connections.data ?? [];
   const sync = useStoreSync();
+  // A sync's notification links here with `?sync=<id>`: its report is shown.
+  const [params] = useSearchParams();
 
   const act = async (key: string, run: () => Promise<void>) => {
     setBusy(key);
@@ -199,7 +202,7 @@ export default function StorePage() {
           />
         )}
       </Card>
-      {rows.length > 0 && <SyncCard watching={sync.watching} connections={rows} />}
+      {rows.length > 0 && <SyncCard watching={sync.watching ?? params.get("sync")} connections={rows} />}
       {rows.length > 0 && <StoreProductsCard />}
       <StoreCarts />
       <ConnectionDialog
