@@ -34,19 +34,62 @@ test("build a flow on the canvas, delete a middle step, publish, and watch a cli
     description: "Greets a new client",
   });
 
+  // Every draft save, and what it answered: none may be a 409 (no one else edits this draft).
+  const saves: Array<{ revision: number }> = [];
+  const answers: Array<{ status: number; revision: number }> = [];
+  let releaseFirst = () => {};
+  const firstHeld = new Promise<void>((resolve) => {
+    releaseFirst = resolve;
+  });
+  await page.route("**/api/automations/*/draft", async (route) => {
+    if (route.request().method() !== "PUT") return route.fallback();
+    saves.push(route.request().postDataJSON());
+    // The first save is held until the test lets it go: as the first save after the server
+    // starts is, which compiles the draft's schema and outlasts the autosave's delay.
+    if (saves.length === 1) await firstHeld;
+    await route.continue();
+  });
+  page.on("response", (response) => {
+    if (response.request().method() === "PUT" && /\/api\/automations\/[^/]+\/draft$/.test(response.url()))
+      answers.push({ status: response.status(), revision: response.request().postDataJSON().revision });
+  });
+  // The autosave's delay runs on a clock the test moves, so the two edits below come "quickly".
+  await page.clock.install();
+
   await openSignedIn(page, `automation/automations/show/${automation.id}`);
   const canvas = page.getByTestId("automation-canvas");
   const node = (name: string | RegExp) =>
     canvas.getByRole("button", { name, exact: typeof name === "string" });
   const sidebar = page.getByRole("complementary", { name: "Selected step" });
+  const saveStatus = page.locator(".af-toolbar").getByRole("status");
   // The canvas's code loads with the page: give a busy machine the time.
   await expect(node("Trigger: Client created")).toBeVisible({ timeout: 60_000 });
 
-  // The trigger: only this test's clients (company is "Acme <run>").
+  // The trigger: only this test's clients (company is "Acme <run>"), as two quick edits of the
+  // brand-new automation, the second while the first one's save is still on its way (issue 27:
+  // the builder showed "Someone else saved this draft" to the only user there is).
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1_000));
   await node("Trigger: Client created").click();
   await sidebar.getByRole("button", { name: "Add rule" }).click();
   await page.locator("#af-trigger-filter-0-field").fill("company");
+  await page.clock.runFor(1_000);
+  await expect.poll(() => saves.length).toBe(1);
   await page.locator("#af-trigger-filter-0-value").fill(`Acme ${run}`);
+  await page.clock.runFor(2_000);
+  releaseFirst();
+  await page.clock.resume();
+  // Both edits saved, one after the other: the second on the revision the first answered.
+  const done = () => answers.filter((a) => a.status === 200).map((a) => a.revision);
+  await expect.poll(() => done().length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+  expect(answers.map((a) => a.status)).not.toContain(409);
+  expect(done()[1]).toBe(done()[0] + 1);
+  await expect(saveStatus).toHaveText("Draft saved");
+  const saved = await admin.expect<{ definition: { trigger: { filter?: Array<{ value: string }> } } }>(
+    "GET",
+    `/api/automations/${automation.id}/draft`,
+    200,
+  );
+  expect(saved.definition.trigger.filter?.[0]?.value).toBe(`Acme ${run}`);
 
   // A condition after the trigger: the client has an email.
   await node("Add a step after the trigger").click();

@@ -14,7 +14,7 @@ import { LoadError } from "../../components/load-error";
 import { PageLoader } from "../../components/page-loader";
 import { getErrorMessage, getFieldErrors, statusOf } from "../../lib/errors";
 import { plural } from "../../lib/text";
-import { automationKeys, type Draft, getDraft, nodeProblemsOf, publish, saveDraft } from "./automation-api";
+import { automationKeys, getDraft, nodeProblemsOf, publish, saveDraft } from "./automation-api";
 import { automationReducer, initialAutomationState } from "./automation-state";
 import { type DeleteChoice, DeleteStepDialog } from "./delete-step-dialog";
 import { FlowCanvas } from "./flow-canvas";
@@ -43,11 +43,20 @@ export function AutomationBuilder({ id }: { id: string }) {
   const [publishing, setPublishing] = useState(false);
   const loaded = useRef<string | null>(null);
   const lastSaved = useRef("");
+  // The revision the canvas's content is based on: the one loaded, then each save's answer. Kept
+  // here, not read from the query's cache, so a refetch answered late can never move it back.
+  const baseRevision = useRef(0);
+  // One save at a time, each on the revision the one before it answered: two saves in flight
+  // on the same revision made the second a false "someone else saved" (409) — the first save
+  // after the server starts compiles the draft's schema and outlasts the autosave's delay.
+  const inFlight = useRef<Promise<boolean> | null>(null);
+  const wanted = useRef<AutomationDefinition | null>(null);
 
   useEffect(() => {
     if (!draft.data || loaded.current === id) return;
     loaded.current = id;
     lastSaved.current = JSON.stringify(draft.data.definition);
+    baseRevision.current = draft.data.revision;
     dispatch({ type: "load", definition: draft.data.definition });
   }, [draft.data, id]);
 
@@ -58,13 +67,13 @@ export function AutomationBuilder({ id }: { id: string }) {
   const text = definition ? JSON.stringify(definition) : "";
   const unsaved = Boolean(definition) && text !== lastSaved.current;
 
-  const saveNow = useCallback(
+  const saveOnce = useCallback(
     async (next: AutomationDefinition) => {
       setSave({ state: "saving" });
       try {
-        const revision = queryClient.getQueryData<Draft>(automationKeys.draft(id))?.revision ?? 0;
-        const saved = await saveDraft(id, next, revision);
+        const saved = await saveDraft(id, next, baseRevision.current);
         lastSaved.current = JSON.stringify(next);
+        baseRevision.current = saved.revision;
         queryClient.setQueryData(automationKeys.draft(id), saved);
         setSave({ state: "saved" });
         return true;
@@ -81,6 +90,24 @@ export function AutomationBuilder({ id }: { id: string }) {
     [id, queryClient],
   );
 
+  /** Saves the newest content asked for, after the save in flight (if any) has answered. */
+  const saveNow = useCallback(
+    async (next: AutomationDefinition): Promise<boolean> => {
+      wanted.current = next;
+      while (inFlight.current) if (!(await inFlight.current)) return false;
+      const newest = wanted.current ?? next;
+      if (JSON.stringify(newest) === lastSaved.current) return true;
+      const attempt = saveOnce(newest);
+      inFlight.current = attempt;
+      try {
+        return await attempt;
+      } finally {
+        inFlight.current = null;
+      }
+    },
+    [saveOnce],
+  );
+
   const reload = async () => {
     loaded.current = null;
     setSave({ state: "idle" });
@@ -88,7 +115,7 @@ export function AutomationBuilder({ id }: { id: string }) {
   };
 
   useEffect(() => {
-    if (!definition || !unsaved || save.state === "conflict") return;
+    if (!definition || !unsaved || save.state === "conflict" || save.state === "saving") return;
     const timer = setTimeout(() => void saveNow(definition), SAVE_DELAY_MS);
     return () => clearTimeout(timer);
   }, [definition, unsaved, saveNow, save.state]);
