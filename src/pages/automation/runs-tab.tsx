@@ -1,149 +1,17 @@
 /**
  * An automation's run history: its runs newest first, filtered by status, following runs as
- * they move (live); a run opens in a drawer with each step's input, output, timing and error,
- * and a failed run can be run again from the step it failed on.
+ * they move (live); a run opens in a drawer (run-drawer.tsx) with each step in words.
  */
-import { RedoOutlined } from "@ant-design/icons";
 import { useSubscription } from "@refinedev/core";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { App, Button, Descriptions, Drawer, Empty, Segmented, Table, Tag, Timeline, Typography } from "antd";
+import { Button, Empty, Segmented, Table, Tag } from "antd";
 import { useState } from "react";
 import { DateText } from "../../components/date-text";
 import { LoadError } from "../../components/load-error";
-import { getErrorMessage } from "../../lib/errors";
-import {
-  type AutomationRun,
-  automationKeys,
-  getRun,
-  getRuns,
-  RUN_STATUSES,
-  type RunStatus,
-  type RunStep,
-  retryRun,
-} from "./automation-api";
+import { type AutomationRun, automationKeys, getRuns, RUN_STATUSES, type RunStatus } from "./automation-api";
+import { capital, RUN_STATUS_COLORS, RunDrawer } from "./run-drawer";
 
-export const RUN_STATUS_COLORS: Readonly<Record<RunStatus, string>> = {
-  running: "processing",
-  waiting: "blue",
-  finished: "success",
-  failed: "error",
-  exited: "default",
-  cancelled: "default",
-};
-const STEP_COLORS: Readonly<Record<RunStep["status"], string>> = {
-  scheduled: "blue",
-  waiting: "blue",
-  done: "green",
-  failed: "red",
-  skipped: "gray",
-};
 const PAGE_SIZE = 20;
-
-const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
-function Json({ value }: { value: unknown }) {
-  if (value === null || value === undefined) return <Typography.Text type="secondary">—</Typography.Text>;
-  return <pre className="af-json">{JSON.stringify(value, null, 2)}</pre>;
-}
-
-function RunDrawer({ runId, onClose }: { runId: string | null; onClose: () => void }) {
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
-  const run = useQuery({
-    queryKey: automationKeys.run(runId ?? ""),
-    queryFn: () => getRun(runId ?? ""),
-    enabled: Boolean(runId),
-  });
-  const [retrying, setRetrying] = useState(false);
-  const retry = async () => {
-    if (!runId) return;
-    setRetrying(true);
-    try {
-      await retryRun(runId);
-      message.success("Running again from the step that failed");
-      await queryClient.invalidateQueries({ queryKey: ["automations"] });
-      await run.refetch();
-    } catch (error) {
-      message.error(getErrorMessage(error));
-    } finally {
-      setRetrying(false);
-    }
-  };
-  const data = run.data;
-  return (
-    <Drawer
-      open={Boolean(runId)}
-      onClose={onClose}
-      width={560}
-      title={
-        data ? (
-          <>
-            Run of <DateText value={data.startedAt} />
-          </>
-        ) : (
-          "Run"
-        )
-      }
-      extra={
-        data?.status === "failed" && (
-          <Button type="primary" icon={<RedoOutlined aria-hidden />} loading={retrying} onClick={retry}>
-            Run again from the failed step
-          </Button>
-        )
-      }
-    >
-      {run.isError && <LoadError what="the run" error={run.error} onRetry={() => run.refetch()} compact />}
-      {data && (
-        <>
-          <Descriptions column={2} size="small" className="af-run-facts">
-            <Descriptions.Item label="Status">
-              <Tag color={RUN_STATUS_COLORS[data.status]}>{capital(data.status)}</Tag>
-            </Descriptions.Item>
-            <Descriptions.Item label="Version">{data.version}</Descriptions.Item>
-            {data.error && (
-              <Descriptions.Item label="Error" span={2}>
-                <Typography.Text type="danger">{data.error}</Typography.Text>
-              </Descriptions.Item>
-            )}
-            {data.exitReason && <Descriptions.Item label="Left because">{data.exitReason}</Descriptions.Item>}
-          </Descriptions>
-          <Timeline
-            items={data.steps.map((step) => ({
-              color: STEP_COLORS[step.status],
-              children: (
-                <div className="af-run-step" data-testid="run-step">
-                  <div>
-                    <strong>{step.key}</strong> <Tag>{step.type}</Tag>
-                    <Tag color={STEP_COLORS[step.status]}>{capital(step.status)}</Tag>
-                    {step.attempt > 1 && <Tag>Attempt {step.attempt}</Tag>}
-                  </div>
-                  <Typography.Text type="secondary">
-                    {step.startedAt ? (
-                      <DateText value={step.startedAt} />
-                    ) : (
-                      <>
-                        Due <DateText value={step.dueAt} />
-                      </>
-                    )}
-                    {step.startedAt &&
-                      step.finishedAt &&
-                      ` · ${Math.max(0, Date.parse(step.finishedAt) - Date.parse(step.startedAt))} ms`}
-                  </Typography.Text>
-                  {step.error && <Typography.Paragraph type="danger">{step.error}</Typography.Paragraph>}
-                  <details>
-                    <summary>Input and output</summary>
-                    <Json value={step.input} />
-                    <Json value={step.output} />
-                  </details>
-                </div>
-              ),
-            }))}
-          />
-        </>
-      )}
-    </Drawer>
-  );
-}
 
 export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: string | null }) {
   const queryClient = useQueryClient();
