@@ -111,7 +111,16 @@ function StepItem({ run, step }: { run: RunWithSteps; step: RunStep }) {
   );
 }
 
-export function RunDrawer({ runId, onClose }: { runId: string | null; onClose: () => void }) {
+export function RunDrawer({
+  runId,
+  onClose,
+  afterClose,
+}: {
+  runId: string | null;
+  onClose: () => void;
+  /** Once it has closed: the opener puts focus back where the person was. */
+  afterClose?: () => void;
+}) {
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const run = useQuery({
@@ -139,6 +148,9 @@ export function RunDrawer({ runId, onClose }: { runId: string | null; onClose: (
     <Drawer
       open={Boolean(runId)}
       onClose={onClose}
+      afterOpenChange={(open) => {
+        if (!open) afterClose?.();
+      }}
       width={600}
       title={
         data ? (

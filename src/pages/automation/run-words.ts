@@ -88,8 +88,27 @@ const LABELS: Readonly<Record<string, string>> = {
   data: "Event data",
 };
 
-/** Keys that name the step itself, or are said in `outcome` or another field: not repeated. */
-const OMITTED = new Set(["id", "kind", "name", "branch", "resumedBy", "mode", "unit", "timeZone"]);
+/**
+ * Keys that name the step itself, are said in `outcome` or another field, or are internal
+ * references (the outbox's, the message's): in the JSON only.
+ */
+const OMITTED = new Set([
+  "id",
+  "kind",
+  "name",
+  "branch",
+  "resumedBy",
+  "mode",
+  "unit",
+  "timeZone",
+  "messageId",
+  "outboxId",
+  "smsId",
+]);
+
+/** Fields in the order a person reads them (a mail's To, Subject, Message), whatever the stored order. */
+const ORDER = Object.keys(LABELS);
+const rank = (key: string) => (ORDER.includes(key) ? ORDER.indexOf(key) : ORDER.length);
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
@@ -130,16 +149,22 @@ function fieldValue(key: string, value: unknown, record: Record<string, unknown>
 /**
  * A step's input or output as labelled fields, in the order it has them.
  *
+ * `shown`: the step's input, when these are its output (what the input said is not repeated).
+ *
  * @example
  * runFields({ to: "mira@example.com", subject: "Welcome" });
  * // [{ label: "To", value: "mira@example.com" }, { label: "Subject", value: "Welcome" }]
  */
-export function runFields(value: unknown, type?: string): RunField[] {
+export function runFields(value: unknown, type?: string, shown: unknown = null): RunField[] {
   if (value === null || value === undefined) return [];
   if (typeof value !== "object" || Array.isArray(value)) return [{ label: "Value", value: valueText(value) }];
   const record = value as Record<string, unknown>;
+  // An output that repeats its input (the address a mail went to) is said once, with the input.
+  const before = shown && typeof shown === "object" ? (shown as Record<string, unknown>) : {};
   return Object.entries(record)
     .filter(([key, v]) => !OMITTED.has(key) && v !== undefined)
+    .filter(([key, v]) => !(key in before) || JSON.stringify(before[key]) !== JSON.stringify(v))
+    .sort(([a], [b]) => rank(a) - rank(b))
     .map(([key, v]) => ({
       // An HTTP request's body is its body, not a message.
       label: key === "body" && type === "http_request" ? "Body" : (LABELS[key] ?? humanKey(key)),
@@ -179,7 +204,7 @@ export function stepWords(
     kind: named ? kind : null,
     outcome: outcomeOf(step, reached.output),
     input: runFields(reached.input, reached.type),
-    output: runFields(reached.output, reached.type),
+    output: runFields(reached.output, reached.type, reached.input),
   };
 }
 

@@ -5,19 +5,52 @@
 import { useSubscription } from "@refinedev/core";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Button, Empty, Segmented, Table, Tag } from "antd";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { DateText } from "../../components/date-text";
 import { LoadError } from "../../components/load-error";
-import { type AutomationRun, automationKeys, getRuns, RUN_STATUSES, type RunStatus } from "./automation-api";
+import {
+  type AutomationRun,
+  automationKeys,
+  getRuns,
+  getVersionDefinition,
+  RUN_STATUSES,
+  type RunStatus,
+} from "./automation-api";
 import { capital, RUN_STATUS_COLORS, RunDrawer } from "./run-drawer";
+import { exitReasonText, stepWords } from "./run-words";
 
 const PAGE_SIZE = 20;
+
+/** The step a run is at, as the canvas of its version names it ("At step 2 · Welcome mail"). */
+function AtStep({ id, version, stepKey }: { id: string; version: number; stepKey: string }) {
+  // A published version never changes: read once per version, whatever the number of rows.
+  const definition = useQuery({
+    queryKey: automationKeys.version(id, version),
+    queryFn: () => getVersionDefinition(id, version),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  if (!definition.data) return null;
+  const words = stepWords(definition.data, { key: stepKey, type: "", input: null, output: null });
+  return <>{words.number === null ? "—" : `At step ${words.number} · ${words.title}`}</>;
+}
 
 export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: string | null }) {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<RunStatus | "all">("all");
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<string | null>(initialRun);
+  // The run last shown: its Open button takes focus when the drawer closes (a row clicked is
+  // not focusable, so focus would fall to the page).
+  const shown = useRef<string | null>(initialRun);
+  const show = (runId: string) => {
+    shown.current = runId;
+    setOpen(runId);
+  };
+  const focusOpener = () =>
+    requestAnimationFrame(() => {
+      const id = shown.current;
+      if (id) document.querySelector<HTMLElement>(`[data-run-open="${CSS.escape(id)}"]`)?.focus();
+    });
   const query = { status: status === "all" ? undefined : status, page, pageSize: PAGE_SIZE };
   const runs = useQuery({
     queryKey: automationKeys.runs(id, query),
@@ -56,7 +89,7 @@ export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: st
         size="middle"
         loading={runs.isFetching && !runs.data}
         dataSource={runs.data?.data}
-        onRow={(run) => ({ onClick: () => setOpen(run.id), className: "af-run-row" })}
+        onRow={(run) => ({ onClick: () => show(run.id), className: "af-run-row" })}
         locale={{
           emptyText: (
             <Empty
@@ -86,7 +119,10 @@ export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: st
           { title: "Steps", dataIndex: "stepsReached", width: 80 },
           {
             title: "Where / why",
-            render: (_, run) => run.error ?? run.exitReason ?? run.cursor ?? "—",
+            render: (_, run) =>
+              run.error ??
+              (run.exitReason ? exitReasonText(run.exitReason) : null) ??
+              (run.cursor ? <AtStep id={id} version={run.version} stepKey={run.cursor} /> : "—"),
             ellipsis: true,
           },
           {
@@ -95,7 +131,11 @@ export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: st
             render: (_, run) => (
               <Button
                 size="small"
-                onClick={() => setOpen(run.id)}
+                data-run-open={run.id}
+                onClick={(event) => {
+                  event.stopPropagation();
+                  show(run.id);
+                }}
                 aria-label={`Open the run of ${new Date(run.startedAt).toLocaleString("en-IN")}`}
               >
                 Open
@@ -104,7 +144,7 @@ export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: st
           },
         ]}
       />
-      <RunDrawer runId={open} onClose={() => setOpen(null)} />
+      <RunDrawer runId={open} onClose={() => setOpen(null)} afterClose={focusOpener} />
     </div>
   );
 }
