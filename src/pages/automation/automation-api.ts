@@ -19,6 +19,7 @@ export const automationKeys = {
   runsOf: (id: string) => ["automations", id, "runs"] as const,
   run: (runId: string) => ["automation-runs", runId] as const,
   versions: (id: string) => ["automations", id, "versions"] as const,
+  version: (id: string, version: number) => ["automations", id, "versions", version] as const,
 };
 
 export interface Draft {
@@ -72,6 +73,12 @@ export async function publish(id: string): Promise<{ version: number; status: st
 
 export async function getVersions(id: string): Promise<VersionSummary[]> {
   return (await client.get<{ data: VersionSummary[] }>(`${automationPath(id)}/versions`)).data.data;
+}
+
+/** The flow of one published version (a run's steps are named from the version it ran). */
+export async function getVersionDefinition(id: string, version: number): Promise<AutomationDefinition> {
+  return (await client.get<{ data: AutomationDefinition }>(`${automationPath(id)}/versions/${version}`)).data
+    .data;
 }
 
 export async function getRuns(

@@ -9,17 +9,17 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Space, Tag, Typography } from "antd";
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import { resourceByName } from "../../../resources";
-import { type AutomationDefinition, stepNumbers } from "../../../schemas/automation";
+import { type AutomationDefinition, stepNumbers, TRIGGER_ID } from "../../../schemas/automation";
 import { LoadError } from "../../components/load-error";
 import { PageLoader } from "../../components/page-loader";
 import { getErrorMessage, getFieldErrors, statusOf } from "../../lib/errors";
 import { plural } from "../../lib/text";
-import { automationKeys, type Draft, getDraft, nodeProblemsOf, publish, saveDraft } from "./automation-api";
+import { automationKeys, getDraft, nodeProblemsOf, publish, saveDraft } from "./automation-api";
 import { automationReducer, initialAutomationState } from "./automation-state";
 import { type DeleteChoice, DeleteStepDialog } from "./delete-step-dialog";
-import { FlowCanvas } from "./flow-canvas";
+import { FlowCanvas, focusCanvasNode } from "./flow-canvas";
 import { stepsBefore } from "./flow-edits";
-import { graphToDefinition } from "./flow-graph";
+import { graphToDefinition, parseParentId } from "./flow-graph";
 import { NodeSidebar } from "./node-sidebar";
 import { stepOutputFields, triggerFields, variableGroups } from "./variables";
 
@@ -43,11 +43,24 @@ export function AutomationBuilder({ id }: { id: string }) {
   const [publishing, setPublishing] = useState(false);
   const loaded = useRef<string | null>(null);
   const lastSaved = useRef("");
+  // The revision the canvas's content is based on: the one loaded, then each save's answer. Kept
+  // here, not read from the query's cache, so a refetch answered late can never move it back.
+  const baseRevision = useRef(0);
+  // One save at a time, each on the revision the one before it answered: two saves in flight
+  // on the same revision made the second a false "someone else saved" (409) — the first save
+  // after the server starts compiles the draft's schema and outlasts the autosave's delay.
+  const inFlight = useRef<Promise<boolean> | null>(null);
+  const wanted = useRef<AutomationDefinition | null>(null);
+  // Where focus goes once a delete (or its cancel) has redrawn the canvas.
+  const refocus = useRef<{ hangsAt: string | null; fallback: string; opener?: HTMLElement | null } | null>(
+    null,
+  );
 
   useEffect(() => {
     if (!draft.data || loaded.current === id) return;
     loaded.current = id;
     lastSaved.current = JSON.stringify(draft.data.definition);
+    baseRevision.current = draft.data.revision;
     dispatch({ type: "load", definition: draft.data.definition });
   }, [draft.data, id]);
 
@@ -58,13 +71,13 @@ export function AutomationBuilder({ id }: { id: string }) {
   const text = definition ? JSON.stringify(definition) : "";
   const unsaved = Boolean(definition) && text !== lastSaved.current;
 
-  const saveNow = useCallback(
+  const saveOnce = useCallback(
     async (next: AutomationDefinition) => {
       setSave({ state: "saving" });
       try {
-        const revision = queryClient.getQueryData<Draft>(automationKeys.draft(id))?.revision ?? 0;
-        const saved = await saveDraft(id, next, revision);
+        const saved = await saveDraft(id, next, baseRevision.current);
         lastSaved.current = JSON.stringify(next);
+        baseRevision.current = saved.revision;
         queryClient.setQueryData(automationKeys.draft(id), saved);
         setSave({ state: "saved" });
         return true;
@@ -81,6 +94,24 @@ export function AutomationBuilder({ id }: { id: string }) {
     [id, queryClient],
   );
 
+  /** Saves the newest content asked for, after the save in flight (if any) has answered. */
+  const saveNow = useCallback(
+    async (next: AutomationDefinition): Promise<boolean> => {
+      wanted.current = next;
+      while (inFlight.current) if (!(await inFlight.current)) return false;
+      const newest = wanted.current ?? next;
+      if (JSON.stringify(newest) === lastSaved.current) return true;
+      const attempt = saveOnce(newest);
+      inFlight.current = attempt;
+      try {
+        return await attempt;
+      } finally {
+        inFlight.current = null;
+      }
+    },
+    [saveOnce],
+  );
+
   const reload = async () => {
     loaded.current = null;
     setSave({ state: "idle" });
@@ -88,7 +119,7 @@ export function AutomationBuilder({ id }: { id: string }) {
   };
 
   useEffect(() => {
-    if (!definition || !unsaved || save.state === "conflict") return;
+    if (!definition || !unsaved || save.state === "conflict" || save.state === "saving") return;
     const timer = setTimeout(() => void saveNow(definition), SAVE_DELAY_MS);
     return () => clearTimeout(timer);
   }, [definition, unsaved, saveNow, save.state]);
@@ -138,11 +169,42 @@ export function AutomationBuilder({ id }: { id: string }) {
 
   const onDelete = (nodeId: string, choice: DeleteChoice) => {
     setDeleting(null);
+    // Focus goes to the step that takes its place, else the one before it (never the page).
+    const hangsAt = state.nodes.find((n) => n.id === nodeId)?.parentId ?? TRIGGER_ID;
+    refocus.current = { hangsAt, fallback: parseParentId(hangsAt).id };
     if (choice.kind === "step") dispatch({ type: "delete", nodeId });
     else if (choice.kind === "subsequent") dispatch({ type: "deleteSubsequent", nodeId });
     else dispatch({ type: "deleteKeeping", nodeId, keep: choice.branch });
     dispatch({ type: "select", nodeId: null });
   };
+
+  // Where the person was when they asked to delete (a node, the sidebar's Delete button).
+  const deleteOpener = useRef<HTMLElement | null>(null);
+  const askDelete = (nodeId: string) => {
+    deleteOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setDeleting(nodeId);
+  };
+
+  const onDeleteCancel = () => {
+    // Back to where the person was, else to the step that was to go.
+    if (deleting) refocus.current = { hangsAt: null, fallback: deleting, opener: deleteOpener.current };
+    setDeleting(null);
+  };
+
+  // After a delete (or its cancel) has redrawn the canvas, focus lands on a node of it.
+  useEffect(() => {
+    const target = refocus.current;
+    if (!target || deleting) return;
+    refocus.current = null;
+    const next = target.hangsAt
+      ? state.nodes.find((n) => n.parentId === target.hangsAt && n.data.config)?.id
+      : undefined;
+    const frame = requestAnimationFrame(() => {
+      if (target.opener?.isConnected && target.opener !== document.body) target.opener.focus();
+      else focusCanvasNode(next ?? target.fallback);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [state.nodes, deleting]);
 
   if (draft.isError && !draft.data)
     return <LoadError what="the draft" error={draft.error} onRetry={() => draft.refetch()} />;
@@ -204,7 +266,7 @@ export function AutomationBuilder({ id }: { id: string }) {
           selected={state.selectedNode}
           problems={problems}
           onSelect={(nodeId) => dispatch({ type: "select", nodeId })}
-          onDeleteRequest={setDeleting}
+          onDeleteRequest={askDelete}
         />
         <aside className="af-sidebar" aria-label="Selected step">
           <NodeSidebar
@@ -214,13 +276,13 @@ export function AutomationBuilder({ id }: { id: string }) {
             triggerFields={state.formFields}
             groups={groups}
             webhookPath={draft.data?.webhookPath}
-            onDelete={setDeleting}
+            onDelete={askDelete}
           />
         </aside>
       </div>
       <DeleteStepDialog
         node={state.nodes.find((n) => n.id === deleting)}
-        onCancel={() => setDeleting(null)}
+        onCancel={onDeleteCancel}
         onConfirm={onDelete}
       />
     </div>

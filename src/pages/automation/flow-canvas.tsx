@@ -106,7 +106,12 @@ export function FlowCanvas({ nodes, edges, selected, problems, onSelect, onDelet
 
   const onKeyDown = (event: KeyboardEvent) => {
     if ((event.key !== "Delete" && event.key !== "Backspace") || isTyping(event.target)) return;
-    const node = nodes.find((n) => n.id === selected);
+    // The focused step (where focus lands after a delete), else the selected one.
+    const focused =
+      event.target instanceof HTMLElement
+        ? event.target.closest<HTMLElement>(".react-flow__node")?.dataset.id
+        : undefined;
+    const node = nodes.find((n) => n.id === (focused ?? selected));
     if (!node?.data.config) return;
     event.preventDefault();
     onDeleteRequest(node.id);
@@ -114,7 +119,7 @@ export function FlowCanvas({ nodes, edges, selected, problems, onSelect, onDelet
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: the keys reach the canvas from its focused node.
-    <div className="af-canvas" onKeyDown={onKeyDown} data-testid="automation-canvas">
+    <div className="af-canvas" onKeyDown={onKeyDown} data-testid="automation-canvas" tabIndex={-1}>
       <ReactFlowProvider>
         <ReactFlow
           nodes={canvasNodes}
@@ -145,6 +150,16 @@ export function FlowCanvas({ nodes, edges, selected, problems, onSelect, onDelet
       </ReactFlowProvider>
     </div>
   );
+}
+
+/**
+ * Focuses the canvas node `nodeId` (a step, the trigger), or the canvas itself when it is not
+ * drawn: where focus goes after the node it was on is deleted or its dialog closes.
+ */
+export function focusCanvasNode(nodeId: string): void {
+  const canvas = document.querySelector<HTMLElement>('[data-testid="automation-canvas"]');
+  const node = canvas?.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(nodeId)}"]`);
+  (node ?? canvas)?.focus();
 }
 
 /** A node's name for assistive technology and tests: a plus says where it inserts. */

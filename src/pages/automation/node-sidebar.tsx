@@ -90,7 +90,11 @@ export function NodeSidebar({
               key={kind}
               type="button"
               className="af-kind"
-              onClick={() => dispatch({ type: "insert", plusId: node.id, kind })}
+              onClick={() => {
+                dispatch({ type: "insert", plusId: node.id, kind });
+                // The menu goes with the click: focus moves on to the new step's first field.
+                requestAnimationFrame(() => document.getElementById("af-step-name")?.focus());
+              }}
             >
               <span className="af-kind-icon">{icon}</span>
               <span>

@@ -1,148 +1,37 @@
 /**
  * An automation's run history: its runs newest first, filtered by status, following runs as
- * they move (live); a run opens in a drawer with each step's input, output, timing and error,
- * and a failed run can be run again from the step it failed on.
+ * they move (live); a run opens in a drawer (run-drawer.tsx) with each step in words.
  */
-import { RedoOutlined } from "@ant-design/icons";
 import { useSubscription } from "@refinedev/core";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { App, Button, Descriptions, Drawer, Empty, Segmented, Table, Tag, Timeline, Typography } from "antd";
-import { useState } from "react";
+import { Button, Empty, Segmented, Table, Tag } from "antd";
+import { useRef, useState } from "react";
 import { DateText } from "../../components/date-text";
 import { LoadError } from "../../components/load-error";
-import { getErrorMessage } from "../../lib/errors";
 import {
   type AutomationRun,
   automationKeys,
-  getRun,
   getRuns,
+  getVersionDefinition,
   RUN_STATUSES,
   type RunStatus,
-  type RunStep,
-  retryRun,
 } from "./automation-api";
+import { capital, RUN_STATUS_COLORS, RunDrawer } from "./run-drawer";
+import { exitReasonText, stepWords } from "./run-words";
 
-export const RUN_STATUS_COLORS: Readonly<Record<RunStatus, string>> = {
-  running: "processing",
-  waiting: "blue",
-  finished: "success",
-  failed: "error",
-  exited: "default",
-  cancelled: "default",
-};
-const STEP_COLORS: Readonly<Record<RunStep["status"], string>> = {
-  scheduled: "blue",
-  waiting: "blue",
-  done: "green",
-  failed: "red",
-  skipped: "gray",
-};
 const PAGE_SIZE = 20;
 
-const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
-function Json({ value }: { value: unknown }) {
-  if (value === null || value === undefined) return <Typography.Text type="secondary">—</Typography.Text>;
-  return <pre className="af-json">{JSON.stringify(value, null, 2)}</pre>;
-}
-
-function RunDrawer({ runId, onClose }: { runId: string | null; onClose: () => void }) {
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
-  const run = useQuery({
-    queryKey: automationKeys.run(runId ?? ""),
-    queryFn: () => getRun(runId ?? ""),
-    enabled: Boolean(runId),
+/** The step a run is at, as the canvas of its version names it ("At step 2 · Welcome mail"). */
+function AtStep({ id, version, stepKey }: { id: string; version: number; stepKey: string }) {
+  // A published version never changes: read once per version, whatever the number of rows.
+  const definition = useQuery({
+    queryKey: automationKeys.version(id, version),
+    queryFn: () => getVersionDefinition(id, version),
+    staleTime: Number.POSITIVE_INFINITY,
   });
-  const [retrying, setRetrying] = useState(false);
-  const retry = async () => {
-    if (!runId) return;
-    setRetrying(true);
-    try {
-      await retryRun(runId);
-      message.success("Running again from the step that failed");
-      await queryClient.invalidateQueries({ queryKey: ["automations"] });
-      await run.refetch();
-    } catch (error) {
-      message.error(getErrorMessage(error));
-    } finally {
-      setRetrying(false);
-    }
-  };
-  const data = run.data;
-  return (
-    <Drawer
-      open={Boolean(runId)}
-      onClose={onClose}
-      width={560}
-      title={
-        data ? (
-          <>
-            Run of <DateText value={data.startedAt} />
-          </>
-        ) : (
-          "Run"
-        )
-      }
-      extra={
-        data?.status === "failed" && (
-          <Button type="primary" icon={<RedoOutlined aria-hidden />} loading={retrying} onClick={retry}>
-            Run again from the failed step
-          </Button>
-        )
-      }
-    >
-      {run.isError && <LoadError what="the run" error={run.error} onRetry={() => run.refetch()} compact />}
-      {data && (
-        <>
-          <Descriptions column={2} size="small" className="af-run-facts">
-            <Descriptions.Item label="Status">
-              <Tag color={RUN_STATUS_COLORS[data.status]}>{capital(data.status)}</Tag>
-            </Descriptions.Item>
-            <Descriptions.Item label="Version">{data.version}</Descriptions.Item>
-            {data.error && (
-              <Descriptions.Item label="Error" span={2}>
-                <Typography.Text type="danger">{data.error}</Typography.Text>
-              </Descriptions.Item>
-            )}
-            {data.exitReason && <Descriptions.Item label="Left because">{data.exitReason}</Descriptions.Item>}
-          </Descriptions>
-          <Timeline
-            items={data.steps.map((step) => ({
-              color: STEP_COLORS[step.status],
-              children: (
-                <div className="af-run-step" data-testid="run-step">
-                  <div>
-                    <strong>{step.key}</strong> <Tag>{step.type}</Tag>
-                    <Tag color={STEP_COLORS[step.status]}>{capital(step.status)}</Tag>
-                    {step.attempt > 1 && <Tag>Attempt {step.attempt}</Tag>}
-                  </div>
-                  <Typography.Text type="secondary">
-                    {step.startedAt ? (
-                      <DateText value={step.startedAt} />
-                    ) : (
-                      <>
-                        Due <DateText value={step.dueAt} />
-                      </>
-                    )}
-                    {step.startedAt &&
-                      step.finishedAt &&
-                      ` · ${Math.max(0, Date.parse(step.finishedAt) - Date.parse(step.startedAt))} ms`}
-                  </Typography.Text>
-                  {step.error && <Typography.Paragraph type="danger">{step.error}</Typography.Paragraph>}
-                  <details>
-                    <summary>Input and output</summary>
-                    <Json value={step.input} />
-                    <Json value={step.output} />
-                  </details>
-                </div>
-              ),
-            }))}
-          />
-        </>
-      )}
-    </Drawer>
-  );
+  if (!definition.data) return null;
+  const words = stepWords(definition.data, { key: stepKey, type: "", input: null, output: null });
+  return <>{words.number === null ? "—" : `At step ${words.number} · ${words.title}`}</>;
 }
 
 export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: string | null }) {
@@ -150,6 +39,18 @@ export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: st
   const [status, setStatus] = useState<RunStatus | "all">("all");
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<string | null>(initialRun);
+  // The run last shown: its Open button takes focus when the drawer closes (a row clicked is
+  // not focusable, so focus would fall to the page).
+  const shown = useRef<string | null>(initialRun);
+  const show = (runId: string) => {
+    shown.current = runId;
+    setOpen(runId);
+  };
+  const focusOpener = () =>
+    requestAnimationFrame(() => {
+      const id = shown.current;
+      if (id) document.querySelector<HTMLElement>(`[data-run-open="${CSS.escape(id)}"]`)?.focus();
+    });
   const query = { status: status === "all" ? undefined : status, page, pageSize: PAGE_SIZE };
   const runs = useQuery({
     queryKey: automationKeys.runs(id, query),
@@ -188,7 +89,7 @@ export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: st
         size="middle"
         loading={runs.isFetching && !runs.data}
         dataSource={runs.data?.data}
-        onRow={(run) => ({ onClick: () => setOpen(run.id), className: "af-run-row" })}
+        onRow={(run) => ({ onClick: () => show(run.id), className: "af-run-row" })}
         locale={{
           emptyText: (
             <Empty
@@ -218,7 +119,10 @@ export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: st
           { title: "Steps", dataIndex: "stepsReached", width: 80 },
           {
             title: "Where / why",
-            render: (_, run) => run.error ?? run.exitReason ?? run.cursor ?? "—",
+            render: (_, run) =>
+              run.error ??
+              (run.exitReason ? exitReasonText(run.exitReason) : null) ??
+              (run.cursor ? <AtStep id={id} version={run.version} stepKey={run.cursor} /> : "—"),
             ellipsis: true,
           },
           {
@@ -227,7 +131,11 @@ export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: st
             render: (_, run) => (
               <Button
                 size="small"
-                onClick={() => setOpen(run.id)}
+                data-run-open={run.id}
+                onClick={(event) => {
+                  event.stopPropagation();
+                  show(run.id);
+                }}
                 aria-label={`Open the run of ${new Date(run.startedAt).toLocaleString("en-IN")}`}
               >
                 Open
@@ -236,7 +144,7 @@ export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: st
           },
         ]}
       />
-      <RunDrawer runId={open} onClose={() => setOpen(null)} />
+      <RunDrawer runId={open} onClose={() => setOpen(null)} afterClose={focusOpener} />
     </div>
   );
 }
