@@ -63,7 +63,16 @@ export interface FieldSchema {
    * against the list as it is then.
    */
   "x-options"?: string;
+  /**
+   * Kept by the server for its own use and shown on no screen (a card's ordering key on a
+   * board: a large, meaningless number). Also `readOnly`: nobody types it, the server sets it.
+   */
+  "x-internal"?: boolean;
 }
+
+/** Whether a field is the server's own (`x-internal`): no list, show page, form or filter shows it. */
+export const isInternal = (field: Pick<FieldSchema, "x-internal"> | undefined): boolean =>
+  field?.["x-internal"] === true;
 
 /** An entity's schema. `x-table` names its table; every property is a real column. */
 export interface EntitySchema {

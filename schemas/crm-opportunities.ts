@@ -83,6 +83,7 @@ export const opportunitySchema = {
       description: "Order of the card in its column on the board, lowest first",
       default: 0,
       readOnly: true,
+      "x-internal": true,
     },
   },
 } as const satisfies EntitySchema;

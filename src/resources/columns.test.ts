@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { categories } from "../../resources/categories";
-import { clients } from "../../resources/crm";
+import { clients, opportunities } from "../../resources/crm";
 import { RESOURCES } from "../../resources/index";
 import { pdfs } from "../../resources/pdfs";
 import { products } from "../../resources/products";
@@ -16,6 +16,7 @@ import {
   titleWidth,
 } from "./columns";
 import { fieldKind } from "./fields";
+import { formSchemaOf } from "./form-schema";
 import { moduleGroupId, recordPath, resourceRoutes } from "./routes";
 
 describe("listColumns", () => {
@@ -168,6 +169,31 @@ describe("show page fields", () => {
       "updated_by",
       "id",
     ]);
+  });
+});
+
+describe("internal fields (x-internal)", () => {
+  it("shows an opportunity's ordering key on no screen: show page, columns, filters or form", () => {
+    expect(opportunities.schema.properties.position["x-internal"]).toBe(true);
+    expect(detailFields(opportunities)).not.toContain("position");
+    // Even a list that names it (a slip) leaves it out.
+    const named = {
+      ...opportunities,
+      schema: {
+        ...opportunities.schema,
+        "x-list": [...opportunities.schema["x-list"], "position"],
+        "x-filterable": [...opportunities.schema["x-filterable"], "position"],
+      },
+    };
+    expect(listColumns(named).map((c) => c.field)).not.toContain("position");
+    expect(filterControls(named).map((c) => c.field)).not.toContain("position");
+    expect(Object.keys(formSchemaOf(opportunities.schema).properties ?? {})).not.toContain("position");
+  });
+
+  it("is read-only wherever it is used, so no form offers it", () => {
+    for (const def of RESOURCES)
+      for (const [name, field] of Object.entries(def.schema.properties))
+        if (field["x-internal"]) expect(field.readOnly, `${def.name}.${name}`).toBe(true);
   });
 });
 

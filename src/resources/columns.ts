@@ -3,6 +3,7 @@
  * `x-filterable`, `x-searchable`) and hints (`columnWidths`). Pure.
  */
 import type { ResourceDefinition } from "../../resources/contract";
+import { isInternal } from "../../schemas/contract";
 import type { ListColumnsPreference } from "../../schemas/preferences";
 import {
   enumOptions,
@@ -97,9 +98,9 @@ function enumWidth(def: ResourceDefinition, field: string): number {
 export function listColumns(def: ResourceDefinition): ListColumn[] {
   const { schema } = def;
   const label = schema["x-label"];
-  const fields = schema["x-list"].includes(label)
-    ? [label, ...schema["x-list"].filter((f) => f !== label)]
-    : schema["x-list"];
+  // An internal field (an ordering key) is never a column, even when a list names it.
+  const shown = schema["x-list"].filter((f) => !isInternal(schema.properties[f]));
+  const fields = shown.includes(label) ? [label, ...shown.filter((f) => f !== label)] : shown;
   return fields.map((field) => {
     const kind = fieldKind(schema, field);
     const title = fieldTitle(schema, field);
@@ -178,6 +179,7 @@ const TEXT_KINDS: ReadonlySet<FieldKind> = new Set(["text", "multiline", "richte
 export function filterControls(def: ResourceDefinition): FilterControl[] {
   const { schema } = def;
   return schema["x-filterable"].flatMap((field): FilterControl[] => {
+    if (isInternal(schema.properties[field])) return [];
     const kind = fieldKind(schema, field);
     const title = fieldTitle(schema, field);
     const relation = relationOf(schema.properties[field]);
@@ -223,10 +225,13 @@ const AUDIT_ORDER = ["created_at", "created_by", "updated_at", "updated_by", "id
 
 /**
  * Fields of the show page, in order: the form's order (`ui:order`), the other writable
- * fields, then the audit fields.
+ * fields, then the audit fields. Internal fields (`x-internal`, an ordering key) are not for
+ * people and are left out.
  */
 export function detailFields(def: ResourceDefinition): string[] {
-  const properties = def.schema.properties;
+  const properties = Object.fromEntries(
+    Object.entries(def.schema.properties).filter(([, f]) => !isInternal(f)),
+  );
   const writable = Object.keys(properties).filter((f) => !properties[f].readOnly);
   const order = (def.uiSchema?.["ui:order"] as string[] | undefined) ?? [];
   const first = order.filter((f) => writable.includes(f));

@@ -7,6 +7,7 @@
  */
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { type ApiSession, apiSession, choose, dialogOpened, openSignedIn, signIn } from "./helpers";
+import { shoot } from "./shots";
 
 interface Opportunity {
   id: string;
@@ -200,6 +201,15 @@ test("drag an opportunity to Won, with the mouse and with the keyboard; Lost ask
   // …and the column's count and total follow.
   await expect(column(page, "qualified").locator(".pb-count")).toHaveText("2");
   await expect(column(page, "new").locator(".pb-empty")).toHaveText("No opportunities");
+
+  // The card's page: its ordering key on the board (a large number, once shown as money) is
+  // the server's own and appears nowhere.
+  await page.getByRole("link", { name: `${tag} stepper`, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/crm/opportunities/show/${ids.stepper}$`));
+  // The show page's code loads on first use: slow on a busy machine.
+  await expect(page.getByText("Expected close", { exact: true })).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText(/Position in its stage/)).toHaveCount(0);
+  await shoot(page, "crm-board", "opportunity");
 });
 
 test("a move made in another browser shows up live", async ({ browser, request }) => {

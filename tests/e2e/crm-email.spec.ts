@@ -3,7 +3,8 @@
  * a merge field inserted into the subject from the menu, the body written in the rich-text
  * editor, the preview filled with the client's values, a file attached from the asset manager,
  * an unknown merge field refused under its field, then Ctrl+Enter sends: "Sent", the timeline
- * and the conversation list show it, and the mail outbox holds it with its file.
+ * and the conversation list show it, and the mail outbox holds it with its file. The header's
+ * Edit opens the client's form.
  */
 import { expect, test } from "@playwright/test";
 import { apiSession, choose, dialogOpened, insertMergeField, openSignedIn, waitForMail } from "./helpers";
@@ -71,12 +72,15 @@ test("send an email from a client", async ({ page, request }) => {
     "Regards, {{user.name}}",
     { text: true },
   );
+  // The message has the focus back at the caret, after the field: typing goes on there.
+  await page.keyboard.type(" and team");
+  await expect(body).toContainText("Regards, {{user.name}} and team");
 
   // The preview reads as Meera will read it.
   await dialog.getByRole("button", { name: "Preview for Meera Iyer" }).click();
   const preview = dialog.getByRole("region", { name: "Preview" });
   await expect(preview).toContainText("Welcome aboard, Iyer Textiles");
-  await expect(preview).toContainText("Dear Meera, thank you for choosing us. Regards, Admin User");
+  await expect(preview).toContainText("Dear Meera, thank you for choosing us. Regards, Admin User and team");
 
   // A file from the asset manager, found by its name (the assets other tests uploaded stay out of
   // the grid, so nothing moves under the pointer while thumbnails load), then double-clicked.
@@ -116,7 +120,13 @@ test("send an email from a client", async ({ page, request }) => {
   await shoot(page, "crm-email", "sent");
 
   const mail = await waitForMail(admin, email, /^Welcome aboard, Iyer Textiles$/);
-  expect(mail.text).toContain("Dear Meera, thank you for choosing us. Regards, Admin User");
+  expect(mail.text).toContain("Dear Meera, thank you for choosing us. Regards, Admin User and team");
   expect(mail.attachments).toEqual([file]);
   expect(mail.replyTo).toBe("admin@example.com");
+
+  // Edit in the page's header opens the client's form (it once led to ".../show/edit/<id>").
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/manage/crm/clients/edit/${client.id}$`));
+  // The form's code loads on first use: slow on a busy machine.
+  await expect(page.getByRole("heading", { name: "Edit Meera Iyer" })).toBeVisible({ timeout: 60_000 });
 });

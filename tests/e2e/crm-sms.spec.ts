@@ -72,7 +72,12 @@ test("send an SMS from a client", async ({ page, request }) => {
     text,
     "Hi {{client.first_name}}, your order is ready for pickup. From {{client.company}}",
   );
-  const sent = "Hi Asha, your order is ready for pickup. From Rao Textiles";
+  // The focus is back in the text, after the field: what is typed next follows it.
+  await page.keyboard.type(" team.");
+  await expect(text).toHaveValue(
+    "Hi {{client.first_name}}, your order is ready for pickup. From {{client.company}} team.",
+  );
+  const sent = "Hi Asha, your order is ready for pickup. From Rao Textiles team.";
   await expect(counter).toHaveText(`${sent.length} characters · 1 segment · GSM-7`);
   await shoot(page, "crm-sms", "sms-dialog");
 

@@ -23,6 +23,7 @@ import { AutomationBuilder } from "./automation-builder";
 import { RunsTab } from "./runs-tab";
 import { VersionsTab } from "./versions-tab";
 import "./automation.css";
+import { recordPath } from "../../resources/routes";
 
 const TABS = ["builder", "runs", "versions"] as const;
 type Tab = (typeof TABS)[number];
@@ -131,10 +132,7 @@ export default function AutomationPage({ def }: ScreenProps) {
                 Pause
               </Button>
             ))}
-          <Button
-            icon={<EditOutlined aria-hidden />}
-            onClick={() => navigate(`../edit/${id}`, { relative: "path" })}
-          >
+          <Button icon={<EditOutlined aria-hidden />} onClick={() => navigate(recordPath(def, "edit", id))}>
             Edit
           </Button>
         </Space>

@@ -11,7 +11,7 @@ import {
   type Step,
   type Trigger,
 } from "../../../schemas/automation";
-import type { EntitySchema } from "../../../schemas/contract";
+import { type EntitySchema, isInternal } from "../../../schemas/contract";
 import { CLIENT_MERGE_FIELDS, type MergeField } from "../../../schemas/merge-fields";
 
 export interface VariableGroup {
@@ -22,7 +22,7 @@ export interface VariableGroup {
 /** A schema's own fields as `prefix.<field>`, titled. */
 function schemaFields(schema: EntitySchema | undefined, prefix: string, owner: string): MergeField[] {
   return Object.entries(schema?.properties ?? {})
-    .filter(([key]) => !["created_by", "updated_by"].includes(key))
+    .filter(([key, field]) => !["created_by", "updated_by"].includes(key) && !isInternal(field))
     .map(([key, field]) => ({
       key: `${prefix}.${key}`,
       label: `${owner}: ${(field as { title?: string }).title ?? key}`,

@@ -25,6 +25,7 @@ import { ClientEmails, emailClientOf } from "./email/client-emails";
 import { EmailButton } from "./email/email-button";
 import { ClientSequences, EnrolInSequenceButton } from "./sequences/client-sequences";
 import "./crm.css";
+import { recordPath } from "../../resources/routes";
 import { SmsAction } from "./sms-action";
 
 /** Shown in the header or the side cards, so the details list leaves them out. */
@@ -75,7 +76,7 @@ export default function ClientPage({ def }: ScreenProps) {
           )}
         </div>
         <Space wrap className="crm-client-actions" aria-label="Actions">
-          <Button icon={<EditOutlined />} onClick={() => navigate(`../edit/${id}`, { relative: "path" })}>
+          <Button icon={<EditOutlined />} onClick={() => navigate(recordPath(def, "edit", id))}>
             Edit
           </Button>
           <BookMeetingButton clientId={id} clientName={String(client.name)} email={email} />

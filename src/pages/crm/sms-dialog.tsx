@@ -25,6 +25,7 @@ import { countSms, smsCountLabel } from "../../../schemas/sms-segments";
 import { getErrorMessage } from "../../lib/errors";
 import type { ResourceRecord } from "../../resources/types";
 import { crmKeys } from "./crm-api";
+import { insertIntoField } from "./email/insert-at-caret";
 import { MergeFieldMenu } from "./email/merge-field-menu";
 import { getSmsSettings, sendSms, smsKeys } from "./sms-api";
 import "./sms.css";
@@ -89,17 +90,9 @@ export default function SmsDialog({ client, customFields, onClose }: SmsDialogPr
     if (template) setBody(String(template.body ?? ""));
   };
 
-  /** Puts `{{key}}` where the cursor is (or at the end), and the cursor after it. */
-  const insertField = (token: string) => {
-    const el = area.current?.resizableTextArea?.textArea;
-    const start = el?.selectionStart ?? body.length;
-    const end = el?.selectionEnd ?? body.length;
-    setBody(body.slice(0, start) + token + body.slice(end));
-    requestAnimationFrame(() => {
-      el?.focus();
-      el?.setSelectionRange(start + token.length, start + token.length);
-    });
-  };
+  /** Puts `{{key}}` where the cursor is (or at the end); the cursor goes on after it. */
+  const insertField = (token: string) =>
+    insertIntoField(area.current?.resizableTextArea?.textArea, body, token, setBody);
 
   const send = async () => {
     if (blocked || unknown.length || tooLong || sending) return;

@@ -18,6 +18,7 @@ import { crmKeys } from "../crm-api";
 import { emailKeys, listEmailTemplates, previewEmail, sendEmail } from "./email-api";
 import { attachmentsTotal, EmailAttachments } from "./email-attachments";
 import { checkEmail, type EmailErrors, type EmailField, isEmptyHtml, placeErrors } from "./email-form";
+import { insertIntoEditor, insertIntoField } from "./insert-at-caret";
 import { MergeFieldMenu } from "./merge-field-menu";
 import "./crm-email.css";
 
@@ -129,17 +130,10 @@ export default function EmailModal({
 
   const insertField = (token: string) => {
     if (lastFocus.current === "subject") {
-      const input = subjectInput.current?.input;
-      const at = input?.selectionStart ?? subject.length;
-      const end = input?.selectionEnd ?? at;
-      setSubject(subject.slice(0, at) + token + subject.slice(end));
+      insertIntoField(subjectInput.current?.input, subject, token, setSubject);
       clearError("subject");
-      requestAnimationFrame(() => {
-        input?.focus();
-        input?.setSelectionRange(at + token.length, at + token.length);
-      });
-    } else if (editor.current && !editor.current.isDestroyed) {
-      editor.current.chain().focus().insertContent(token).run();
+    } else {
+      insertIntoEditor(editor.current, token);
       clearError("body");
     }
   };

@@ -47,6 +47,8 @@ export function MergeFieldMenu({
     <Dropdown
       disabled={disabled}
       trigger={["click"]}
+      // Opened from the keyboard, the arrows move through the fields at once.
+      autoFocus
       menu={{
         onClick: ({ key }) => onInsert(mergeFieldToken(key)),
         items,

@@ -1,11 +1,12 @@
 /**
  * Inputs whose text takes merge fields: a text area and a line, each with "Insert field"
- * (a sequence's steps, an automation's actions). The text area types the field where the cursor
- * is; the line adds it at the end.
+ * (a sequence's steps, an automation's actions). Both put the field where the cursor is and give
+ * the text back with the cursor after it (insert-at-caret.ts).
  */
-import { Input } from "antd";
+import { Input, type InputRef } from "antd";
 import type { TextAreaRef } from "antd/es/input/TextArea";
 import { type ReactNode, useRef } from "react";
+import { insertIntoField } from "./insert-at-caret";
 import { MergeFieldMenu, type MergeFieldMenuProps } from "./merge-field-menu";
 import "./merge-inputs.css";
 
@@ -28,16 +29,8 @@ export function MergeText({
   groups?: MergeFieldMenuProps["groups"];
 }) {
   const ref = useRef<TextAreaRef>(null);
-  const insert = (token: string) => {
-    const area = ref.current?.resizableTextArea?.textArea;
-    const start = area?.selectionStart ?? value.length;
-    const end = area?.selectionEnd ?? value.length;
-    onChange(value.slice(0, start) + token + value.slice(end));
-    requestAnimationFrame(() => {
-      area?.focus();
-      area?.setSelectionRange(start + token.length, start + token.length);
-    });
-  };
+  const insert = (token: string) =>
+    insertIntoField(ref.current?.resizableTextArea?.textArea, value, token, onChange);
   return (
     <>
       <Input.TextArea
@@ -56,7 +49,7 @@ export function MergeText({
   );
 }
 
-/** A single-line input with "Insert field". */
+/** A single-line input with "Insert field", which types the field where the cursor is. */
 export function MergeLine({
   id,
   value,
@@ -70,13 +63,20 @@ export function MergeLine({
   groups?: MergeFieldMenuProps["groups"];
   maxLength?: number;
 }) {
+  const ref = useRef<InputRef>(null);
   return (
     <Input
+      ref={ref}
       id={id}
       value={value}
       maxLength={maxLength}
       onChange={(e) => onChange(e.target.value)}
-      addonAfter={<MergeFieldMenu onInsert={(token) => onChange(`${value}${token}`)} groups={groups} />}
+      addonAfter={
+        <MergeFieldMenu
+          onInsert={(token) => insertIntoField(ref.current?.input, value, token, onChange)}
+          groups={groups}
+        />
+      }
       className="merge-line"
     />
   );

@@ -18,7 +18,7 @@ import {
 import { SortableContext, sortableKeyboardCoordinates, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Dropdown, Empty, Space, Spin, Tag, Typography } from "antd";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import type { SequenceStep, SequenceSteps } from "../../../../schemas/crm-sequence-steps";
 import { LoadError } from "../../../components/load-error";
 import { useUnsavedWarning } from "../../../hooks/use-unsaved-warning";
@@ -51,6 +51,11 @@ export function SequenceBuilder({ sequenceId, onSaved }: { sequenceId: string; o
   const [answered, setAnswered] = useState<FieldError[]>([]);
   const [busy, setBusy] = useState(false);
   const [stale, setStale] = useState(false);
+  // The "Add step" menu, closed as soon as a kind is chosen (it would cover the steps).
+  const [menuOpen, setMenuOpen] = useState(false);
+  // A step just added: its editor's first field takes the focus once it is shown.
+  const added = useRef<string | null>(null);
+  const editorColumn = useRef<HTMLDivElement>(null);
 
   // The stored steps become the working copy when they first arrive (and after a reload).
   useEffect(() => {
@@ -60,6 +65,14 @@ export function SequenceBuilder({ sequenceId, onSaved }: { sequenceId: string; o
       setSelected(query.data.steps[0]?.key ?? null);
     }
   }, [query.data, saved]);
+
+  useEffect(() => {
+    if (!selected || added.current !== selected) return;
+    added.current = null;
+    editorColumn.current
+      ?.querySelector<HTMLElement>("input.ant-input, textarea, input.ant-input-number-input")
+      ?.focus();
+  }, [selected]);
 
   const dirty = saved !== null && JSON.stringify(saved.steps) !== JSON.stringify(steps);
   useUnsavedWarning(dirty);
@@ -78,8 +91,10 @@ export function SequenceBuilder({ sequenceId, onSaved }: { sequenceId: string; o
     setAnswered([]);
   };
   const add = (type: SequenceStep["type"]) => {
+    setMenuOpen(false);
     const step = newStep(type, steps);
     edit([...steps, step]);
+    added.current = step.key;
     setSelected(step.key);
   };
   const remove = (key: string) => {
@@ -211,6 +226,9 @@ export function SequenceBuilder({ sequenceId, onSaved }: { sequenceId: string; o
           )}
           <Dropdown
             trigger={["click"]}
+            open={menuOpen}
+            onOpenChange={setMenuOpen}
+            autoFocus
             menu={{
               items: STEP_TYPES_IN_MENU.map((t) => ({
                 key: t.type,
@@ -225,7 +243,7 @@ export function SequenceBuilder({ sequenceId, onSaved }: { sequenceId: string; o
             </Button>
           </Dropdown>
         </section>
-        <div className="seq-editor-column">
+        <div className="seq-editor-column" ref={editorColumn}>
           {current ? (
             <StepEditor
               key={current.key}

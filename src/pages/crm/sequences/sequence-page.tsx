@@ -19,6 +19,7 @@ import { EnrolmentsTable } from "./enrolments-table";
 import { SequenceBuilder } from "./sequence-builder";
 import { getStats, sequenceKeys } from "./sequences-api";
 import "./sequences.css";
+import { recordPath } from "../../../resources/routes";
 
 const TABS = ["steps", "enrolments"] as const;
 type Tab = (typeof TABS)[number];
@@ -126,7 +127,7 @@ export default function SequencePage({ def }: ScreenProps) {
           >
             {paused ? "Resume" : "Pause"}
           </Button>
-          <Button icon={<EditOutlined />} onClick={() => navigate(`../edit/${id}`, { relative: "path" })}>
+          <Button icon={<EditOutlined />} onClick={() => navigate(recordPath(def, "edit", id))}>
             Edit
           </Button>
           <Button type="primary" icon={<UserAddOutlined />} onClick={() => setEnrolling(true)}>
