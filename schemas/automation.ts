@@ -25,6 +25,8 @@ export const TRIGGER_KINDS = [
   "cms-entry-published",
   "proposal-accepted",
   "cart-abandoned",
+  "email-opened",
+  "email-clicked",
   "schedule",
   "webhook",
   "manual",
@@ -38,6 +40,8 @@ export const TRIGGER_LABELS: Readonly<Record<TriggerKind, string>> = {
   "cms-entry-published": "CMS entry published",
   "proposal-accepted": "Proposal accepted",
   "cart-abandoned": "Store cart abandoned",
+  "email-opened": "Email opened",
+  "email-clicked": "Link in an email clicked",
   schedule: "On a schedule",
   webhook: "Incoming webhook",
   manual: "Run by hand",
@@ -66,10 +70,13 @@ export type DelayMode = (typeof DELAY_MODES)[number];
 
 /**
  * Events a run may wait for; the run's subject (its client) is the one the event is about. Each
- * is signalled where it happens (docs/automation-api.md). Opens and clicks are not offered: CRM
- * email is sent as plain text without tracking, so a wait on them could only time out.
+ * is signalled where it happens (docs/automation-api.md). An open or a click is of the email the
+ * run sent last before the wait, else of any CRM email to the client (server/mail/tracking.ts
+ * signs the pixel and links that record them).
  */
 export const WAIT_EVENTS = [
+  "email-opened",
+  "email-clicked",
   "email-replied",
   "sms-replied",
   "form-submitted",
@@ -78,6 +85,8 @@ export const WAIT_EVENTS = [
 export type WaitEvent = (typeof WAIT_EVENTS)[number];
 
 export const WAIT_EVENT_LABELS: Readonly<Record<WaitEvent, string>> = {
+  "email-opened": "The email is opened",
+  "email-clicked": "A link in the email is clicked",
   "email-replied": "The email is answered",
   "sms-replied": "The SMS is answered",
   "form-submitted": "A form is submitted",
