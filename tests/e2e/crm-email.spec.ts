@@ -3,9 +3,11 @@
  * a merge field inserted into the subject from the menu, the body written in the rich-text
  * editor, the preview filled with the client's values, a file attached from the asset manager,
  * an unknown merge field refused under its field, then Ctrl+Enter sends: "Sent", the timeline
- * and the conversation list show it, and the mail outbox holds it with its file.
+ * and the conversation list show it, and the mail outbox holds it with its file. Meera opens it
+ * (her mail program fetches its tracking pixel): the open appears on the timeline at once.
  */
 import { expect, test } from "@playwright/test";
+import { E2E_ORIGIN } from "./env";
 import { apiSession, choose, dialogOpened, insertMergeField, openSignedIn, waitForMail } from "./helpers";
 import { shoot } from "./shots";
 
@@ -119,4 +121,15 @@ test("send an email from a client", async ({ page, request }) => {
   expect(mail.text).toContain("Dear Meera, thank you for choosing us. Regards, Admin User");
   expect(mail.attachments).toEqual([file]);
   expect(mail.replyTo).toBe("admin@example.com");
+
+  // Her mail program shows the mail: its pixel is fetched, and the open is on the timeline.
+  const pixel = /\/public\/mail\/[0-9a-f-]+\/open\.gif\?s=[\w-]+/.exec(mail.html ?? "")?.[0];
+  expect(pixel, mail.html ?? "no HTML part").toBeTruthy();
+  const fetched = await request.get(`${E2E_ORIGIN}${pixel}`);
+  expect(fetched.headers()["content-type"]).toBe("image/gif");
+  await expect(
+    timeline.getByRole("strong").filter({ hasText: "Opened “Welcome aboard, Iyer Textiles”" }),
+  ).toBeVisible();
+  await expect(timeline.getByText("Email opened", { exact: true })).toBeVisible();
+  await shoot(page, "crm-email", "opened");
 });
