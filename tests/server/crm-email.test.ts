@@ -12,7 +12,7 @@ import nodemailer, { type SendMailOptions } from "nodemailer";
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OutboxMail } from "../../schemas/auth";
-import type { CrmMessage, SendEmailResponse } from "../../schemas/crm-messages";
+import { type CrmMessage, engagementText, type SendEmailResponse } from "../../schemas/crm-messages";
 import type { ResourceChangeMessage, SubscribeAck } from "../../schemas/realtime";
 import { clickSignature, PIXEL_GIF } from "../../server/mail/tracking";
 import { DRIVERS, startServer, type TestServer } from "./harness";
@@ -545,5 +545,11 @@ describe.each(DRIVERS)("CRM email on %s", (driver) => {
       expect(got.headers.get("location")).toBeNull();
     }
     expect(await counts(message.id)).toMatchObject({ open_count: 8, click_count: 2 });
+    const read = (await call<CrmMessage>("GET", `/crm/messages/${message.id}`)).body;
+    expect(read).toMatchObject({ opens: 8, clicks: 2 });
+    expect(engagementText(read)).toBe("Opened 8 times, 2 clicks");
+    expect(Date.parse(read.clicked_at as string)).toBeGreaterThanOrEqual(
+      Date.parse(read.opened_at as string),
+    );
   });
 });
