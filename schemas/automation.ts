@@ -94,6 +94,19 @@ export const WAIT_EVENT_LABELS: Readonly<Record<WaitEvent, string>> = {
 };
 
 /**
+ * The wait event a signalled name stands for: a wait for the open or click of the email its run
+ * sent awaits `email-opened:<message id>` (its output's `event` reads so); other names are
+ * themselves. Null for a name that is no wait event.
+ *
+ * @example
+ * waitEventOf("email-opened:0b9d3f0e-…"); // "email-opened"
+ */
+export function waitEventOf(name: string): WaitEvent | null {
+  const event = name.split(":")[0];
+  return (WAIT_EVENTS as readonly string[]).includes(event) ? (event as WaitEvent) : null;
+}
+
+/**
  * The action options as the sidebar's select offers them (spec §4: the stored type is the
  * option's value with spaces replaced by underscores, `actionTypeName`).
  */
