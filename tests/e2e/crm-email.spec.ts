@@ -131,5 +131,7 @@ test("send an email from a client", async ({ page, request }) => {
     timeline.getByRole("strong").filter({ hasText: "Opened “Welcome aboard, Iyer Textiles”" }),
   ).toBeVisible();
   await expect(timeline.getByText("Email opened", { exact: true })).toBeVisible();
+  // The conversation counts it beside the mail.
+  await expect(conversations.getByText("Opened once", { exact: true })).toBeVisible();
   await shoot(page, "crm-email", "opened");
 });
