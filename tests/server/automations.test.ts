@@ -11,7 +11,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AutomationDefinition, type Step, waitEventOf } from "../../schemas/automation";
+import type { AutomationDefinition, Step } from "../../schemas/automation";
 import { webhookTaskAutomation } from "../../schemas/automation-fixtures";
 import { waitFor } from "./child-server";
 import { contactForm } from "./forms-fixtures";
@@ -385,7 +385,7 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
       resumedBy: "event",
       data: { url: "https://example.com/pricing" },
     });
-    expect(waitEventOf(done.steps[1].output.event)).toBe("email-clicked");
+    expect(done.steps[1].output.event).toBe(`email-clicked:${messageId}`);
     expect((await call("GET", `/crm/clients/${reader.id}`)).body.tags).toEqual(["seen", "clicked"]);
     // That click opened the run's mail too: a second open, a second run; the repeat started none.
     await until("two open runs", async () => ((await runsOf(opened)).total === 2 ? true : undefined));
