@@ -138,6 +138,8 @@ export interface OutboxMail {
   attachments: string[];
   subject: string;
   text: string;
+  /** The HTML part as sent (a CRM email's, with its tracking pixel and signed links), or null. */
+  html: string | null;
   status: "stored" | "pending" | "sent" | "failed";
   created_at: string;
   sent_at: string | null;

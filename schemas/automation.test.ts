@@ -11,6 +11,7 @@ import {
   newStep,
   newStepId,
   stepNumbers,
+  waitEventOf,
 } from "./automation";
 import { publishProblems, structureProblems } from "./automation-checks";
 import { completeAutomation } from "./automation-fixtures";
@@ -246,5 +247,14 @@ describe("publishProblems", () => {
     expect(structureProblems(definition)[0].message).toBe(
       "Step 1 (Condition): steps after a condition never run: move them into a branch",
     );
+  });
+});
+
+describe("waitEventOf", () => {
+  it("reads a wait on one email's open or click as its event, and nothing else as one", () => {
+    expect(waitEventOf("email-opened:0b9d3f0e-8c4a-4f57-9a43-2a1f3c1b7e11")).toBe("email-opened");
+    expect(waitEventOf("email-clicked")).toBe("email-clicked");
+    expect(waitEventOf("form-submitted")).toBe("form-submitted");
+    expect(waitEventOf("email-bounced")).toBeNull();
   });
 });

@@ -25,6 +25,8 @@ export const TRIGGER_KINDS = [
   "cms-entry-published",
   "proposal-accepted",
   "cart-abandoned",
+  "email-opened",
+  "email-clicked",
   "schedule",
   "webhook",
   "manual",
@@ -38,6 +40,8 @@ export const TRIGGER_LABELS: Readonly<Record<TriggerKind, string>> = {
   "cms-entry-published": "CMS entry published",
   "proposal-accepted": "Proposal accepted",
   "cart-abandoned": "Store cart abandoned",
+  "email-opened": "Email opened",
+  "email-clicked": "Link in an email clicked",
   schedule: "On a schedule",
   webhook: "Incoming webhook",
   manual: "Run by hand",
@@ -66,10 +70,13 @@ export type DelayMode = (typeof DELAY_MODES)[number];
 
 /**
  * Events a run may wait for; the run's subject (its client) is the one the event is about. Each
- * is signalled where it happens (docs/automation-api.md). Opens and clicks are not offered: CRM
- * email is sent as plain text without tracking, so a wait on them could only time out.
+ * is signalled where it happens (docs/automation-api.md). An open or a click is of the email the
+ * run sent last before the wait, else of any CRM email to the client (server/mail/tracking.ts
+ * signs the pixel and links that record them).
  */
 export const WAIT_EVENTS = [
+  "email-opened",
+  "email-clicked",
   "email-replied",
   "sms-replied",
   "form-submitted",
@@ -78,11 +85,26 @@ export const WAIT_EVENTS = [
 export type WaitEvent = (typeof WAIT_EVENTS)[number];
 
 export const WAIT_EVENT_LABELS: Readonly<Record<WaitEvent, string>> = {
+  "email-opened": "The email is opened",
+  "email-clicked": "A link in the email is clicked",
   "email-replied": "The email is answered",
   "sms-replied": "The SMS is answered",
   "form-submitted": "A form is submitted",
   "opportunity-stage-changed": "The opportunity changes stage",
 };
+
+/**
+ * The wait event a signalled name stands for: a wait for the open or click of the email its run
+ * sent awaits `email-opened:<message id>` (its output's `event` reads so); other names are
+ * themselves. Null for a name that is no wait event.
+ *
+ * @example
+ * waitEventOf("email-opened:0b9d3f0e-…"); // "email-opened"
+ */
+export function waitEventOf(name: string): WaitEvent | null {
+  const event = name.split(":")[0];
+  return (WAIT_EVENTS as readonly string[]).includes(event) ? (event as WaitEvent) : null;
+}
 
 /**
  * The action options as the sidebar's select offers them (spec §4: the stored type is the

@@ -67,7 +67,25 @@ export interface CrmMessage {
   /** Who sent it (outgoing); null for what a client sent. */
   actor_id: string | null;
   attachments: MessageAttachment[];
+  /** Outgoing email: fetches of its tracking pixel (a click counts one when none was), and the first. */
+  opens: number;
+  opened_at: string | null;
+  /** Outgoing email: follows of its signed links, and the first. */
+  clicks: number;
+  clicked_at: string | null;
   created_at: string;
+}
+
+/**
+ * An outgoing email's opens and clicks in words, or null before the first.
+ *
+ * @example
+ * engagementText({ opens: 3, clicks: 1 }); // "Opened 3 times, 1 click"
+ */
+export function engagementText(m: Pick<CrmMessage, "opens" | "clicks">): string | null {
+  if (!m.opens && !m.clicks) return null;
+  const opened = m.opens === 1 ? "Opened once" : `Opened ${m.opens} times`;
+  return m.clicks ? `${opened}, ${m.clicks === 1 ? "1 click" : `${m.clicks} clicks`}` : opened;
 }
 
 /** `POST /crm/messages/email`. Without a template, subject and body are required. */

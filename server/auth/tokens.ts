@@ -22,6 +22,11 @@ export interface TokenService {
   verifyAccess(token: string): VerifyResult;
   /** The successor of a refresh token: derived, so a retried refresh gets the same pair. */
   nextRefreshToken(current: string): string;
+  /**
+   * A MAC of `data` with the server's secret, for links it signs (a mail's tracking pixel and
+   * links): `purpose` keeps one kind of signature from standing in for another.
+   */
+  mac(purpose: string, data: string): string;
 }
 
 export const newOpaqueToken = (bytes = 32) => randomBytes(bytes).toString("base64url");
@@ -98,6 +103,9 @@ export function createTokenService(secret: string, accessTtlSeconds: number): To
     },
     nextRefreshToken(current) {
       return createHmac("sha256", secret).update(`refresh:${current}`).digest("base64url");
+    },
+    mac(purpose, data) {
+      return createHmac("sha256", secret).update(`mac:${purpose}:${data}`).digest("base64url");
     },
   };
 }

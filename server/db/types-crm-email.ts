@@ -57,6 +57,12 @@ export interface CrmMessagesTable {
   template_id: string | null;
   actor_id: string | null;
   meta: Json<MessageMeta>;
+  /** Outgoing email: its tracking pixel's first fetch, and how many fetches (migration 0036). */
+  opened_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  open_count: Generated<number>;
+  /** Outgoing email: the first of its signed links followed, and how many were. */
+  clicked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  click_count: Generated<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

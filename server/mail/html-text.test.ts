@@ -43,6 +43,13 @@ describe("textToHtml", () => {
     expect(textToHtml("  \n ")).toBe("");
   });
 
+  it("makes web addresses links, leaving the punctuation after them outside", () => {
+    expect(textToHtml("Prices: https://example.com/p?a=1&b=2. Or (http://x.example/)!")).toBe(
+      '<p>Prices: <a href="https://example.com/p?a=1&amp;b=2">https://example.com/p?a=1&amp;b=2</a>. Or (<a href="http://x.example/">http://x.example/</a>)!</p>',
+    );
+    expect(htmlToText(textToHtml("See https://example.com/a."))).toBe("See https://example.com/a.");
+  });
+
   it("reads back as the same text", () => {
     const text = "Hi Asha from Kite Labs,\nglad you came.\n\nSee you <soon>";
     expect(htmlToText(textToHtml(text))).toBe(text);

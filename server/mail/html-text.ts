@@ -65,13 +65,30 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
+/** A web address in plain text; punctuation that ends a sentence is not part of it. */
+const TEXT_URL = /\bhttps?:\/\/[^\s<>"']*[^\s<>"'.,;:!?)\]]/gi;
+
+/** One paragraph's text as HTML: escaped, web addresses as links (so a tracked mail can count them). */
+function paragraphHtml(text: string): string {
+  let html = "";
+  let at = 0;
+  for (const match of text.matchAll(TEXT_URL)) {
+    const url = escapeHtml(match[0]);
+    html += `${escapeHtml(text.slice(at, match.index))}<a href="${url}">${url}</a>`;
+    at = match.index + match[0].length;
+  }
+  return (html + escapeHtml(text.slice(at))).replace(/\n/g, "<br>");
+}
+
 /**
  * Plain text as HTML: characters escaped, paragraphs (split by blank lines) as `<p>`, other line
- * breaks as `<br>`. How a message written as text (a sequence's email step) is kept beside the
- * mails written in the rich-text editor; `htmlToText` gives the text back.
+ * breaks as `<br>`, web addresses as links. How a message written as text (a sequence's email
+ * step, an automation's) is kept beside the mails written in the rich-text editor, and sent as
+ * the mail's HTML part; `htmlToText` gives the text back.
  *
  * @example
  * textToHtml("Hi <Ann>,\nthanks.\n\nBye"); // "<p>Hi &lt;Ann&gt;,<br>thanks.</p><p>Bye</p>"
+ * textToHtml("See https://example.com/a."); // '<p>See <a href="https://example.com/a">https://example.com/a</a>.</p>'
  */
 export function textToHtml(text: string): string {
   return text
@@ -79,6 +96,6 @@ export function textToHtml(text: string): string {
     .split(/\n\s*\n/)
     .map((p) => p.trim())
     .filter(Boolean)
-    .map((p) => `<p>${escapeHtml(p).replace(/\n/g, "<br>")}</p>`)
+    .map((p) => `<p>${paragraphHtml(p)}</p>`)
     .join("");
 }

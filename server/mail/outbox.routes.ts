@@ -80,6 +80,7 @@ function toMail(r: Selectable<MailOutboxTable>, now = new Date()): OutboxMail {
     ),
     subject: r.subject,
     text: visibleBody(r.text_body, r, now),
+    html: r.html_body === null ? null : visibleBody(r.html_body, r, now),
     status: r.status as OutboxMail["status"],
     created_at: new Date(r.created_at).toISOString(),
     sent_at: r.sent_at ? new Date(r.sent_at).toISOString() : null,

@@ -7,6 +7,7 @@
  * Edit opens the client's form.
  */
 import { expect, test } from "@playwright/test";
+import { E2E_ORIGIN } from "./env";
 import { apiSession, choose, dialogOpened, insertMergeField, openSignedIn, waitForMail } from "./helpers";
 import { shoot } from "./shots";
 
@@ -118,6 +119,20 @@ test("send an email from a client", async ({ page, request }) => {
   await thread.click();
   await expect(conversations.getByText("In the outbox")).toBeVisible();
   await shoot(page, "crm-email", "sent");
+
+  // Meera opens it (issue 27): her mail program fetches the mail's tracking pixel, and the open
+  // is on the timeline at once, and counted beside the mail.
+  const html = (await waitForMail(admin, email, /^Welcome aboard, Iyer Textiles$/)).html ?? "";
+  const pixel = /\/public\/mail\/[0-9a-f-]+\/open\.gif\?s=[\w-]+/.exec(html)?.[0];
+  expect(pixel, html || "no HTML part").toBeTruthy();
+  const fetched = await request.get(`${E2E_ORIGIN}${pixel}`);
+  expect(fetched.headers()["content-type"]).toBe("image/gif");
+  await expect(
+    timeline.getByRole("strong").filter({ hasText: "Opened “Welcome aboard, Iyer Textiles”" }),
+  ).toBeVisible();
+  await expect(timeline.getByText("Email opened", { exact: true })).toBeVisible();
+  await expect(conversations.getByText("Opened once", { exact: true })).toBeVisible();
+  await shoot(page, "crm-email", "opened");
 
   const mail = await waitForMail(admin, email, /^Welcome aboard, Iyer Textiles$/);
   expect(mail.text).toContain("Dear Meera, thank you for choosing us. Regards, Admin User and team");

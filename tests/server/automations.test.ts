@@ -320,6 +320,80 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
     expect(resumed.steps.map((st: Any) => st.key)).toEqual(["await-move", "moved"]);
   });
 
+  it("goes on when the email it sent is clicked (not another), and starts on an open (issue 27)", async () => {
+    /** The signed address of the mail's pixel or first link, as the mail carries it. */
+    const addressIn = async (messageId: string, what: "open.gif" | "click") => {
+      const row = await db()
+        .selectFrom("crm_messages as m")
+        .innerJoin("mail_outbox as o", "o.id", "m.outbox_id")
+        .select("o.html_body")
+        .where("m.id", "=", messageId)
+        .executeTakeFirstOrThrow();
+      const found = new RegExp(`/public/mail/${messageId}/${what.replace(".", "\\.")}\\?[^"]+`).exec(
+        row.html_body ?? "",
+      );
+      expect(found, row.html_body ?? "").toBeTruthy();
+      return `${s.baseUrl}${(found as RegExpExecArray)[0].replaceAll("&amp;", "&")}`;
+    };
+    const id = await automation(
+      manual([
+        email("offer", "Our offer", "Prices: https://example.com/pricing."),
+        {
+          id: "await-click",
+          kind: "wait",
+          event: "email-clicked",
+          timeout: { amount: 1, unit: "days" },
+          branches: { event: [tag("clicked", "clicked")], timeout: [tag("silent", "silent")] },
+        },
+      ]),
+    );
+    const opened = await automation({ trigger: { kind: "email-opened" }, steps: [tag("seen", "seen")] });
+    const reader = await client("Link Reader");
+    const runId = await manualRun(id, reader.id);
+    const waiting = await waitingAt(runId, "await-click");
+    const messageId = waiting.steps[0].output.messageId as string;
+    expect(waiting.steps[1].input).toMatchObject({ event: "email-clicked", messageId });
+
+    // A click in another mail to the same client is not this wait's event.
+    const other = await call("POST", "/crm/messages/email", {
+      clientId: reader.id,
+      subject: "Other news",
+      body: '<p><a href="https://example.com/news">News</a></p>',
+    });
+    expect(other.status, JSON.stringify(other.body)).toBe(201);
+    expect(
+      (await fetch(await addressIn(other.body.message.id, "click"), { redirect: "manual" })).status,
+    ).toBe(302);
+    expect((await runOf(runId)).status).toBe("waiting");
+
+    // The other mail's click opened it: the open trigger started a run for the client.
+    await until("the open's run", async () => {
+      const runs = await runsOf(opened);
+      return runs.total === 1 && runs.data[0].status === "finished" ? runs : undefined;
+    });
+
+    // Its own mail's link, clicked twice: the run goes on once, down the event branch.
+    const click = await addressIn(messageId, "click");
+    for (let i = 0; i < 2; i++) {
+      const got = await fetch(click, { redirect: "manual" });
+      expect(got.status).toBe(302);
+      expect(got.headers.get("location")).toBe("https://example.com/pricing");
+    }
+    const done = await runWith(runId, "finished");
+    expect(done.steps.map((st: Any) => st.key)).toEqual(["offer", "await-click", "clicked"]);
+    expect(done.steps[1].output).toMatchObject({
+      resumedBy: "event",
+      data: { url: "https://example.com/pricing" },
+    });
+    expect(done.steps[1].output.event).toBe(`email-clicked:${messageId}`);
+    expect((await call("GET", `/crm/clients/${reader.id}`)).body.tags).toEqual(["seen", "clicked"]);
+    // That click opened the run's mail too: a second open, a second run; the repeat started none.
+    await until("two open runs", async () => ((await runsOf(opened)).total === 2 ? true : undefined));
+    const pixel = await addressIn(messageId, "open.gif");
+    expect((await fetch(pixel)).status).toBe(200);
+    expect((await runsOf(opened)).total).toBe(2);
+  });
+
   it("retries a failing step, then fails the run visibly, and runs it again from that step", async () => {
     const id = await automation(
       manual([

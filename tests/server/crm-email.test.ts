@@ -4,15 +4,17 @@
  * escaped, the body sanitised, an asset attached, the per-thread Reply-To; the outbox, the
  * message list and the timeline; a reply sent over SMTP lands on the timeline once, in its
  * thread; unknown reply addresses refused at RCPT; bad input and missing consent refused with
- * nothing sent.
+ * nothing sent. Opens and clicks (issue 27): the sent HTML's signed pixel and links counted, each
+ * first one once on the timeline; unsigned, altered and non-web addresses refused, never redirected.
  */
 import net from "node:net";
 import nodemailer, { type SendMailOptions } from "nodemailer";
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OutboxMail } from "../../schemas/auth";
-import type { CrmMessage, SendEmailResponse } from "../../schemas/crm-messages";
+import { type CrmMessage, engagementText, type SendEmailResponse } from "../../schemas/crm-messages";
 import type { ResourceChangeMessage, SubscribeAck } from "../../schemas/realtime";
+import { clickSignature, PIXEL_GIF } from "../../server/mail/tracking";
 import { DRIVERS, startServer, type TestServer } from "./harness";
 import { startSmtp, type TestSmtp } from "./smtp";
 
@@ -63,6 +65,30 @@ describe.each(DRIVERS)("CRM email on %s", (driver) => {
     nodemailer
       .createTransport({ host: "127.0.0.1", port: inboundPort, secure: false, ignoreTLS: true })
       .sendMail({ from: "Asha Rao <asha@example.com>", ...mail });
+
+  const client_ = async (name: string, email: string) => {
+    const created = await call("POST", "/crm/clients", { name, email, consent_email: true });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    return created.body;
+  };
+  /** The HTML part of a message's mail, as the outbox holds it. */
+  const htmlOf = async (messageId: string) =>
+    (
+      await s.database.db
+        .selectFrom("crm_messages as m")
+        .innerJoin("mail_outbox as o", "o.id", "m.outbox_id")
+        .select("o.html_body")
+        .where("m.id", "=", messageId)
+        .executeTakeFirstOrThrow()
+    ).html_body as string;
+  /** The path and query of the address `pattern` finds in a mail's HTML. */
+  const path = (html: string, pattern: RegExp) => (pattern.exec(html)?.[0] ?? "").replaceAll("&amp;", "&");
+  const counts = (messageId: string) =>
+    s.database.db
+      .selectFrom("crm_messages")
+      .select(["open_count", "click_count"])
+      .where("id", "=", messageId)
+      .executeTakeFirstOrThrow();
 
   beforeAll(async () => {
     smtp = await startSmtp();
@@ -446,5 +472,84 @@ describe.each(DRIVERS)("CRM email on %s", (driver) => {
     expect(answers.map((a) => a.accepted)).toEqual(Array(4).fill([sent.replyTo]));
     expect(await inbound("<again-2@example.com>")).toHaveLength(1);
     expect((await timeline(client.id)).filter((e) => e.kind === "email_in")).toHaveLength(before + 1);
+  });
+
+  it("counts opens and clicks through the mail's signed pixel and links, each first one once on the timeline", async () => {
+    const tracked = await client_("Ravi Tracked", "ravi.tracked@example.com");
+    const res = await send({
+      clientId: tracked.id,
+      subject: "Our prices",
+      body: '<p>See <a href="https://www.example.com/pricing/?plan=pro&amp;utm=mail">our prices</a> or <a href="mailto:sales@example.com">write</a>.</p>',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const { message } = res.body;
+    // The message keeps what was written; the mail sent carries the signed addresses.
+    expect(message.body).toContain('href="https://www.example.com/pricing/?plan=pro&amp;utm=mail"');
+    const html = await htmlOf(message.id);
+    const pixel = path(html, /\/public\/mail\/[0-9a-f-]+\/open\.gif\?s=[\w-]+/);
+    const click = path(html, /\/public\/mail\/[0-9a-f-]+\/click\?u=[^"]+/);
+    expect(pixel).toContain(message.id);
+    expect(html).toContain('href="mailto:sales@example.com"');
+    expect(html).not.toContain('href="https://www.example.com/pricing');
+
+    // Fetched three times (and once by a HEAD: a scanner), opened once, counted three times.
+    for (let i = 0; i < 3; i++) {
+      const got = await fetch(`${s.baseUrl}${pixel}`);
+      expect(got.status).toBe(200);
+      expect(got.headers.get("content-type")).toBe("image/gif");
+      expect(Buffer.from(await got.arrayBuffer())).toEqual(PIXEL_GIF);
+    }
+    expect((await fetch(`${s.baseUrl}${pixel}`, { method: "HEAD" })).status).toBe(200);
+    // Five at once (a mail program on two devices): still one open on the timeline.
+    await Promise.all(
+      Array.from({ length: 5 }, () => fetch(`${s.baseUrl}${pixel}`).then((r) => r.arrayBuffer())),
+    );
+    expect(await counts(message.id)).toMatchObject({ open_count: 8, click_count: 0 });
+
+    // Followed twice: redirected to the link as written, one click on the timeline.
+    for (let i = 0; i < 2; i++) {
+      const got = await fetch(`${s.baseUrl}${click}`, { redirect: "manual" });
+      expect(got.status).toBe(302);
+      expect(got.headers.get("location")).toBe("https://www.example.com/pricing/?plan=pro&utm=mail");
+    }
+    expect(await counts(message.id)).toMatchObject({ open_count: 8, click_count: 2 });
+    const entries = (await timeline(tracked.id)).filter((e) => e.kind !== "email_out");
+    expect(entries.map((e) => [e.kind, e.title, e.ref_id])).toEqual([
+      ["email_clicked", "Clicked example.com/pricing in “Our prices”", message.id],
+      ["email_opened", "Opened “Our prices”", message.id],
+    ]);
+
+    // Refused, never redirected, nothing counted: no signature, an altered one, another target
+    // under this signature, this signature on another mail, a signed address that is no web page.
+    const signature = new URL(click, s.baseUrl).searchParams.get("s") as string;
+    const refused = [
+      [`/public/mail/${message.id}/open.gif`, 400],
+      [`/public/mail/${message.id}/open.gif?s=${signature}`, 404],
+      [`/public/mail/${message.id}/click?u=${encodeURIComponent("https://evil.example/")}`, 400],
+      [
+        `/public/mail/${message.id}/click?u=${encodeURIComponent("https://evil.example/")}&s=${signature}`,
+        404,
+      ],
+      [click.replace("pricing", "pricingx"), 404],
+      [click.replace(message.id, "00000000-0000-4000-8000-000000000000"), 404],
+      [click.replace(/s=[\w-]+$/, "s=AAAA"), 404],
+      [`/public/mail/not-a-mail/click?u=x&s=${signature}`, 404],
+      [
+        `/public/mail/${message.id}/click?u=${encodeURIComponent("javascript:alert(1)")}&s=${clickSignature(s.ctx.tokens, message.id, "javascript:alert(1)")}`,
+        400,
+      ],
+    ] as const;
+    for (const [address, status] of refused) {
+      const got = await fetch(`${s.baseUrl}${address}`, { redirect: "manual" });
+      expect([address, got.status]).toEqual([address, status]);
+      expect(got.headers.get("location")).toBeNull();
+    }
+    expect(await counts(message.id)).toMatchObject({ open_count: 8, click_count: 2 });
+    const read = (await call<CrmMessage>("GET", `/crm/messages/${message.id}`)).body;
+    expect(read).toMatchObject({ opens: 8, clicks: 2 });
+    expect(engagementText(read)).toBe("Opened 8 times, 2 clicks");
+    expect(Date.parse(read.clicked_at as string)).toBeGreaterThanOrEqual(
+      Date.parse(read.opened_at as string),
+    );
   });
 });

@@ -37,6 +37,8 @@ const KNOWN = [
   "POST /public/proposals/:token/accept",
   "POST /public/proposals/:token/decline",
   "POST /hooks/automations/:id/:secret",
+  "GET /public/mail/:id/open.gif",
+  "GET /public/mail/:id/click",
   "POST /hooks/store/:id",
   "POST /crm/hooks/sms/inbound",
   "POST /crm/hooks/sms/status",

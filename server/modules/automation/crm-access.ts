@@ -19,6 +19,9 @@ const CRM_TRIGGERS: ReadonlySet<string> = new Set([
   // About a client: their proposal, their cart (its customer, when a client has their email).
   "proposal-accepted",
   "cart-abandoned",
+  // About a client's CRM email.
+  "email-opened",
+  "email-clicked",
 ]);
 const CRM_ACTIONS: ReadonlySet<string> = new Set([
   "send_email",

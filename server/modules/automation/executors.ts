@@ -18,6 +18,7 @@ import type { AppContext } from "../../context";
 import type { Database } from "../../db";
 import { delayEnd, PermanentStepError, untilInstant } from "../../runs";
 import { messageSender, queueClientEmail } from "../crm/client-email";
+import { waitedEvent } from "./crm-events";
 import { httpRequestExecutor } from "./http-request";
 import { recordExecutors } from "./record-actions";
 import { type AutomationRun, type AutomationExecutor as Executor, scopeOf } from "./run-scope";
@@ -38,6 +39,23 @@ async function ownerOf(db: Trx, run: AutomationRun): Promise<string | null> {
   return automation?.owner_id ?? automation?.created_by ?? null;
 }
 
+type EngagementEvent = "email-opened" | "email-clicked";
+
+/** The CRM email the run's latest send_email step sent its client (its timeline entry names it). */
+async function lastEmailOf(db: Trx, run: AutomationRun): Promise<string | null> {
+  if (run.subject?.type !== "client") return null;
+  const sent = await db
+    .selectFrom("crm_timeline")
+    .select("ref_id")
+    .where("client_id", "=", run.subject.id)
+    .where("kind", "=", "email_out")
+    .where("dedupe_key", "like", `automation:${run.id}:%`)
+    .orderBy("occurred_at", "desc")
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+  return sent?.ref_id ?? null;
+}
+
 export function automationExecutors(ctx: AppContext): Record<string, Executor> {
   const condition: Executor = async ({ trx, run, step: { step } }) => {
     const { condition: tree } = step as ConditionStep;
@@ -55,16 +73,23 @@ export function automationExecutors(ctx: AppContext): Record<string, Executor> {
     return { input: { ...d }, output: { until: nextAt.toISOString() }, nextAt };
   };
 
-  const wait: Executor = ({ step: { step } }) => {
+  const wait: Executor = async ({ trx, run, step: { step } }) => {
     const w = step as WaitForEventStep;
     if (!w.event) throw new PermanentStepError("The step names no event to wait for");
     const timeoutAt = delayEnd(new Date(), {
       amount: w.timeout.amount ?? 1,
       unit: w.timeout.unit ?? "days",
     });
+    // "The email is opened": the email this run sent last, when it sent one; else any of the
+    // client's CRM emails (crm-events.ts signals both).
+    const messageId =
+      w.event === "email-opened" || w.event === "email-clicked" ? await lastEmailOf(trx, run) : null;
     return {
-      input: { event: w.event, timeoutAt: timeoutAt.toISOString() },
-      awaitEvent: { event: w.event, timeoutAt },
+      input: { event: w.event, timeoutAt: timeoutAt.toISOString(), ...(messageId ? { messageId } : {}) },
+      awaitEvent: {
+        event: messageId ? waitedEvent(w.event as EngagementEvent, messageId) : w.event,
+        timeoutAt,
+      },
     };
   };
 

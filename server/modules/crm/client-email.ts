@@ -4,13 +4,17 @@
  * (`reply+<token>@CRM_INBOUND_DOMAIN`), the `crm_messages` row and the `email_out` timeline
  * entry. The email route (email.service.ts: checks, rendering, files, its own transaction) and a
  * sequence's email step (the step's transaction) both send through it, so every CRM mail has a
- * conversation, and a reply to any of them finds its client.
+ * conversation, and a reply to any of them finds its client. It is also the one place that makes
+ * a CRM mail's opens and clicks count (server/mail/tracking.ts): the mail's HTML part gets the
+ * signed pixel and links, the stored message keeps the HTML as written.
  */
+import { randomUUID } from "node:crypto";
 import type { Transaction } from "kysely";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db";
 import { textToHtml } from "../../mail/html-text";
 import { mailFromAddress, type OutboxAttachment } from "../../mail/mailer";
+import { instrumentHtml } from "../../mail/tracking";
 import { newMessageId, newThreadToken, replyAddress } from "./email-threads";
 import { touchThread } from "./messages";
 import { addTimeline, type Db } from "./timeline";
@@ -51,7 +55,7 @@ export interface ClientEmail {
   sender: EmailSender | null;
   subject: string;
   text: string;
-  /** The HTML part; without it the mail is text only, and the message keeps the text as HTML. */
+  /** The HTML part; without it, the text as HTML (textToHtml) is, and the message keeps that. */
   html?: string;
   /** The conversation it continues; without it, a new one starts. */
   thread?: { id: string; token: string; inReplyTo: string | null } | null;
@@ -132,6 +136,10 @@ export async function queueClientEmail(
         .executeTakeFirstOrThrow()
     ).id;
   if (thread) await touchThread(trx, thread.id);
+  // The message's id is chosen here: the mail's pixel and links are signed with it.
+  const id = randomUUID();
+  const html = email.html ?? textToHtml(email.text);
+  const tracked = instrumentHtml(html, { baseUrl: ctx.config.publicUrl, signer: ctx.tokens, messageId: id });
   const [outboxId] = await ctx.mailer.queue(
     [
       {
@@ -141,7 +149,7 @@ export async function queueClientEmail(
         replyTo: replyTo ?? undefined,
         subject: email.subject,
         text: email.text,
-        html: email.html,
+        html: tracked,
         fromName: senderName || undefined,
         messageId,
         inReplyTo: thread?.inReplyTo ?? undefined,
@@ -153,12 +161,13 @@ export async function queueClientEmail(
   const message = await trx
     .insertInto("crm_messages")
     .values({
+      id,
       channel: "email",
       direction: "out",
       client_id: client.id,
       thread_id: threadId,
       subject: email.subject,
-      body: email.html ?? textToHtml(email.text),
+      body: html,
       body_text: email.text,
       from_address: mailFromAddress(ctx.config.mailFrom),
       to_address: client.email,

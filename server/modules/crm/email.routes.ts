@@ -113,6 +113,10 @@ const messageSchema = {
         },
       },
     },
+    opens: { type: "integer", description: "Outgoing email: fetches of its tracking pixel" },
+    opened_at: { type: ["string", "null"], format: "date-time" },
+    clicks: { type: "integer", description: "Outgoing email: follows of its signed links" },
+    clicked_at: { type: ["string", "null"], format: "date-time" },
     created_at: { type: "string", format: "date-time" },
   },
 } as const;

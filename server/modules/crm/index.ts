@@ -13,6 +13,7 @@ import { registerIndexJob } from "./custom-field-indexes";
 import { customFieldRoutes } from "./custom-fields.routes";
 import { seedDropdowns } from "./dropdowns";
 import { emailRoutes } from "./email.routes";
+import { emailTrackingRoutes } from "./email-tracking.routes";
 import { formClients } from "./form-clients";
 import { startInboundSmtp } from "./inbound-smtp";
 import { mergeRoutes } from "./merge.routes";
@@ -38,6 +39,7 @@ export async function crmModule(app: FastifyInstance, ctx: AppContext, deps: Crm
   deps.submissions.onStored(formClients(ctx, () => enrol));
   await calendarRoutes(app, ctx);
   await emailRoutes(app, ctx);
+  await emailTrackingRoutes(app, ctx);
   const inbound = await startInboundSmtp(ctx);
   if (inbound) app.addHook("onClose", () => inbound.close());
   await customFieldRoutes(app, ctx);

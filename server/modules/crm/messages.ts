@@ -52,6 +52,10 @@ export function toMessage(r: MessageRow): CrmMessage {
     template_id: r.template_id,
     actor_id: r.actor_id,
     attachments: meta.attachments ?? [],
+    opens: r.open_count,
+    opened_at: r.opened_at ? new Date(r.opened_at).toISOString() : null,
+    clicks: r.click_count,
+    clicked_at: r.clicked_at ? new Date(r.clicked_at).toISOString() : null,
     created_at: new Date(r.created_at).toISOString(),
   };
 }

@@ -77,6 +77,15 @@ export function triggerFields(
         { key: "trigger.currency", label: "Cart's currency" },
         { key: "trigger.itemCount", label: "Items in the cart" },
       ];
+    case "email-opened":
+    case "email-clicked":
+      return [
+        { key: "trigger.subject", label: "Email's subject" },
+        { key: "trigger.messageId", label: "Email's ID" },
+        { key: "trigger.clientId", label: "Client's ID" },
+        ...(trigger.kind === "email-clicked" ? [{ key: "trigger.url", label: "Link clicked" }] : []),
+        { key: "trigger.at", label: trigger.kind === "email-opened" ? "Opened at" : "Clicked at" },
+      ];
     case "schedule":
       return [{ key: "trigger.scheduledAt", label: "Scheduled time" }];
     case "webhook":

@@ -1,6 +1,6 @@
 /**
  * A client's timeline (spec §3 `clientData`): one list of everything that happened with them,
- * newest first — notes, mails and SMS both ways, form submissions with their campaign, moves
+ * newest first — notes, mails and SMS both ways (and opens and clicks of mails), form submissions with their campaign, moves
  * of their opportunities, meetings, tasks, sequence steps — filterable by kind, paged by
  * "Show older", and refreshed live when anyone adds to it.
  */
@@ -8,9 +8,11 @@ import {
   CalendarOutlined,
   CheckSquareOutlined,
   DeleteOutlined,
+  EyeOutlined,
   FileDoneOutlined,
   FormOutlined,
   FundOutlined,
+  LinkOutlined,
   MailOutlined,
   MessageOutlined,
   NodeIndexOutlined,
@@ -32,6 +34,8 @@ const KIND_ICONS: Record<TimelineKind, ReactNode> = {
   note: <SnippetsOutlined />,
   email_out: <MailOutlined />,
   email_in: <MailOutlined />,
+  email_opened: <EyeOutlined />,
+  email_clicked: <LinkOutlined />,
   sms_out: <MessageOutlined />,
   sms_in: <MessageOutlined />,
   form: <FormOutlined />,
@@ -46,7 +50,7 @@ const KIND_ICONS: Record<TimelineKind, ReactNode> = {
 /** What the filter offers: both directions of a channel are one choice. */
 const FILTERS: ReadonlyArray<{ label: string; kinds: TimelineKind[] }> = [
   { label: "Notes", kinds: ["note"] },
-  { label: "Email", kinds: ["email_out", "email_in"] },
+  { label: "Email", kinds: ["email_out", "email_in", "email_opened", "email_clicked"] },
   { label: "SMS", kinds: ["sms_out", "sms_in"] },
   { label: "Forms", kinds: ["form"] },
   { label: "Opportunities", kinds: ["opportunity"] },

@@ -10,7 +10,7 @@ import { useSubscription } from "@refinedev/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Card, Flex, Tag, Typography } from "antd";
 import type { EntitySchema } from "../../../../schemas/contract";
-import type { MessageStatus } from "../../../../schemas/crm-messages";
+import { engagementText, type MessageStatus } from "../../../../schemas/crm-messages";
 import { customMergeFields } from "../../../../schemas/merge-fields";
 import { DateText } from "../../../components/date-text";
 import { LoadError } from "../../../components/load-error";
@@ -92,6 +92,9 @@ export function ClientEmails({ client }: { client: EmailClient }) {
                           <DateText value={m.created_at} />
                         </Typography.Text>
                         <Tag color={STATUS[m.status].color}>{STATUS[m.status].label}</Tag>
+                        {m.direction === "out" && engagementText(m) && (
+                          <Typography.Text type="secondary">{engagementText(m)}</Typography.Text>
+                        )}
                         {m.attachments.length > 0 && (
                           <Typography.Text type="secondary">
                             <PaperClipOutlined aria-label="Attachments" />{" "}

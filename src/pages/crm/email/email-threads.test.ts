@@ -25,6 +25,10 @@ const message = (
   template_id: null,
   actor_id: null,
   attachments: [],
+  opens: 0,
+  opened_at: null,
+  clicks: 0,
+  clicked_at: null,
   created_at: at,
   ...extra,
 });
