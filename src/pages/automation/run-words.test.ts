@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AutomationDefinition } from "../../../schemas/automation";
+import { WAIT_EVENT_LABELS } from "../../../schemas/automation";
 import { exitReasonText, humanKey, runFields, stepWords } from "./run-words";
 
 const definition: AutomationDefinition = {
@@ -86,6 +87,16 @@ describe("stepWords", () => {
     expect(words.input[1].label).toBe("Gives up at");
     expect(words.input[1].value).toMatch(/^\d{2}-\d{2}-2026 \d{2}:\d{2}$/);
     expect(words.output).toEqual([]);
+  });
+
+  it("names the event of a wait on the run's own mail (stored with the message's id)", () => {
+    const words = stepWords(definition, {
+      key: "wait-1",
+      type: "wait",
+      input: { event: "email-opened", messageId: "m-1" },
+      output: { resumedBy: "event", event: "email-opened:6f1c2a40-0000-4000-8000-000000000001" },
+    });
+    expect(words.output).toEqual([{ label: "Waits for", value: WAIT_EVENT_LABELS["email-opened"] }]);
   });
 
   it("falls back to the step's type in words when the definition lacks the step", () => {

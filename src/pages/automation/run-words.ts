@@ -14,7 +14,7 @@ import {
   type Step,
   stepNumbers,
   WAIT_EVENT_LABELS,
-  type WaitEvent,
+  waitEventOf,
   walkSteps,
 } from "../../../schemas/automation";
 import type { ConditionalFilter } from "../../../schemas/conditions";
@@ -135,7 +135,11 @@ export function valueText(value: unknown): string {
 function fieldValue(key: string, value: unknown, record: Record<string, unknown>): string {
   if (key === "condition" && value && typeof value === "object" && "operator" in value && "value" in value)
     return conditionText(value as ConditionalFilter);
-  if (key === "event" && typeof value === "string") return WAIT_EVENT_LABELS[value as WaitEvent] ?? value;
+  if (key === "event" && typeof value === "string") {
+    // A wait on the run's own mail records `email-opened:<message id>`.
+    const event = waitEventOf(value);
+    return event ? WAIT_EVENT_LABELS[event] : value;
+  }
   if (key === "sent" && typeof value === "string") return value === "sms" ? "SMS" : humanKey(value);
   if (key === "amount" && typeof value === "number") {
     const unit = typeof record.unit === "string" ? record.unit : "days";
