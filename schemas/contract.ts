@@ -63,6 +63,12 @@ export interface FieldSchema {
    * against the list as it is then.
    */
   "x-options"?: string;
+  /**
+   * A number of a record with a currency that is a percentage or an amount as another of its
+   * fields says (a proposal's `total_discount_value` by `total_discount_kind`): shown as "10%"
+   * when that field is "percent", as money otherwise.
+   */
+  "x-percentWhen"?: { field: string; value: string };
 }
 
 /** An entity's schema. `x-table` names its table; every property is a real column. */
