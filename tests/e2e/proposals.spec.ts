@@ -9,6 +9,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { uniqueTag } from "./catalogue-helpers";
 import { E2E_ORIGIN, E2E_STORE } from "./env";
 import { type ApiSession, apiSession, choose, signIn } from "./helpers";
+import { shoot } from "./shots";
 
 /** A screen's first render after a navigation: generous, for a machine busy with other work. */
 const SCREEN = { timeout: 60_000 };
@@ -99,6 +100,7 @@ test("proposals: each discount option, a currency refused, sent, accepted on the
   await page.goto(`${E2E_ORIGIN}/public/proposals/${sent.share_token}`);
   await expect(page.getByRole("heading", { name: `Per line ${tag}` })).toBeVisible(SCREEN);
   await expect(page.locator("[data-total]")).toHaveText("₹52.47");
+  await shoot(page, "proposals", "public");
   await page.getByRole("button", { name: "Accept" }).click();
   await expect(page.getByText("Thank you: you accepted this proposal")).toBeVisible(SCREEN);
   await expect(page.getByRole("button", { name: "Accept" })).toHaveCount(0);
@@ -118,8 +120,9 @@ test("proposals: each discount option, a currency refused, sent, accepted on the
       .filter({ hasText: new RegExp(`^${label}$`) })
       .locator("xpath=following-sibling::td[1]");
   await expect(fact("Total discount")).toHaveText("10%");
-  await expect(page.getByRole("cell", { name: "₹19.99", exact: true })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "₹19.99", exact: true }).first()).toBeVisible();
   await expect(page.getByText(/\b(INR|USD) ?\d/)).toHaveCount(0);
+  await shoot(page, "proposals", "total-discount");
   await saveLines(page);
 
   // Convert to cart on the connected store: the checkout opens in a new tab.
