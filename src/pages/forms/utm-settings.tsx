@@ -97,7 +97,13 @@ export function UtmSettingsCard({ utm, messagesAt, onChange }: UtmSettingsCardPr
             {
               title: "Name",
               dataIndex: "name",
-              render: (name: string) => <Typography.Text code>{name}</Typography.Text>,
+              // A parameter's name is one word: never broken mid-name ("utm_campaig n").
+              width: 140,
+              render: (name: string) => (
+                <Typography.Text code style={{ whiteSpace: "nowrap" }}>
+                  {name}
+                </Typography.Text>
+              ),
             },
             // Their type (0, the spec's for the defaults) says nothing to a person: what each records does.
             {
