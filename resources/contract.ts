@@ -63,6 +63,11 @@ export interface ResourceDefinition {
    * the rows selected (beside Delete selected).
    */
   actions?: { row?: readonly string[]; toolbar?: readonly string[]; bulk?: readonly string[] };
+  /**
+   * Text fields that `q` searches which get a "contains" filter of their own all the same, so
+   * that columns of a kind filter alike (a form's three UTM columns, two of them searched).
+   */
+  textFilters?: readonly string[];
 }
 
 /**

@@ -68,6 +68,12 @@ export interface FieldSchema {
    * board: a large, meaningless number). Also `readOnly`: nobody types it, the server sets it.
    */
   "x-internal"?: boolean;
+  /**
+   * A number of a record with a currency that is a percentage or an amount as another of its
+   * fields says (a proposal's `total_discount_value` by `total_discount_kind`): shown as "10%"
+   * when that field is "percent", as money otherwise.
+   */
+  "x-percentWhen"?: { field: string; value: string };
 }
 
 /** Whether a field is the server's own (`x-internal`): no list, show page, form or filter shows it. */

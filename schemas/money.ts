@@ -343,3 +343,36 @@ export function formatMinorMoney(
   const code = currency || DEFAULT_CURRENCY;
   return formatMoney(minorText(minor, minorDigitsOf(code)), code, options);
 }
+
+const percentFormatters = new Map<string, Intl.NumberFormat>();
+
+/**
+ * A percentage as a screen shows it, the one way the product writes one: Intl's percent format
+ * in `en-IN` ("10%", "12.5%"), at most `decimals` decimals (default 2), from the exact decimal
+ * text (12.5 stays 12.5, 0.29 is not 28.999…). `percent` is the number of hundredths (10 for
+ * 10 %); a rate between 0 and 1 (a conversion rate) is given with `{ fraction: true }`.
+ *
+ * @example
+ * formatPercent(10); // "10%"
+ * formatPercent(12.5); // "12.5%"
+ * formatPercent(0.125, { fraction: true, decimals: 1 }); // "12.5%"
+ * formatPercent(1250); // "1,250%"
+ */
+export function formatPercent(
+  percent: number | string,
+  options: { fraction?: boolean; decimals?: number; locale?: string } = {},
+): string {
+  const d = decimalOf(percent);
+  if (!d) return String(percent);
+  const decimals = options.decimals ?? 2;
+  const locale = options.locale ?? "en-IN";
+  const key = `${locale}|${decimals}`;
+  let format = percentFormatters.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: decimals });
+    if (percentFormatters.size < 100) percentFormatters.set(key, format);
+  }
+  // Intl's percent style multiplies by 100: hand it the exact fraction (hundredths two places on).
+  const text = minorText(Number(d.digits), d.scale + (options.fraction ? 0 : 2)) as `${number}`;
+  return format.format(text);
+}

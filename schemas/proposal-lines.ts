@@ -4,7 +4,7 @@
  * public page) and the browser (the totals as the lines are edited), so both say the same paisa
  * and put a problem on the same field.
  */
-import { type Currency, formatMinor, toMinor } from "./money";
+import { type Currency, formatMinorMoney, formatPercent, toMinor } from "./money";
 import {
   type Computed,
   computeProposal,
@@ -141,10 +141,18 @@ export function proposalTotals(proposal: ProposalMoneyFields, lines: readonly Pr
   return { ok: false, problems: computed.problems.map((p) => ({ ...p, field: proposalField(p) })) };
 }
 
-/** A line's discount in words ("10 %", "INR 5.00"), or an empty string. */
-export function discountWords(kind: DiscountKind | null, value: number | null, currency: Currency): string {
+/**
+ * A discount as a person reads it ("10%", "₹5.00"), or an empty string. `money` writes an
+ * amount: the screen's formatMinorMoney, or formatMinor where a font has no ₹ (the PDF).
+ */
+export function discountWords(
+  kind: DiscountKind | null,
+  value: number | null,
+  currency: Currency,
+  money: (minor: number, currency: Currency) => string = formatMinorMoney,
+): string {
   if (!kind || value === null) return "";
-  if (kind === "percent") return `${value} %`;
+  if (kind === "percent") return formatPercent(value);
   const minor = toMinor(value, currency);
-  return minor === null ? String(value) : formatMinor(minor, currency);
+  return minor === null ? String(value) : money(minor, currency);
 }

@@ -85,6 +85,7 @@ export const proposalSchema = {
     total_discount_value: {
       type: ["number", "null"],
       title: "Total discount",
+      "x-percentWhen": { field: "total_discount_kind", value: "percent" },
       minimum: 0,
       maximum: 999999999.99,
       multipleOf: 0.01,

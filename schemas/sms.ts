@@ -3,6 +3,7 @@
  * the longest text we send, the keywords that opt a number out and back in, and the outbox's
  * answer shape.
  */
+import { statusLabel } from "./status-labels";
 
 /**
  * Where an SMS stands (the words of the CRM's messages, schemas/crm-messages.ts). Outgoing:
@@ -22,15 +23,10 @@ export const SMS_STATUSES = [
 ] as const;
 export type SmsStatus = (typeof SMS_STATUSES)[number];
 
-export const SMS_STATUS_LABELS: Readonly<Record<SmsStatus, string>> = {
-  stored: "Stored in the outbox",
-  queued: "Queued",
-  sent: "Sent",
-  delivered: "Delivered",
-  undelivered: "Not delivered",
-  failed: "Failed",
-  received: "Received",
-};
+/** The statuses in words: the one map of schemas/status-labels.ts. */
+export const SMS_STATUS_LABELS: Readonly<Record<SmsStatus, string>> = Object.fromEntries(
+  SMS_STATUSES.map((s) => [s, statusLabel(s)]),
+) as Record<SmsStatus, string>;
 
 /** Statuses a later report may not undo (status callbacks can arrive out of order). */
 export const FINAL_SMS_STATUSES: readonly SmsStatus[] = ["delivered", "undelivered", "failed"];

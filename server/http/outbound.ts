@@ -13,6 +13,33 @@ import { isIP, type LookupFunction } from "node:net";
 
 export class OutboundRefused extends Error {}
 
+/**
+ * Why a call got no answer, in words for a person, said after "… could not be reached: ": the
+ * system's codes (ENOTFOUND, ECONNREFUSED) never reach a screen. A refusal of this client's
+ * (OutboundRefused) is already in words.
+ *
+ * @example
+ * unreachableWords(Object.assign(new Error("getaddrinfo ENOTFOUND x.test"), { code: "ENOTFOUND" }));
+ * // "no host of that name was found"
+ */
+export function unreachableWords(error: unknown): string {
+  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NONAME")
+    return "no host of that name was found";
+  if (code === "ECONNREFUSED") return "it refused the connection";
+  if (code === "ECONNRESET" || code === "EPIPE") return "it closed the connection";
+  if (code === "EHOSTUNREACH" || code === "ENETUNREACH") return "the network has no way to it";
+  if (code === "ETIMEDOUT") return "it did not answer in time";
+  if (code?.startsWith("CERT_") || code?.includes("CERT") || code === "DEPTH_ZERO_SELF_SIGNED_CERT")
+    return "its certificate could not be verified";
+  const message = error instanceof Error ? error.message : String(error);
+  if (/timed out|No answer within/i.test(message)) return "it did not answer in time";
+  if (/socket hang up/i.test(message)) return "it closed the connection";
+  // A message still holding a system code says nothing to a person: say what is known.
+  if (/\bE[A-Z]{3,}\b/.test(message)) return "the connection failed";
+  return message;
+}
+
 export interface OutboundOptions {
   allowPrivate: boolean;
   /** Whole request, connect to last byte (default 10 s). */

@@ -1,5 +1,6 @@
 import { CheckCircleFilled, CloseCircleFilled, CloseOutlined, LoadingOutlined } from "@ant-design/icons";
 import { Button, Card, Flex, List, Progress, Typography, theme } from "antd";
+import { formatPercent } from "../../schemas/money";
 import { plural } from "../lib/text";
 import { formatBytes, type UploadProgress, uploadSummary } from "../lib/uploads";
 
@@ -16,7 +17,7 @@ export function UploadPanel({ uploads, onClear }: { uploads: UploadProgress[]; o
   if (!uploads.length) return null;
   const summary = uploadSummary(uploads);
   const title = summary.active
-    ? `Uploading ${plural(summary.active, "file")} · ${summary.percentage}%`
+    ? `Uploading ${plural(summary.active, "file")} · ${formatPercent(summary.percentage)}`
     : `${summary.done} uploaded${summary.failed ? `, ${summary.failed} failed` : ""}`;
 
   return (

@@ -120,4 +120,16 @@ describe("withArticle", () => {
     expect(withArticle("opportunity", true)).toBe("An opportunity");
     expect(withArticle("product", true)).toBe("A product");
   });
+
+  it("goes by the sound: silent h, a vowel said as a consonant, acronyms letter by letter (issue 27)", () => {
+    expect(withArticle("industry")).toBe("an industry");
+    expect(withArticle("opportunity")).toBe("an opportunity");
+    expect(withArticle("hour")).toBe("an hour");
+    expect(withArticle("user")).toBe("a user");
+    expect(withArticle("unit")).toBe("a unit");
+    expect(withArticle("umbrella")).toBe("an umbrella");
+    expect(withArticle("SMS template")).toBe("an SMS template");
+    expect(withArticle("URL")).toBe("a URL");
+    expect(withArticle("CSV file", true)).toBe("A CSV file");
+  });
 });

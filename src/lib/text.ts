@@ -91,15 +91,29 @@ export function plural(n: number, one: string, many: string = `${one}s`): string
   return `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 }
 
+/** Words that start with a vowel letter and a consonant sound ("a user", "a one-off"). */
+const CONSONANT_SOUND = /^(uni|use|usu|uti|ura|eu|ewe|one\b|once\b)/i;
+/** Words that start with a silent h ("an hour"). */
+const SILENT_H = /^(hour|honest|honou?r|heir)/i;
+/** Letters whose name starts with a vowel sound, for an acronym read letter by letter ("an SMS"). */
+const VOWEL_LETTER_NAMES = new Set("AEFHILMNORSX");
+
 /**
- * A word with its indefinite article, by its first letter's sound as most words go ("an" before
- * a vowel). Capitalised when `capital`.
+ * A word with its indefinite article, by the sound it starts with: "an" before a vowel sound
+ * (an industry, an hour, an SMS), "a" before a consonant sound (a user, a URL). An acronym (two
+ * capitals or more) is read letter by letter. Capitalised when `capital`.
  *
  * @example
  * withArticle("automation");      // "an automation"
  * withArticle("client", true);    // "A client"
+ * withArticle("SMS template");    // "an SMS template"
+ * withArticle("user");            // "a user"
  */
 export function withArticle(word: string, capital = false): string {
-  const article = /^[aeiou]/i.test(word) ? "an" : "a";
+  const acronym = /^[A-Z]{2,}\b/.test(word);
+  const an = acronym
+    ? VOWEL_LETTER_NAMES.has(word[0])
+    : SILENT_H.test(word) || (/^[aeiou]/i.test(word) && !CONSONANT_SOUND.test(word));
+  const article = an ? "an" : "a";
   return `${capital ? article[0].toUpperCase() + article.slice(1) : article} ${word}`;
 }

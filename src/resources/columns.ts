@@ -174,7 +174,8 @@ const TEXT_KINDS: ReadonlySet<FieldKind> = new Set(["text", "multiline", "richte
  * and boolean → select, relation → searchable select of the related resource, a value of an
  * admin-managed list (`x-options`) → select of its options, numbers,
  * dates and times of day → ranges. Text fields (emails and web addresses too) that `q`
- * already searches get no control of their own.
+ * already searches get no control of their own, unless the definition names them in
+ * `textFilters`.
  */
 export function filterControls(def: ResourceDefinition): FilterControl[] {
   const { schema } = def;
@@ -192,7 +193,7 @@ export function filterControls(def: ResourceDefinition): FilterControl[] {
     if (kind === "date") return [{ kind: "date-range", field, title, granularity: "day" }];
     if (kind === "datetime") return [{ kind: "date-range", field, title, granularity: "instant" }];
     if (kind === "time") return [{ kind: "time-range", field, title }];
-    if (TEXT_KINDS.has(kind) && !schema["x-searchable"].includes(field))
+    if (TEXT_KINDS.has(kind) && (!schema["x-searchable"].includes(field) || def.textFilters?.includes(field)))
       return [{ kind: "text", field, title }];
     return [];
   });

@@ -3,7 +3,7 @@ import { Tag, Tooltip, Typography } from "antd";
 import { lazy, Suspense } from "react";
 import type { MeResponse } from "../../schemas/auth";
 import type { EntitySchema } from "../../schemas/contract";
-import { formatMoney } from "../../schemas/money";
+import { formatMoney, formatPercent } from "../../schemas/money";
 import { formatDmyTime, formatIsoDay, formatTimeOfDay } from "../lib/dates";
 import { AssetValue } from "./asset-value";
 import { enumLabel, type FieldKind, fieldKind, relationOf } from "./fields";
@@ -80,12 +80,16 @@ export function FieldValue({ schema, field, record, variant = "cell", relationId
     }
     case "boolean":
       return value ? <Tag color="green">Yes</Tag> : <Tag>No</Tag>;
-    case "money":
+    case "money": {
+      const percentWhen = definition?.["x-percentWhen"];
       return (
         <span style={{ fontVariantNumeric: "tabular-nums" }}>
-          {formatMoney(Number(value), typeof record.currency === "string" ? record.currency : null)}
+          {percentWhen && record[percentWhen.field] === percentWhen.value
+            ? formatPercent(Number(value))
+            : formatMoney(Number(value), typeof record.currency === "string" ? record.currency : null)}
         </span>
       );
+    }
     case "integer":
     case "number":
       return <span style={{ fontVariantNumeric: "tabular-nums" }}>{NUMBER.format(Number(value))}</span>;

@@ -3,6 +3,7 @@
  * read by the list columns, the filters, the show page and the form hints. Pure.
  */
 import { baseType, type EntitySchema, type FieldSchema } from "../../schemas/contract";
+import { withArticle } from "../lib/text";
 
 export type FieldKind =
   | "text"
@@ -117,4 +118,30 @@ export function inSentence(title: string): string {
 export function joinWords(words: readonly string[], conjunction = "or"): string {
   if (words.length <= 1) return words.join("");
   return `${words.slice(0, -1).join(", ")} ${conjunction} ${words[words.length - 1]}`;
+}
+
+/**
+ * A select's placeholder, the one way the generated forms ask for a value: "Choose an industry",
+ * "Choose an opportunity", "Choose an SMS template"; for many, "Choose tags".
+ *
+ * @example
+ * choosePlaceholder("Industry");             // "Choose an industry"
+ * choosePlaceholder("Tags", { many: true }); // "Choose tags"
+ */
+export function choosePlaceholder(title: string, { many = false }: { many?: boolean } = {}): string {
+  const noun = inSentence(title.trim() || (many ? "Values" : "Value"));
+  return `Choose ${many ? noun : withArticle(noun)}`;
+}
+
+/**
+ * A list filter's placeholder: "Any industry", "Any UTM source" (the title's acronyms kept).
+ * A yes-or-no field reads as its own words with "any", "yes" or "no" after them
+ * ("Agrees to SMS: any"): "Any i agree to be contacted" said nothing.
+ *
+ * @example
+ * anyPlaceholder("Industry");        // "Any industry"
+ * anyPlaceholder("Agrees to SMS", true); // "Agrees to SMS: any"
+ */
+export function anyPlaceholder(title: string, yesNo = false): string {
+  return yesNo ? `${title}: any` : `Any ${inSentence(title)}`;
 }

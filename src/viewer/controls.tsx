@@ -2,6 +2,7 @@
  * The bar under the pages: previous and next, the page number box, and the zoom buttons.
  */
 import { useEffect, useState } from "react";
+import { formatPercent } from "../../schemas/money";
 import { Icon } from "./icons";
 import { MAX_ZOOM, MIN_ZOOM } from "./navigation";
 
@@ -92,7 +93,7 @@ export function Controls(props: ControlsProps) {
           <Icon name="zoomOut" />
         </button>
         <output className="vw-zoom-level" aria-label="Zoom level">
-          {Math.round(zoom * 100)}%
+          {formatPercent(Math.round(zoom * 100))}
         </output>
         <button
           type="button"

@@ -118,6 +118,10 @@ test("an admin invites a user, who sets a password from the link in the Mail out
     .getByRole("row")
     .filter({ hasText: email })
     .filter({ hasText: "You are invited to Atelier" });
+  // Its status in words with a capital, as the SMS outbox says it (issue 27).
+  await expect(row.getByRole("cell", { name: "Stored in the outbox", exact: true })).toBeVisible({
+    timeout: 60_000,
+  });
   await row.getByRole("button", { name: "Open" }).click();
   const body = page.getByLabel("Mail body");
   await expect(body).toContainText("expires in 7 days");

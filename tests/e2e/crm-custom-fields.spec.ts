@@ -47,6 +47,8 @@ test("add a custom field and see it in list, form and filter", async ({ page, re
   // The select itself: antd puts its aria-label on the wrapper too.
   await expect(combobox(page, "Filter by Tier")).toBeVisible();
   await expect(combobox(page, "Filter by Source")).toBeVisible();
+  // A yes-or-no filter reads as its field's words, acronyms kept (not "Any agrees to sms", issue 27).
+  await expect(page.getByText("Agrees to SMS: any", { exact: true })).toBeVisible();
 
   // The form: the field among the others, its options by label; the owner by name.
   await page
@@ -56,6 +58,8 @@ test("add a custom field and see it in list, form and filter", async ({ page, re
   // The form, once it is up (until then "Name" is also the list's column).
   await expect(page.getByRole("heading", { name: "Create client" })).toBeVisible({ timeout: 60_000 });
   await page.getByLabel("Name", { exact: true }).fill(`Gold Client ${stamp}`);
+  // "an" before a vowel (not "Choose a industry", issue 27).
+  await expect(page.getByText("Choose an industry", { exact: true })).toBeVisible();
   await choose(page, "Tier", "Gold");
   await choose(page, "Source", "Website");
   await choose(page, "Owner", owner, { type: true });

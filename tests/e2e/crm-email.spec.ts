@@ -117,7 +117,7 @@ test("send an email from a client", async ({ page, request }) => {
   const thread = conversations.getByText("Welcome aboard, Iyer Textiles", { exact: true });
   await expect(thread).toBeVisible();
   await thread.click();
-  await expect(conversations.getByText("In the outbox")).toBeVisible();
+  await expect(conversations.getByText("Stored in the outbox")).toBeVisible();
   await shoot(page, "crm-email", "sent");
 
   // Meera opens it (issue 27): her mail program fetches the mail's tracking pixel, and the open

@@ -87,6 +87,9 @@ test("send an SMS from a client", async ({ page, request }) => {
   const timeline = page.getByRole("region", { name: "Timeline" });
   await expect(timeline.getByText(`SMS to ${phone} kept in the SMS outbox`)).toBeVisible();
   await expect(timeline.getByText(sent)).toBeVisible();
+  // Its status in words, as the outboxes say it, not the stored "stored" (issue 27).
+  await expect(timeline.getByText("Stored in the outbox")).toBeVisible();
+  await expect(timeline.getByText("stored", { exact: true })).toHaveCount(0);
   await shoot(page, "crm-sms", "timeline");
 
   // The SMS outbox, from the CRM's menu.

@@ -90,6 +90,15 @@ test("a respondent answers from a campaign link, and the admin sees the answer w
   const row = page.getByRole("row").filter({ hasText: "Ada Lovelace" });
   await expect(row).toBeVisible({ timeout: 20_000 });
   await expect(row).toContainText("newsletter");
+  // The UTM columns are in view at 1440 px, each with its own filter (issue 27).
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expect(page.getByRole("columnheader", { name: "UTM campaign" })).toBeInViewport();
+  for (const utm of ["UTM source", "UTM medium", "UTM campaign"])
+    await expect(page.getByLabel(`Filter by ${utm}`)).toBeVisible();
+  await page.getByLabel("Filter by UTM campaign").fill("spring");
+  await page.getByLabel("Filter by UTM campaign").press("Enter");
+  await expect(row).toBeVisible();
+  await shoot(page, "forms-public", "submissions");
   await row.getByText("Ada Lovelace").click();
   const drawer = page.getByRole("dialog");
   await expect(drawer).toContainText("Analytical Engines");

@@ -9,6 +9,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { uniqueTag } from "./catalogue-helpers";
 import { E2E_ORIGIN, E2E_STORE } from "./env";
 import { type ApiSession, apiSession, choose, signIn } from "./helpers";
+import { shoot } from "./shots";
 
 /** A screen's first render after a navigation: generous, for a machine busy with other work. */
 const SCREEN = { timeout: 60_000 };
@@ -85,7 +86,7 @@ test("proposals: each discount option, a currency refused, sent, accepted on the
   await page.getByLabel(`Quantity of Widget ${tag}`).fill("3");
   await choose(page, `Discount kind of Widget ${tag}`, "%");
   await page.getByLabel(`Discount of Widget ${tag}`).fill("12.5");
-  await expect(page.getByTestId("proposal-total")).toHaveText("INR 52.47");
+  await expect(page.getByTestId("proposal-total")).toHaveText("₹52.47");
   await saveLines(page);
 
   // Send it (no mail: the client has no address), then accept it as the client would.
@@ -98,7 +99,8 @@ test("proposals: each discount option, a currency refused, sent, accepted on the
   const sent = await admin.expect<{ share_token: string }>("GET", `/api/proposals/${productOption.id}`, 200);
   await page.goto(`${E2E_ORIGIN}/public/proposals/${sent.share_token}`);
   await expect(page.getByRole("heading", { name: `Per line ${tag}` })).toBeVisible(SCREEN);
-  await expect(page.locator("[data-total]")).toHaveText("INR 52.47");
+  await expect(page.locator("[data-total]")).toHaveText("₹52.47");
+  await shoot(page, "proposals", "public");
   await page.getByRole("button", { name: "Accept" }).click();
   await expect(page.getByText("Thank you: you accepted this proposal")).toBeVisible(SCREEN);
   await expect(page.getByRole("button", { name: "Accept" })).toHaveCount(0);
@@ -109,7 +111,18 @@ test("proposals: each discount option, a currency refused, sent, accepted on the
   await addProduct(page, "BC-00001", "BC-00001");
   await page.getByLabel(`Quantity of Gadget ${tag}`).fill("3");
   await expect(page.getByRole("combobox", { name: `Discount kind of Widget ${tag}` })).toHaveCount(0);
-  await expect(page.getByTestId("proposal-total")).toHaveText("INR 18.26");
+  await expect(page.getByTestId("proposal-total")).toHaveText("₹18.26");
+  // The facts say the discount as it was given, 10%, not "₹10.00"; money is written one way,
+  // never "INR 19.99" beside "₹19.99" (issue 27).
+  const fact = (label: string) =>
+    page
+      .locator(".proposal-facts th")
+      .filter({ hasText: new RegExp(`^${label}$`) })
+      .locator("xpath=following-sibling::td[1]");
+  await expect(fact("Total discount")).toHaveText("10%");
+  await expect(page.getByRole("cell", { name: "₹19.99", exact: true }).first()).toBeVisible();
+  await expect(page.getByText(/\b(INR|USD) ?\d/)).toHaveCount(0);
+  await shoot(page, "proposals", "total-discount");
   await saveLines(page);
 
   // Convert to cart on the connected store: the checkout opens in a new tab.
@@ -136,11 +149,11 @@ test("proposals: each discount option, a currency refused, sent, accepted on the
   await openProposal(page, noDiscount.id);
   await addProduct(page, "BC-00002", "BC-00002");
   await page.getByLabel(`Quantity of Widget ${tag}`).fill("2");
-  await expect(page.getByTestId("proposal-total")).toHaveText("INR 39.98");
+  await expect(page.getByTestId("proposal-total")).toHaveText("₹39.98");
   await page.getByLabel(`Quantity of Widget ${tag}`).fill("0");
   await expect(page.getByText("Line 1's quantity must be a whole number from 1 to 1,000,000")).toBeVisible();
   await expect(page.getByRole("button", { name: "Save lines" })).toBeDisabled();
   await page.getByLabel(`Quantity of Widget ${tag}`).fill("2");
   await saveLines(page);
-  await expect(page.getByTestId("proposal-total")).toHaveText("INR 39.98");
+  await expect(page.getByTestId("proposal-total")).toHaveText("₹39.98");
 });

@@ -24,6 +24,16 @@ test("connect a BigCommerce store: a refused token under its field, then connect
   const dialog = page.getByRole("dialog", { name: "Connect a BigCommerce store" });
   await dialogOpened(dialog);
   await dialog.getByLabel("Name").fill("Main store");
+  // A hash no store has: said under the Store hash field, with what to check (issue 27).
+  await dialog.getByLabel("Store hash").fill("nosuchstore1");
+  await dialog.getByLabel("API token").fill(E2E_STORE.token);
+  await dialog.getByRole("button", { name: "Check and connect" }).click();
+  const hashItem = dialog.locator(".ant-form-item").filter({ has: page.getByLabel("Store hash") });
+  await expect(hashItem.locator(".ant-form-item-explain-error")).toHaveText(
+    "No BigCommerce store answers to this store hash: copy it from the store's API path, the code after /stores/",
+    SCREEN,
+  );
+  await shoot(page, "store", "hash-unknown");
   await dialog.getByLabel("Store hash").fill(E2E_STORE.hash);
   await dialog.getByLabel("API token").fill("not-the-right-token");
   await dialog.getByRole("button", { name: "Check and connect" }).click();

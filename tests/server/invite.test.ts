@@ -211,4 +211,45 @@ describe.each(DRIVERS)("invitations on %s", (driver) => {
     const rows = await s.database.db.selectFrom("users").select("id").where("email", "=", email).execute();
     expect(rows).toHaveLength(0);
   });
+
+  it("searches and filters the outbox as docs/platform-api.md says, and refuses other fields", async () => {
+    const { email } = await invite();
+    const outbox = (query: string) =>
+      s.api<{
+        data: Array<{ to: string; status: string }>;
+        total: number;
+        message?: string;
+        details?: unknown;
+      }>("GET", `/api/outbox?${query}`, { token: admin.accessToken });
+    const filters = (f: unknown) => `filters=${encodeURIComponent(JSON.stringify(f))}`;
+    // q: the To address, any case; the subject too.
+    const byAddress = await outbox(`q=${encodeURIComponent(email.toUpperCase())}`);
+    expect(byAddress.body.data.map((m) => m.to)).toEqual([email]);
+    const bySubject = await outbox(
+      `q=invited%20to%20atelier&${filters([{ field: "to_address", operator: "eq", value: email }])}`,
+    );
+    expect(bySubject.body.data.map((m) => m.to)).toEqual([email]);
+    // filters: status and to_address (no SMTP in tests: the mail is stored).
+    const stored = await outbox(
+      filters([
+        { field: "status", operator: "eq", value: "stored" },
+        { field: "to_address", operator: "startswith", value: email.slice(0, 8) },
+      ]),
+    );
+    expect(stored.body.data.map((m) => [m.to, m.status])).toContainEqual([email, "stored"]);
+    const sent = await outbox(
+      filters([
+        { field: "status", operator: "eq", value: "sent" },
+        { field: "to_address", operator: "eq", value: email },
+      ]),
+    );
+    expect(sent.body.total).toBe(0);
+    const subject = await outbox(filters([{ field: "subject", operator: "contains", value: "x" }]));
+    expect(subject.status).toBe(400);
+    expect(subject.body.details).toEqual([{ field: "filters", message: "Cannot filter by 'subject'" }]);
+    const sortCc = await outbox("sort=cc");
+    expect(sortCc.status).toBe(400);
+    expect(sortCc.body.details).toEqual([{ field: "sort", message: "Cannot sort by 'cc'" }]);
+    expect((await outbox("sort=status,-to_address&pageSize=200")).status).toBe(200);
+  });
 });

@@ -202,7 +202,9 @@ describe.each(DRIVERS)("proposals on %s", (driver) => {
     const page = await fetch(`${s.baseUrl}/public/proposals/${token}`);
     expect(page.status).toBe(200);
     const html = await page.text();
-    expect(html).toContain("INR 39.98");
+    // The public page writes money as the screens do (issue 27), not as the PDF's plain "INR".
+    expect(html).toContain("₹39.98");
+    expect(html).not.toContain("INR 39.98");
     expect(html).toContain("Accept");
     expect(page.headers.get("content-security-policy")).toContain("sha256-");
 

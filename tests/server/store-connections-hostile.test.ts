@@ -38,6 +38,7 @@ async function startOddStore() {
       return;
     }
     if (hash === "hang") return; // never answers
+    if (hash === "reset") return req.socket.destroy(); // hangs up without a word
     if (given !== TOKEN) return send(401, JSON.stringify({ title: "Unauthorized" }));
     return send(200, profile);
   });
@@ -266,8 +267,22 @@ describe.each(DRIVERS)("store connections, hostile, on %s", (driver) => {
     const answer = await connect("hang");
     expect(answer.status).toBe(400);
     expect(answer.body.message).toMatch(/could not be reached/);
+    expect(answer.body.message).toContain("it did not answer in time");
+    // Not the store hash's fault: said above the form, under no field.
+    expect(answer.body.details ?? []).toEqual([]);
     expect(JSON.stringify(answer.body)).not.toContain(TOKEN);
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(await count()).toBe(0);
   }, 40_000);
+
+  it("a store that hangs up is told in words, about the network, under no field (issue 27)", async () => {
+    const answer = await connect("reset");
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toBe(
+      `BigCommerce could not be reached at ${new URL(store.url).host}: it closed the connection. The store hash and token were not checked: check this server's internet connection and its BigCommerce API address (BIGCOMMERCE_API_URL), then try again`,
+    );
+    expect(answer.body.details ?? []).toEqual([]);
+    expect(answer.body.message).not.toMatch(/\bE[A-Z]{3,}\b|hang up/);
+    expect(await count()).toBe(0);
+  });
 });

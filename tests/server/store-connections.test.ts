@@ -51,7 +51,11 @@ describe.each(DRIVERS)("store connections on %s", (driver) => {
     });
     expect(badHash.status).toBe(400);
     expect(badHash.body.details).toEqual([
-      { field: "storeHash", message: "No BigCommerce store answers to this store hash" },
+      {
+        field: "storeHash",
+        message:
+          "No BigCommerce store answers to this store hash: copy it from the store's API path, the code after /stores/",
+      },
     ]);
     const shapes = await call("POST", "/api/store/connections", {
       name: " ",

@@ -6,6 +6,7 @@ import {
   formatMinor,
   formatMinorMoney,
   formatMoney,
+  formatPercent,
   fromMinor,
   minorText,
   percentOfMinor,
@@ -235,5 +236,21 @@ describe("one formatter", () => {
     expect(formatMoney(5, undefined)).toBe("₹5.00");
     expect(formatMoney(10, "XX1", { style: "short", locale: "en-US" })).toBe("10 XX1");
     expect(formatMoney(5, "NOT-A-CODE", { locale: "en-US" })).toBe("5.00 NOT-A-CODE");
+  });
+});
+
+describe("one percentage formatter", () => {
+  it("writes hundredths as a percentage, from the exact decimal, India's grouping", () => {
+    expect(formatPercent(10)).toBe("10%");
+    expect(formatPercent(12.5)).toBe("12.5%");
+    expect(formatPercent("33.335")).toBe("33.34%");
+    expect(formatPercent(0.29)).toBe("0.29%");
+    expect(formatPercent(125000)).toBe("1,25,000%");
+  });
+
+  it("writes a rate between 0 and 1 as a percentage, to the decimals asked", () => {
+    expect(formatPercent(0.125, { fraction: true, decimals: 1 })).toBe("12.5%");
+    expect(formatPercent(1 / 3, { fraction: true, decimals: 1 })).toBe("33.3%");
+    expect(formatPercent(0.07, { fraction: true })).toBe("7%");
   });
 });

@@ -3,7 +3,13 @@
  * link-local targets are refused however the address is written, IPv4 inside IPv6 included.
  */
 import { describe, expect, it } from "vitest";
-import { ipv6Groups, isPublicAddress, OutboundRefused, outboundCall } from "../../server/http/outbound";
+import {
+  ipv6Groups,
+  isPublicAddress,
+  OutboundRefused,
+  outboundCall,
+  unreachableWords,
+} from "../../server/http/outbound";
 
 describe("the outbound address policy", () => {
   it("reads IPv6 addresses in every spelling", () => {
@@ -56,5 +62,24 @@ describe("the outbound address policy", () => {
     await expect(
       outboundCall("http://user:pw@example.com/", { method: "GET" }, options),
     ).rejects.toBeInstanceOf(OutboundRefused);
+  });
+});
+
+describe("a call that got no answer, in words", () => {
+  const failed = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});
+
+  it("never passes a system code on to a person (issue 27: getaddrinfo ENOTFOUND under a field)", () => {
+    expect(unreachableWords(failed("getaddrinfo ENOTFOUND api.bigcommerce.com", "ENOTFOUND"))).toBe(
+      "no host of that name was found",
+    );
+    expect(unreachableWords(failed("connect ECONNREFUSED 127.0.0.1:1", "ECONNREFUSED"))).toBe(
+      "it refused the connection",
+    );
+    expect(unreachableWords(failed("socket hang up", "ECONNRESET"))).toBe("it closed the connection");
+    expect(unreachableWords(failed("No answer within 10000 ms"))).toBe("it did not answer in time");
+    expect(unreachableWords(failed("connect EWHATEVER 10.0.0.1"))).toBe("the connection failed");
+    expect(unreachableWords(new OutboundRefused("Only http and https URLs may be called"))).toBe(
+      "Only http and https URLs may be called",
+    );
   });
 });

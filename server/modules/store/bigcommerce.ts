@@ -9,7 +9,7 @@
  * never failed on: when `X-Rate-Limit-Requests-Left` reaches 0 the next call waits for
  * `X-Rate-Limit-Time-Reset-Ms`, and a 429 is waited out the same way and tried again.
  */
-import { OutboundRefused, type OutboundResponse, outboundCall } from "../../http/outbound";
+import { OutboundRefused, type OutboundResponse, outboundCall, unreachableWords } from "../../http/outbound";
 
 export const BIGCOMMERCE_API_URL = "https://api.bigcommerce.com";
 
@@ -38,6 +38,8 @@ export class BigCommerceError extends Error {
     readonly status: number,
     /** Trying again may work (a timeout, a 5xx); 401/403/404/422 will not. */
     readonly retryable: boolean,
+    /** No answer came: why, in words ("no host of that name was found"). */
+    readonly unreachable?: string,
   ) {
     super(message);
   }
@@ -230,11 +232,13 @@ export function bigCommerce(options: BigCommerceOptions) {
           },
         );
       } catch (error) {
-        const words = error instanceof Error ? error.message : String(error);
+        // In words: a system code (ENOTFOUND) is no message for a person, nor for a sync report.
+        const words = unreachableWords(error);
         throw new BigCommerceError(
           `The store could not be reached: ${words}`,
           0,
           !(error instanceof OutboundRefused),
+          words,
         );
       }
       const left = header(res, "x-rate-limit-requests-left");

@@ -52,10 +52,13 @@ const sealedFor = (id: string) => `store_connections.token:${id}`;
 const serialize = (trx: Transaction<unknown>) =>
   sql`lock table store_connections in share row exclusive mode`.execute(trx);
 
-/** A failed check as a 400 on the form's field. */
+/**
+ * A failed check as a 400: on the form's field it is about, or on none (the store could not be
+ * reached, it answered oddly), so it is not shown under a field that is not at fault.
+ */
 function refused(problem: StoreProblem): never {
-  const field = problem.field ?? "storeHash";
-  throw badRequest(problem.message, [{ field, message: problem.message }]);
+  if (!problem.field) throw badRequest(problem.message);
+  throw badRequest(problem.message, [{ field: problem.field, message: problem.message }]);
 }
 
 export class StoreConnections implements ConnectionAccess {

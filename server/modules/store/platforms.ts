@@ -287,7 +287,16 @@ function bigCommercePlatform(config: Config): CommercePlatform {
             "token",
           );
         if (error.status === 404)
-          throw new StoreProblem("No BigCommerce store answers to this store hash", "storeHash");
+          throw new StoreProblem(
+            "No BigCommerce store answers to this store hash: copy it from the store's API path, the code after /stores/",
+            "storeHash",
+          );
+        // No answer at all: the network or the API's address, not the hash nor the token.
+        if (error.unreachable !== undefined)
+          throw new StoreProblem(
+            `BigCommerce could not be reached at ${new URL(config.bigcommerceApiUrl).host}: ${error.unreachable}. The store hash and token were not checked: check this server's internet connection and its BigCommerce API address (BIGCOMMERCE_API_URL), then try again`,
+            null,
+          );
         // The store's own words may quote the token back: never pass it on.
         throw new StoreProblem(error.message.split(access.token).join("[token]"), null);
       }

@@ -3,7 +3,7 @@
  * light page that works without JavaScript: the lines, the totals, and Accept / Decline as
  * plain form posts. One small inline script (allowed by its hash) asks before declining.
  */
-import { formatMinor } from "../../../schemas/money";
+import { formatMinorMoney } from "../../../schemas/money";
 import { discountWords } from "../../../schemas/proposal-lines";
 import { listPriceMinor } from "../../../schemas/proposal-money";
 import { PROPOSAL_STATUS_LABELS, type ProposalStatus } from "../../../schemas/proposals";
@@ -37,7 +37,7 @@ export interface PageState {
 export function renderProposalPage(view: ProposalView, token: string, state: PageState = {}): string {
   const { proposal, lines, totals } = view;
   const currency = proposal.currency;
-  const money = (minor: number) => e(formatMinor(minor, currency));
+  const money = (minor: number) => e(formatMinorMoney(minor, currency));
   const status = proposal.status as ProposalStatus;
   const rows = lines
     .map((line, i) => {

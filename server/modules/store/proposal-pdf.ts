@@ -88,7 +88,7 @@ export async function proposalPdf(view: ProposalView): Promise<Uint8Array> {
     right(formatMinor(t.unitMinor, currency), cols.unit + 30, 9);
     right(String(t.quantity), cols.qty + 20, 9);
     right(
-      t.discountMinor ? discountWords(line.discount_kind, line.discount_value, currency) : "",
+      t.discountMinor ? discountWords(line.discount_kind, line.discount_value, currency, formatMinor) : "",
       cols.disc + 20,
       9,
     );

@@ -26,6 +26,7 @@ import {
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import type { DamAsset } from "../../../schemas/dam";
+import { formatPercent } from "../../../schemas/money";
 import { LoadError } from "../../components/load-error";
 import { getErrorMessage } from "../../lib/errors";
 import { deleteMedia, listMedia, mediaUsage, updateMedia, uploadMedia } from "./cms-api";
@@ -183,7 +184,7 @@ function MediaDrawer({
         <FocalPoint asset={asset} value={focal} onChange={setFocal} />
         <Typography.Text type="secondary">
           {focal
-            ? `Focal point ${Math.round(focal.x * 100)} % across, ${Math.round(focal.y * 100)} % down`
+            ? `Focal point ${formatPercent(Math.round(focal.x * 100))} across, ${formatPercent(Math.round(focal.y * 100))} down`
             : "Click the image where its subject is: crops keep that point in view."}
         </Typography.Text>
         <Form form={form} layout="vertical" onFinish={save}>

@@ -9,7 +9,7 @@ import { useDroppable } from "@dnd-kit/core";
 import { useVirtualizer, type Virtualizer } from "@tanstack/react-virtual";
 import { memo, useEffect, useRef } from "react";
 import type { BoardCard, BoardColumn as Column } from "../../../schemas/crm-board";
-import { formatMoney } from "../../../schemas/money";
+import { formatMoney, formatPercent } from "../../../schemas/money";
 import { plural } from "../../lib/text";
 import { BoardCardView, CARD_GAP, CARD_HEIGHT, ROW_HEIGHT } from "./board-card";
 
@@ -84,7 +84,7 @@ export const BoardColumn = memo(function BoardColumn(props: BoardColumnProps) {
           </span>
           {column.probability !== null && (
             <span className="pb-probability" title="Chance of winning at this stage">
-              {column.probability}%
+              {formatPercent(column.probability)}
             </span>
           )}
           {!column.retired && (
@@ -106,7 +106,7 @@ export const BoardColumn = memo(function BoardColumn(props: BoardColumnProps) {
           {weighted && (
             <span
               className="pb-weighted"
-              title={`Weighted by ${column.probability}%: ${totalsText(column.totals, "weighted", false)}`}
+              title={`Weighted by ${formatPercent(column.probability ?? 0)}: ${totalsText(column.totals, "weighted", false)}`}
             >
               weighted {totalsText(column.totals, "weighted")}
             </span>

@@ -24,6 +24,7 @@ import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { App, Button, Empty, Input, Popconfirm, Space, Tag, Typography } from "antd";
 import { type ReactNode, useState } from "react";
 import { TIMELINE_KIND_LABELS, type TimelineKind } from "../../../schemas/crm";
+import { statusLabel } from "../../../schemas/status-labels";
 import { DateText } from "../../components/date-text";
 import { LoadError } from "../../components/load-error";
 import { getErrorMessage } from "../../lib/errors";
@@ -206,7 +207,7 @@ function TimelineItem({
             {details.map(([key, label]) => (
               <div key={key}>
                 <dt>{label}</dt>
-                <dd>{String(entry.data[key])}</dd>
+                <dd>{key === "status" ? statusLabel(String(entry.data[key])) : String(entry.data[key])}</dd>
               </div>
             ))}
           </dl>

@@ -2,6 +2,7 @@
  * The Insights tab's arithmetic, free of React: a form's stats (GET /forms/forms/{id}/stats)
  * as complete daily series, totals with the conversion rate, and one row per utm_source.
  */
+import { formatPercent } from "../../../schemas/money";
 
 /** Periods the tab offers, in days. */
 export const STAT_PERIODS = [7, 30, 90] as const;
@@ -56,8 +57,6 @@ export function completeDays(days: readonly DayStats[], count: number, today: st
 export const conversionRate = (submissions: number, views: number): number | null =>
   views > 0 ? submissions / views : null;
 
-const PERCENT = new Intl.NumberFormat("en", { style: "percent", maximumFractionDigits: 1 });
-
 /**
  * A rate as a percentage, "—" when there is none.
  *
@@ -65,7 +64,8 @@ const PERCENT = new Intl.NumberFormat("en", { style: "percent", maximumFractionD
  * formatRate(0.125); // "12.5%"
  * formatRate(null);  // "—"
  */
-export const formatRate = (rate: number | null): string => (rate === null ? "—" : PERCENT.format(rate));
+export const formatRate = (rate: number | null): string =>
+  rate === null ? "—" : formatPercent(rate, { fraction: true, decimals: 1 });
 
 export interface StatTotals {
   views: number;

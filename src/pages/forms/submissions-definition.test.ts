@@ -47,19 +47,19 @@ describe("submissionsDefinition", () => {
     expect(def.name).toBe(`forms/${FORM}/submissions`);
   });
 
-  it("has the time it was sent, one column per answerable field in order, then the UTM columns", () => {
+  it("has the time it was sent, the UTM columns (in view at 1440 px), then one column per answerable field", () => {
     expect(schema["x-list"]).toEqual([
       "created_at",
-      ...FIELDS.filter((f) => f.kind !== "heading" && f.kind !== "file").map((f) => f.id),
       "utm_source",
       "utm_medium",
       "utm_campaign",
+      ...FIELDS.filter((f) => f.kind !== "heading" && f.kind !== "file").map((f) => f.id),
     ]);
     expect(
       listColumns(def)
         .map((c) => c.title)
-        .slice(0, 3),
-    ).toEqual(["Submitted", "Name", "Email"]);
+        .slice(0, 5),
+    ).toEqual(["Submitted", "UTM source", "UTM medium", "UTM campaign", "Name"]);
     expect(schema["x-label"]).toBe("created_at");
     expect(schema["x-defaultSort"]).toBe("-created_at");
   });
@@ -109,7 +109,10 @@ describe("submissionsDefinition", () => {
       // A choice without options (the builder allows it for a moment) filters as text.
       ["country", "text"],
       ["terms", "select"],
+      // Each UTM column has a filter of its own, the searched ones too (issue 27).
+      ["utm_source", "text"],
       ["utm_medium", "text"],
+      ["utm_campaign", "text"],
     ]);
   });
 

@@ -2,9 +2,9 @@
  * A form's submissions as a resource definition, so they get the generated list (columns,
  * filters, search, sort, CSV export, delete, live updates) like any other records: the form's
  * published fields become an EntitySchema, one column per answerable field typed by its kind
- * (but files, which the drawer links),
- * after the time it was sent and before where it came from (the UTM parameters the server
- * copies out of `tracking`). Pure.
+ * (but files, which the drawer links), after when it was sent and where it came from (the UTM
+ * parameters the server copies out of `tracking`: first, so they are in view at 1440 px
+ * whatever the number of answers, each with a filter of its own). Pure.
  */
 import type { ResourceDefinition } from "../../../resources/contract";
 import { MODULE_IDS } from "../../../resources/modules";
@@ -89,7 +89,7 @@ export const answerFields = (definition: Pick<FormDefinition, "fields">): FormFi
  *
  * @example
  * submissionsDefinition("0b7c…", definition).schema["x-list"];
- * // ["created_at", "email", "plan", "utm_source", "utm_medium", "utm_campaign"]
+ * // ["created_at", "utm_source", "utm_medium", "utm_campaign", "email", "plan"]
  */
 export function submissionsDefinition(
   formId: string,
@@ -115,8 +115,8 @@ export function submissionsDefinition(
     // A file answer is a list of tokens, which say nothing in a cell: the drawer links the files.
     "x-list": [
       "created_at",
-      ...fields.filter((f) => f.kind !== "file").map((f) => f.id),
       ...tracking.map((c) => c.field),
+      ...fields.filter((f) => f.kind !== "file").map((f) => f.id),
     ],
     "x-searchable": [
       ...fields.filter((f) => TEXT_KINDS.has(f.kind)).map((f) => f.id),
@@ -139,7 +139,9 @@ export function submissionsDefinition(
     label: "Submissions",
     singular: "Submission",
     icon: "InboxOutlined",
-    columnWidths: { created_at: 170, ...Object.fromEntries(tracking.map((c) => [c.field, 150])) },
+    columnWidths: { created_at: 170, ...Object.fromEntries(tracking.map((c) => [c.field, 140])) },
+    // The three UTM columns filter alike, though `q` searches two of them.
+    textFilters: tracking.map((c) => c.field),
     routes: { create: false, edit: false },
     csv: "export",
   };

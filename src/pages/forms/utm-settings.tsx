@@ -12,6 +12,15 @@ import { nextParameterId } from "./settings-rules";
 
 const MAX_CUSTOM = 20;
 
+/** What each default parameter records, in the words campaign tools use for them. */
+const UTM_MEANINGS: Readonly<Record<string, string>> = {
+  utm_source: "Where the visitor came from: a site, a newsletter",
+  utm_medium: "How: email, a paid ad, social",
+  utm_campaign: "The campaign or promotion",
+  utm_term: "The paid search words",
+  utm_content: "Which ad or link of several",
+};
+
 interface UtmSettingsCardProps {
   utm: UtmSettings;
   /** The messages at a path under `settings.utm.`, and under it. */
@@ -88,9 +97,20 @@ export function UtmSettingsCard({ utm, messagesAt, onChange }: UtmSettingsCardPr
             {
               title: "Name",
               dataIndex: "name",
-              render: (name: string) => <Typography.Text code>{name}</Typography.Text>,
+              // A parameter's name is one word: never broken mid-name ("utm_campaig n").
+              width: 140,
+              render: (name: string) => (
+                <Typography.Text code style={{ whiteSpace: "nowrap" }}>
+                  {name}
+                </Typography.Text>
+              ),
             },
-            { title: "Type", dataIndex: "type", width: 64 },
+            // Their type (0, the spec's for the defaults) says nothing to a person: what each records does.
+            {
+              title: "Records",
+              key: "records",
+              render: (_: unknown, p: TrackingParameter) => UTM_MEANINGS[p.name] ?? "",
+            },
           ]}
           style={{ marginBottom: 16 }}
           aria-label="Default parameters"

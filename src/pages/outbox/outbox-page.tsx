@@ -2,6 +2,7 @@ import { getDefaultSortOrder, List, useTable } from "@refinedev/antd";
 import { Button, Descriptions, Drawer, Empty, Table, Tag, Typography } from "antd";
 import { useState } from "react";
 import type { OutboxMail } from "../../../schemas/auth";
+import { statusLabel } from "../../../schemas/status-labels";
 import { DateText } from "../../components/date-text";
 import { LinkifiedText } from "../../components/linkified-text";
 import { LoadError } from "../../components/load-error";
@@ -47,7 +48,9 @@ export default function OutboxPage() {
           <Table.Column<OutboxMail>
             dataIndex="status"
             title="Status"
-            render={(status: OutboxMail["status"]) => <Tag color={STATUS_COLOURS[status]}>{status}</Tag>}
+            render={(status: OutboxMail["status"]) => (
+              <Tag color={STATUS_COLOURS[status]}>{statusLabel(status)}</Tag>
+            )}
           />
           <Table.Column<OutboxMail>
             dataIndex="created_at"
@@ -81,7 +84,7 @@ export default function OutboxPage() {
                 <Descriptions.Item label="Attachments">{open.attachments.join(", ")}</Descriptions.Item>
               )}
               <Descriptions.Item label="Status">
-                <Tag color={STATUS_COLOURS[open.status]}>{open.status}</Tag>
+                <Tag color={STATUS_COLOURS[open.status]}>{statusLabel(open.status)}</Tag>
               </Descriptions.Item>
               <Descriptions.Item label="Created">
                 <DateText value={open.created_at} />

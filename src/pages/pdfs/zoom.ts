@@ -5,6 +5,7 @@
  * Zooming keeps one point of the page under the cursor (or the viewport's centre) by moving
  * the scroll position with it.
  */
+import { formatPercent } from "../../../schemas/money";
 
 /** CSS pixels per PDF point at 100 %. */
 export const PX_PER_PT = 96 / 72;
@@ -163,4 +164,4 @@ export function scrollForZoom(args: {
 }
 
 /** The zoom as people read it: "62%". */
-export const zoomLabel = (zoom: number) => `${Math.round(zoom * 100)}%`;
+export const zoomLabel = (zoom: number) => formatPercent(Math.round(zoom * 100));

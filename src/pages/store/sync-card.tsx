@@ -8,6 +8,7 @@ import { useSubscription } from "@refinedev/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Card, Empty, Progress, Segmented, Space, Table, Tag, Typography } from "antd";
 import { useEffect, useState } from "react";
+import { formatPercent } from "../../../schemas/money";
 import type { StoreConnection } from "../../../schemas/store";
 import type { StoreSync, StoreSyncAction, StoreSyncRow } from "../../../schemas/store-sync";
 import { DateText } from "../../components/date-text";
@@ -59,13 +60,13 @@ function SyncProgress({ sync }: { sync: StoreSync }) {
       aria-valuemin={0}
       aria-valuemax={100}
       aria-valuenow={percent}
-      aria-valuetext={`${percent}%: ${sync.done} of ${sync.total} store products`}
+      aria-valuetext={`${formatPercent(percent)}: ${sync.done} of ${sync.total} store products`}
     >
       <Progress percent={percent} status="active" />
       <Typography.Text type="secondary">
         {sync.status === "queued"
           ? "Waiting to start…"
-          : `${sync.done} of ${sync.total || "…"} store products (${percent}%)`}
+          : `${sync.done} of ${sync.total || "…"} store products (${formatPercent(percent)})`}
       </Typography.Text>
     </div>
   );

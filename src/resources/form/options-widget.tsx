@@ -1,6 +1,7 @@
 import type { WidgetProps } from "@rjsf/utils";
 import { Select } from "antd";
 import { useRef } from "react";
+import { choosePlaceholder } from "../fields";
 import type { OptionsWidgetOptions } from "../form-schema";
 import { selectOptions, useOptionList } from "../options";
 
@@ -38,7 +39,7 @@ export function OptionsWidget({
       loading={loading}
       showSearch
       optionFilterProp="label"
-      placeholder={`Choose ${multiple ? "" : "a "}${String(label ?? "value").toLowerCase()}`}
+      placeholder={choosePlaceholder(String(label ?? ""), { many: Boolean(multiple) })}
       allowClear={!required}
       disabled={disabled || readonly}
       status={rawErrors?.length ? "error" : undefined}

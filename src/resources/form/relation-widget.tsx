@@ -3,6 +3,7 @@ import type { BaseRecord, CrudFilter } from "@refinedev/core";
 import type { WidgetProps } from "@rjsf/utils";
 import { Select } from "antd";
 import { resourceByName } from "../../../resources";
+import { choosePlaceholder } from "../fields";
 import type { FormData, RelationOptions } from "../form-schema";
 import { relationTarget } from "../relation-target";
 
@@ -56,10 +57,10 @@ export function RelationWidget({
 
   const parentTitle = dependsOn ? registry.rootSchema.properties?.[dependsOn.field] : undefined;
   const placeholder = waiting
-    ? `Choose a ${titleOf(parentTitle).toLowerCase()} first`
+    ? `${choosePlaceholder(titleOf(parentTitle))} first`
     : multiple
-      ? `Choose ${(related?.label ?? "records").toLowerCase()}`
-      : `Choose a ${(related?.singular ?? target.singular ?? "record").toLowerCase()}`;
+      ? choosePlaceholder(related?.label ?? "Records", { many: true })
+      : choosePlaceholder(related?.singular ?? target.singular ?? "Record");
 
   return (
     <Select

@@ -4,7 +4,7 @@ import { Button, Flex, Input, Select } from "antd";
 import { lazy, Suspense, useMemo } from "react";
 import type { ResourceDefinition } from "../../../resources/contract";
 import { type FilterControl, filterControls, searchPlaceholder } from "../columns";
-import { enumOptions, type Option } from "../fields";
+import { anyPlaceholder, enumOptions, type Option } from "../fields";
 import { asBoolean, asNumber, filterValue, hasActiveFilters, typedEnumValue } from "./filter-values";
 
 import { DateRangeFilter, NumberRangeFilter, TimeRangeFilter } from "./range-filters";
@@ -48,7 +48,7 @@ export function ListFilters({ def, filters, onChange, onClear }: ListFiltersProp
         const isBoolean = c.source === "boolean";
         const options = isBoolean ? BOOLEAN_OPTIONS : enumOptions(field);
         const value = isBoolean ? asBoolean(eq)?.toString() : typedEnumValue(eq, field?.enum ?? []);
-        const placeholder = `Any ${c.title.toLowerCase()}`;
+        const placeholder = anyPlaceholder(c.title, isBoolean);
         return (
           <Select<string | number>
             key={c.field}
@@ -57,6 +57,8 @@ export function ListFilters({ def, filters, onChange, onClear }: ListFiltersProp
             allowClear
             value={value}
             options={options}
+            // A yes-or-no choice says what it is about once chosen: "Agrees to SMS: yes".
+            labelRender={isBoolean ? ({ label }) => `${c.title}: ${String(label).toLowerCase()}` : undefined}
             onChange={(next) => set("eq", isBoolean && next !== undefined ? next === "true" : next)}
             // The whole placeholder ("Any company size"), within reason: about 0.6em a
             // character and the arrow.

@@ -1,4 +1,5 @@
 import { Select } from "antd";
+import { anyPlaceholder } from "../fields";
 import { optionText, useOptionList } from "../options";
 
 interface OptionsFilterProps {
@@ -11,7 +12,7 @@ interface OptionsFilterProps {
 /** A filter on an `x-options` field: a select of its list's options by label (archived ones too, marked). */
 export function OptionsFilter({ list, title, value, onChange }: OptionsFilterProps) {
   const { options, loading } = useOptionList(list);
-  const placeholder = `Any ${title.toLowerCase()}`;
+  const placeholder = anyPlaceholder(title);
   return (
     <Select<string>
       aria-label={`Filter by ${title}`}

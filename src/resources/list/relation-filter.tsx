@@ -1,6 +1,7 @@
 import { useSelect } from "@refinedev/antd";
 import type { BaseRecord } from "@refinedev/core";
 import { Select } from "antd";
+import { anyPlaceholder } from "../fields";
 import { relationTarget } from "../relation-target";
 
 interface RelationFilterProps {
@@ -31,7 +32,7 @@ export function RelationFilter({ resource, labelField, title, value, onChange }:
       showSearch
       filterOption={false}
       aria-label={`Filter by ${title}`}
-      placeholder={`Any ${title.toLowerCase()}`}
+      placeholder={anyPlaceholder(title)}
       allowClear
       value={value}
       onChange={(next) => onChange(next ?? undefined)}

@@ -9,7 +9,7 @@
  * user which field is wrong (the password, the address) in words.
  */
 import { createAccount, createCalendarObject, deleteCalendarObject, fetchCalendars } from "tsdav";
-import { OutboundRefused, outboundFetch, outboundProblem } from "../../../http/outbound";
+import { OutboundRefused, outboundFetch, outboundProblem, unreachableWords } from "../../../http/outbound";
 
 export type CalDavProblem =
   /** The server refused the user name or password (401). */
@@ -57,19 +57,6 @@ export interface CalDavOptions {
   allowPrivate: boolean;
   /** Per request (default 15 s). */
   timeoutMs?: number;
-}
-
-/** Network failures in words, after "The calendar server could not be reached: ". */
-function unreachableWords(error: unknown): string {
-  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "no host of that name was found";
-  if (code === "ECONNREFUSED") return "it refused the connection";
-  if (code === "ECONNRESET") return "it closed the connection";
-  if (code?.startsWith("CERT_") || code?.includes("CERT") || code === "DEPTH_ZERO_SELF_SIGNED_CERT")
-    return "its certificate could not be verified";
-  const message = error instanceof Error ? error.message : String(error);
-  if (/timed out|No answer within/i.test(message)) return "it did not answer in time";
-  return message;
 }
 
 const AUTH_WORDS = "The calendar server refused the user name or app password";

@@ -12,6 +12,7 @@ import { Card, Flex, Tag, Typography } from "antd";
 import type { EntitySchema } from "../../../../schemas/contract";
 import { engagementText, type MessageStatus } from "../../../../schemas/crm-messages";
 import { customMergeFields } from "../../../../schemas/merge-fields";
+import { statusLabel } from "../../../../schemas/status-labels";
 import { DateText } from "../../../components/date-text";
 import { LoadError } from "../../../components/load-error";
 import { emailKeys, listMessages } from "./email-api";
@@ -21,14 +22,14 @@ import { emailThreads, replySubject } from "./email-threads";
 import "../../../resources/rich-text.css";
 import "./crm-email.css";
 
-const STATUS: Readonly<Record<MessageStatus, { label: string; color: string }>> = {
-  queued: { label: "Sending", color: "gold" },
-  stored: { label: "In the outbox", color: "blue" },
-  sent: { label: "Sent", color: "green" },
-  delivered: { label: "Delivered", color: "green" },
-  undelivered: { label: "Not delivered", color: "red" },
-  failed: { label: "Failed", color: "red" },
-  received: { label: "Received", color: "cyan" },
+const STATUS_COLOURS: Readonly<Record<MessageStatus, string>> = {
+  queued: "gold",
+  stored: "blue",
+  sent: "green",
+  delivered: "green",
+  undelivered: "red",
+  failed: "red",
+  received: "cyan",
 };
 
 /**
@@ -91,7 +92,7 @@ export function ClientEmails({ client }: { client: EmailClient }) {
                         <Typography.Text type="secondary">
                           <DateText value={m.created_at} />
                         </Typography.Text>
-                        <Tag color={STATUS[m.status].color}>{STATUS[m.status].label}</Tag>
+                        <Tag color={STATUS_COLOURS[m.status]}>{statusLabel(m.status)}</Tag>
                         {m.direction === "out" && engagementText(m) && (
                           <Typography.Text type="secondary">{engagementText(m)}</Typography.Text>
                         )}

@@ -6,6 +6,7 @@
 import { CopyOutlined, FilePdfOutlined, SendOutlined, ShoppingCartOutlined } from "@ant-design/icons";
 import { App, Button, Checkbox, Input, Modal, Space } from "antd";
 import { useState } from "react";
+import { formatMoney } from "../../../../schemas/money";
 import { getErrorMessage } from "../../../lib/errors";
 import { blobErrorMessage } from "../../../resources/csv/download";
 import type { ResourceRecord } from "../../../resources/types";
@@ -61,7 +62,7 @@ export function ProposalActions({ record, lineCount, onChanged }: Props) {
       const made = await convertToCart(id);
       if (tab) tab.location.href = made.checkoutUrl;
       else window.location.assign(made.checkoutUrl);
-      message.success(`Cart made in the store: ${made.currency} ${made.total}`);
+      message.success(`Cart made in the store: ${formatMoney(made.total, made.currency)}`);
     } catch (e) {
       tab?.close();
       modal.error({ title: "The cart could not be made", content: getErrorMessage(e) });

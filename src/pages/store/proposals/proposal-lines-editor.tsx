@@ -21,6 +21,7 @@ import {
   Typography,
 } from "antd";
 import { useMemo, useState } from "react";
+import { formatMoney } from "../../../../schemas/money";
 import {
   type ProposalLine,
   type ProposalMoneyFields,
@@ -145,7 +146,7 @@ export function ProposalLinesEditor({ proposalId, money, saved, onSaved }: Props
       title: "Unit price",
       key: "unit",
       align: "right" as const,
-      render: (_: unknown, l: Draft) => `${money.currency} ${l.unit_price}`,
+      render: (_: unknown, l: Draft) => formatMoney(l.unit_price, money.currency),
     },
     {
       title: "Quantity",
@@ -258,7 +259,7 @@ export function ProposalLinesEditor({ proposalId, money, saved, onSaved }: Props
         notFoundContent={loading ? "Searching…" : error ? errorMessage : "No product matches"}
         options={productList.map((p) => ({
           value: p.id,
-          label: `${p.name} (${p.sku_code}) — ${p.currency} ${p.price}`,
+          label: `${p.name} (${p.sku_code}) — ${formatMoney(p.price, p.currency)}`,
         }))}
         style={{ width: "100%" }}
       />

@@ -8,7 +8,7 @@ import { useInvalidate, useShow } from "@refinedev/core";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Card, Descriptions, Empty, Table, Tag, Typography } from "antd";
 import { useParams } from "react-router";
-import { formatMinor } from "../../../../schemas/money";
+import { formatMinorMoney } from "../../../../schemas/money";
 import { discountWords, type ProposalLine } from "../../../../schemas/proposal-lines";
 import { PROPOSAL_STATUS_LABELS, type ProposalStatus } from "../../../../schemas/proposals";
 import { getErrorMessage } from "../../../lib/errors";
@@ -69,7 +69,7 @@ function ReadOnlyLines({ answer, record }: { answer: LinesAnswer; record: Resour
             title: "Unit price",
             key: "u",
             align: "right",
-            render: (_, l) => formatMinor(answer.totals.lines[l.i].unitMinor, money.currency),
+            render: (_, l) => formatMinorMoney(answer.totals.lines[l.i].unitMinor, money.currency),
           },
           { title: "Quantity", key: "q", align: "right", render: (_, l) => l.quantity },
           {
@@ -82,7 +82,7 @@ function ReadOnlyLines({ answer, record }: { answer: LinesAnswer; record: Resour
             title: "Amount",
             key: "a",
             align: "right",
-            render: (_, l) => formatMinor(answer.totals.lines[l.i].netMinor, money.currency),
+            render: (_, l) => formatMinorMoney(answer.totals.lines[l.i].netMinor, money.currency),
           },
         ]}
       />

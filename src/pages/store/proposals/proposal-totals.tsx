@@ -1,10 +1,10 @@
 /** A proposal's subtotal, discounts and total, and its amounts as a person reads them. */
 import { Descriptions } from "antd";
-import { type Currency, formatMinor } from "../../../../schemas/money";
+import { type Currency, formatMinorMoney } from "../../../../schemas/money";
 import { listPriceMinor, type ProposalTotals } from "../../../../schemas/proposal-money";
 
 function Money({ minor, currency }: { minor: number; currency: Currency }) {
-  return <span className="proposal-money">{formatMinor(minor, currency)}</span>;
+  return <span className="proposal-money">{formatMinorMoney(minor, currency)}</span>;
 }
 
 export function ProposalTotalsView({ totals, currency }: { totals: ProposalTotals; currency: Currency }) {
