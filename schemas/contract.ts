@@ -63,6 +63,12 @@ export interface FieldSchema {
    * against the list as it is then.
    */
   "x-options"?: string;
+  /**
+   * A key made from another field (a slug from the name): the create form fills it from that
+   * field, within this field's pattern and maxLength, until the person edits it
+   * (src/lib/key-from-name.ts).
+   */
+  "x-keyFrom"?: string;
 }
 
 /** An entity's schema. `x-table` names its table; every property is a real column. */

@@ -15,6 +15,7 @@ import {
   type TypeCatalogue,
 } from "../../../schemas/cms-fields";
 import { auditProperties, type EntitySchema, type FieldSchema } from "../../../schemas/contract";
+import { BLOCK_KIND_WIDGET } from "../../resources/form-schema";
 
 /** A content type as GET /cms/content-types answers it. */
 export interface ContentTypeRecord {
@@ -109,7 +110,26 @@ function uiSchemaOf(schema: ContentSchema, types: readonly ContentTypeRecord[]):
           ? { items: { "ui:order": [...fieldOrder(inner), "*"] } }
           : { "ui:order": [...fieldOrder(inner), "*"] };
     }
-    if (kind === "dynamiczone") ui[name] = { items: { __component: { "ui:widget": "hidden" } } };
+    if (kind === "dynamiczone") {
+      // Each block headed by its component's name and number, its own title not repeated under it.
+      const blocks = (f["x-components"] ?? []).map((c) => {
+        const inner = catalogueOf(types).component(c);
+        return {
+          "ui:label": false,
+          __component: { "ui:widget": "hidden" },
+          ...(inner ? { "ui:order": [...fieldOrder(inner), "*"] } : {}),
+        };
+      });
+      ui[name] = {
+        "ui:options": { addLabel: "Add block" },
+        items: { "ui:widget": BLOCK_KIND_WIDGET, oneOf: blocks },
+      };
+    }
+    if (kind === "component" && f["x-multiple"])
+      ui[name] = {
+        ...(ui[name] as object),
+        "ui:options": { addLabel: `Add ${String(f.title).toLowerCase()}` },
+      };
   }
   return ui;
 }
