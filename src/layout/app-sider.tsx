@@ -89,7 +89,12 @@ function WholeNamesOnHover() {
     };
     later();
     const observer = new MutationObserver(later);
-    observer.observe(document.body, { childList: true, subtree: true });
+    // The sider when it is there (it is, beside this, on wide screens); else the page, for the
+    // drawer the sider becomes on narrow ones.
+    observer.observe(document.querySelector(".ant-layout-sider") ?? document.body, {
+      childList: true,
+      subtree: true,
+    });
     return () => {
       observer.disconnect();
       cancelAnimationFrame(frame);

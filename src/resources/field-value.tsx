@@ -143,6 +143,8 @@ interface ValueShape {
   items?: ValueShape;
   oneOf?: ValueShape[];
   const?: unknown;
+  /** The fields' order (a CMS component's, as its builder has them). */
+  "x-order"?: readonly string[];
 }
 
 /** A block's own shape: the `oneOf` branch whose `__component` it is. */
@@ -171,7 +173,10 @@ export function describeValue(value: unknown, shape?: ValueShape): string {
     return value.length ? value.map((v, i) => describeItem(v, shape?.items, i)).join("; ") : "—";
   if (typeof value === "object") {
     const own = blockShape(shape, value as Record<string, unknown>);
+    const order = own?.["x-order"] ?? Object.keys(own?.properties ?? {});
+    const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
     return Object.entries(value as Record<string, unknown>)
+      .sort(([a], [b]) => rank(a) - rank(b))
       .filter(([k, v]) => k !== "__component" && v !== null && v !== undefined && v !== "")
       .map(
         ([k, v]) =>

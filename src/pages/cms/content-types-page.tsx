@@ -177,11 +177,11 @@ export default function ContentTypesPage() {
           <Card
             title={
               // A long name is cut to the room it has ("…", whole on hover), never run under the links.
-              <Flex align="center" gap={8} style={{ minWidth: 0 }}>
+              <Flex align="center" gap={8} style={{ minWidth: 0, paddingInlineEnd: 16 }}>
                 <Typography.Title
                   level={4}
                   ellipsis={{ tooltip: selected.name }}
-                  style={{ margin: 0, minWidth: 0, flex: "0 1 auto" }}
+                  style={{ margin: 0, minWidth: 80, flex: "0 1 auto" }}
                 >
                   {selected.name}
                 </Typography.Title>
@@ -190,7 +190,7 @@ export default function ContentTypesPage() {
                   type="secondary"
                   code
                   ellipsis={{ tooltip: selected.apiName }}
-                  style={{ minWidth: 48, flex: "0 4 auto" }}
+                  style={{ minWidth: 64, maxWidth: "40%", flex: "0 1 auto" }}
                 >
                   {selected.apiName}
                 </Typography.Text>

@@ -81,13 +81,26 @@ function formField(
     const blocks = (f["x-components"] ?? []).map((c) => {
       const object = componentObjectSchema(c, catalogue, 1, true) as { properties: Record<string, unknown> };
       const title = types.find((t) => t.apiName === c)?.name ?? c;
+      const inner = catalogue.component(c);
       return {
         ...object,
         title,
+        // The builder's order, for the show page (jsonb keeps keys in an order of its own).
+        ...(inner ? { "x-order": fieldOrder(inner) } : {}),
         properties: { ...object.properties, __component: { type: "string", const: c, default: c } },
       };
     });
     return { ...value, items: { oneOf: blocks } } as unknown as FieldSchema;
+  }
+  if (kind === "component") {
+    // Its fields in the builder's order when the show page lists them.
+    const inner = catalogue.component(f["x-component"] ?? "");
+    if (inner) {
+      const order = fieldOrder(inner);
+      return (value.items
+        ? { ...value, items: { ...(value.items as object), "x-order": order } }
+        : { ...value, "x-order": order }) as unknown as FieldSchema;
+    }
   }
   if (kind === "json")
     return { ...value, type: "object", additionalProperties: true } as unknown as FieldSchema;
@@ -122,7 +135,7 @@ function uiSchemaOf(schema: ContentSchema, types: readonly ContentTypeRecord[]):
       });
       ui[name] = {
         "ui:options": { addLabel: "Add block" },
-        items: { "ui:widget": BLOCK_KIND_WIDGET, oneOf: blocks },
+        items: { "ui:widget": BLOCK_KIND_WIDGET, "ui:label": false, oneOf: blocks },
       };
     }
     if (kind === "component" && f["x-multiple"])
