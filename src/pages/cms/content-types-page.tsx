@@ -190,7 +190,7 @@ export default function ContentTypesPage() {
                   type="secondary"
                   code
                   ellipsis={{ tooltip: selected.apiName }}
-                  style={{ minWidth: 64, maxWidth: "40%", flex: "0 1 auto" }}
+                  style={{ minWidth: 120, maxWidth: "40%", flex: "0 1 auto" }}
                 >
                   {selected.apiName}
                 </Typography.Text>

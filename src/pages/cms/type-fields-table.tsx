@@ -80,7 +80,7 @@ export function TypeFieldsTable({
           {
             title: "Kind",
             render: (_, r) => (
-              <Space size={4} style={{ whiteSpace: "nowrap" }}>
+              <Space size={4}>
                 {FIELD_KIND_LABELS[r.field["x-kind"]]}
                 {r.field["x-multiple"] && <Tag>many</Tag>}
               </Space>
