@@ -35,6 +35,7 @@ export const cmsDomainSchema = {
       minLength: 1,
       maxLength: 63,
       pattern: "^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+      "x-keyFrom": "name",
       "x-patternMessage":
         "may only contain lower-case letters, digits and dashes, and must start and end with a letter or digit",
     },

@@ -74,6 +74,12 @@ export interface FieldSchema {
    * when that field is "percent", as money otherwise.
    */
   "x-percentWhen"?: { field: string; value: string };
+  /**
+   * A key made from another field (a slug from the name): the create form fills it from that
+   * field, within this field's pattern and maxLength, until the person edits it
+   * (src/lib/key-from-name.ts).
+   */
+  "x-keyFrom"?: string;
 }
 
 /** Whether a field is the server's own (`x-internal`): no list, show page, form or filter shows it. */

@@ -31,6 +31,7 @@ export const formSchema = {
       minLength: 1,
       maxLength: 80,
       pattern: "^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+      "x-keyFrom": "name",
       "x-patternMessage":
         "may only contain lower-case letters, digits and dashes, and must start and end with a letter or digit",
     },

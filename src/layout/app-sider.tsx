@@ -69,6 +69,41 @@ function CollapseMemory() {
 }
 
 /**
+ * A menu name cut to its two lines (layout.css) says itself whole on hover: its link gets the
+ * name as its title while cut. The sider's items are Refine's, so they are marked as they come.
+ */
+function WholeNamesOnHover() {
+  useEffect(() => {
+    let frame = 0;
+    const mark = () => {
+      frame = 0;
+      for (const box of document.querySelectorAll<HTMLElement>(".ant-layout-sider .ant-menu-title-content")) {
+        const target = box.querySelector("a") ?? box;
+        const cut = box.scrollHeight > box.clientHeight + 1;
+        if (cut) target.title = box.textContent ?? "";
+        else target.removeAttribute("title");
+      }
+    };
+    const later = () => {
+      frame ||= requestAnimationFrame(mark);
+    };
+    later();
+    const observer = new MutationObserver(later);
+    // The sider when it is there (it is, beside this, on wide screens); else the page, for the
+    // drawer the sider becomes on narrow ones.
+    observer.observe(document.querySelector(".ant-layout-sider") ?? document.body, {
+      childList: true,
+      subtree: true,
+    });
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, []);
+  return null;
+}
+
+/**
  * Refine's sider: menu items come from the resources and each is wrapped in access control,
  * so ungranted modules are not listed. Sign-out lives in the header's user menu instead.
  * No hooks here: ThemedLayout calls this function outside React's render to learn whether
@@ -78,6 +113,7 @@ export function AppSider(props: RefineThemedLayoutSiderProps) {
   return (
     <>
       <CollapseMemory />
+      <WholeNamesOnHover />
       <ThemedSider {...props} Title={AppTitle} fixed render={({ items }) => items} />
     </>
   );

@@ -103,3 +103,53 @@ describe("values on the list and the show page", () => {
     expect(text("grade", "b")).toBe("Grade B");
   });
 });
+
+describe("nested values (CMS components and blocks)", () => {
+  const blockSchema = {
+    ...schema,
+    properties: {
+      ...schema.properties,
+      seo: {
+        type: "object",
+        title: "SEO",
+        properties: { meta_title: { type: "string", title: "Page title" } },
+      },
+      blocks: {
+        type: "array",
+        title: "Blocks",
+        items: {
+          oneOf: [
+            {
+              title: "Hero",
+              properties: { __component: { const: "hero" }, heading: { type: "string", title: "Heading" } },
+            },
+            {
+              title: "Quote",
+              properties: { __component: { const: "quote" }, said: { type: "string", title: "Quote text" } },
+            },
+          ],
+        },
+      },
+    },
+  } as unknown as typeof schema;
+  const shown = (field: string, value: unknown) =>
+    renderToStaticMarkup(
+      createElement(FieldValue, {
+        schema: blockSchema,
+        field,
+        record: { [field]: value },
+        variant: "detail",
+      }),
+    ).replace(/<[^>]+>/g, "|");
+
+  it("names parts by their labels and blocks by their kind and number, never by keys", () => {
+    expect(shown("seo", { meta_title: "Spring" })).toContain("Page title: Spring");
+    const blocks = shown("blocks", [
+      { __component: "hero", heading: "Big news" },
+      { __component: "quote", said: "Nice" },
+    ]);
+    expect(blocks).toContain("Hero — 1: Heading: Big news");
+    expect(blocks).toContain("Quote — 2: Quote text: Nice");
+    expect(blocks).not.toMatch(/meta_title|__component|Blocks-1/);
+  });
+});

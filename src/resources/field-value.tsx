@@ -1,8 +1,9 @@
 import { useGetIdentity } from "@refinedev/core";
-import { Tag, Tooltip, Typography } from "antd";
+import { Flex, Tag, Tooltip, Typography } from "antd";
 import { lazy, Suspense } from "react";
 import type { MeResponse } from "../../schemas/auth";
 import type { EntitySchema } from "../../schemas/contract";
+import { wordsOfKey } from "../../schemas/error-messages";
 import { formatMoney, formatPercent } from "../../schemas/money";
 import { formatDmyTime, formatIsoDay, formatTimeOfDay } from "../lib/dates";
 import { AssetValue } from "./asset-value";
@@ -40,9 +41,21 @@ export function FieldValue({ schema, field, record, variant = "cell", relationId
   const kind = fieldKind(schema, field);
   const definition = schema.properties[field];
 
-  // A group of values (a CMS component, a block list, JSON): its parts in words, not "[object Object]".
-  if (typeof value === "object" && !(Array.isArray(value) && value.every((v) => typeof v !== "object")))
-    return <Typography.Text>{describeValue(value)}</Typography.Text>;
+  // A group of values (a CMS component, a block list, JSON): its parts in words by their labels,
+  // not "[object Object]" nor the keys; on a record's page, each block of a list on a line of its own.
+  if (typeof value === "object" && !(Array.isArray(value) && value.every((v) => typeof v !== "object"))) {
+    const shape = definition as ValueShape | undefined;
+    if (variant === "detail" && Array.isArray(value) && value.length > 1)
+      return (
+        <Flex vertical gap={4}>
+          {value.map((item, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a stored list, in its order, not edited here
+            <Typography.Text key={i}>{describeItem(item, shape?.items, i)}</Typography.Text>
+          ))}
+        </Flex>
+      );
+    return <Typography.Text>{describeValue(value, shape)}</Typography.Text>;
+  }
 
   // A value of an admin-managed list (`x-options`): by its option's label.
   const list = definition?.["x-options"];
@@ -127,15 +140,54 @@ export function FieldValue({ schema, field, record, variant = "cell", relationId
   }
 }
 
-/** A nested value as one line: `Text: Shop now · Address: https://…`; lists by their items. */
-export function describeValue(value: unknown): string {
+/** What describeValue reads of a field's JSON Schema: titles, nested fields, block kinds. */
+interface ValueShape {
+  title?: string;
+  properties?: Record<string, ValueShape>;
+  items?: ValueShape;
+  oneOf?: ValueShape[];
+  const?: unknown;
+  /** The fields' order (a CMS component's, as its builder has them). */
+  "x-order"?: readonly string[];
+}
+
+/** A block's own shape: the `oneOf` branch whose `__component` it is. */
+function blockShape(shape: ValueShape | undefined, value: Record<string, unknown>): ValueShape | undefined {
+  if (!shape?.oneOf) return shape;
+  return shape.oneOf.find((b) => b.properties?.__component?.const === value.__component);
+}
+
+/** One item of a list: a block named by its kind and number ("Hero — 1: Heading: Spring"). */
+function describeItem(item: unknown, shape: ValueShape | undefined, index: number): string {
+  if (item && typeof item === "object" && !Array.isArray(item) && shape?.oneOf) {
+    const own = blockShape(shape, item as Record<string, unknown>);
+    const text = describeValue(item, own);
+    return `${own?.title ?? "Block"} — ${index + 1}${text ? `: ${text}` : ""}`;
+  }
+  return describeValue(item, shape);
+}
+
+/**
+ * A nested value as one line, each part by its field's label (`Button text: Shop now ·
+ * Address: https://…`; a key in words where the schema has no title); lists by their items.
+ */
+export function describeValue(value: unknown, shape?: ValueShape): string {
   if (value === null || value === undefined) return "—";
-  if (Array.isArray(value)) return value.length ? value.map(describeValue).join("; ") : "—";
-  if (typeof value === "object")
+  if (Array.isArray(value))
+    return value.length ? value.map((v, i) => describeItem(v, shape?.items, i)).join("; ") : "—";
+  if (typeof value === "object") {
+    const own = blockShape(shape, value as Record<string, unknown>);
+    const order = own?.["x-order"] ?? Object.keys(own?.properties ?? {});
+    const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
     return Object.entries(value as Record<string, unknown>)
+      .sort(([a], [b]) => rank(a) - rank(b))
       .filter(([k, v]) => k !== "__component" && v !== null && v !== undefined && v !== "")
-      .map(([k, v]) => `${k}: ${describeValue(v)}`)
+      .map(
+        ([k, v]) =>
+          `${own?.properties?.[k]?.title ?? wordsOfKey(k)}: ${describeValue(v, own?.properties?.[k])}`,
+      )
       .join(" · ");
+  }
   return String(value);
 }
 

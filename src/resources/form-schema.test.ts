@@ -4,6 +4,9 @@ import type { ResourceDefinition } from "../../resources/contract";
 import { RESOURCES, resourceByName } from "../../resources/index";
 import { products } from "../../resources/products";
 import { subCategories } from "../../resources/sub-categories";
+import { cmsDomainSchema } from "../../schemas/cms-domains";
+import type { EntitySchema } from "../../schemas/contract";
+import { formSchema } from "../../schemas/form-records";
 import { specimens } from "../../tests/fixtures/every-field-type";
 import {
   clearStaleDependents,
@@ -12,6 +15,7 @@ import {
   deriveUiSchema,
   formSchemaOf,
   INSTANT_WIDGET,
+  keyFieldsToFill,
   MEDIA_WIDGET,
   nullWhenBlank,
   RELATION_WIDGET,
@@ -20,6 +24,7 @@ import {
   toCreateBody,
   toFormData,
   toUpdateBody,
+  withKeysFromNames,
 } from "./form-schema";
 
 describe("formSchemaOf", () => {
@@ -201,5 +206,26 @@ describe("x-options fields in forms", () => {
     expect(ui.tags).toEqual({ "ui:widget": "options", "ui:options": { list: "tag", multiple: true } });
     // A user is a relation too: owners are picked from the people endpoint (relation-target.ts).
     expect(ui.owner_id).toMatchObject({ "ui:widget": "relation", "ui:options": { resource: "users" } });
+  });
+});
+
+describe("keys from names (x-keyFrom)", () => {
+  it("fills a new domain's key and a new form's slug from the name until the person edits it", () => {
+    for (const [schema, key] of [
+      [cmsDomainSchema, "key"],
+      [formSchema, "slug"],
+    ] as Array<[EntitySchema, string]>) {
+      const keys = keyFieldsToFill(schema, {});
+      expect(keys).toEqual([key]);
+      const named = withKeysFromNames(schema, keys, {}, { name: "Spring Shop" });
+      expect(named[key]).toBe("spring-shop");
+      const own = withKeysFromNames(schema, keys, named, { ...named, [key]: "mine" });
+      expect(withKeysFromNames(schema, keys, own, { ...own, name: "Autumn" })[key]).toBe("mine");
+      // Never past the key's own limit.
+      const long = withKeysFromNames(schema, keys, {}, { name: "Word ".repeat(40) });
+      expect(String(long[key]).length).toBeLessThanOrEqual(schema.properties[key].maxLength ?? 0);
+    }
+    // A record with its key keeps it.
+    expect(keyFieldsToFill(cmsDomainSchema, { key: "shop" })).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
 import type { RJSFSchema, UiSchema } from "@rjsf/utils";
 import type { ResourceDefinition } from "../../resources/contract";
 import { allowsNull, baseType, type EntitySchema, type FieldSchema } from "../../schemas/contract";
+import { followName, keyRuleOf } from "../lib/key-from-name";
 import { relationOf } from "./fields";
 
 export type FormData = Record<string, unknown>;
@@ -23,6 +24,8 @@ export const INSTANT_WIDGET = "instant";
 export const TIME_WIDGET = "time-of-day";
 /** `x-options`: a select of an admin-managed list's options (many on a list field). */
 export const OPTIONS_WIDGET = "options";
+/** The heading and kind select of each block of a list of blocks (form/blocks.tsx). */
+export const BLOCK_KIND_WIDGET = "block-kind";
 
 /** `ui:options` of an options widget. */
 export interface OptionsWidgetOptions {
@@ -79,6 +82,42 @@ export function formSchemaOf(schema: EntitySchema): RJSFSchema {
     required: schema.required.filter((name) => name in properties && !allowsNull(schema.properties[name])),
     properties: properties as RJSFSchema["properties"],
   };
+}
+
+/**
+ * The key fields (`x-keyFrom`) a create form fills from their names: those still empty in the
+ * form's first values (a record's existing key is never rewritten).
+ */
+export function keyFieldsToFill(schema: EntitySchema, initial: FormData): string[] {
+  return Object.entries(schema.properties)
+    .filter(([name, field]) => field["x-keyFrom"] && !field.readOnly && !initial[name])
+    .map(([name]) => name);
+}
+
+/**
+ * The form's values after an edit, with each of `keys` following its name field the one way
+ * every key does (src/lib/key-from-name.ts): while the person has not written a key of their own.
+ */
+export function withKeysFromNames(
+  schema: EntitySchema,
+  keys: readonly string[],
+  before: FormData,
+  after: FormData,
+): FormData {
+  let out = after;
+  for (const key of keys) {
+    const field = schema.properties[key];
+    const from = field?.["x-keyFrom"];
+    if (!from || before[from] === after[from]) continue;
+    const next = followName(
+      String(before[from] ?? ""),
+      String(after[from] ?? ""),
+      String(after[key] ?? ""),
+      keyRuleOf(field),
+    );
+    if (next !== undefined) out = { ...out, [key]: next };
+  }
+  return out;
 }
 
 /**

@@ -108,6 +108,21 @@ describe.each(DRIVERS)("CMS on %s", (driver) => {
     });
     expect(reserved.status).toBe(400);
     expect(reserved.body.details[0].message).toMatch(/reserved/);
+    // Too long: said as too long, not as the wrong letters it does not have.
+    const long = await call<{ details: Array<{ field: string; message: string }> }>(
+      "POST",
+      "/cms/content-types",
+      {
+        kind: "collection",
+        apiName: "a".repeat(80),
+        name: "Long",
+        properties: { a: { "x-kind": "text", title: "A" } },
+      },
+    );
+    expect(long.status).toBe(400);
+    expect(long.body.details).toEqual([
+      { field: "apiName", message: "API name must be at most 63 characters" },
+    ]);
     const unknown = await call("POST", "/cms/content-types", {
       kind: "collection",
       apiName: "page",
@@ -227,7 +242,16 @@ describe.each(DRIVERS)("CMS on %s", (driver) => {
       { field: "rating", before: 4, after: 5 },
     ]);
     const restored = await call("POST", `/cms/entries/article/${entry.id}/versions/1/restore`);
-    expect(restored.body).toMatchObject({ title: "Hello World!", rating: 4, version: 4 });
+    // Version 1 holds what is published: after restoring it there is nothing left to publish.
+    expect(restored.body).toMatchObject({
+      title: "Hello World!",
+      rating: 4,
+      version: 4,
+      draft_changed: false,
+    });
+    const back = await call("POST", `/cms/entries/article/${entry.id}/versions/3/restore`);
+    expect(back.body).toMatchObject({ title: "Hello again", draft_changed: true });
+    await call("POST", `/cms/entries/article/${entry.id}/versions/1/restore`);
   });
 
   it("scopes public content by domain, filters and sorts with the list contract", async () => {
@@ -469,6 +493,14 @@ describe.each(DRIVERS)("CMS on %s", (driver) => {
     const mine = await upload(editor, "/cms/media", "hero.png");
     expect(mine.status, JSON.stringify(mine.body)).toBe(201);
     const media = mine.body.data[0];
+    // The answer as docs/cms-api.md gives it: the stored assets, and the files refused (none).
+    expect((mine.body as unknown as { errors: unknown[] }).errors).toEqual([]);
+    expect(Object.keys(media).sort()).toEqual(
+      [
+        ...["id", "folderId", "name", "originalName", "mime", "size", "width", "height", "alt", "caption"],
+        ...["focalPoint", "tags", "url", "thumbnailUrl", "createdAt", "updatedAt"],
+      ].sort(),
+    );
     const list = await s.api<{ mediaDtoList: Rec[]; metaData: { pagination: Rec } }>(
       "GET",
       "/cms/media?pageSize=10",

@@ -11,6 +11,7 @@ import { type AjvErrorLike, fieldErrors, invalidInputMessage } from "../../../sc
 import { isoOrNull as iso } from "../../../src/lib/dates";
 import type { AppContext } from "../../context";
 import { badRequest, conflict, notFound } from "../../http/errors";
+import { canonicalJson } from "../../http/idempotency";
 import { type ListQuery, listPage } from "../../http/list-query";
 import type { AnyDb } from "../../resources/rules";
 import { addVersion, deleteVersions, type VersionKind } from "../../versions/versions";
@@ -296,7 +297,7 @@ export class EntriesService {
           domain_ids: sql`${sql.val(domainIds)}::uuid[]`,
           slug: this.slugOf(type, values),
           version,
-          draft_changed: true,
+          draft_changed: this.draftChanged(type, existing, values),
           updated_by: actorId,
         },
         write.autosave ? undefined : { number: version, kind: "save", data: values, actorId },
@@ -333,6 +334,18 @@ export class EntriesService {
     for (const name of Object.keys(type.schema.properties))
       if (data[name] !== undefined) out[name] = data[name];
     return out;
+  }
+
+  /**
+   * Whether a draft's values differ from the published copy, by content (keys in any order):
+   * a save or restore that brings the draft back to what is live leaves nothing to publish.
+   * Never published, or unpublished: there is always something to publish.
+   */
+  draftChanged(type: ContentType, existing: EntryRow, values: Values): boolean {
+    if (existing.status !== "published" || !existing.published) return true;
+    return (
+      canonicalJson(this.current(type, existing.published)) !== canonicalJson(this.current(type, values))
+    );
   }
 
   /** 409 naming who saved the newer revision, and when. */

@@ -187,7 +187,12 @@ export class EntryLifecycle {
         trx,
         type,
         id,
-        { data: JSON.stringify(values), version: next, draft_changed: true, updated_by: actorId },
+        {
+          data: JSON.stringify(values),
+          version: next,
+          draft_changed: this.entries.draftChanged(type, existing, values),
+          updated_by: actorId,
+        },
         { number: next, kind: "restore", data: values, actorId },
       );
     });

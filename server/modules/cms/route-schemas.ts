@@ -1,5 +1,5 @@
 /** Request schemas of the CMS admin routes (checked by the one Ajv before any handler runs). */
-import { API_NAME, CONTENT_TYPE_KINDS, FIELD_KINDS } from "../../../schemas/cms-fields";
+import { CONTENT_TYPE_KINDS, FIELD_KINDS } from "../../../schemas/cms-fields";
 
 const text = (title: string, maxLength: number) => ({ type: "string", title, maxLength }) as const;
 const integer = (title: string) => ({ type: "integer", title, minimum: -1e12, maximum: 1e12 }) as const;
@@ -62,7 +62,9 @@ export const typeCreateBody = {
     apiName: {
       type: "string",
       title: "API name",
-      pattern: API_NAME.source,
+      // Length by maxLength, letters by the pattern: each refusal says its own reason.
+      maxLength: 63,
+      pattern: "^[a-z][a-z0-9-]*$",
       "x-patternMessage": "may only contain lower-case letters, digits and dashes, starting with a letter",
     },
     name: { ...text("Name", 120), minLength: 1 },

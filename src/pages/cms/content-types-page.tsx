@@ -12,6 +12,7 @@ import { Link, useSearchParams } from "react-router";
 import type { ContentTypeKind } from "../../../schemas/cms-fields";
 import { LoadError } from "../../components/load-error";
 import { PageLoader } from "../../components/page-loader";
+import { focusFirst } from "../../hooks/use-focus-return";
 import { useUnsavedWarning } from "../../hooks/use-unsaved-warning";
 import { getErrorMessage } from "../../lib/errors";
 import { plural } from "../../lib/text";
@@ -34,6 +35,7 @@ export default function ContentTypesPage() {
   dirtyRef.current = dirty;
   const [editing, setEditing] = useState<number | "new" | null>(null);
   const [creating, setCreating] = useState(false);
+  const newTypeButton = useRef<HTMLButtonElement>(null);
   const [saving, setSaving] = useState(false);
 
   useUnsavedWarning(dirty);
@@ -101,6 +103,8 @@ export default function ContentTypesPage() {
         : "It has no entries.",
       okText: "Yes, delete",
       okButtonProps: { danger: true },
+      // Deleted, its Delete button is gone: focus goes to the list's New type (or stays, when kept).
+      afterClose: () => focusFirst(document.activeElement === document.body ? newTypeButton.current : null),
       onOk: async () => {
         try {
           await deleteContentType(type.apiName, type.entryCount > 0);
@@ -121,7 +125,14 @@ export default function ContentTypesPage() {
         label: KIND_NAMES[kind][1],
         children: (types.data ?? [])
           .filter((t) => t.kind === kind)
-          .map((t) => ({ key: t.apiName, label: t.name })),
+          .map((t) => ({
+            key: t.apiName,
+            label: (
+              <Typography.Text ellipsis={{ tooltip: { title: t.name, placement: "right" } }}>
+                {t.name}
+              </Typography.Text>
+            ),
+          })),
       })),
     [types.data],
   );
@@ -137,7 +148,12 @@ export default function ContentTypesPage() {
         <Card
           title="Types"
           extra={
-            <Button type="primary" icon={<PlusOutlined aria-hidden />} onClick={() => setCreating(true)}>
+            <Button
+              ref={newTypeButton}
+              type="primary"
+              icon={<PlusOutlined aria-hidden />}
+              onClick={() => setCreating(true)}
+            >
               New type
             </Button>
           }
@@ -160,15 +176,25 @@ export default function ContentTypesPage() {
         {selected ? (
           <Card
             title={
-              <Space>
-                <Typography.Title level={4} style={{ margin: 0 }}>
+              // A long name is cut to the room it has ("…", whole on hover), never run under the links.
+              <Flex align="center" gap={8} style={{ minWidth: 0, paddingInlineEnd: 16 }}>
+                <Typography.Title
+                  level={4}
+                  ellipsis={{ tooltip: selected.name }}
+                  style={{ margin: 0, minWidth: 80, flex: "0 1 auto" }}
+                >
                   {selected.name}
                 </Typography.Title>
-                <Tag>{KIND_NAMES[selected.kind][0]}</Tag>
-                <Typography.Text type="secondary" code>
+                <Tag style={{ flex: "none", marginInlineEnd: 0 }}>{KIND_NAMES[selected.kind][0]}</Tag>
+                <Typography.Text
+                  type="secondary"
+                  code
+                  ellipsis={{ tooltip: selected.apiName }}
+                  style={{ minWidth: 120, maxWidth: "40%", flex: "0 1 auto" }}
+                >
                   {selected.apiName}
                 </Typography.Text>
-              </Space>
+              </Flex>
             }
             extra={
               <Space wrap>
@@ -192,7 +218,7 @@ export default function ContentTypesPage() {
               onRemove={(i) => change(rows.filter((_, j) => j !== i))}
             />
             <Flex justify="space-between" style={{ marginTop: 16 }}>
-              <Button icon={<PlusOutlined aria-hidden />} onClick={() => setEditing("new")}>
+              <Button data-add-field icon={<PlusOutlined aria-hidden />} onClick={() => setEditing("new")}>
                 Add field
               </Button>
               <Space>

@@ -6,10 +6,11 @@
 import { KeyOutlined, PlusOutlined } from "@ant-design/icons";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { App, Button, Card, Empty, Form, Input, Modal, Popconfirm, Table, Tag, Typography } from "antd";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { DateText } from "../../components/date-text";
 import { LoadError } from "../../components/load-error";
 import { SecretOnceModal } from "../../components/secret-once-modal";
+import { useReturnFocusOnClose } from "../../hooks/use-focus-return";
 import { getErrorMessage } from "../../lib/errors";
 import { type ApiToken, cmsKeys, createToken, listTokens, revokeToken } from "./cms-api";
 
@@ -29,6 +30,9 @@ export function DomainTokens({
   const [creating, setCreating] = useState(false);
   const [saving, setSaving] = useState(false);
   const [shown, setShown] = useState<string | null>(null);
+  // A revoked token's Revoke button goes: focus goes to New token, not the page body.
+  const newTokenButton = useRef<HTMLButtonElement>(null);
+  const revokeFocus = useReturnFocusOnClose(() => newTokenButton.current);
   const [form] = Form.useForm<{ name: string }>();
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
 
@@ -61,7 +65,7 @@ export function DomainTokens({
       title="API tokens"
       style={{ marginTop: 24 }}
       extra={
-        <Button icon={<PlusOutlined aria-hidden />} onClick={() => setCreating(true)}>
+        <Button ref={newTokenButton} icon={<PlusOutlined aria-hidden />} onClick={() => setCreating(true)}>
           New token
         </Button>
       }
@@ -117,6 +121,7 @@ export function DomainTokens({
                     description="Sites using it lose access at once."
                     okText="Yes, revoke"
                     okButtonProps={{ danger: true }}
+                    {...revokeFocus}
                     onConfirm={() => revoke(token)}
                   >
                     <Button size="small" danger>

@@ -15,6 +15,7 @@ import {
   type TypeCatalogue,
 } from "../../../schemas/cms-fields";
 import { auditProperties, type EntitySchema, type FieldSchema } from "../../../schemas/contract";
+import { BLOCK_KIND_WIDGET } from "../../resources/form-schema";
 
 /** A content type as GET /cms/content-types answers it. */
 export interface ContentTypeRecord {
@@ -80,13 +81,26 @@ function formField(
     const blocks = (f["x-components"] ?? []).map((c) => {
       const object = componentObjectSchema(c, catalogue, 1, true) as { properties: Record<string, unknown> };
       const title = types.find((t) => t.apiName === c)?.name ?? c;
+      const inner = catalogue.component(c);
       return {
         ...object,
         title,
+        // The builder's order, for the show page (jsonb keeps keys in an order of its own).
+        ...(inner ? { "x-order": fieldOrder(inner) } : {}),
         properties: { ...object.properties, __component: { type: "string", const: c, default: c } },
       };
     });
     return { ...value, items: { oneOf: blocks } } as unknown as FieldSchema;
+  }
+  if (kind === "component") {
+    // Its fields in the builder's order when the show page lists them.
+    const inner = catalogue.component(f["x-component"] ?? "");
+    if (inner) {
+      const order = fieldOrder(inner);
+      return (value.items
+        ? { ...value, items: { ...(value.items as object), "x-order": order } }
+        : { ...value, "x-order": order }) as unknown as FieldSchema;
+    }
   }
   if (kind === "json")
     return { ...value, type: "object", additionalProperties: true } as unknown as FieldSchema;
@@ -109,7 +123,26 @@ function uiSchemaOf(schema: ContentSchema, types: readonly ContentTypeRecord[]):
           ? { items: { "ui:order": [...fieldOrder(inner), "*"] } }
           : { "ui:order": [...fieldOrder(inner), "*"] };
     }
-    if (kind === "dynamiczone") ui[name] = { items: { __component: { "ui:widget": "hidden" } } };
+    if (kind === "dynamiczone") {
+      // Each block headed by its component's name and number, its own title not repeated under it.
+      const blocks = (f["x-components"] ?? []).map((c) => {
+        const inner = catalogueOf(types).component(c);
+        return {
+          "ui:label": false,
+          __component: { "ui:widget": "hidden" },
+          ...(inner ? { "ui:order": [...fieldOrder(inner), "*"] } : {}),
+        };
+      });
+      ui[name] = {
+        "ui:options": { addLabel: "Add block" },
+        items: { "ui:widget": BLOCK_KIND_WIDGET, "ui:label": false, oneOf: blocks },
+      };
+    }
+    if (kind === "component" && f["x-multiple"])
+      ui[name] = {
+        ...(ui[name] as object),
+        "ui:options": { addLabel: `Add ${String(f.title).toLowerCase()}` },
+      };
   }
   return ui;
 }

@@ -6,9 +6,10 @@ import { ClockCircleOutlined, HistoryOutlined } from "@ant-design/icons";
 import { useInvalidate, useOne } from "@refinedev/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { App, Button, Card, Drawer, Flex, List, Popconfirm, Space, Table, Tag, Typography } from "antd";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { ResourceDefinition } from "../../../resources/contract";
 import { DateText } from "../../components/date-text";
+import { useReturnFocusOnClose } from "../../hooks/use-focus-return";
 import { getErrorMessage } from "../../lib/errors";
 import { cmsKeys, diffVersions, listVersions, publishEntry, restoreVersion, unpublishEntry } from "./cms-api";
 import { ScheduleDialog } from "./schedule-dialog";
@@ -34,6 +35,11 @@ export function EntryLifecycleBar({ def, id }: { def: ResourceDefinition; id: st
   const [history, setHistory] = useState(false);
   const [compare, setCompare] = useState<number | null>(null);
   const [scheduling, setScheduling] = useState(false);
+  // After a confirm (restore, unpublish) focus goes back to its button, so Escape still closes the drawer.
+  const returnFocus = useReturnFocusOnClose();
+  // Unpublishing removes its own button: Publish takes the focus.
+  const publishButton = useRef<HTMLButtonElement>(null);
+  const unpublishFocus = useReturnFocusOnClose(() => publishButton.current);
   const versions = useQuery({
     queryKey: cmsKeys.versions(type, id),
     queryFn: () => listVersions(type, id),
@@ -101,12 +107,14 @@ export function EntryLifecycleBar({ def, id }: { def: ResourceDefinition; id: st
             <Popconfirm
               title="Take this entry off the public API?"
               okText="Yes, unpublish"
+              {...unpublishFocus}
               onConfirm={() => act(() => unpublishEntry(type, id), "Entry unpublished")}
             >
               <Button loading={busy}>Unpublish</Button>
             </Popconfirm>
           )}
           <Button
+            ref={publishButton}
             type="primary"
             loading={busy}
             disabled={status === "published" && entry.draft_changed !== true}
@@ -130,6 +138,7 @@ export function EntryLifecycleBar({ def, id }: { def: ResourceDefinition; id: st
       />
       <Drawer title="Versions" open={history} onClose={() => setHistory(false)} width={560}>
         <List
+          rowKey="number"
           loading={versions.isLoading}
           dataSource={versions.data ?? []}
           locale={{ emptyText: "No versions yet" }}
@@ -143,6 +152,7 @@ export function EntryLifecycleBar({ def, id }: { def: ResourceDefinition; id: st
                   key="restore"
                   title={`Make version ${v.number} the draft?`}
                   okText="Yes, restore"
+                  {...returnFocus}
                   onConfirm={() =>
                     act(() => restoreVersion(type, id, v.number), `Version ${v.number} restored to the draft`)
                   }

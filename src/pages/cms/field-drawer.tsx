@@ -12,9 +12,13 @@ import {
   FIELD_NAME,
   type FieldKind,
   RELATION_RESOURCES,
-  slugify,
 } from "../../../schemas/cms-fields";
+import { keyRules, useKeyFromName } from "../../hooks/use-key-from-name";
+import type { KeyRule } from "../../lib/key-from-name";
 import type { ContentTypeRecord } from "./entry-definition";
+
+/** A field's API name: snake_case, starting with a letter, 63 characters at most. */
+const FIELD_NAME_RULE: KeyRule = { separator: "_", maxLength: 63, startWithLetter: true };
 
 export interface FieldDraft {
   name: string;
@@ -138,6 +142,7 @@ export function FieldDrawer({
   const [form] = Form.useForm<Values>();
   const kind = Form.useWatch("kind", form) ?? "text";
   const isNew = !initial;
+  const fillName = useKeyFromName(form, "name", FIELD_NAME_RULE, isNew);
 
   useEffect(() => {
     if (open) {
@@ -183,25 +188,20 @@ export function FieldDrawer({
           label="Title"
           rules={[{ required: true, whitespace: true, message: "Give the field a title" }]}
         >
-          <Input
-            autoFocus
-            maxLength={120}
-            onChange={(e) => {
-              if (isNew && !form.isFieldTouched("name"))
-                form.setFieldValue("name", slugify(e.target.value).replace(/-/g, "_"));
-            }}
-          />
+          <Input autoFocus maxLength={120} onChange={(e) => fillName(e.target.value)} />
         </Form.Item>
         <Form.Item
           name="name"
           label="API name"
           extra={isNew ? "How the field is named in the API" : "Renaming keeps the values already stored"}
           rules={[
-            { required: true, message: "Give the field an API name" },
-            {
-              pattern: FIELD_NAME,
-              message: "API name may only contain lower-case letters, digits and _, starting with a letter",
-            },
+            ...keyRules(
+              "API name",
+              FIELD_NAME_RULE,
+              FIELD_NAME,
+              "may only contain lower-case letters, digits and _, starting with a letter",
+              "Give the field an API name",
+            ),
             {
               validator: (_, value) =>
                 value && takenNames.includes(value)
@@ -210,7 +210,7 @@ export function FieldDrawer({
             },
           ]}
         >
-          <Input maxLength={63} />
+          <Input maxLength={FIELD_NAME_RULE.maxLength} />
         </Form.Item>
         <Form.Item name="description" label="Help text">
           <Input maxLength={500} />

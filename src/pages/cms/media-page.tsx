@@ -28,6 +28,7 @@ import { Link } from "react-router";
 import type { DamAsset } from "../../../schemas/dam";
 import { formatPercent } from "../../../schemas/money";
 import { LoadError } from "../../components/load-error";
+import { focusFirst } from "../../hooks/use-focus-return";
 import { getErrorMessage } from "../../lib/errors";
 import { deleteMedia, listMedia, mediaUsage, updateMedia, uploadMedia } from "./cms-api";
 
@@ -167,6 +168,14 @@ function MediaDrawer({
                 message.success(`${asset.name} deleted`);
                 onChanged();
                 onClose();
+                // Its tile, where focus would go back to, is gone: the first tile, else the search.
+                focusFirst(
+                  () =>
+                    document.querySelector<HTMLElement>(
+                      `ul[aria-label="Media"] li button:not([aria-label^="${CSS.escape(asset.name)}"])`,
+                    ),
+                  () => document.querySelector<HTMLElement>('input[aria-label="Search media"]'),
+                );
               } catch (error) {
                 message.error(getErrorMessage(error));
               }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { NavItem } from "../../../schemas/cms-navigation";
-import { buildTree, type FlatItem, flatten, moveRow, removeRow, shiftDepth } from "./nav-tree";
+import {
+  buildTree,
+  dropRow,
+  type FlatItem,
+  flatten,
+  moveRow,
+  placeOf,
+  removeRow,
+  shiftDepth,
+} from "./nav-tree";
 
 const item = (id: string, children: NavItem[] = []): NavItem => ({
   id,
@@ -48,5 +57,25 @@ describe("navigation tree as a flat list", () => {
 
   it("removes a row with its subtree", () => {
     expect(shape(removeRow(flatten(tree), 0))).toEqual(["d", "e"]);
+  });
+});
+
+describe("dropping a dragged row", () => {
+  const flat = flatten(tree);
+  it("moves and nests as far as the tree allows; a drop in place only nests", () => {
+    // d nested under c's parent chain: one level deeper under a.
+    expect(shape(dropRow(flat, 3, 3, 1, 4))).toEqual(["a", "-b", "--c", "-d", "e"]);
+    // Three levels asked, the tree allows one more than the row above.
+    expect(shape(dropRow(flat, 3, 3, 3, 4))).toEqual(["a", "-b", "--c", "---d", "e"]);
+    // The maximum depth holds.
+    expect(shape(dropRow(flat, 3, 3, 3, 2))).toEqual(["a", "-b", "--c", "-d", "e"]);
+    // Moved up above d, then nested under a: e lands after c's subtree.
+    expect(shape(dropRow(flat, 4, 3, 1, 4))).toEqual(["a", "-b", "--c", "-e", "d"]);
+    expect(shape(dropRow(flat, 1, 1, -1, 4))).toEqual(["a", "b", "-c", "d", "e"]);
+  });
+
+  it("says a row's place in words", () => {
+    expect(placeOf(flat, "c")).toBe("position 3 of 5, under B");
+    expect(placeOf(flat, "d")).toBe("position 4 of 5, at the top level");
   });
 });

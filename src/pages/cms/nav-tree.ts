@@ -83,3 +83,34 @@ export function shiftDepth(
 export function removeRow(flat: readonly FlatItem[], index: number): FlatItem[] {
   return normalise([...flat.slice(0, index), ...flat.slice(subtreeEnd(flat, index))]);
 }
+
+/**
+ * Where a drag drops the row at `from`: moved to where the row at `to` is (moveRow), then
+ * nested `depthChange` levels deeper (or shallower), as far as the tree's rules allow. The
+ * keyboard's Arrow Right and Left and a sideways mouse drag give the depth change.
+ */
+export function dropRow(
+  flat: readonly FlatItem[],
+  from: number,
+  to: number,
+  depthChange: number,
+  maxDepth: number,
+): FlatItem[] {
+  const id = flat[from].item.id;
+  let rows = from === to ? [...flat] : moveRow(flat, from, to);
+  const at = rows.findIndex((r) => r.item.id === id);
+  for (let i = 0; i < Math.abs(depthChange); i++)
+    rows = shiftDepth(rows, at, depthChange > 0 ? 1 : -1, maxDepth);
+  return rows;
+}
+
+/** A row's place in words, for the screen reader: "position 2 of 3, under Shop". */
+export function placeOf(flat: readonly FlatItem[], id: string): string {
+  const index = flat.findIndex((r) => r.item.id === id);
+  if (index < 0) return "";
+  const { depth } = flat[index];
+  let parent = index - 1;
+  while (parent >= 0 && flat[parent].depth >= depth) parent--;
+  const where = depth === 0 ? "at the top level" : `under ${flat[parent]?.item.label ?? "the item above"}`;
+  return `position ${index + 1} of ${flat.length}, ${where}`;
+}

@@ -24,8 +24,10 @@ import { useSearchParams } from "react-router";
 import type { NavItem, NavItemKind } from "../../../schemas/cms-navigation";
 import { LoadError } from "../../components/load-error";
 import { PageLoader } from "../../components/page-loader";
+import { keyRules, useKeyFromName } from "../../hooks/use-key-from-name";
 import { useUnsavedWarning } from "../../hooks/use-unsaved-warning";
 import { getErrorMessage } from "../../lib/errors";
+import type { KeyRule } from "../../lib/key-from-name";
 import { randomId } from "../../lib/text";
 import {
   cmsKeys,
@@ -93,7 +95,7 @@ function AddItemForm({ onAdd }: { onAdd: (item: Omit<NavItem, "children">) => vo
         label="Label"
         rules={[{ required: true, whitespace: true, message: "Give the item a label" }]}
       >
-        <Input maxLength={120} style={{ width: 180 }} />
+        <Input data-nav-add maxLength={120} style={{ width: 180 }} />
       </Form.Item>
       {kind === "url" && (
         <Form.Item
@@ -141,6 +143,9 @@ function AddItemForm({ onAdd }: { onAdd: (item: Omit<NavItem, "children">) => vo
   );
 }
 
+/** A navigation's name: kebab-case, 63 characters at most (server/modules/cms/navigation.routes.ts). */
+const NAVIGATION_NAME_RULE: KeyRule = { separator: "-", maxLength: 63 };
+
 function NewNavigationDialog({
   open,
   domainId,
@@ -154,6 +159,7 @@ function NewNavigationDialog({
 }) {
   const [form] = Form.useForm<{ name: string; title: string; max_depth: number }>();
   const { message } = App.useApp();
+  const fillName = useKeyFromName(form, "name", NAVIGATION_NAME_RULE);
   return (
     <Modal
       title="New navigation"
@@ -182,34 +188,21 @@ function NewNavigationDialog({
           label="Title"
           rules={[{ required: true, whitespace: true, message: "Give it a title" }]}
         >
-          <Input
-            autoFocus
-            maxLength={120}
-            onChange={(e) =>
-              !form.isFieldTouched("name") &&
-              form.setFieldValue(
-                "name",
-                e.target.value
-                  .toLowerCase()
-                  .replace(/[^a-z0-9]+/g, "-")
-                  .replace(/^-|-$/g, ""),
-              )
-            }
-          />
+          <Input autoFocus maxLength={120} onChange={(e) => fillName(e.target.value)} />
         </Form.Item>
         <Form.Item
           name="name"
           label="Name"
           extra="The site asks for it by this name"
-          rules={[
-            {
-              required: true,
-              pattern: /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/,
-              message: "Lower-case letters, digits and dashes",
-            },
-          ]}
+          rules={keyRules(
+            "Name",
+            NAVIGATION_NAME_RULE,
+            /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/,
+            "may only contain lower-case letters, digits and dashes, and must start and end with a letter or digit",
+            "Give it a name",
+          )}
         >
-          <Input maxLength={63} />
+          <Input maxLength={NAVIGATION_NAME_RULE.maxLength} />
         </Form.Item>
         <Form.Item name="max_depth" label="Maximum depth">
           <InputNumber min={1} max={8} />
@@ -315,8 +308,9 @@ export default function NavigationsPage() {
             <Typography.Text code>
               /public-cms/{domains.data.find((d) => d.id === domainId)?.key}/navigations/{nav.name}
             </Typography.Text>
-            , at most {nav.max_depth} levels deep. Drag items by their handle, or focus it and use Space and
-            the arrow keys.
+            , at most {nav.max_depth} levels deep. Drag items by their handle (sideways to nest them), or
+            focus the handle, press Space, move with the arrow keys (Right nests under the item above, Left
+            takes out a level) and press Space to drop.
           </Typography.Text>
           <NavigationEditor rows={rows} maxDepth={nav.max_depth} onChange={change} />
           <AddItemForm onAdd={(item) => change([...rows, { item, depth: 0 }])} />

@@ -1,8 +1,10 @@
 /** The builder's New type dialog: kind, name and API name (made from the name until edited). */
 import { App, Form, Input, Modal, Radio } from "antd";
 import { useState } from "react";
-import { API_NAME, type ContentField, type ContentTypeKind, slugify } from "../../../schemas/cms-fields";
+import { API_NAME, type ContentField, type ContentTypeKind } from "../../../schemas/cms-fields";
+import { keyRules, useKeyFromName } from "../../hooks/use-key-from-name";
 import { getErrorMessage } from "../../lib/errors";
+import type { KeyRule } from "../../lib/key-from-name";
 import { createContentType } from "./cms-api";
 import type { ContentTypeRecord } from "./entry-definition";
 
@@ -11,6 +13,9 @@ export const KIND_NAMES: Record<ContentTypeKind, [one: string, many: string]> = 
   single: ["Single", "Singles"],
   component: ["Component", "Components"],
 };
+
+/** A type's API name: kebab-case, starting with a letter, 63 characters at most. */
+export const API_NAME_RULE: KeyRule = { separator: "-", maxLength: 63, startWithLetter: true };
 
 export function NewTypeDialog({
   open,
@@ -24,6 +29,7 @@ export function NewTypeDialog({
   const [form] = Form.useForm<{ kind: ContentTypeKind; name: string; apiName: string }>();
   const [saving, setSaving] = useState(false);
   const { message } = App.useApp();
+  const fillApiName = useKeyFromName(form, "apiName", API_NAME_RULE);
   const create = async (v: { kind: ContentTypeKind; name: string; apiName: string }) => {
     setSaving(true);
     try {
@@ -69,29 +75,21 @@ export function NewTypeDialog({
           label="Name"
           rules={[{ required: true, whitespace: true, message: "Give the type a name" }]}
         >
-          <Input
-            autoFocus
-            maxLength={120}
-            onChange={(e) => {
-              if (!form.isFieldTouched("apiName"))
-                form.setFieldValue("apiName", slugify(e.target.value).replace(/^[^a-z]+/, ""));
-            }}
-          />
+          <Input autoFocus maxLength={120} onChange={(e) => fillApiName(e.target.value)} />
         </Form.Item>
         <Form.Item
           name="apiName"
           label="API name"
           extra="The path of its entries: /public-cms/{domain}/{API name}"
-          rules={[
-            { required: true, message: "Give the type an API name" },
-            {
-              pattern: API_NAME,
-              message:
-                "API name may only contain lower-case letters, digits and dashes, starting with a letter",
-            },
-          ]}
+          rules={keyRules(
+            "API name",
+            API_NAME_RULE,
+            API_NAME,
+            "may only contain lower-case letters, digits and dashes, starting with a letter",
+            "Give the type an API name",
+          )}
         >
-          <Input maxLength={63} />
+          <Input maxLength={API_NAME_RULE.maxLength} />
         </Form.Item>
       </Form>
     </Modal>

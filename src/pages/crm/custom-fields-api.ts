@@ -1,6 +1,7 @@
 /** The custom field calls (`/crm/custom-fields`, docs/crm-api.md), with the session rules of every client. */
 import { createServiceClient } from "../../../providers/http";
 import type { CustomField, CustomFieldType } from "../../../schemas/custom-fields";
+import { keyFromName } from "../../lib/key-from-name";
 
 const crm = createServiceClient("crm");
 
@@ -35,11 +36,6 @@ export const customFieldsApi = {
  * keyOfLabel("Industry size (staff)"); // "industry_size_staff"
  */
 export function keyOfLabel(label: string): string {
-  const words = label
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "_")
-    .replace(/^[^a-z]+|_+$/g, "");
-  return words.slice(0, 40).replace(/_+$/, "");
+  // The one way keys are made from names (src/lib/key-from-name.ts), in this key's alphabet.
+  return keyFromName(label, { separator: "_", maxLength: 40, startWithLetter: true });
 }

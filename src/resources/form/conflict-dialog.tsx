@@ -34,8 +34,8 @@ export function ConflictDialog({
   const rows = Object.keys(differences).map((field) => ({
     field,
     title: def.schema.properties[field]?.title ?? field,
-    theirs: describeValue(conflict?.theirs[field]),
-    mine: describeValue(differences[field]),
+    theirs: describeValue(conflict?.theirs[field], def.schema.properties[field]),
+    mine: describeValue(differences[field], def.schema.properties[field]),
   }));
   return (
     <Modal

@@ -17,7 +17,9 @@ import {
   deriveUiSchema,
   type FormData,
   formSchemaOf,
+  keyFieldsToFill,
   relationDependencies,
+  withKeysFromNames,
 } from "../form-schema";
 import { formValidator } from "../validator";
 import type { ResourceFormContext } from "./relation-widget";
@@ -81,13 +83,20 @@ export function ResourceForm({
   const dependencies = useMemo(() => relationDependencies(def, resourceByName), [def]);
   const lifted = useMemo(() => liftedArrayFields(def.schema, uiSchema), [def, uiSchema]);
   const [formData, setFormData] = useState<FormData>(initialData);
+  // Decided once, from the first values: a record that has its key keeps it.
+  const [keyFields] = useState(() => keyFieldsToFill(def.schema, initialData));
   const [extraErrors, setExtraErrors] = useState<ErrorSchema>({});
   const { setWarnWhen } = useWarnAboutChange();
 
   useEffect(() => setExtraErrors(toErrorSchema(serverErrors, lifted)), [serverErrors, lifted]);
 
   const handleChange = ({ formData: changed }: IChangeEvent<FormData>, fieldId?: string) => {
-    const next = clearStaleDependents(formData, changed ?? {}, dependencies);
+    const next = withKeysFromNames(
+      def.schema,
+      fieldId ? keyFields : [],
+      formData,
+      clearStaleDependents(formData, changed ?? {}, dependencies),
+    );
     const fields = changedFields(formData, next);
     if (fields.length === 0) return;
     // rjsf also reports the defaults it fills in; only a field edit is an unsaved change.

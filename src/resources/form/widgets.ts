@@ -5,6 +5,7 @@
  */
 import type { RegistryWidgetsType, TemplatesType } from "@rjsf/utils";
 import {
+  BLOCK_KIND_WIDGET,
   DAY_WIDGET,
   INSTANT_WIDGET,
   MEDIA_WIDGET,
@@ -15,6 +16,7 @@ import {
 } from "../form-schema";
 import { AssetWidget } from "./asset-widget";
 import { BlankNumberInputTemplate } from "./blank-number-input";
+import { AddButton, BlockKindWidget } from "./blocks";
 import { DayWidget, InstantWidget, TimeOfDayWidget } from "./date-widgets";
 import { MediaUrlsWidget } from "./media-urls-widget";
 import { OptionsWidget } from "./options-widget";
@@ -23,6 +25,7 @@ import { RichTextWidget, TextOrRichTextWidget } from "./rich-text-widget";
 
 export const FORM_WIDGETS: RegistryWidgetsType = {
   asset: AssetWidget,
+  [BLOCK_KIND_WIDGET]: BlockKindWidget,
   [DAY_WIDGET]: DayWidget,
   [INSTANT_WIDGET]: InstantWidget,
   [MEDIA_WIDGET]: MediaUrlsWidget,
@@ -36,4 +39,8 @@ export const FORM_WIDGETS: RegistryWidgetsType = {
 /** Templates replaced in every generated form. */
 export const FORM_TEMPLATES: Partial<TemplatesType> = {
   BaseInputTemplate: BlankNumberInputTemplate,
+  // rjsf merges these over its own buttons (Form's registry), so only the add button is given.
+  ButtonTemplates: { AddButton } as Partial<
+    TemplatesType["ButtonTemplates"]
+  > as TemplatesType["ButtonTemplates"],
 };
