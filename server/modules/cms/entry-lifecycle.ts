@@ -13,22 +13,15 @@ import { badRequest, HttpError, notFound } from "../../http/errors";
 import type { AnyDb } from "../../resources/rules";
 import { getVersion, listVersions, type VersionSummary } from "../../versions/versions";
 import { type EntriesService, type EntryRow, entriesResource, entryRecord } from "./entries.service";
-import { scheduleDone, scheduleFailed } from "./schedule-notices";
+import { type SchedulePayload, scheduleDone, scheduleFailed } from "./schedule-notices";
+
+export type { SchedulePayload };
+
 import type { ContentType, TypeRegistry } from "./type-registry";
 
 type Values = Record<string, unknown>;
 
 export const SCHEDULE_JOB = "cms.schedule";
-
-export interface SchedulePayload {
-  typeId: string;
-  entryId: string;
-  action: "publish" | "unpublish";
-  /** The time it was set for: a job whose time was changed since does nothing. */
-  at: string;
-  /** Who set it: told when it is done or fails (schedule-notices.ts). Absent in older jobs. */
-  by?: string;
-}
 
 /** Tries of a scheduled publish before its scheduler is told it failed. */
 export const SCHEDULE_ATTEMPTS = 5;

@@ -12,10 +12,20 @@ import { HttpError } from "../../http/errors";
 import type { NotifyInput } from "../../notifications";
 import type { AnyDb } from "../../resources/rules";
 import type { EntryRow } from "./entries.service";
-import type { SchedulePayload } from "./entry-lifecycle";
 import type { ContentType } from "./type-registry";
 
 type Db = AppContext["db"];
+
+/** A scheduled publish or unpublish: the payload of its job (entry-lifecycle.ts). */
+export interface SchedulePayload {
+  typeId: string;
+  entryId: string;
+  action: "publish" | "unpublish";
+  /** The time it was set for: a job whose time was changed since does nothing. */
+  at: string;
+  /** Who set it: told when it is done or fails (schedule-notices.ts). Absent in older jobs. */
+  by?: string;
+}
 
 /** The entry's screen: `/cms/entries/<api name>/show/<id>`. */
 export const entryLink = (type: ContentType, id: string) =>
