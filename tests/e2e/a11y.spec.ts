@@ -65,7 +65,11 @@ async function violations(page: Page): Promise<string[]> {
   return found
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .flatMap((v) =>
-      v.nodes.map((n) => `${v.impact} ${v.id} at ${n.target.join(" ")}: ${v.help} (${v.helpUrl})`),
+      v.nodes.map(
+        (n) =>
+          // The element's start too: a target such as "span:nth-child(2)" alone does not say which.
+          `${v.impact} ${v.id} at ${n.target.join(" ")} ${n.html.slice(0, 160)}: ${v.help} (${v.helpUrl})`,
+      ),
     );
 }
 
@@ -327,7 +331,7 @@ test.describe("accessibility", () => {
       (page) =>
         page.locator("main").getByRole("button", { name, exact: true }).click({ timeout: 60_000 });
     const tab =
-      (name: string): Ready =>
+      (name: string | RegExp): Ready =>
       (main) =>
         main.getByRole("tab", { name, selected: true });
     const { type, entry, proposal, runId } = modules;
