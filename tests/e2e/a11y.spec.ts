@@ -2,8 +2,14 @@
  * Every screen passes an axe-core scan with no serious or critical violation (issue 13): the
  * signed-out screens, every discovered resource's list, create, show and edit screens, the
  * hand-written screens (home, users, account, devices, security log, outbox, DAM, PDF library,
- * a PDF's hotspot editor, analytics) and the public catalogue viewer. A violation is printed
- * with its rule, where it is and axe's help, so the failure says what to fix.
+ * a PDF's hotspot editor, analytics), the public catalogue viewer, form and proposal, and the
+ * new modules' own screens, tabs and dialogs (issue 27: the CMS builder and entries, the form's
+ * tabs, the CRM board, client dialogs, calendar and sequences, the automation's runs, the
+ * store's proposals). A violation is printed with its rule, where it is and axe's help, so the
+ * failure says what to fix.
+ *
+ * In the same pass each screen is checked for what a person must never meet (screen-checks.ts):
+ * a console or uncaught error, "undefined", "NaN", "[object Object]" or an error code shown.
  *
  * Fast by design (the suite has a time budget): one page for the whole file, signed in once;
  * each screen is reached inside the app as a link would (no reload), and scanned as soon as
@@ -17,17 +23,25 @@ import { baseType, type EntitySchema, type FieldSchema } from "../../schemas/con
 import { type CustomField, withCustomFields } from "../../schemas/custom-fields";
 import { recordPath, resourceRoutes } from "../../src/resources/routes";
 import { makeCataloguePdf } from "../fixtures/make-pdf";
+import { type ModuleData, publicProposal, type Seeded, seedModules } from "./a11y-seed";
 import { type ApiSession, apiSession, E2E_ORIGIN, navigateInApp, signIn } from "./helpers";
 import { processedPdf, type UploadedPdf, uploadPdf } from "./pdf-helpers";
+import { visibleSlips, watchErrors } from "./screen-checks";
 
 // A cap for a stuck run, not a timing check: the catalogue is processed before the first scan.
-test.describe.configure({ timeout: 300_000 });
+test.describe.configure({ timeout: 600_000 });
 
 /** What marks a screen as the one asked for, once it is drawn: within its <main>. */
 type Ready = (main: Locator) => Locator;
 
-/** A screen to scan: its name in the report, its path under /manage (or a full URL), its mark. */
-type Screen = [name: string, path: string, ready: Ready];
+/** What opens a dialog or drawer on the screen reached, when that is what is scanned. */
+type Open = (page: Page) => Promise<void>;
+
+/**
+ * A screen to scan: its name in the report, its path under /manage (or a full URL), its mark,
+ * and what opens it when it is a dialog on that path.
+ */
+type Screen = [name: string, path: string, ready: Ready, open?: Open];
 
 const heading =
   (name: string | RegExp): Ready =>
@@ -51,34 +65,54 @@ async function violations(page: Page): Promise<string[]> {
   return found
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .flatMap((v) =>
-      v.nodes.map((n) => `${v.impact} ${v.id} at ${n.target.join(" ")}: ${v.help} (${v.helpUrl})`),
+      v.nodes.map(
+        (n) =>
+          // The element's start too: a target such as "span:nth-child(2)" alone does not say which.
+          `${v.impact} ${v.id} at ${n.target.join(" ")} ${n.html.slice(0, 160)}: ${v.help} (${v.helpUrl})`,
+      ),
     );
 }
 
-/** Loading spinners and skeletons, anywhere on the page. */
-const loading = (page: Page) => page.locator(".ant-spin-spinning, .ant-skeleton-active");
+/** Loading spinners and skeletons shown anywhere on the page (a hidden tab's do not count). */
+const loading = (page: Page) =>
+  page.locator(".ant-spin-spinning, .ant-skeleton-active").filter({ visible: true });
+
+/** The console and uncaught errors of the page, taken screen by screen. */
+let errors: ReturnType<typeof watchErrors>;
 
 /**
  * Goes to `path` inside the app already open (a full URL is loaded instead), waits until the
- * screen before it is gone, this one's mark is up and nothing is loading, then scans it.
- * Returns the screen's violations, labelled by the screen.
+ * screen before it is gone, this one's mark is up and nothing is loading, then scans it and
+ * reads it for slips. A dialog on the same path as the screen before is opened there, the
+ * dialog before it shut first. Returns the screen's violations and slips, labelled by the screen.
  */
-async function scan(page: Page, [name, path, ready]: Screen, before?: Screen): Promise<string[]> {
+async function scan(page: Page, [name, path, ready, open]: Screen, before?: Screen): Promise<string[]> {
   const main = page.locator("main");
-  if (path.startsWith("http")) await page.goto(path);
-  else await navigateInApp(page, `/manage${path}`);
-  if (before) await expect(before[2](main), `${name}: ${before[0]} is gone`).toHaveCount(0);
-  await expect(ready(main), `${name}: the screen is drawn`).toBeVisible({ timeout: 20_000 });
-  await expect(loading(page), `${name}: loaded`).toHaveCount(0);
-  return (await violations(page)).map((v) => `${name} (${path}): ${v}`);
+  if (before?.[1] === path && open) {
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog"), `${name}: ${before[0]} is shut`).toHaveCount(0);
+  } else {
+    if (path.startsWith("http")) await page.goto(path);
+    else await navigateInApp(page, `/manage${path}`);
+    if (before) await expect(before[2](main), `${name}: ${before[0]} is gone`).toHaveCount(0);
+  }
+  await open?.(page);
+  // A cap for a stuck screen, not a timing check: a busy machine loads a screen's code slowly.
+  await expect(ready(main), `${name}: the screen is drawn`).toBeVisible({ timeout: 60_000 });
+  await expect(loading(page), `${name}: loaded`).toHaveCount(0, { timeout: 60_000 });
+  const found = [...(await violations(page)), ...(await visibleSlips(page)), ...errors.take()];
+  return found.map((v) => `${name} (${path}): ${v}`);
 }
 
-/** Scans each screen and fails with every violation found, listed. */
+/** Scans each screen and fails with every violation and slip found, listed. */
 async function expectNoViolations(page: Page, screens: Screen[]) {
+  errors.take();
   const found: string[] = [];
   for (const [i, screen] of screens.entries()) found.push(...(await scan(page, screen, screens[i - 1])));
   console.log(
-    found.length ? found.join("\n") : `${screens.length} screens, no serious or critical violation`,
+    found.length
+      ? found.join("\n")
+      : `${screens.length} screens, no serious or critical violation, error or slip`,
   );
   expect(found).toEqual([]);
 }
@@ -118,12 +152,6 @@ function sampleValue(name: string, field: FieldSchema, { made, options }: Sample
           : `A11y${name.replace(/[^A-Za-z0-9]/g, "")}${Date.now()}`
       ).slice(0, field.maxLength ?? 60);
   }
-}
-
-/** A record made to be looked at: its id and the label its screens show. */
-interface Seeded {
-  id: string;
-  label: string;
 }
 
 /**
@@ -221,14 +249,17 @@ test.describe("accessibility", () => {
   let admin: ApiSession["user"];
   let pdf: UploadedPdf;
   let records: Map<string, Seeded>;
+  let modules: ModuleData;
 
   test.beforeAll(async ({ browser, request }) => {
     const session = await apiSession(request);
     admin = session.user;
     pdf = await readyCatalogue(session);
     records = await seedRecords(session);
+    modules = await seedModules(session, records);
     // A context of its own (axe-core's builder refuses a page from browser.newPage()).
     page = await (await browser.newContext()).newPage();
+    errors = watchErrors(page);
   });
 
   test.afterAll(async () => {
@@ -242,12 +273,23 @@ test.describe("accessibility", () => {
     return page;
   }
 
-  test("the signed-out screens and the public catalogue viewer", async () => {
+  test("the signed-out screens and the public catalogue viewer, form and proposal", async () => {
+    const form = records.get("forms")?.label as string;
     await expectNoViolations(page, [
       ["Sign in", `${E2E_ORIGIN}/manage/login`, heading("Sign in")],
       ["Forgot password", "/password_reset", heading("Forgot password")],
       ["Not found", "/404", text("Page not found")],
       ["Catalogue viewer", `${E2E_ORIGIN}/view/${pdf.slug}`, (main) => main.page().locator("img").first()],
+      [
+        "Public form",
+        `${E2E_ORIGIN}/forms/f/${modules.formSlug}?utm_source=a11y`,
+        (main) => main.page().getByRole("heading", { name: form }),
+      ],
+      [
+        "Public proposal",
+        publicProposal(modules.proposal.token),
+        (main) => main.page().getByRole("heading", { name: modules.proposal.label }),
+      ],
     ]);
   });
 
@@ -276,6 +318,57 @@ test.describe("accessibility", () => {
         `/automation/automations/show/${records.get("automations")?.id}`,
         text("Build the flow"),
       ],
+    ]);
+  });
+
+  test("the new modules' own screens, tabs and dialogs", async () => {
+    const dialog =
+      (name: string | RegExp): Ready =>
+      (main) =>
+        main.page().getByRole("dialog", { name });
+    const click =
+      (name: string): Open =>
+      (page) =>
+        page.locator("main").getByRole("button", { name, exact: true }).click({ timeout: 60_000 });
+    const tab =
+      (name: string | RegExp): Ready =>
+      (main) =>
+        main.getByRole("tab", { name, selected: true });
+    const { type, entry, proposal, runId } = modules;
+    const entries = `/cms/entries/${type.apiName}`;
+    const client = records.get("clients") as Seeded;
+    const clientPage = `/crm/clients/show/${client.id}`;
+    const form = `/forms/forms/show/${records.get("forms")?.id}`;
+    const automation = `/automation/automations/show/${records.get("automations")?.id}`;
+    await expectNoViolations(await adminPage(), [
+      ["Content type builder", `/cms/content-types?type=${type.apiName}`, heading(type.name)],
+      ["Entries", entries, text(entry.label)],
+      ["New entry", `${entries}/create`, heading(`Create ${type.name.toLowerCase()}`)],
+      ["Entry", `${entries}/show/${entry.id}`, heading(entry.label)],
+      ["Edit entry", `${entries}/edit/${entry.id}`, heading(`Edit ${entry.label}`)],
+      ["Form settings", `${form}?tab=settings`, tab("Settings")],
+      ["Form submissions", `${form}?tab=submissions`, tab("Submissions")],
+      ["Form insights", `${form}?tab=insights`, tab("Insights")],
+      ["Forms webhooks", "/forms/webhooks", text("Webhooks")],
+      ["CRM clients", "/crm", tab("Clients")],
+      ["CRM board", "/crm?tab=2", tab("Opportunities")],
+      ["Client page", clientPage, heading(client.label)],
+      ["Email dialog", clientPage, dialog(`Email ${client.label}`), click("Email")],
+      ["SMS dialog", clientPage, dialog(`SMS to ${client.label}`), click("SMS")],
+      ["Meeting dialog", clientPage, dialog(`Book a meeting with ${client.label}`), click("Book meeting")],
+      ["Calendar", "/crm/calendar", text("Calendar")],
+      ["Custom fields", "/crm/custom-fields", text("Custom fields")],
+      ["SMS outbox", "/crm/sms-outbox", heading("SMS outbox")],
+      [
+        "Sequence enrolments",
+        `/crm/sequences/show/${records.get("sequences")?.id}?tab=enrolments`,
+        tab("Enrolments"),
+      ],
+      ["Automation runs", `${automation}?tab=runs`, tab(/^Runs/)],
+      ["Run detail", `${automation}?run=${runId}`, dialog(/^Run of /)],
+      ["Automation versions", `${automation}?tab=versions`, tab("Versions")],
+      ["Sent proposal", `/store/proposals/show/${proposal.id}`, heading(proposal.label)],
+      ["Connect a store", "/store", dialog("Connect a BigCommerce store"), click("Connect a store")],
     ]);
   });
 

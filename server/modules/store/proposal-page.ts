@@ -24,7 +24,7 @@ td.n,th.n{text-align:right;white-space:nowrap}tfoot td{border:none}.total td{fon
 .status{display:inline-block;padding:2px 10px;border-radius:12px;background:#e6f4ff;color:#0958d9;font-size:14px}
 .actions{display:flex;gap:12px;flex-wrap:wrap;margin-top:16px}form{margin:0}
 button{font:inherit;padding:10px 22px;border-radius:6px;border:1px solid #d9d9d9;background:#fff;cursor:pointer}
-button.primary{background:#1677ff;border-color:#1677ff;color:#fff}button:focus-visible{outline:3px solid #91caff;outline-offset:2px}
+button.primary{background:#0958d9;border-color:#0958d9;color:#fff}button:focus-visible{outline:3px solid #91caff;outline-offset:2px}
 .note{white-space:pre-wrap}.answer{margin-top:16px;padding:12px;border-radius:6px;background:#f6ffed;border:1px solid #b7eb8f}
 .answer.bad{background:#fff2f0;border-color:#ffccc7}
 `;
@@ -60,7 +60,7 @@ export function renderProposalPage(view: ProposalView, token: string, state: Pag
   const validUntil = proposal.valid_until
     ? `<p class="muted">Valid until ${e(String(proposal.valid_until).split("-").reverse().join("-"))}</p>`
     : "";
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${e(`Proposal ${proposal.number ?? ""}: ${proposal.title}`)}</title><style>${STYLE}</style></head><body><main><div class="card">
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><link rel="icon" type="image/svg+xml" href="/manage/images/logo.svg"><title>${e(`Proposal ${proposal.number ?? ""}: ${proposal.title}`)}</title><style>${STYLE}</style></head><body><main><div class="card">
 <p class="muted">Proposal ${e(proposal.number ?? "")}${view.clientName ? ` for ${e(view.clientName)}` : ""}</p>
 <h1>${e(proposal.title)}</h1>
 <p><span class="status">${e(PROPOSAL_STATUS_LABELS[status] ?? status)}</span></p>${validUntil}

@@ -73,13 +73,17 @@ export default function CrmPage() {
   return (
     <div className="crm-page">
       {/* The tabs say what the module holds: the board gets the height a description would take. */}
-      <Typography.Title level={2} style={{ marginBottom: 8 }} title={module?.description}>
-        {module?.name ?? "CRM"}
-      </Typography.Title>
+      {/* The tab's actions sit by the title, not in the tab bar: there they would be inside its
+          tablist, where only tabs may be (axe's aria-required-children, issue 27). */}
+      <Flex justify="space-between" align="center" gap={8} wrap style={{ marginBottom: 8 }}>
+        <Typography.Title level={2} style={{ margin: 0 }} title={module?.description}>
+          {module?.name ?? "CRM"}
+        </Typography.Title>
+        {extra}
+      </Flex>
       <Tabs
         activeKey={String(selected)}
         onChange={(key) => choose(Number(key))}
-        tabBarExtraContent={extra}
         destroyOnHidden
         items={tabs.map(({ number, def }) => ({
           key: String(number),
