@@ -16,7 +16,7 @@ const png = (width: number, height: number, r: number) =>
     .toBuffer();
 
 const item = (page: Page, kind: "Folder" | "Asset", name: string): Locator =>
-  page.getByRole("option", { name: `${kind} ${name}`, exact: true });
+  page.getByRole("row", { name: `${kind} ${name}`, exact: true });
 
 /** Creates a folder in the folder shown, through the "New folder" dialog. */
 async function newFolder(page: Page, name: string) {

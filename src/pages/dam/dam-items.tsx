@@ -99,8 +99,10 @@ function useFolderDrop(onDrop: (folder: DamFolder, event: DragEvent) => void) {
 }
 
 /**
- * The folders and assets of the current place, as a grid of cards or a table. A listbox
- * for assistive technology: each item is an option whose `aria-selected` is the selection.
+ * The folders and assets of the current place, as a grid of cards or a table. For assistive
+ * technology each item is a row whose `aria-selected` is the selection: a row, not a listbox
+ * option, because an item holds its own controls (its checkbox and its actions), and an
+ * option's content is presentational (axe: nested-interactive).
  */
 export function DamItems(props: DamItemsProps) {
   const { items, view, selected, onClick, onToggle, onOpen, onDragStart, onDropOnFolder, itemMenu } = props;
@@ -108,7 +110,7 @@ export function DamItems(props: DamItemsProps) {
   const { over, handlers } = useFolderDrop(onDropOnFolder);
 
   const common = (item: DamItem) => ({
-    role: "option" as const,
+    role: "row" as const,
     "aria-selected": selected.has(item.key),
     "aria-label": `${item.kind === "folder" ? "Folder" : "Asset"} ${nameOf(item)}`,
     "data-item": item.key,
@@ -147,7 +149,7 @@ export function DamItems(props: DamItemsProps) {
 
   if (view === "list") {
     return (
-      <div role="listbox" aria-multiselectable aria-label="Folders and assets">
+      <section aria-label="Folders and assets">
         <Table<DamItem>
           dataSource={items}
           rowKey="key"
@@ -209,13 +211,14 @@ export function DamItems(props: DamItemsProps) {
           />
           <Table.Column<DamItem> key="more" width={48} render={(_, item) => menuButton(item)} />
         </Table>
-      </div>
+      </section>
     );
   }
 
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a wrapping grid of cards, laid out by CSS, not a table.
     <div
-      role="listbox"
+      role="grid"
       aria-multiselectable
       aria-label="Folders and assets"
       style={{ display: "grid", gridTemplateColumns: "repeat(auto-fill, minmax(156px, 1fr))", gap: 12 }}
@@ -237,35 +240,39 @@ export function DamItems(props: DamItemsProps) {
               userSelect: "none",
             }}
           >
-            <Flex
-              justify="space-between"
-              align="center"
-              style={{ position: "absolute", inset: "6px 6px auto 8px", zIndex: 1 }}
-            >
-              {checkbox(item)}
-              {menuButton(item)}
-            </Flex>
-            {item.kind === "folder" ? (
-              <Flex align="center" justify="center" style={{ height: 112 }}>
-                <FolderFilled style={{ fontSize: 64, color: token.colorWarning }} />
+            {/* One cell per card: the grid's rows are the cards (a card is one item). */}
+            {/* biome-ignore lint/a11y/useSemanticElements: a card's one cell, inside a CSS grid of cards. */}
+            <div role="gridcell" tabIndex={-1}>
+              <Flex
+                justify="space-between"
+                align="center"
+                style={{ position: "absolute", inset: "6px 6px auto 8px", zIndex: 1 }}
+              >
+                {checkbox(item)}
+                {menuButton(item)}
               </Flex>
-            ) : (
-              <div style={{ background: token.colorFillQuaternary, borderRadius: token.borderRadius }}>
-                <AssetThumb asset={item.asset} size={112} />
-              </div>
-            )}
-            <Typography.Text
-              strong
-              ellipsis={{ tooltip: nameOf(item) }}
-              style={{ display: "block", marginTop: 8 }}
-            >
-              {nameOf(item)}
-            </Typography.Text>
-            <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
-              {item.kind === "folder"
-                ? "Folder"
-                : `${formatBytes(item.asset.size)}${item.asset.width ? ` · ${item.asset.width}×${item.asset.height}` : ""}`}
-            </Typography.Text>
+              {item.kind === "folder" ? (
+                <Flex align="center" justify="center" style={{ height: 112 }}>
+                  <FolderFilled style={{ fontSize: 64, color: token.colorWarning }} />
+                </Flex>
+              ) : (
+                <div style={{ background: token.colorFillQuaternary, borderRadius: token.borderRadius }}>
+                  <AssetThumb asset={item.asset} size={112} />
+                </div>
+              )}
+              <Typography.Text
+                strong
+                ellipsis={{ tooltip: nameOf(item) }}
+                style={{ display: "block", marginTop: 8 }}
+              >
+                {nameOf(item)}
+              </Typography.Text>
+              <Typography.Text type="secondary" style={{ fontSize: token.fontSizeSM }}>
+                {item.kind === "folder"
+                  ? "Folder"
+                  : `${formatBytes(item.asset.size)}${item.asset.width ? ` · ${item.asset.width}×${item.asset.height}` : ""}`}
+              </Typography.Text>
+            </div>
           </div>
         );
       })}
