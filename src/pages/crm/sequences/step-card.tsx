@@ -70,7 +70,9 @@ export function StepCard({ step, index, count, selected, problems, onSelect, onD
       </span>
       <span className="seq-step-icon">{STEP_ICONS[step.type]}</span>
       <span className="seq-step-text">
-        <Typography.Text strong ellipsis className="seq-step-title">
+        {/* Cut by CSS, whole on hover: antd's measured ellipsis can re-measure past React's
+            update limit while the list reflows (error #185 when steps were added). */}
+        <Typography.Text strong className="seq-step-title" title={stepSummary(step)}>
           {stepSummary(step)}
         </Typography.Text>
         <Typography.Text type="secondary" className="seq-step-type">
