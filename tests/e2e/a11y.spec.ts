@@ -364,8 +364,10 @@ test.describe("accessibility", () => {
         `/crm/sequences/show/${records.get("sequences")?.id}?tab=enrolments`,
         tab("Enrolments"),
       ],
-      ["Automation runs", `${automation}?tab=runs`, tab(/^Runs/)],
+      // The run's drawer opens over the Runs tab, which stays: it comes first, so the screen
+      // before each one is gone when the next is scanned.
       ["Run detail", `${automation}?run=${runId}`, dialog(/^Run of /)],
+      ["Automation runs", `${automation}?tab=runs`, tab(/^Runs/)],
       ["Automation versions", `${automation}?tab=versions`, tab("Versions")],
       ["Sent proposal", `/store/proposals/show/${proposal.id}`, heading(proposal.label)],
       ["Connect a store", "/store", dialog("Connect a BigCommerce store"), click("Connect a store")],
