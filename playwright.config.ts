@@ -37,6 +37,10 @@ export default defineConfig({
     screenshot: "only-on-failure",
     trace: "retain-on-failure",
     browserName: "chromium",
+    // The system asks for less motion, which the app honours (antd's motion off: dialogs,
+    // drawers and menus appear at once). Fewer frames to draw and wait for on two cores; the
+    // app with motion is checked in smoke.spec.ts.
+    reducedMotion: "reduce",
     launchOptions: {
       executablePath: chromium,
       args: [

@@ -9,8 +9,9 @@ import { BrowserRouter, Route, Routes } from "react-router";
 import { ErrorBoundary } from "./components/error-boundary";
 import { NetworkToasts } from "./components/network-toasts";
 import { PageLoader } from "./components/page-loader";
+import { useReducedMotion } from "./hooks/use-reduced-motion";
 import { TOAST_AUTO_CLOSE_MS } from "./lib/constants";
-import { theme } from "./theme";
+import { reducedMotionTheme, theme } from "./theme";
 
 export const APP_BASENAME = "/manage";
 
@@ -42,8 +43,9 @@ const MESSAGE_CONFIG = { top: 16, duration: TOAST_AUTO_CLOSE_MS / 1000, maxCount
 message.config(MESSAGE_CONFIG);
 
 export function App() {
+  const reduced = useReducedMotion();
   return (
-    <ConfigProvider theme={theme}>
+    <ConfigProvider theme={reduced ? reducedMotionTheme : theme} wave={{ disabled: reduced }}>
       <AntApp message={MESSAGE_CONFIG}>
         <NetworkToasts />
         <BrowserRouter basename={APP_BASENAME}>

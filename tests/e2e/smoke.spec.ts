@@ -1,6 +1,8 @@
 /**
  * The e2e stack itself: the server is up on a fresh data folder and serves the built SPA,
  * which starts in Chromium without an uncaught error and sends a signed-out visitor to sign in.
+ * The specs run with the system's "reduce motion" asked for (playwright.config.ts), which the app
+ * honours; the last test checks both ways.
  */
 import { expect, test } from "@playwright/test";
 import { api } from "./helpers";
@@ -19,4 +21,15 @@ test("the admin app starts under /manage and asks a signed-out visitor to sign i
   await expect(page).toHaveURL(/\/manage\/login$/);
   await expect(page.getByRole("button", { name: "Sign in", exact: true })).toBeVisible();
   expect(errors).toEqual([]);
+});
+
+test("antd's motion follows the system's reduced-motion setting, also when it changes", async ({ page }) => {
+  await page.goto("login");
+  const signIn = page.getByRole("button", { name: "Sign in", exact: true });
+  await expect(signIn).toBeVisible();
+  const transition = () => signIn.evaluate((el) => getComputedStyle(el).transitionDuration);
+  // Asked for less motion (the suite's setting): nothing moves.
+  expect((await transition()).split(/,\s*/).every((d) => d === "0s")).toBe(true);
+  await page.emulateMedia({ reducedMotion: "no-preference" });
+  await expect.poll(async () => (await transition()).split(/,\s*/).some((d) => d !== "0s")).toBe(true);
 });
