@@ -18,34 +18,11 @@
 import type { DelayUnit } from "../src/lib/delays";
 import type { ConditionalFilter, CrudFilter } from "./conditions";
 
-export const TRIGGER_KINDS = [
-  "client-created",
-  "opportunity-stage-changed",
-  "form-submitted",
-  "cms-entry-published",
-  "proposal-accepted",
-  "cart-abandoned",
-  "email-opened",
-  "email-clicked",
-  "schedule",
-  "webhook",
-  "manual",
-] as const;
-export type TriggerKind = (typeof TRIGGER_KINDS)[number];
+// The trigger kinds and their labels live in their own module: the app shell's resource list
+// (schemas/automations.ts) needs them without the rest of this model.
+export { TRIGGER_KINDS, TRIGGER_LABELS, type TriggerKind } from "./automation-triggers";
 
-export const TRIGGER_LABELS: Readonly<Record<TriggerKind, string>> = {
-  "client-created": "Client created",
-  "opportunity-stage-changed": "Opportunity stage changed",
-  "form-submitted": "Form submitted",
-  "cms-entry-published": "CMS entry published",
-  "proposal-accepted": "Proposal accepted",
-  "cart-abandoned": "Store cart abandoned",
-  "email-opened": "Email opened",
-  "email-clicked": "Link in an email clicked",
-  schedule: "On a schedule",
-  webhook: "Incoming webhook",
-  manual: "Run by hand",
-};
+import type { TriggerKind } from "./automation-triggers";
 
 /**
  * What starts a run. Each kind reads its own fields: `stage` (the stage moved to; any when

@@ -4,7 +4,7 @@
  * (schemas/automation.ts) — is kept beside it, as a draft and as the published version, and
  * edited through the module's own routes (`/api/automations/{id}/draft`, `/publish`).
  */
-import { TRIGGER_KINDS, TRIGGER_LABELS } from "./automation";
+import { TRIGGER_KINDS, TRIGGER_LABELS } from "./automation-triggers";
 import { auditProperties, type EntitySchema } from "./contract";
 
 /**
