@@ -93,7 +93,7 @@ export function Controls(props: ControlsProps) {
           <Icon name="zoomOut" />
         </button>
         <output className="vw-zoom-level" aria-label="Zoom level">
-          {formatPercent(Math.round(zoom * 100))}
+          {formatPercent(zoom, { fraction: true, decimals: 0 })}
         </output>
         <button
           type="button"

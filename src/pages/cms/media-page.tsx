@@ -193,7 +193,7 @@ function MediaDrawer({
         <FocalPoint asset={asset} value={focal} onChange={setFocal} />
         <Typography.Text type="secondary">
           {focal
-            ? `Focal point ${formatPercent(Math.round(focal.x * 100))} across, ${formatPercent(Math.round(focal.y * 100))} down`
+            ? `Focal point ${formatPercent(focal.x, { fraction: true, decimals: 0 })} across, ${formatPercent(focal.y, { fraction: true, decimals: 0 })} down`
             : "Click the image where its subject is: crops keep that point in view."}
         </Typography.Text>
         <Form form={form} layout="vertical" onFinish={save}>

@@ -164,4 +164,4 @@ export function scrollForZoom(args: {
 }
 
 /** The zoom as people read it: "62%". */
-export const zoomLabel = (zoom: number) => formatPercent(Math.round(zoom * 100));
+export const zoomLabel = (zoom: number) => formatPercent(zoom, { fraction: true, decimals: 0 });
