@@ -79,12 +79,27 @@ async function firstOpen(ctx: AppContext, trx: Trx, message: TrackedMessage, at:
   return true;
 }
 
-/** A fetch of the mail's pixel. */
-export async function recordOpen(ctx: AppContext, messageId: string): Promise<void> {
+/**
+ * Runs `record` on the tracked mail, locked, in one transaction (nothing when it is not an
+ * outgoing CRM email); when `record` added to the client's timeline, tells the client's page.
+ */
+async function onLockedMessage(
+  ctx: AppContext,
+  messageId: string,
+  record: (trx: Trx, message: TrackedMessage, at: Date) => Promise<boolean>,
+): Promise<void> {
   const at = new Date();
   const changed = await ctx.db.transaction().execute(async (trx) => {
     const message = await lockMessage(trx, messageId);
     if (!message) return null;
+    return (await record(trx, message, at)) ? message.client_id : null;
+  });
+  if (changed) timelineChanged(ctx, [changed], null);
+}
+
+/** A fetch of the mail's pixel. */
+export async function recordOpen(ctx: AppContext, messageId: string): Promise<void> {
+  await onLockedMessage(ctx, messageId, async (trx, message, at) => {
     await trx
       .updateTable("crm_messages")
       .set((eb) => ({
@@ -93,17 +108,13 @@ export async function recordOpen(ctx: AppContext, messageId: string): Promise<vo
       }))
       .where("id", "=", message.id)
       .execute();
-    return (await firstOpen(ctx, trx, message, at)) ? message.client_id : null;
+    return firstOpen(ctx, trx, message, at);
   });
-  if (changed) timelineChanged(ctx, [changed], null);
 }
 
 /** A follow of one of the mail's links (its address checked against the signature). */
 export async function recordClick(ctx: AppContext, messageId: string, url: string): Promise<void> {
-  const at = new Date();
-  const changed = await ctx.db.transaction().execute(async (trx) => {
-    const message = await lockMessage(trx, messageId);
-    if (!message) return null;
+  await onLockedMessage(ctx, messageId, async (trx, message, at) => {
     await trx
       .updateTable("crm_messages")
       .set((eb) => ({
@@ -140,7 +151,6 @@ export async function recordClick(ctx: AppContext, messageId: string, url: strin
       ]);
       added = true;
     }
-    return added ? message.client_id : null;
+    return added;
   });
-  if (changed) timelineChanged(ctx, [changed], null);
 }
