@@ -12,12 +12,12 @@
  * - Intl's own `style: "currency"` / `style: "percent"` outside the money module;
  * - `formatMinor(…)`, the plain-text "INR 1,234.56" of PDFs and mails, on a screen.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { root, sourcesUnder } from "./source-files";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const FOLDERS = ["src", "providers", "resources"];
 
 const CODES = "INR|USD|EUR|GBP|AED|SGD|AUD|CAD|JPY";
@@ -154,13 +154,6 @@ function handMadeIn(file: string, code: string): Finding[] {
   };
   visit(source);
   return found.filter((f) => !ALLOWED[`${f.where.replace(/:\d+$/, "")}:${f.text}`]);
-}
-
-/** Non-test TypeScript sources under `folder`, relative to the root. */
-function sourcesUnder(folder: string): string[] {
-  return readdirSync(path.join(root, folder), { recursive: true, withFileTypes: false })
-    .map((f) => path.join(folder, String(f)).split(path.sep).join("/"))
-    .filter((f) => /\.tsx?$/.test(f) && !/\.(test|spec)\.tsx?$/.test(f) && !f.endsWith(".d.ts"));
 }
 
 /** Files that cannot hold any of it need no syntax tree (most of them). */

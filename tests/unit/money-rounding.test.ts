@@ -11,12 +11,12 @@
  * Names are split into words (camelCase, snake_case), so `percentage` is not `cent`. What is
  * not money but uses such a word stays allowed below, each with its reason.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { root, sourcesUnder } from "./source-files";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const FOLDERS = ["server", "src", "providers", "schemas", "resources"];
 
 /** The money module: the one place money is rounded. */
@@ -161,13 +161,6 @@ function moneyRoundingsIn(file: string, text: string): Finding[] {
   };
   visit(source);
   return found;
-}
-
-/** Non-test TypeScript sources under `folder`, relative to the root. */
-function sourcesUnder(folder: string): string[] {
-  return readdirSync(path.join(root, folder), { recursive: true, withFileTypes: false })
-    .map((f) => path.join(folder, String(f)).split(path.sep).join("/"))
-    .filter((f) => /\.tsx?$/.test(f) && !/\.(test|spec)\.tsx?$/.test(f) && !f.endsWith(".d.ts"));
 }
 
 /** Files without any rounding call need no syntax tree (most of them): the check stays quick. */
