@@ -40,6 +40,12 @@ export default defineConfig({
           hookTimeout: 120_000,
           fileParallelism: true,
           maxWorkers: 2,
+          // One module graph per worker, as the unit files have: a fresh one per file cost each
+          // file the loading of the server's code again, 327 s of the workers' time in a
+          // full run against 16 s without. Every file builds its own app, database and servers
+          // through the harness; none may stub a module, a global or the clock, which would
+          // reach the files after it (tests/unit/server-tests-shared.test.ts checks).
+          isolate: false,
         },
       },
     ],
