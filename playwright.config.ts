@@ -35,7 +35,10 @@ export default defineConfig({
   use: {
     baseURL: `${origin}/manage/`,
     screenshot: "only-on-failure",
-    trace: "retain-on-failure",
+    // No trace by default: recording one (a DOM snapshot at every action, a screencast) took
+    // a third of the specs' CPU, for a file kept only when a test fails. To debug a failure,
+    // run it again with one: `npx playwright test <spec> --trace retain-on-failure` (or `on`).
+    trace: "off",
     browserName: "chromium",
     // The system asks for less motion, which the app honours (antd's motion off: dialogs,
     // drawers and menus appear at once). Fewer frames to draw and wait for on two cores; the

@@ -21,6 +21,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { root, spaBuildReason } from "./spa-build.mjs";
 import { formatSeconds, playwrightFileTimes, printSlowestFiles, vitestFileTimes } from "./test-timings.mjs";
@@ -64,6 +65,22 @@ function run(tag, cmd, args, env = {}) {
     });
     child.on("close", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
+}
+
+/**
+ * The machine's CPU time so far (Linux's /proc/stat, in clock ticks): busy and all, or null
+ * elsewhere. Read at the start and the end, it says whether a run was short of CPU (a busy
+ * share near 100 %: only less work shortens it) or of something else (waits, one lane).
+ */
+function machineCpu() {
+  try {
+    const [, ...ticks] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).map(Number);
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = ticks;
+    const all = user + nice + system + idle + iowait + irq + softirq + steal;
+    return { busy: all - idle - iowait, all };
+  } catch {
+    return null;
+  }
 }
 
 function readJson(file) {
@@ -215,6 +232,7 @@ const width = Math.max(...chosen.map((s) => s.name.length));
 /** @type {Map<string, { suite: Suite, count: Count, seconds: number }>} */
 const results = new Map();
 const runStarted = Date.now();
+const cpuAtStart = machineCpu();
 
 async function runLane(suites) {
   for (const suite of suites) {
@@ -271,5 +289,13 @@ const overlap =
 console.log(
   `${pad("total", 11)}${pad(failed ? "FAIL" : "ok", 8)}${pad(passed, 8)}${pad(failed, 8)}${pad(formatSeconds(wallSeconds), 10)}${overlap}`,
 );
+const cpuAtEnd = machineCpu();
+if (cpuAtStart && cpuAtEnd && cpuAtEnd.all > cpuAtStart.all) {
+  const share = (cpuAtEnd.busy - cpuAtStart.busy) / (cpuAtEnd.all - cpuAtStart.all);
+  const cores = os.availableParallelism?.() ?? os.cpus().length;
+  console.log(
+    `CPU: the machine's ${cores} core(s) were busy ${Math.round(share * 100)} % of the run (every process on it counted)`,
+  );
+}
 process.exitCode = failed > 0 ? 1 : 0;
 console.log(`${passed} passed, ${failed} failed`);
