@@ -53,7 +53,9 @@ test("sync a store: the progress bar, then the report and the store's products",
     expect(created + (await count("updated"))).toBe(168);
     await page.getByText(`Created (${created})`, { exact: true }).click();
     await expect(page.getByRole("radio", { name: `Created (${created})` })).toBeChecked();
-    await expect(page.getByText("BC-00005-S", { exact: true })).toBeVisible();
+    // In the report: the store's product list further down shows the same SKUs.
+    const report = page.getByRole("region", { name: "Sync report" });
+    await expect(report.getByText("BC-00005-S", { exact: true })).toBeVisible();
     await page.getByText("Skipped (0)", { exact: true }).click();
     await expect(page.getByText("No lines of this kind")).toBeVisible();
     await shoot(page, "store", "sync-report");

@@ -18,6 +18,7 @@ import {
 import "@xyflow/react/dist/style.css";
 import { type KeyboardEvent, useEffect, useMemo } from "react";
 import { BRANCH_LABELS, TRIGGER_ID } from "../../../schemas/automation";
+import { useReducedMotion } from "../../hooks/use-reduced-motion";
 import { type FlowEdge, type FlowNode, parseParentId } from "./flow-graph";
 import { NODE_SIZES } from "./flow-layout";
 import { type CanvasNodeData, NODE_COMPONENTS } from "./flow-nodes";
@@ -37,14 +38,19 @@ interface FlowCanvasProps {
 const NO_PROBLEMS: readonly string[] = [];
 const FIT = { maxZoom: 1, minZoom: 0.5, padding: 0.1 };
 
-/** Fits the flow in view again when a step comes or goes (not on every change of a form). */
+/**
+ * Fits the flow in view again when a step comes or goes (not on every change of a form): a
+ * short glide, or at once for a person who asked their system for less motion (and the steps
+ * then never move under a click).
+ */
 function FitOnGrowth({ count }: { count: number }) {
   const { fitView } = useReactFlow();
+  const reduced = useReducedMotion();
   useEffect(() => {
     if (!count) return;
-    const frame = requestAnimationFrame(() => void fitView({ ...FIT, duration: 200 }));
+    const frame = requestAnimationFrame(() => void fitView({ ...FIT, duration: reduced ? 0 : 200 }));
     return () => cancelAnimationFrame(frame);
-  }, [count, fitView]);
+  }, [count, fitView, reduced]);
   return null;
 }
 

@@ -81,51 +81,54 @@ function Report({ id }: { id: string }) {
   const shown = action === "all" ? rows : rows.filter((r) => r.action === action);
   const count = (a: StoreSyncAction) => rows.filter((r) => r.action === a).length;
   return (
-    <Space direction="vertical" style={{ width: "100%" }}>
-      <Segmented<StoreSyncAction | "all">
-        aria-label="Show report lines"
-        value={action}
-        onChange={setAction}
-        options={[
-          { value: "all", label: `All (${rows.length})` },
-          ...(Object.keys(ACTION_LABELS) as StoreSyncAction[]).map((a) => ({
-            value: a,
-            label: `${ACTION_LABELS[a].label} (${count(a)})`,
-          })),
-        ]}
-      />
-      <Table<StoreSyncRow>
-        size="small"
-        loading={report.isLoading}
-        dataSource={shown}
-        rowKey={(r) => `${r.bcProductId}:${r.bcVariantId ?? 0}:${r.sku}`}
-        pagination={{ defaultPageSize: 10, showSizeChanger: true }}
-        locale={{ emptyText: <Empty description="No lines of this kind" /> }}
-        columns={[
-          {
-            title: "SKU",
-            dataIndex: "sku",
-            width: 180,
-            render: (sku: string) => (sku ? <Typography.Text code>{sku}</Typography.Text> : "—"),
-          },
-          {
-            title: "Store product",
-            key: "store",
-            width: 150,
-            render: (_, r) => `#${r.bcProductId}${r.bcVariantId ? ` · variant #${r.bcVariantId}` : ""}`,
-          },
-          {
-            title: "Done",
-            dataIndex: "action",
-            width: 120,
-            render: (a: StoreSyncAction) => (
-              <Tag color={ACTION_LABELS[a].color}>{ACTION_LABELS[a].label}</Tag>
-            ),
-          },
-          { title: "Why", dataIndex: "reason", render: (reason: string) => reason || "—" },
-        ]}
-      />
-    </Space>
+    // A region of its own: the store's product list below shows the same SKUs.
+    <section aria-label="Sync report">
+      <Space direction="vertical" style={{ width: "100%" }}>
+        <Segmented<StoreSyncAction | "all">
+          aria-label="Show report lines"
+          value={action}
+          onChange={setAction}
+          options={[
+            { value: "all", label: `All (${rows.length})` },
+            ...(Object.keys(ACTION_LABELS) as StoreSyncAction[]).map((a) => ({
+              value: a,
+              label: `${ACTION_LABELS[a].label} (${count(a)})`,
+            })),
+          ]}
+        />
+        <Table<StoreSyncRow>
+          size="small"
+          loading={report.isLoading}
+          dataSource={shown}
+          rowKey={(r) => `${r.bcProductId}:${r.bcVariantId ?? 0}:${r.sku}`}
+          pagination={{ defaultPageSize: 10, showSizeChanger: true }}
+          locale={{ emptyText: <Empty description="No lines of this kind" /> }}
+          columns={[
+            {
+              title: "SKU",
+              dataIndex: "sku",
+              width: 180,
+              render: (sku: string) => (sku ? <Typography.Text code>{sku}</Typography.Text> : "—"),
+            },
+            {
+              title: "Store product",
+              key: "store",
+              width: 150,
+              render: (_, r) => `#${r.bcProductId}${r.bcVariantId ? ` · variant #${r.bcVariantId}` : ""}`,
+            },
+            {
+              title: "Done",
+              dataIndex: "action",
+              width: 120,
+              render: (a: StoreSyncAction) => (
+                <Tag color={ACTION_LABELS[a].color}>{ACTION_LABELS[a].label}</Tag>
+              ),
+            },
+            { title: "Why", dataIndex: "reason", render: (reason: string) => reason || "—" },
+          ]}
+        />
+      </Space>
+    </section>
   );
 }
 
