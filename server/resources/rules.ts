@@ -2,7 +2,7 @@
  * Business rules a schema cannot express, per resource (a registry, not a switch). A rule
  * runs inside the write's transaction, after validation, and throws HttpError to refuse.
  */
-import type { Kysely } from "kysely";
+import type { Expression, Kysely, SqlBool } from "kysely";
 import type { AppContext } from "../context";
 import type { Row } from "./records";
 
@@ -33,7 +33,26 @@ export interface AfterWriteContext {
   app: AppContext;
 }
 
+/**
+ * What `quiet` answers for a write: `true`, the rules leave it alone; an SQL condition on the
+ * stored row, they leave it alone when the condition holds; `false`, they may act on it.
+ */
+export type Quiet = boolean | Expression<SqlBool>;
+
 export interface ResourceRules {
+  /**
+   * Which writes the rules leave alone, from the names of the fields a write sets (never their
+   * values: the engine keeps the answer per set of fields). Every rule runs in the write's
+   * transaction, and a write that needs none is one statement: most writes of most resources
+   * touch no field a rule watches. The engine then:
+   * - `true`: sends the write as one statement, no transaction, no rule;
+   * - a condition on the stored row (an update only; it names the resource's table, as
+   *   `products.id`, and binds no value): sends the update guarded by it, as one statement.
+   *   Should the guard stop it (or the record not exist), the update runs again, with the
+   *   rules, in a transaction;
+   * - `false`, or no `quiet` at all: runs the rules for every write.
+   */
+  quiet?(mode: "create" | "update", fields: readonly string[]): Quiet;
   beforeWrite?(ctx: WriteContext): Promise<void>;
   /**
    * After the row is written, in the same transaction: for what must exist exactly when the

@@ -3,7 +3,7 @@
  * Database errors become answers a person can act on: a unique violation is a 409 naming
  * its fields, a missing related record a 400 on its field, a record still in use a 409.
  */
-import { sql } from "kysely";
+import { type Expression, type SqlBool, sql } from "kysely";
 import type { ResourceDefinition } from "../../resources/contract";
 import type { EntitySchema } from "../../schemas/contract";
 import { invalidInputMessage, fieldTitle as titleOf } from "../../schemas/error-messages";
@@ -16,8 +16,8 @@ import { type CustomFieldCatalogue, customFields } from "./custom-fields";
 import { listOptionsOf } from "./list-options";
 import { optionFieldsOf, optionProblems } from "./options";
 import { CUSTOM, mergeCustom, type Row, toColumns, toRecord } from "./records";
-import type { AnyDb, ResourceRules } from "./rules";
-import { StatementCache } from "./statements";
+import type { AnyDb, Quiet, ResourceRules } from "./rules";
+import { MAX_SHAPES, StatementCache } from "./statements";
 
 const listBaseOf = (db: AnyDb, table: string) => db.selectFrom(`${table} as t`).selectAll("t");
 
@@ -32,6 +32,7 @@ export class ResourceService {
   readonly table: string;
   private readonly scoped: ScopedRelation[];
   private readonly statements = new StatementCache();
+  private readonly quietness = new Map<string, Quiet>();
   private base: ReturnType<typeof listBaseOf> | undefined;
   /** The custom fields of an `x-custom` resource; its schema is read per request. */
   private readonly runtime: CustomFieldCatalogue | undefined;
@@ -122,7 +123,7 @@ export class ResourceService {
         await this.rules.afterWrite?.({ db: trx, existing: null, row, actorId, app: this.ctx });
         return row;
       },
-      (db) => this.insertRow(db, values),
+      this.quiet("create", body) === true ? (db) => this.insertRow(db, values) : undefined,
     );
     this.publish("created", [row.id as string], actorId);
     return toRecord(schema, row);
@@ -139,25 +140,61 @@ export class ResourceService {
         .then((r) => r ?? null),
     );
     const values = { ...toColumns(schema, body), updated_by: actorId };
-    const row = await this.write(
-      async (trx) => {
-        const existing = await trx
-          .selectFrom(this.table)
-          .selectAll()
-          .where("id", "=", id)
-          .forUpdate()
-          .executeTakeFirst();
-        if (!existing) throw notFound(`${this.def.singular} not found`);
-        const set: Row = {};
-        await this.rules.beforeWrite?.({ db: trx, existing, values: body, set });
-        const row = await this.updateRow(trx, id, { ...values, ...set });
-        await this.rules.afterWrite?.({ db: trx, existing, row, actorId, app: this.ctx });
-        return row;
-      },
-      (db) => this.updateRow(db, id, values),
-    );
+    const quiet = this.quiet("update", body);
+    // Guarded by the rules' condition: no row back when it does not hold (or no such record).
+    const guarded =
+      typeof quiet === "object"
+        ? await this.write(this.never, (db) => this.updateRow(db, id, values, quiet))
+        : null;
+    const row =
+      guarded ??
+      (await this.write(
+        async (trx) => {
+          const existing = await trx
+            .selectFrom(this.table)
+            .selectAll()
+            .where("id", "=", id)
+            .forUpdate()
+            .executeTakeFirst();
+          if (!existing) throw notFound(`${this.def.singular} not found`);
+          const set: Row = {};
+          await this.rules.beforeWrite?.({ db: trx, existing, values: body, set });
+          const row = await this.updateRow(trx, id, { ...values, ...set });
+          if (!row) throw notFound(`${this.def.singular} not found`);
+          await this.rules.afterWrite?.({ db: trx, existing, row, actorId, app: this.ctx });
+          return row;
+        },
+        quiet === true
+          ? async (db) => {
+              const row = await this.updateRow(db, id, values);
+              if (!row) throw notFound(`${this.def.singular} not found`);
+              return row;
+            }
+          : undefined,
+      ));
     this.publish("updated", [id], actorId);
     return toRecord(schema, row);
+  }
+
+  /** The transaction of a write that is always sent as one statement. */
+  private readonly never = (): Promise<never> => Promise.reject(new Error("sent as one statement"));
+
+  /**
+   * Whether the rules leave a write of these fields alone (rules.ts `quiet`): always, without
+   * rules. Kept per set of fields, as the statements are.
+   */
+  private quiet(mode: "create" | "update", body: Row): Quiet {
+    const { beforeWrite, afterWrite, quiet } = this.rules;
+    if (!beforeWrite && !afterWrite) return true;
+    if (!quiet) return false;
+    const fields = Object.keys(body);
+    const key = `${mode}:${fields}`;
+    let answer = this.quietness.get(key);
+    if (answer === undefined) {
+      answer = quiet(mode, fields);
+      if (this.quietness.size < MAX_SHAPES) this.quietness.set(key, answer);
+    }
+    return answer;
   }
 
   private async insertRow(db: AnyDb, values: Row): Promise<Row> {
@@ -170,20 +207,25 @@ export class ResourceService {
   /**
    * Sets `values` and `updated_at` (the database's clock, as for `created_at`). Custom fields
    * are merged into the stored ones (records.ts mergeCustom), their JSON bound in its place.
+   * With `guard`, only a row it holds for is updated. Undefined when no row was.
    */
-  private async updateRow(db: AnyDb, id: string, values: Row): Promise<Row> {
+  private async updateRow(
+    db: AnyDb,
+    id: string,
+    values: Row,
+    guard?: Expression<SqlBool>,
+  ): Promise<Row | undefined> {
     const query = this.statements.query(
-      `update:${Object.keys(values)}`,
+      `update${guard ? "?" : ""}:${Object.keys(values)}`,
       [...Object.values(values), id],
       () => {
         const set: Row = { ...values, updated_at: sql`now()` };
         if (typeof values[CUSTOM] === "string") set[CUSTOM] = mergeCustom(values[CUSTOM]);
-        return db.updateTable(this.table).set(set).where("id", "=", id).returningAll();
+        const update = db.updateTable(this.table).set(set).where("id", "=", id);
+        return (guard ? update.where(guard) : update).returningAll();
       },
     );
-    const [row] = (await db.executeQuery<Row>(query)).rows;
-    if (!row) throw notFound(`${this.def.singular} not found`);
-    return row;
+    return (await db.executeQuery<Row>(query)).rows[0];
   }
 
   /** Deletes records; with `mustExist`, a missing one is a 404. Returns how many went. */
@@ -219,17 +261,17 @@ export class ResourceService {
   }
 
   /**
-   * Runs a write and translates constraint violations. With rules to run (or no `single`),
-   * `work` runs in a transaction (rules read before the write); without, `single` is the one
-   * statement the write needs, sent as is: the constraints hold it together, and a begin/commit pair would
-   * double its round trips.
+   * Runs a write and translates constraint violations: `single`, when given, is the one
+   * statement the write needs (the rules leave it alone), sent as is, since the constraints
+   * hold it together and a begin/commit pair would triple its round trips; else `work` runs
+   * in a transaction.
    */
   private async write<T>(
     work: (trx: AnyDb) => Promise<T>,
     single: ((db: AnyDb) => Promise<T>) | undefined,
   ): Promise<T> {
     try {
-      if (single && !this.rules.beforeWrite && !this.rules.afterWrite) return await single(this.db);
+      if (single) return await single(this.db);
       return await this.db.transaction().execute(work);
     } catch (error) {
       throw this.translate(error);

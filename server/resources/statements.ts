@@ -9,7 +9,7 @@ import { type Compilable, CompiledQuery } from "kysely";
 import { prepareStatement } from "../db/prepared";
 
 /** Shapes kept per cache: a client sends few (our forms send one or two per resource). */
-const MAX_SHAPES = 64;
+export const MAX_SHAPES = 64;
 
 export class StatementCache {
   private readonly texts = new Map<string, string>();

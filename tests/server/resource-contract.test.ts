@@ -4,7 +4,7 @@
  * keys with their on delete, indexes), and a throwaway entity registered only in this test gets
  * a working API from its two definitions alone.
  */
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ResourceDefinition } from "../../resources/contract";
 import { RESOURCES } from "../../resources/index";
@@ -77,8 +77,22 @@ const gadgetSchema = {
   },
 } as const satisfies EntitySchema;
 
-/** A rule the schema cannot say: gadgets of kind b weigh at least 10. */
+/** Writes the rules ran for (afterWrite), by gadget title. */
+const ruled: string[] = [];
+
+/**
+ * A rule the schema cannot say: gadgets of kind b weigh at least 10. It leaves alone a write of
+ * neither field, and a new weight of a gadget stored as not of kind b.
+ */
 const heavyKindB: ResourceRules = {
+  quiet(mode, fields) {
+    if (fields.includes("kind")) return false;
+    if (!fields.includes("weight")) return true;
+    return mode === "update" && sql<boolean>`test_gadgets.kind is distinct from 'b'`;
+  },
+  async afterWrite({ row }) {
+    ruled.push(String(row.title));
+  },
   async beforeWrite({ existing, values }) {
     const kind = "kind" in values ? values.kind : existing?.kind;
     const weight = ("weight" in values ? values.weight : existing?.weight) as number | null | undefined;
@@ -178,6 +192,33 @@ describe("a throwaway entity, registered only here", () => {
       body: { weight: 2, kind: "a" },
     });
     expect(retyped.status).toBe(200);
+  });
+
+  it("skips its rules for the writes they leave alone (quiet), and runs them when its guard stops one", async () => {
+    const patch = (id: string, body: object) =>
+      s.api<{ weight: number }>("PATCH", `/api/gadgets/${id}`, { token: admin, body });
+    ruled.length = 0;
+    const plain = await s.api<{ id: string }>("POST", "/api/gadgets", {
+      token: admin,
+      body: { title: "Plain" },
+    });
+    const bee = await s.api<{ id: string }>("POST", "/api/gadgets", {
+      token: admin,
+      body: { title: "Bee", kind: "b", weight: 20 },
+    });
+    expect(ruled).toEqual(["Bee"]);
+    // Neither field, or a weight of a gadget not of kind b: one statement, no rule.
+    expect((await patch(plain.body.id, { in_stock: false })).status).toBe(200);
+    expect((await patch(plain.body.id, { weight: 1 })).body.weight).toBe(1);
+    expect((await patch(bee.body.id, { in_stock: false })).status).toBe(200);
+    expect(ruled).toEqual(["Bee"]);
+    // The guard stops a new weight of kind b: the rules run, and refuse or allow it.
+    expect((await patch(bee.body.id, { weight: 3 })).status).toBe(400);
+    expect((await patch(bee.body.id, { weight: 30 })).body.weight).toBe(30);
+    expect(ruled).toEqual(["Bee", "Bee"]);
+    // Stopped because there is no such gadget: still a 404.
+    const missing = await patch("00000000-0000-4000-8000-000000000000", { weight: 1 });
+    expect(missing.status).toBe(404);
   });
 
   it("is gated by its module and listed in the OpenAPI document", async () => {

@@ -51,6 +51,13 @@ async function variantProblem(db: AnyDb, id: string | null, parentId: string): P
  * price or stock level changed is pushed to its store.
  */
 export const productStoreRules: ResourceRules = {
+  // beforeWrite reads "Variant of"; afterWrite acts on an update of price or stock level, and
+  // only for a product linked to a store (most are not).
+  quiet(mode, fields) {
+    if (fields.includes("parent_id")) return false;
+    if (mode === "create" || !fields.some((f) => f === "price" || f === "stock_level")) return true;
+    return sql<boolean>`not exists (select 1 from store_product_links as l where l.product_id = products.id)`;
+  },
   async beforeWrite({ db, existing, values }) {
     const parentId = values.parent_id;
     if (typeof parentId !== "string") return;
