@@ -1,8 +1,9 @@
 /**
- * The engine bench's module lists (issue 28): one list per module, page 1 of PAGE_SIZE with its
- * total and the screen's default sort, as the admin SPA asks for it (providers/data-provider.ts
- * `toListParams`: `page`, `pageSize`, `sort` from the schema's `x-defaultSort`), each beside a
- * floor route answering the same page and total from ONE SQL statement:
+ * The engine bench's module lists (issue 28): one list per module, page 1 with its total and
+ * the screen's default sort, as the admin SPA asks for it (providers/data-provider.ts
+ * `toListParams`: `page`, `pageSize`, `sort` from the schema's `x-defaultSort`), but PAGE_SIZE
+ * (25) rows as the products list case (the SPA's lists ask 10), each beside a floor route
+ * answering the same page and total from ONE SQL statement:
  *
  *   cms-entries       GET /cms/entries/article?sort=-updated_at      (server/modules/cms, entries.service.ts)
  *   form-submissions  GET /forms/forms/{id}/submissions?sort=-created_at (server/modules/forms/submissions.routes.ts)
@@ -21,7 +22,6 @@ import type { FastifyInstance } from "fastify";
 import { automationSchema } from "../schemas/automations";
 import { clientSchema } from "../schemas/crm-clients";
 import { proposalSchema } from "../schemas/proposals";
-
 import type { Query } from "./resource-engine-floor";
 import { CMS_TYPE, PAGE_SIZE } from "./resource-engine-settings";
 
