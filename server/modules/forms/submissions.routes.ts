@@ -77,15 +77,27 @@ function toSubmission(row: any) {
 export async function submissionRoutes(app: FastifyInstance, ctx: AppContext, forms: FormsService) {
   const db = ctx.db as unknown as AnyDb;
 
-  /** The definition whose fields the list reads: the published one, else the draft. */
+  /**
+   * The definition whose fields the list reads: the published one, else the draft (kept until
+   * a form changes: a list screen asks for its page again and again). 404 without the form.
+   */
   async function fieldsOf(formId: string): Promise<FormFieldDef[]> {
-    await forms.form(formId);
-    const row = await db
-      .selectFrom("form_definitions")
-      .select(["draft", "published"])
-      .where("form_id", "=", formId)
-      .executeTakeFirst();
-    const def = parse<FormDefinition | null>(row?.published ?? row?.draft ?? null);
+    const { listed } = forms;
+    const generation = listed.generation;
+    let def = listed.get(formId);
+    if (def === undefined) {
+      await forms.form(formId);
+      const row = await db
+        .selectFrom("form_definitions")
+        .select(["draft", "published"])
+        .where("form_id", "=", formId)
+        .executeTakeFirst();
+      def = listed.keep(
+        formId,
+        parse<FormDefinition | null>(row?.published ?? row?.draft ?? null),
+        generation,
+      );
+    }
     return (def?.fields ?? []).filter(answers);
   }
 
