@@ -5,7 +5,7 @@
  */
 import type { Expression, Kysely, SelectQueryBuilder } from "kysely";
 import type { CrudFilter } from "../../schemas/conditions";
-import type { StatementCache } from "../db/statements";
+import { StatementCache } from "../db/statements";
 import { badRequest } from "./errors";
 import { nulFields } from "./input-guards";
 import {
@@ -138,11 +138,13 @@ export function parseFilters(raw: string | undefined): CrudFilter[] {
  * one snapshot (./list-page.ts: exact up to EXACT_COUNT_CAP matches, the planner's estimate
  * past it, `totalExact` telling which).
  *
- * With `statements`, the page's statement is kept per shape (which fields are filtered how,
- * searched or not, the sort) and sent with this request's values: a list screen asks the
- * same shape again and again, and building and compiling it each time is work thrown away,
- * as is PostgreSQL's parse and plan of it (a kept statement runs prepared there). `query` must
- * then be the same select on every call (a resource's `select t.* from <table> as t`).
+ * With `kept`, the page's statement is kept per shape (which fields are filtered how, searched
+ * or not, the sort) and sent with this request's values: a list screen asks the same shape
+ * again and again, and building and compiling it each time is work thrown away, as is
+ * PostgreSQL's parse and plan of it (a kept statement runs prepared there). `query` must then be
+ * the same select on every call, up to the values it binds: give a statement cache alone for a
+ * select that binds none (a resource's `select t.* from <table> as t`), or with the key of the
+ * select's shape and the values it binds, in order (`where t.type_id = $1`: `[typeId]`).
  */
 export async function listPage<DB, TB extends keyof DB, O>(
   // biome-ignore lint/suspicious/noExplicitAny: the caller's database, any schema.
@@ -150,7 +152,7 @@ export async function listPage<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   list: ListQuery,
   options: ListOptions,
-  statements?: StatementCache,
+  kept?: StatementCache | { statements: StatementCache; key: string; params: readonly unknown[] },
 ): Promise<ListResult<O>> {
   const page = list.page ?? 1;
   const pageSize = Math.min(list.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
@@ -178,12 +180,13 @@ export async function listPage<DB, TB extends keyof DB, O>(
     return { rows: all, total: all.length, totalExact: true };
   }
   const paging = { limit: pageSize, offset: (page - 1) * pageSize };
-  const kept = statements && keptShape(planned, search, sorts, pattern, options);
-  if (!kept) return pageWithTotal<O>(db, build(), paging);
-  const { shape, params } = kept;
+  const shape = kept && keptShape(planned, search, sorts, pattern, options);
+  if (!kept || !shape) return pageWithTotal<O>(db, build(), paging);
+  const base = kept instanceof StatementCache ? { statements: kept, key: "", params: [] } : kept;
+  const params = [...base.params, ...shape.params];
   return pageWithTotal<O>(db, build, paging, {
-    statements,
-    key: `list:${shape}`,
+    statements: base.statements,
+    key: `list:${base.key}:${shape.shape}`,
     params: [...params, EXACT_COUNT_CAP + 1, ...params, paging.limit, paging.offset],
   });
 }

@@ -10,6 +10,7 @@ import { slugify } from "../../../schemas/cms-fields";
 import { type AjvErrorLike, fieldErrors, invalidInputMessage } from "../../../schemas/error-messages";
 import { isoOrNull as iso } from "../../../src/lib/dates";
 import type { AppContext } from "../../context";
+import { StatementCache } from "../../db/statements";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import { canonicalJson } from "../../http/idempotency";
 import { type ListQuery, listPage } from "../../http/list-query";
@@ -84,6 +85,9 @@ export interface EntryWrite {
 export const entriesResource = (type: Pick<ContentType, "apiName">) => `entries/${type.apiName}`;
 
 export class EntriesService {
+  /** The lists' statements, kept per shape (list-query.ts `listPage`). */
+  private readonly statements = new StatementCache();
+
   constructor(
     private readonly ctx: AppContext,
     private readonly registry: TypeRegistry,
@@ -98,17 +102,27 @@ export class EntriesService {
     const json = this.registry.listFields(type, "t.data");
     let base = this.db.selectFrom("cms_entries as t").selectAll("t").where("t.type_id", "=", type.id);
     if (query.domain) base = base.where(sql<boolean>`t.domain_ids @> array[${query.domain}]::uuid[]`);
-    const { rows, total, totalExact } = await listPage(this.db, base, query, {
-      table: "t",
-      defaultSort: "-updated_at",
-      sortFields: [
-        ...schema["x-filterable"].filter((f) => json.filterFields[f]),
-        ...Object.keys(ENTRY_COLUMNS),
-      ],
-      filterFields: { ...json.filterFields, ...ENTRY_COLUMNS, id: "uuid", domain_ids: "uuids" },
-      expressions: json.expressions,
-      search: schema["x-searchable"],
-    });
+    const { rows, total, totalExact } = await listPage(
+      this.db,
+      base,
+      query,
+      {
+        table: "t",
+        defaultSort: "-updated_at",
+        sortFields: [
+          ...schema["x-filterable"].filter((f) => json.filterFields[f]),
+          ...Object.keys(ENTRY_COLUMNS),
+        ],
+        filterFields: { ...json.filterFields, ...ENTRY_COLUMNS, id: "uuid", domain_ids: "uuids" },
+        expressions: json.expressions,
+        search: schema["x-searchable"],
+      },
+      {
+        statements: this.statements,
+        key: query.domain ? "domain" : "",
+        params: query.domain ? [type.id, query.domain] : [type.id],
+      },
+    );
     return { data: (rows as EntryRow[]).map((r) => entryRecord(type, r)), total, totalExact };
   }
 

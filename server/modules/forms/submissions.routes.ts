@@ -13,6 +13,7 @@ import { answerText } from "../../../schemas/form-answers";
 import { answers, type FormDefinition, type FormFieldDef } from "../../../schemas/form-definition";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
+import { StatementCache } from "../../db/statements";
 import { type JsonField, jsonListFields } from "../../entities/jsonb-fields";
 import { notFound } from "../../http/errors";
 import { type ListQuery, listPage, listQuerySchema } from "../../http/list-query";
@@ -76,6 +77,8 @@ function toSubmission(row: any) {
 
 export async function submissionRoutes(app: FastifyInstance, ctx: AppContext, forms: FormsService) {
   const db = ctx.db as unknown as AnyDb;
+  /** The list's statements, kept per shape (list-query.ts `listPage`). */
+  const statements = new StatementCache();
 
   /**
    * The definition whose fields the list reads: the published one, else the draft (kept until
@@ -114,20 +117,26 @@ export async function submissionRoutes(app: FastifyInstance, ctx: AppContext, fo
     let base = db.selectFrom("form_submissions as t").selectAll("t").where("t.form_id", "=", formId);
     if (before) base = base.where("t.created_at", "<=", before);
     const text = fields.filter((f) => json.filterFields[f.id] === "string").map((f) => f.id);
-    const result = await listPage(db, base, unpaged ? { ...query, page: query.page } : query, {
-      table: "t",
-      defaultSort: "-created_at",
-      sortFields: [...Object.keys(json.filterFields), ...TRACKING_COLUMNS, "created_at"],
-      filterFields: {
-        ...json.filterFields,
-        ...Object.fromEntries(TRACKING_COLUMNS.map((c) => [c, "string" as const])),
-        created_at: "date",
-        version: "integer",
-        id: "uuid",
+    const result = await listPage(
+      db,
+      base,
+      unpaged ? { ...query, page: query.page } : query,
+      {
+        table: "t",
+        defaultSort: "-created_at",
+        sortFields: [...Object.keys(json.filterFields), ...TRACKING_COLUMNS, "created_at"],
+        filterFields: {
+          ...json.filterFields,
+          ...Object.fromEntries(TRACKING_COLUMNS.map((c) => [c, "string" as const])),
+          created_at: "date",
+          version: "integer",
+          id: "uuid",
+        },
+        expressions: { ...json.expressions, ...tracking },
+        search: [...text, "utm_source", "utm_campaign"],
       },
-      expressions: { ...json.expressions, ...tracking },
-      search: [...text, "utm_source", "utm_campaign"],
-    });
+      before ? undefined : { statements, key: "", params: [formId] },
+    );
     return {
       fields,
       data: result.rows.map(toSubmission),
