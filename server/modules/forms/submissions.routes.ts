@@ -14,7 +14,7 @@ import { answers, type FormDefinition, type FormFieldDef } from "../../../schema
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { StatementCache } from "../../db/statements";
-import { type JsonField, jsonListFields } from "../../entities/jsonb-fields";
+import { jsonListFields } from "../../entities/jsonb-fields";
 import { notFound } from "../../http/errors";
 import { type ListQuery, listPage, listQuerySchema } from "../../http/list-query";
 import { uuid } from "../../http/route-params";
@@ -23,6 +23,7 @@ import { BOM } from "../../resources/csv/export";
 import type { AnyDb } from "../../resources/rules";
 import { assetUrls } from "../../storage/serve";
 import type { FormsService } from "./forms.service";
+import { answerSchema, parse, TRACKING_COLUMNS, toSubmission } from "./submission-record";
 
 const config = { access: moduleAccess(MODULE_IDS.forms) };
 const security = [{ bearer: [] }];
@@ -34,46 +35,7 @@ const submissionParams = {
   properties: { id: uuid, sid: uuid },
 } as const;
 
-/** Tracking values listed as columns of their own. */
-export const TRACKING_COLUMNS = ["utm_source", "utm_medium", "utm_campaign", "referrer"] as const;
 const EXPORT_PAGE = 200;
-
-/** How a field's answer compares in filters: its JSON type (schemas/form-answers.ts stores these). */
-export function answerSchema(f: Pick<FormFieldDef, "kind">): JsonField {
-  switch (f.kind) {
-    case "number":
-    case "rating":
-      return { type: "number" };
-    case "consent":
-      return { type: "boolean" };
-    case "date":
-      return { type: "string", format: "date" };
-    case "checkboxes":
-    case "file":
-      return { type: "array" };
-    default:
-      return { type: "string" };
-  }
-}
-
-const parse = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T;
-
-// biome-ignore lint/suspicious/noExplicitAny: a form_submissions row.
-function toSubmission(row: any) {
-  const answersOf = parse<Record<string, unknown>>(row.answers);
-  const tracking = parse<Record<string, unknown> & { parameters?: Record<string, string> }>(row.tracking);
-  return {
-    id: row.id as string,
-    created_at: new Date(row.created_at).toISOString(),
-    version: row.version as number,
-    ...answersOf,
-    utm_source: tracking.parameters?.utm_source ?? "",
-    utm_medium: tracking.parameters?.utm_medium ?? "",
-    utm_campaign: tracking.parameters?.utm_campaign ?? "",
-    referrer: (tracking.referrer as string) ?? "",
-    tracking,
-  };
-}
 
 export async function submissionRoutes(app: FastifyInstance, ctx: AppContext, forms: FormsService) {
   const db = ctx.db as unknown as AnyDb;
