@@ -6,6 +6,8 @@
 import { App as AntApp, ConfigProvider, message } from "antd";
 import { lazy, Suspense } from "react";
 import { BrowserRouter, Route, Routes } from "react-router";
+import { earlyReads } from "../providers/early-reads";
+import { SERVICE_BASES } from "../providers/service-bases";
 import { ErrorBoundary } from "./components/error-boundary";
 import { NetworkToasts } from "./components/network-toasts";
 import { PageLoader } from "./components/page-loader";
@@ -28,12 +30,19 @@ const PUBLIC_PATHS = /^\/manage\/(login|password_reset|resetpassword\/|404)/;
 const LIST_PATH = /^\/manage\/[\w-]+\/[\w-]+\/?$/;
 
 /**
- * With a session, a screen behind sign-in fetches the layout's code (and, on a list's address,
- * the list's) as the app starts, side by side, rather than each after the one before has
- * rendered: one round of requests instead of three in a row before the first row shows.
+ * With a session (its access token), a screen behind sign-in fetches the layout's code (and,
+ * on a list's address, the list's) as the app starts, side by side, rather than each after
+ * the one before has rendered: one round of requests instead of three in a row before the
+ * first row shows. Its first reads (the identity, and what the screen read last time) start
+ * then too, beside the code (providers/early-reads.ts).
  */
-export function preloadScreens(pathname: string, signedIn: boolean): void {
-  if (!signedIn || PUBLIC_PATHS.test(pathname)) return;
+export function preloadScreens(
+  location: Pick<Location, "pathname" | "search">,
+  token: string | undefined,
+): void {
+  const { pathname, search } = location;
+  if (!token || PUBLIC_PATHS.test(pathname)) return;
+  earlyReads.start(pathname + search, token, [`${SERVICE_BASES.api}/api/users/me`]);
   void loadMainLayout();
   if (LIST_PATH.test(pathname)) void import("./resources/list/list-page");
 }

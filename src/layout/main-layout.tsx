@@ -60,6 +60,16 @@ function createProviders() {
   };
 }
 
+/** Runs `task` once the page is idle (or after a second where the browser cannot tell); returns a cancel. */
+function whenIdle(task: () => void): () => void {
+  if (typeof requestIdleCallback === "function") {
+    const handle = requestIdleCallback(task, { timeout: 5000 });
+    return () => cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(task, 1000);
+  return () => clearTimeout(timer);
+}
+
 export default function MainLayout() {
   const [providers] = useState(createProviders);
   // Resources defined at run time (CMS content types), after the fixed ones.
@@ -81,6 +91,9 @@ export default function MainLayout() {
   );
   // Buttons and menu items are named by their words, not their icons' names (issue 13).
   useEffect(() => watchIconsBesideWords(), []);
+  // Most screens are lists: once the first screen is up and the page idle, the list screen's
+  // code is fetched, so a click to any list waits for its rows only (issue 28).
+  useEffect(() => whenIdle(() => void import("../resources/list/list-page")), []);
 
   return (
     <Refine
