@@ -19,7 +19,7 @@ export const LEARN_MS = 4000;
 /** A started read's answer is used this long after it was started, else asked for again. */
 export const EARLY_FRESH_MS = 10_000;
 /** Reads remembered per address, and addresses remembered. */
-export const MAX_READS = 8;
+export const MAX_READS = 12;
 export const MAX_SCREENS = 30;
 /** localStorage key of the remembered reads: `{ [address]: url[] }`, most recent last. */
 export const EARLY_READS_KEY = "atelier.earlyReads";

@@ -8,6 +8,7 @@ import { lazy, Suspense } from "react";
 import { BrowserRouter, Route, Routes } from "react-router";
 import { earlyReads } from "../providers/early-reads";
 import { SERVICE_BASES } from "../providers/service-bases";
+import { LIST_PATH } from "./app-paths";
 import { ErrorBoundary } from "./components/error-boundary";
 import { NetworkToasts } from "./components/network-toasts";
 import { PageLoader } from "./components/page-loader";
@@ -26,8 +27,6 @@ const MainLayout = lazy(loadMainLayout);
 
 /** Addresses of the screens before sign-in (under the basename). */
 const PUBLIC_PATHS = /^\/manage\/(login|password_reset|resetpassword\/|404)/;
-/** A resource list's address: `/manage/{module}/{resource}`. */
-const LIST_PATH = /^\/manage\/[\w-]+\/[\w-]+\/?$/;
 
 /**
  * With a session (its access token), a screen behind sign-in fetches the layout's code (and,
