@@ -54,5 +54,13 @@ export const theme: ThemeConfig = {
   },
 };
 
-/** The same look without antd's motion, for people whose system asks for less (useReducedMotion). */
-export const reducedMotionTheme: ThemeConfig = { ...theme, token: { ...theme.token, motion: false } };
+/**
+ * The same look without antd's motion, for people whose system asks for less (useReducedMotion).
+ * Its CSS variables have a class of their own: under the app's, the build's stylesheet (which
+ * holds the app theme's values, motion included) would win over the ones made at run time.
+ */
+export const reducedMotionTheme: ThemeConfig = {
+  ...theme,
+  cssVar: { key: "atelier-still" },
+  token: { ...theme.token, motion: false },
+};
