@@ -4,8 +4,8 @@ import { createElement as h } from "react";
 import { renderToString } from "react-dom/server";
 import { MemoryRouter, Route, Routes } from "react-router";
 import { describe, expect, it } from "vitest";
-import { atelierRouterProvider } from "./router-provider";
 import { RESOURCES } from "./resources";
+import { atelierRouterProvider } from "./router-provider";
 
 type Parse = () => () => ParseResponse;
 
@@ -22,14 +22,18 @@ function parsedAt(address: string, route = "*") {
     h(
       ResourceContext.Provider,
       { value: { resources: RESOURCES as never } },
-      h(MemoryRouter, { initialEntries: [address] }, h(Routes, null, h(Route, { path: route, element: h(Probe) }))),
+      h(
+        MemoryRouter,
+        { initialEntries: [address] },
+        h(Routes, null, h(Route, { path: route, element: h(Probe) })),
+      ),
     ),
   );
   return answers;
 }
 
 describe("atelierRouterProvider.parse", () => {
-  it.each([
+  it.each<[string, string?]>([
     ["/products/products"],
     ["/products/products?currentPage=2&pageSize=50&sorters[0][field]=name&sorters[0][order]=asc"],
     ["/products/products?filters[0][field]=status&filters[0][operator]=eq&filters[0][value]=active"],
