@@ -10,6 +10,7 @@ import { earlyReads } from "../providers/early-reads";
 import { SERVICE_BASES } from "../providers/service-bases";
 import { LIST_PATH } from "./app-paths";
 import { ErrorBoundary } from "./components/error-boundary";
+import { lazyScreen } from "./components/lazy-screen";
 import { NetworkToasts } from "./components/network-toasts";
 import { PageLoader } from "./components/page-loader";
 import { useReducedMotion } from "./hooks/use-reduced-motion";
@@ -18,13 +19,15 @@ import { reducedMotionTheme, theme } from "./theme";
 
 export const APP_BASENAME = "/manage";
 
-const LoginPage = lazy(() => import("./pages/auth/login-page"));
+// In the shell's chunk (scripts/vite/route-chunks.ts), preloaded below: shown without a fallback first.
+const LoginPage = lazyScreen(() => import("./pages/auth/login-page"));
 const ForgotPasswordPage = lazy(() => import("./pages/auth/forgot-password-page"));
 const ResetPasswordPage = lazy(() => import("./pages/auth/reset-password-page"));
 const NotFoundPage = lazy(() => import("./pages/errors/not-found-page"));
 const loadMainLayout = () => import("./layout/main-layout");
-const MainLayout = lazy(loadMainLayout);
+const MainLayout = lazyScreen(loadMainLayout);
 
+const LOGIN_PATH = /^\/manage\/login\/?$/;
 /** Addresses of the screens before sign-in (under the basename). */
 const PUBLIC_PATHS = /^\/manage\/(login|password_reset|resetpassword\/|404)/;
 
@@ -40,9 +43,11 @@ export function preloadScreens(
   token: string | undefined,
 ): void {
   const { pathname, search } = location;
+  // Its code is at hand before the first render, so the form shows in it (lazyScreen).
+  if (LOGIN_PATH.test(pathname)) void LoginPage.preload();
   if (!token || PUBLIC_PATHS.test(pathname)) return;
   earlyReads.start(pathname + search, token, [`${SERVICE_BASES.api}/api/users/me`]);
-  void loadMainLayout();
+  void MainLayout.preload();
   if (LIST_PATH.test(pathname)) void import("./resources/list/list-page");
 }
 
