@@ -27,6 +27,9 @@ export default defineConfig({
           testTimeout: 60_000,
           unstubGlobals: true,
           unstubEnvs: true,
+          // Refine's router bindings use react-router's contexts: inlined, they share the one
+          // react-router module the tests render with (src/layout/router-provider.test.ts).
+          server: { deps: { inline: ["@refinedev/react-router"] } },
         },
       },
       {

@@ -12,7 +12,7 @@
  *   node bench/bundle-size.mjs            (npm run bench:bundle; CLIENT_DIR=… for another build)
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,7 +23,9 @@ import { register } from "tsx/esm/api";
 register();
 const {
   FIRST_LOAD_BUDGETS,
+  FIRST_ROW_TARGETS,
   inAppFirstRowMs,
+  LOGIN_FORM,
   LIST_MENU_GROUP,
   LIST_SCREEN,
   kb,
@@ -37,18 +39,31 @@ const {
 const { freePort } = await import("../scripts/pg-cluster.ts");
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const outDir = process.env.CLIENT_DIR
+const builtDir = process.env.CLIENT_DIR
   ? path.resolve(process.env.CLIENT_DIR)
   : path.join(root, "dist", "client");
 const base = "/manage/";
 const ADMIN = { email: "admin@example.com", password: "Bench-Passw0rd!" };
 
-if (!existsSync(path.join(outDir, "index.html"))) {
+if (!existsSync(path.join(builtDir, "index.html"))) {
   console.error(
-    `${path.relative(root, outDir) || outDir}/index.html is missing: run \`npx vite build\` first.`,
+    `${path.relative(root, builtDir) || builtDir}/index.html is missing: run \`npx vite build\` first.`,
   );
   process.exit(1);
 }
+
+/**
+ * What the server serves: a copy of the build with the floor app (bench/floor-app, a bare
+ * Refine + antd app) built into its `floor/`, so both come from one server, origin and cookie.
+ */
+const outDir = mkdtempSync(path.join(os.tmpdir(), "atelier-bundle-client-"));
+cpSync(builtDir, outDir, { recursive: true });
+{
+  const { build } = await import("vite");
+  process.env.FLOOR_OUT_DIR = path.join(outDir, "floor");
+  await build({ configFile: path.join(root, "bench", "floor-app", "vite.config.ts") });
+}
+const FLOOR = "/manage/floor/index.html#";
 
 const rawOf = (file) => readFileSync(path.join(outDir, file)).length;
 const gzipOf = (file) => gzipSync(readFileSync(path.join(outDir, file))).length;
@@ -116,40 +131,94 @@ function row(label, load, floor) {
   );
 }
 
+/** The median of a list of times (ms). */
+const median = (values) => {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor(sorted.length / 2)] : undefined;
+};
+/** Cold loads, each in a context of its own (an empty cache), of one screen. */
+const TRIES = 3;
+
+/** Times one app (Atelier, or the floor app at `paths`) as issue 28 asks, medians of TRIES. */
+async function timeApp(browser, storageState, paths) {
+  const logins = [];
+  const colds = [];
+  const returns = [];
+  const inApps = [];
+  let login;
+  let list;
+  for (let n = 0; n < TRIES; n++) {
+    const loginContext = await browser.newContext();
+    login = await measureScreen(loginContext, `${origin}${paths.login}`, loginReady, LOGIN_FORM);
+    logins.push(login.shownMs);
+    await loginContext.close();
+    const listContext = await browser.newContext({ storageState });
+    list = await measureScreen(listContext, `${origin}${paths.list}`, listReady);
+    colds.push(list.shownMs);
+    if (n === 0) returns.push(...(await returnVisitFirstRowMs(listContext, `${origin}${paths.list}`)));
+    inApps.push(await inAppFirstRowMs(listContext, `${origin}${paths.home}`, paths.link, paths.menuGroup));
+    await listContext.close();
+  }
+  return {
+    login,
+    list,
+    loginMs: median(logins),
+    coldMs: median(colds),
+    returnMs: median(returns),
+    inAppMs: median(inApps),
+    all: { logins, colds, returns, inApps },
+  };
+}
+
 const { origin, stop } = await startServer();
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic"],
 });
 try {
-  console.log(`Atelier first load (Chromium, empty cache, server compression on; ${origin})`);
-  const loginContext = await browser.newContext();
-  const login = await measureScreen(loginContext, `${origin}/manage/login`, loginReady);
-  await loginContext.close();
-
+  console.log(`Atelier first load (Chromium, server compression on; ${origin}), medians of ${TRIES}`);
   await seedProduct(origin, ADMIN.email, ADMIN.password);
   const storageState = await signedInState(browser, origin, ADMIN.email, ADMIN.password);
-  const listContext = await browser.newContext({ storageState });
-  const list = await measureScreen(listContext, `${origin}${LIST_SCREEN}`, listReady);
-  const returning = await returnVisitFirstRowMs(listContext, `${origin}${LIST_SCREEN}`);
-  const inApp = await inAppFirstRowMs(listContext, `${origin}/manage/`, LIST_SCREEN, LIST_MENU_GROUP);
-  await listContext.close();
+  const app = await timeApp(browser, storageState, {
+    login: "/manage/login",
+    list: LIST_SCREEN,
+    home: "/manage/",
+    link: LIST_SCREEN,
+    menuGroup: LIST_MENU_GROUP,
+  });
+  const floor = await timeApp(browser, storageState, {
+    login: `${FLOOR}/login`,
+    list: `${FLOOR}/products`,
+    home: `${FLOOR}/`,
+    link: "#/products",
+  });
 
-  row("/manage/login JS", login, FIRST_LOAD_BUDGETS.loginBytes);
-  row(`${LIST_SCREEN} JS`, list, FIRST_LOAD_BUDGETS.listBytes);
-  const timeRow = (label, ms, from) =>
+  row("/manage/login JS", app.login, FIRST_LOAD_BUDGETS.loginBytes);
+  row(`${LIST_SCREEN} JS`, app.list, FIRST_LOAD_BUDGETS.listBytes);
+  console.log(`  ${"floor app: login JS".padEnd(26)} ${kb(floor.login.bytes).padStart(9)} transferred`);
+  console.log(`  ${"floor app: list JS".padEnd(26)} ${kb(floor.list.bytes).padStart(9)} transferred`);
+  console.log("");
+  console.log(
+    `  ${"time, ms".padEnd(26)} ${"Atelier".padStart(8)} ${"floor app".padStart(10)} ${"target".padStart(7)}   verdict`,
+  );
+  const timeRow = (label, ours, theirs, target) =>
     console.log(
-      `  ${label.padEnd(26)} ${`${ms ?? "?"} ms`.padStart(9)} ${from}, floor ${FIRST_LOAD_BUDGETS.firstRowMs} ms: ${
-        ms !== undefined && ms <= FIRST_LOAD_BUDGETS.firstRowMs ? "within" : "OVER"
+      `  ${label.padEnd(26)} ${String(ours ?? "?").padStart(8)} ${String(theirs ?? "?").padStart(10)} ${String(target).padStart(7)}   ${
+        ours !== undefined && ours <= target ? "within" : "OVER"
       }`,
     );
-  timeRow("list: first row, cold", list.firstRowMs, "after navigation start, empty cache");
-  timeRow("list: first row, return", returning, "after navigation start, third visit (warm cache)");
-  timeRow("list: first row, in app", inApp, "after the menu click on the home screen");
-  console.log("  (timings are printed, not asserted)");
+  timeRow("login form, cold", app.loginMs, floor.loginMs, FIRST_ROW_TARGETS.loginForm);
+  timeRow("list: first row, cold", app.coldMs, floor.coldMs, FIRST_ROW_TARGETS.cold);
+  timeRow("list: first row, return", app.returnMs, floor.returnMs, FIRST_ROW_TARGETS.returnVisit);
+  timeRow("list: first row, in app", app.inAppMs, floor.inAppMs, FIRST_ROW_TARGETS.inApp);
+  console.log(
+    "  (from navigation start, or the menu click for in app; a cold load has an empty cache, a return visit is the 3rd-5th load in one context; printed, not asserted)",
+  );
+  console.log(`  all tries, Atelier: ${JSON.stringify(app.all)}`);
+  console.log(`  all tries, floor:   ${JSON.stringify(floor.all)}`);
   for (const [label, load] of [
-    ["login", login],
-    ["list", list],
+    ["login", app.login],
+    ["list", app.list],
   ]) {
     console.log(`  ${label} files:`);
     for (const s of [...load.scripts].sort((a, b) => b.bytes - a.bytes)) {
@@ -167,3 +236,4 @@ const allJs = readdirSync(path.join(outDir, "assets"))
 const allRaw = allJs.reduce((sum, f) => sum + rawOf(f), 0);
 const allGzip = allJs.reduce((sum, f) => sum + gzipOf(f), 0);
 console.log(`  all JS of the build:       ${kb(allGzip)} gzip (${kb(allRaw)} raw, ${allJs.length} files)`);
+rmSync(outDir, { recursive: true, force: true });

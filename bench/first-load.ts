@@ -6,12 +6,21 @@
  */
 import type { Browser, BrowserContext, Page } from "@playwright/test";
 
-/** Budgets of issue 13, in bytes (1 KB = 1024 bytes) and milliseconds. */
+/** Budgets of issue 13, in bytes (1 KB = 1024 bytes). */
 export const FIRST_LOAD_BUDGETS = {
   loginBytes: 200 * 1024,
   listBytes: 400 * 1024,
-  firstRowMs: 1000,
 } as const;
+
+/**
+ * Time targets of issue 28 (quiet machine, Chromium), in ms from navigation start (a click for
+ * `inApp`) to the list's first row, or to the sign-in form. Printed by the bench, never asserted.
+ */
+export const FIRST_ROW_TARGETS = { cold: 1000, returnVisit: 700, inApp: 300, loginForm: 500 } as const;
+
+/** What a list screen shows first, and the sign-in form's field the login screen is timed by. */
+export const FIRST_ROW = ".ant-table-row";
+export const LOGIN_FORM = 'input[type="password"]';
 
 /** The list screen measured (a resource list with the usual filters, table and pagination). */
 export const LIST_SCREEN = "/manage/products/products";
@@ -31,16 +40,21 @@ export interface ScreenLoad {
   scripts: LoadedScript[];
   /** Sum of `bytes` over `scripts`. */
   bytes: number;
-  /** Navigation start → first `.ant-table-row` in the page (list screens only). */
-  firstRowMs?: number;
+  /** Navigation start → the first element the screen is timed by ({@link FIRST_ROW}, {@link LOGIN_FORM}). */
+  shownMs?: number;
 }
 
-/** Marks, in page time, when the first table row is added (set before any script of the page runs). */
-function watchFirstRow() {
-  const win = window as Window & { __firstRowAt?: number };
+type Timed = Window & { __shownAt?: number; __clickAt?: number };
+
+/**
+ * Marks, in page time, when the first element matching `selector` is added (an init script:
+ * set before any script of the page runs).
+ */
+function watchFirst(selector: string) {
+  const win = window as Timed;
   const observer = new MutationObserver(() => {
-    if (win.__firstRowAt === undefined && document.querySelector(".ant-table-row")) {
-      win.__firstRowAt = performance.now();
+    if (win.__shownAt === undefined && document.querySelector(selector)) {
+      win.__shownAt = performance.now();
       observer.disconnect();
     }
   });
@@ -56,8 +70,9 @@ export async function measureScreen(
   context: BrowserContext,
   url: string,
   ready: (page: Page) => Promise<void>,
+  shown = FIRST_ROW,
 ): Promise<ScreenLoad> {
-  await context.addInitScript(watchFirstRow);
+  await context.addInitScript(watchFirst, shown);
   const page = await context.newPage();
   const pending: Promise<LoadedScript | null>[] = [];
   page.on("response", (response) => {
@@ -80,70 +95,72 @@ export async function measureScreen(
   await ready(page);
   await page.waitForLoadState("networkidle");
   const scripts = (await Promise.all(pending)).filter((s): s is LoadedScript => s !== null);
-  const firstRowAt = await page.evaluate(() => (window as Window & { __firstRowAt?: number }).__firstRowAt);
+  const shownAt = await page.evaluate(() => (window as Timed).__shownAt);
   await page.close();
   return {
     scripts,
     bytes: scripts.reduce((sum, s) => sum + s.bytes, 0),
-    firstRowMs: firstRowAt === undefined ? undefined : Math.round(firstRowAt),
+    shownMs: shownAt === undefined ? undefined : Math.round(shownAt),
   };
 }
 
 /**
- * The first row's time on a return visit: `visits` loads of `url` in `context` one after the
- * other (the HTTP cache and V8's code cache warm up on the first ones), the last one measured.
- * Navigation start → first row, in ms.
+ * The first row's time on return visits: `visits` loads of `url` in `context` one after the
+ * other (the HTTP cache and V8's code cache warm up on the first ones, the first two are not
+ * counted). Navigation start → first row of each counted visit, in ms. The context's pages
+ * must be watched already (measureScreen added the watcher).
  */
 export async function returnVisitFirstRowMs(
   context: BrowserContext,
   url: string,
-  visits = 3,
-): Promise<number> {
-  let ms = Number.NaN;
+  visits = 5,
+): Promise<number[]> {
+  const times: number[] = [];
   for (let visit = 0; visit < visits; visit++) {
     const page = await context.newPage();
     await page.goto(url);
     await listReady(page);
-    ms = await page.evaluate(() => (window as Window & { __firstRowAt?: number }).__firstRowAt ?? Number.NaN);
+    const ms = await page.evaluate(() => (window as Timed).__shownAt ?? Number.NaN);
+    if (visit >= 2) times.push(Math.round(ms));
     await page.close();
   }
-  return Math.round(ms);
+  return times;
 }
 
 /**
  * The first row's time of a navigation inside the app: from `from` (loaded, its network
- * settled), a click on the menu's link to `listPath` (opening `menuGroup` first when it is
- * folded), to the first row of the list, in ms.
+ * settled), a click on the menu's link to `listPath` (its `href`; opening `menuGroup` first
+ * when it is folded), to the first row of the list, in ms.
  */
 export async function inAppFirstRowMs(
   context: BrowserContext,
   from: string,
   listPath: string,
-  menuGroup: string,
+  menuGroup?: string,
 ): Promise<number> {
   const page = await context.newPage();
   await page.goto(from);
   await page.waitForLoadState("networkidle");
   const item = page.locator(`.ant-layout-sider a[href="${listPath}"]`);
-  if (!(await item.isVisible())) {
+  if (menuGroup && !(await item.isVisible())) {
     await page.locator(".ant-layout-sider .ant-menu-submenu-title").filter({ hasText: menuGroup }).click();
   }
   await item.waitFor();
   // The row watcher as a page load has it, started afresh for this screen, and the click's time.
   await page.evaluate(() => {
-    const win = window as Window & { __firstRowAt?: number; __clickAt?: number };
-    win.__firstRowAt = undefined;
+    const win = window as Timed;
+    win.__shownAt = undefined;
     document.addEventListener("click", () => (win.__clickAt = performance.now()), {
       capture: true,
       once: true,
     });
   });
-  await page.evaluate(watchFirstRow);
+  await page.evaluate(watchFirst, FIRST_ROW);
   await item.click();
   await listReady(page);
   const ms = await page.evaluate(() => {
-    const win = window as Window & { __firstRowAt?: number; __clickAt?: number };
-    return (win.__firstRowAt ?? Number.NaN) - (win.__clickAt ?? Number.NaN);
+    const win = window as Timed;
+    return (win.__shownAt ?? Number.NaN) - (win.__clickAt ?? Number.NaN);
   });
   await page.close();
   return Math.round(ms);
@@ -156,7 +173,7 @@ export const loginReady = async (page: Page) => {
 
 /** A list screen is ready when its first row shows. */
 export const listReady = async (page: Page) => {
-  await page.locator(".ant-table-row").first().waitFor();
+  await page.locator(FIRST_ROW).first().waitFor();
 };
 
 /**

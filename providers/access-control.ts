@@ -55,6 +55,17 @@ export function findResource(
   return resources.find((r) => r.identifier === key) ?? resources.find((r) => r.name === key);
 }
 
+/**
+ * The answer of {@link AccessControlProvider.can} for a resource, given the identity: what the
+ * provider answers, and what a screen can know at once when the identity is already loaded.
+ */
+export function accessTo(
+  me: MeResponse | null | undefined,
+  meta: AccessMeta,
+): { can: true } | { can: false; reason: string } {
+  return allows(me, meta) ? { can: true } : { can: false, reason: NO_MODULE_ACCESS };
+}
+
 /** Whether the browser can reach the network, as react-query (which pauses queries offline) sees it. */
 const browserOnline = (): boolean =>
   onlineManager.isOnline() && (typeof navigator === "undefined" || navigator.onLine);
@@ -110,7 +121,7 @@ export function createAccessControlProvider(deps: {
     async can({ resource, params }) {
       const meta = accessMetaFrom(params?.resource?.meta ?? findResource(deps.resources, resource)?.meta);
       if (meta.moduleID === undefined) return { can: true };
-      return allows(await identity(), meta) ? { can: true } : { can: false, reason: NO_MODULE_ACCESS };
+      return accessTo(await identity(), meta);
     },
     options: {
       buttons: { enableAccessControl: true, hideIfUnauthorized: true },

@@ -7,9 +7,15 @@
  * `createHttpClient` is the testable factory; `http` and `createServiceClient` are the
  * browser instances wired to the token store.
  */
-import axios, { type AxiosInstance, type InternalAxiosRequestConfig } from "axios";
+import axios, {
+  type AxiosAdapter,
+  AxiosHeaders,
+  type AxiosInstance,
+  type InternalAxiosRequestConfig,
+} from "axios";
 import type { DeviceInfo } from "../schemas/auth";
 import { UNABLE_TO_REFRESH } from "../src/lib/constants";
+import { type EarlyReads, earlyReads } from "./early-reads";
 import { createRetryDelayMs, IDEMPOTENCY_HEADER, newIdempotencyKey } from "./idempotency";
 import { SERVICE_BASES, type ServiceBase } from "./service-bases";
 import { type LogoutReason, logoutReasonOf, refreshFailureReason, rememberLogoutReason } from "./session-end";
@@ -54,6 +60,8 @@ export interface HttpClientOptions {
   logError?: (message: string) => void;
   /** Waits before resending an idempotent request (tests pass a recorder). */
   wait?: (ms: number) => Promise<void>;
+  /** Reads the shell started before the app's code came (early-reads.ts): a GET may be answered by one. */
+  early?: EarlyReads;
 }
 
 const BEARER = /^Bearer (.+)$/;
@@ -73,6 +81,29 @@ function sentToken(config: InternalAxiosRequestConfig): string | undefined {
 }
 
 /**
+ * Axios's own adapter, but a GET is answered by the read the shell started for the same URL
+ * when there is one and it succeeded (early-reads.ts); every GET tells it what the app reads.
+ */
+function earlyAdapter(early: EarlyReads, instance: () => AxiosInstance): AxiosAdapter {
+  const send = axios.getAdapter(axios.defaults.adapter);
+  return async (config) => {
+    if ((config.method ?? "get").toLowerCase() !== "get" || config.retriedAfterRefresh) return send(config);
+    const url = instance().getUri(config);
+    early.sent(url);
+    const answer = await early.take(url);
+    if (!answer || answer.status < 200 || answer.status >= 300) return send(config);
+    return {
+      data: answer.data,
+      status: answer.status,
+      statusText: "OK",
+      headers: AxiosHeaders.from(answer.headers),
+      config,
+      request: {},
+    };
+  };
+}
+
+/**
  * Builds an axios instance with the session rules.
  *
  * @example
@@ -80,7 +111,11 @@ function sentToken(config: InternalAxiosRequestConfig): string | undefined {
  * const { data } = await client.get<MeResponse>("/api/users/me");
  */
 export function createHttpClient(options: HttpClientOptions): AxiosInstance {
-  const instance = axios.create({ baseURL: options.baseURL });
+  const { early } = options;
+  const instance = axios.create({
+    baseURL: options.baseURL,
+    adapter: early && earlyAdapter(early, () => instance),
+  });
   const logError = options.logError ?? ((message: string) => console.error(message));
   const wait = options.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
@@ -188,6 +223,7 @@ const browserOptions = (baseURL: string): HttpClientOptions => ({
   getAccessToken,
   refresh: performRefresh,
   onLogout: forceLogout,
+  early: earlyReads,
 });
 
 /**

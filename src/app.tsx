@@ -6,7 +6,11 @@
 import { App as AntApp, ConfigProvider, message } from "antd";
 import { lazy, Suspense } from "react";
 import { BrowserRouter, Route, Routes } from "react-router";
+import { earlyReads } from "../providers/early-reads";
+import { SERVICE_BASES } from "../providers/service-bases";
+import { LIST_PATH } from "./app-paths";
 import { ErrorBoundary } from "./components/error-boundary";
+import { lazyScreen } from "./components/lazy-screen";
 import { NetworkToasts } from "./components/network-toasts";
 import { PageLoader } from "./components/page-loader";
 import { useReducedMotion } from "./hooks/use-reduced-motion";
@@ -15,26 +19,35 @@ import { reducedMotionTheme, theme } from "./theme";
 
 export const APP_BASENAME = "/manage";
 
-const LoginPage = lazy(() => import("./pages/auth/login-page"));
+// In the shell's chunk (scripts/vite/route-chunks.ts), preloaded below: shown without a fallback first.
+const LoginPage = lazyScreen(() => import("./pages/auth/login-page"));
 const ForgotPasswordPage = lazy(() => import("./pages/auth/forgot-password-page"));
 const ResetPasswordPage = lazy(() => import("./pages/auth/reset-password-page"));
 const NotFoundPage = lazy(() => import("./pages/errors/not-found-page"));
 const loadMainLayout = () => import("./layout/main-layout");
-const MainLayout = lazy(loadMainLayout);
+const MainLayout = lazyScreen(loadMainLayout);
 
+const LOGIN_PATH = /^\/manage\/login\/?$/;
 /** Addresses of the screens before sign-in (under the basename). */
 const PUBLIC_PATHS = /^\/manage\/(login|password_reset|resetpassword\/|404)/;
-/** A resource list's address: `/manage/{module}/{resource}`. */
-const LIST_PATH = /^\/manage\/[\w-]+\/[\w-]+\/?$/;
 
 /**
- * With a session, a screen behind sign-in fetches the layout's code (and, on a list's address,
- * the list's) as the app starts, side by side, rather than each after the one before has
- * rendered: one round of requests instead of three in a row before the first row shows.
+ * With a session (its access token), a screen behind sign-in fetches the layout's code (and,
+ * on a list's address, the list's) as the app starts, side by side, rather than each after
+ * the one before has rendered: one round of requests instead of three in a row before the
+ * first row shows. Its first reads (the identity, and what the screen read last time) start
+ * then too, beside the code (providers/early-reads.ts).
  */
-export function preloadScreens(pathname: string, signedIn: boolean): void {
-  if (!signedIn || PUBLIC_PATHS.test(pathname)) return;
-  void loadMainLayout();
+export function preloadScreens(
+  location: Pick<Location, "pathname" | "search">,
+  token: string | undefined,
+): void {
+  const { pathname, search } = location;
+  // Its code is at hand before the first render, so the form shows in it (lazyScreen).
+  if (LOGIN_PATH.test(pathname)) void LoginPage.preload();
+  if (!token || PUBLIC_PATHS.test(pathname)) return;
+  earlyReads.start(pathname + search, token, [`${SERVICE_BASES.api}/api/users/me`]);
+  void MainLayout.preload();
   if (LIST_PATH.test(pathname)) void import("./resources/list/list-page");
 }
 

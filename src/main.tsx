@@ -1,7 +1,7 @@
 import "antd/dist/reset.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { hasSession } from "../providers/token-store";
+import { getAccessToken } from "../providers/token-store";
 import { App, preloadScreens } from "./app";
 import { checkBuildVersion, fetchBuildMeta } from "./lib/build-version";
 import { reloadForNewBuild } from "./lib/chunk-reload";
@@ -24,7 +24,7 @@ window.addEventListener("vite:preloadError", (event) => {
   if (reloadForNewBuild(window.sessionStorage, () => window.location.reload())) event.preventDefault();
 });
 
-preloadScreens(window.location.pathname, hasSession());
+preloadScreens(window.location, getAccessToken());
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

@@ -33,27 +33,53 @@ export function retryFailedScreens(): void {
 // biome-ignore lint/suspicious/noExplicitAny: the same constraint as React's own `lazy`.
 type AnyComponent = ComponentType<any>;
 
+/** A lazy screen: renders once its code is there; `preload` fetches the code beforehand. */
+export type LazyScreen<T extends AnyComponent> = T & { preload: () => Promise<void> };
+
 /**
  * `React.lazy` with the script load timeout, retryable after a failure.
+ *
+ * Once its code has loaded, the screen renders the component itself, not through `lazy`: a
+ * lazy component suspends on its first render even when its code is already there, and React
+ * holds back what a suspended boundary reveals for up to 300 ms after its fallback showed, a
+ * third of a second on every first visit to a screen (issue 28). So a screen whose code was
+ * preloaded ({@link LazyScreen.preload}) shows in the same render as the layout around it.
  *
  * @example
  * const HomePage = lazyScreen(() => import("../pages/home/home-page"));
  */
-export function lazyScreen<T extends AnyComponent>(load: () => Promise<{ default: T }>): T {
+export function lazyScreen<T extends AnyComponent>(load: () => Promise<{ default: T }>): LazyScreen<T> {
   let current: LazyExoticComponent<T>;
-  const start = () => {
-    current = lazy(() =>
-      withScriptTimeout(load, scriptLoadTimeoutMs()).catch((error: unknown) => {
+  let loaded: T | undefined;
+  let loading: Promise<{ default: T }> | undefined;
+  /** One load at a time; a failure is forgotten, so the next render or preload tries again. */
+  const loadOnce = () => {
+    loading ??= withScriptTimeout(load, scriptLoadTimeoutMs()).then(
+      (module) => {
+        loaded = module.default;
+        return module;
+      },
+      (error: unknown) => {
+        loading = undefined;
         failedScreens.add(start);
         throw error;
-      }),
+      },
     );
+    return loading;
+  };
+  const start = () => {
+    current = lazy(loadOnce);
   };
   start();
   // A stable component that renders whichever lazy is current, so routes keep their element.
   const Screen = (props: Record<string, unknown>) => {
-    const Current = current as unknown as ComponentType<Record<string, unknown>>;
+    const Current = (loaded ?? current) as unknown as ComponentType<Record<string, unknown>>;
     return <Current {...props} />;
   };
-  return Screen as unknown as T;
+  Screen.preload = () =>
+    loadOnce().then(
+      () => undefined,
+      () => undefined,
+    );
+  return Screen as unknown as LazyScreen<T>;
 }

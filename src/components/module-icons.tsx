@@ -17,15 +17,41 @@ export const FALLBACK_ICON: IconComponent = AppstoreOutlined;
 
 /** One lazy component per name, so a name loads once and later renders are instant. */
 const lazyIcons = new Map<string, LazyExoticComponent<IconComponent>>();
+/**
+ * Icons whose code is in hand: rendered directly, not through `lazy`, which suspends on its first
+ * render even then (and React holds back a suspended boundary's reveal for up to 300 ms, see
+ * src/components/lazy-screen.tsx).
+ */
+const loadedIcons = new Map<string, IconComponent>();
+
+/** Loads one icon's code and remembers it; a failed chunk (a deploy removed it, a flaky network) costs the icon, not the screen. */
+function loadIcon(name: string, load: IconLoader): Promise<{ default: IconComponent }> {
+  return load().then(
+    (module) => {
+      loadedIcons.set(name, module.default);
+      return module;
+    },
+    () => ({ default: FALLBACK_ICON }),
+  );
+}
 
 function lazyIcon(name: string, load: IconLoader) {
   let icon = lazyIcons.get(name);
   if (!icon) {
-    // A failed chunk (a deploy removed it, a flaky network) costs the icon, not the screen.
-    icon = lazy(() => load().catch(() => ({ default: FALLBACK_ICON })));
+    icon = lazy(() => loadIcon(name, load));
     lazyIcons.set(name, icon);
   }
   return icon;
+}
+
+/**
+ * Fetches the code of these icons now (the menu's, as the app starts), so they render with the
+ * menu instead of popping in after it.
+ */
+export function preloadIcons(names: Iterable<string>): void {
+  for (const name of new Set(names)) {
+    if (isKnownIcon(name) && !loadedIcons.has(name)) void loadIcon(name, ICON_LOADERS[name]);
+  }
 }
 
 /** An empty antd-icon box, 1em square like the icon itself, so nothing moves when it arrives. */
@@ -49,6 +75,8 @@ export const isKnownIcon = (name: string) => Object.hasOwn(ICON_LOADERS, name);
  */
 export function ModuleIcon({ name, ...props }: IconProps & { name: string }) {
   if (!isKnownIcon(name)) return <FALLBACK_ICON aria-hidden {...props} />;
+  const Loaded = loadedIcons.get(name);
+  if (Loaded) return <Loaded aria-hidden {...props} />;
   const Icon = lazyIcon(name, ICON_LOADERS[name]);
   return (
     <Suspense fallback={<IconPlaceholder {...props} />}>

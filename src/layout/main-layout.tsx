@@ -4,7 +4,7 @@
  */
 import "./layout.css";
 import { Refine, type ResourceProps } from "@refinedev/core";
-import routerProvider, { DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
+import { DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
 import { QueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { createAccessControlProvider } from "../../providers/access-control";
@@ -17,14 +17,17 @@ import { useMessageNotificationProvider } from "../../providers/notification-pro
 import { SERVICE_BASES } from "../../providers/service-bases";
 import { hasSession } from "../../providers/token-store";
 import type { ServiceBaseName } from "../../resources/contract";
+import { LIST_PATH } from "../app-paths";
 import { Brand } from "../components/brand";
-import { watchIconsBesideWords } from "../components/module-icons";
+import { preloadIcons, watchIconsBesideWords } from "../components/module-icons";
 import { statusOf } from "../lib/errors";
+import { preloadListScreen } from "../resources/screens";
 import { APP_NAME } from "../theme";
 import { AppBreadcrumb } from "./app-breadcrumb";
 import { AppRoutes } from "./app-routes";
 import { documentTitle } from "./document-title";
-import { RESOURCES } from "./resources";
+import { MENU_ICONS, RESOURCES } from "./resources";
+import { atelierRouterProvider } from "./router-provider";
 import { RuntimeResources } from "./runtime-resources";
 
 /** Retries only what may succeed on a second try: no response or a 5xx. */
@@ -46,6 +49,12 @@ const RESOURCE_BASE_PATHS: Readonly<Record<ServiceBaseName, string>> = {
   forms: SERVICE_BASES.forms,
 };
 
+// On a list's address, the list screen's code (its fetch already started by the shell, see
+// preloadScreens in src/app.tsx) is in hand before the layout renders the route, so the screen
+// renders with the layout instead of suspending first (src/components/lazy-screen.tsx).
+if (LIST_PATH.test(window.location.pathname)) void preloadListScreen();
+preloadIcons(MENU_ICONS);
+
 function createProviders() {
   const queryClient = new QueryClient({
     defaultOptions: { queries: { refetchOnWindowFocus: false, retry: retryTransient } },
@@ -58,6 +67,16 @@ function createProviders() {
     authProvider: createAuthProvider(me),
     accessControlProvider: createAccessControlProvider({ loadMe: me.load, resources: RESOURCES }),
   };
+}
+
+/** Runs `task` once the page is idle (or after a second where the browser cannot tell); returns a cancel. */
+function whenIdle(task: () => void): () => void {
+  if (typeof requestIdleCallback === "function") {
+    const handle = requestIdleCallback(task, { timeout: 5000 });
+    return () => cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(task, 1000);
+  return () => clearTimeout(timer);
 }
 
 export default function MainLayout() {
@@ -81,10 +100,13 @@ export default function MainLayout() {
   );
   // Buttons and menu items are named by their words, not their icons' names (issue 13).
   useEffect(() => watchIconsBesideWords(), []);
+  // Most screens are lists: once the first screen is up and the page idle, the list screen's
+  // code is fetched, so a click to any list waits for its rows only (issue 28).
+  useEffect(() => whenIdle(() => void preloadListScreen()), []);
 
   return (
     <Refine
-      routerProvider={routerProvider}
+      routerProvider={atelierRouterProvider}
       dataProvider={providers.dataProvider}
       authProvider={providers.authProvider}
       accessControlProvider={providers.accessControlProvider}

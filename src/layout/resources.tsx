@@ -154,6 +154,12 @@ export function entityResource(def: ResourceDefinition): ResourceProps {
   };
 }
 
+/** The icons the menu shows (modules' and entities'), fetched as the app starts. */
+export const MENU_ICONS: readonly string[] = [
+  ...MODULES.map((m) => m.icon),
+  ...[...MODULES.flatMap((m) => resourcesOfModule(m.key)), ...TOP_LEVEL_RESOURCES].map((def) => def.icon),
+];
+
 export const RESOURCES: readonly ResourceProps[] = [
   { name: "home", list: "/", meta: { label: "Home", icon: <HomeOutlined aria-hidden /> } },
   ...MODULES.flatMap((m) => [moduleResource(m), ...resourcesOfModule(m.key).map(entityResource)]),

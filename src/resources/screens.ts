@@ -11,12 +11,18 @@ import type { ScreenProps } from "./types";
 
 type Screen = ComponentType<ScreenProps>;
 
-const GENERATED: Readonly<Record<ScreenName, Screen>> = {
+const GENERATED = {
   create: lazyScreen(() => import("./form/create-page")),
   edit: lazyScreen(() => import("./form/edit-page")),
   list: lazyScreen(() => import("./list/list-page")),
   show: lazyScreen(() => import("./show/show-page")),
-};
+} satisfies Record<ScreenName, Screen>;
+
+/**
+ * Fetches the generated list screen's code, so the first list opened renders at once
+ * (lazyScreen): most screens are lists.
+ */
+export const preloadListScreen = (): Promise<void> => GENERATED.list.preload();
 
 /** The page of `screen` for `def`; an unknown custom key is a configuration error, so it throws. */
 export function screenOf(def: ResourceDefinition, screen: ScreenName): Screen {

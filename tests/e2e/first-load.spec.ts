@@ -65,9 +65,9 @@ test("a list screen loads at most 400 KB of compressed JavaScript", async ({ bro
   const storageState = await signedInState(browser, E2E_ORIGIN, ADMIN_EMAIL, ADMIN_PASSWORD);
   const context = await browser.newContext({ storageState });
   const load = await measureScreen(context, `${E2E_ORIGIN}${LIST_SCREEN}`, listReady);
-  const summary = `${kb(load.bytes)} in ${load.scripts.length} files; first row after ${load.firstRowMs} ms`;
+  const summary = `${kb(load.bytes)} in ${load.scripts.length} files; first row after ${load.shownMs} ms`;
   testInfo.annotations.push({ type: "list JS", description: summary });
-  console.log(`list: ${summary} (the ${FIRST_LOAD_BUDGETS.firstRowMs} ms floor is not asserted)`);
+  console.log(`list: ${summary} (timed by npm run bench:bundle, not asserted)`);
   expectCompressedAndCached(load);
   expect(load.bytes).toBeLessThanOrEqual(FIRST_LOAD_BUDGETS.listBytes);
 

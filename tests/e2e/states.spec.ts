@@ -100,7 +100,9 @@ test("a malformed or unknown id is not found, with the way back and nothing to d
   await expect(errorToasts(page)).toHaveCount(0);
   await shoot(page, "record-unknown-id");
   await notFound.getByRole("button", { name: "Back to products" }).click();
-  await expect(page).toHaveURL(/\/manage\/products\/products(\?|$)/);
+  // The list is up once it has written its page into the address: a navigation before that
+  // would be undone by it (Refine's syncWithLocation replaces the address as the list mounts).
+  await expect(page).toHaveURL(/\/manage\/products\/products\?.*currentPage=/);
 
   // Users have their own edit screen: the same state there.
   await navigateInApp(page, `/manage/users/edit/${randomUUID()}`);
