@@ -1,18 +1,23 @@
 /** The fast timestamptz reader gives what pg's own parser gives, for every form the server sends. */
 import pg from "pg";
 import { describe, expect, it } from "vitest";
-import { parseInstant } from "./instants";
+import { instantText, parseInstant } from "./instants";
 
 const pgParse = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ) as (text: string) => unknown;
 
 const same = (text: string) => {
   const ours = parseInstant(text);
   const theirs = pgParse(text);
-  if (theirs instanceof Date) expect((ours as Date).getTime(), text).toBe(theirs.getTime());
-  else expect(ours, text).toEqual(theirs);
+  if (theirs instanceof Date) {
+    expect((ours as Date).getTime(), text).toBe(theirs.getTime());
+    expect(instantText(text), text).toBe(theirs.toISOString());
+  } else {
+    expect(ours, text).toEqual(theirs);
+    expect(instantText(text), text).toEqual(theirs);
+  }
 };
 
-describe("parseInstant", () => {
+describe("parseInstant and instantText", () => {
   it("reads what a UTC server sends as pg's parser does, fractions of every length included", () => {
     same("2026-11-29 00:52:14+00");
     same("2026-11-29 00:52:14.054+00");

@@ -1,6 +1,7 @@
 /** Conversions between database rows and API records, and body schemas, derived from a schema. */
 import { sql } from "kysely";
 import { baseType, type EntitySchema, type FieldSchema } from "../../schemas/contract";
+import { instantText } from "../db/instants";
 import { columnAllowsNull } from "./columns";
 
 export type Row = Record<string, unknown>;
@@ -9,8 +10,16 @@ type Convert = (value: unknown) => unknown;
 
 /** numeric and bigint columns come back as text; the API answers numbers. */
 const asNumber: Convert = (value) => Number(value);
-/** A timestamptz is an instant: ISO 8601 in UTC. */
-const asInstant: Convert = (value) => (value instanceof Date ? value.toISOString() : value);
+/**
+ * A timestamptz is an instant: ISO 8601 in UTC. A list page's rows bring it as PostgreSQL's
+ * text (`2026-11-29 00:52:14.054+00`, server/db/prepared.ts `instantsAsText`).
+ */
+const asInstant: Convert = (value) =>
+  value instanceof Date
+    ? value.toISOString()
+    : typeof value === "string" && value.charCodeAt(10) === 32
+      ? instantText(value)
+      : value;
 /**
  * A `date` is a calendar day, `YYYY-MM-DD`, never an instant: the drivers hand it over as its
  * text (PostgreSQL's pool is set so, server/db/postgres.ts) or, PGlite, as a Date at UTC
