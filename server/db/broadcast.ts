@@ -16,6 +16,12 @@ export type Handler = (payload: string) => void;
 export interface Broadcast {
   /** Delivers to this instance's handlers at once, and to other instances' soon after. */
   publish(channel: string, payload: string): Promise<void>;
+  /**
+   * `publish` for a message that only says "something changed" (a cache to clear): delivered
+   * here at once, every time; to the other instances by as few NOTIFYs as keep every change
+   * told (`changeNotices`). Resolves once a NOTIFY sent after this call went out.
+   */
+  notice(channel: string, payload: string): Promise<void>;
   /** Returns a function that removes the handler. */
   subscribe(channel: string, handler: Handler): () => void;
   /** Called with false while other instances' messages may be missed, true when they flow again. */
@@ -90,14 +96,59 @@ class Local {
 const tooLong = (channel: string, bytes: number) =>
   new Error(`Broadcast on ${channel} too long: ${bytes} bytes, at most ${BROADCAST_MAX_BYTES}`);
 
+/** How long a "changed" notice waits for more changes to tell with it, ms (as socket events do). */
+export const NOTICE_WINDOW_MS = 10;
+
+/**
+ * Sends "changed" notices to the other instances without one NOTIFY per change. Every write of
+ * a product, say, clears the CMS delivery caches: one NOTIFY each doubled the statements of a
+ * write and took a second pooled connection per request. A notice goes NOTICE_WINDOW_MS after
+ * the change that asked for it, telling every change made until it is sent; a change made
+ * while one is on its way (it may have been sent before that change was committed) gets the
+ * next, which goes once the one on its way is done. So at most one NOTIFY per channel and
+ * message is on its way, and one waits.
+ */
+export function changeNotices(
+  send: (channel: string, payload: string) => Promise<void>,
+  windowMs = NOTICE_WINDOW_MS,
+) {
+  const waves = new Map<string, { waiting: Promise<void> | null; sending: Promise<void> | null }>();
+  return (channel: string, payload: string): Promise<void> => {
+    const key = `${channel}|${payload}`;
+    let wave = waves.get(key);
+    if (!wave) {
+      wave = { waiting: null, sending: null };
+      waves.set(key, wave);
+    }
+    // Not sent yet: it goes after this change, and tells it too.
+    if (wave.waiting) return wave.waiting;
+    const current = wave;
+    current.waiting = (current.sending ?? Promise.resolve())
+      .catch(() => {})
+      .then(() => new Promise((resolve) => setTimeout(resolve, windowMs)))
+      .then(() => {
+        current.waiting = null;
+        const sending: Promise<void> = send(channel, payload).finally(() => {
+          if (current.sending === sending) current.sending = null;
+        });
+        current.sending = sending;
+        return sending;
+      });
+    return current.waiting;
+  };
+}
+
 export function localBroadcast(): Broadcast {
   const local = new Local();
+  const publish = async (channel: string, payload: string) => {
+    const bytes = Buffer.byteLength(payload);
+    if (bytes > BROADCAST_MAX_BYTES) throw tooLong(channel, bytes);
+    local.deliver(channel, payload);
+  };
   return {
-    async publish(channel, payload) {
-      const bytes = Buffer.byteLength(payload);
-      if (bytes > BROADCAST_MAX_BYTES) throw tooLong(channel, bytes);
-      local.deliver(channel, payload);
-    },
+    publish,
+    // One process: nobody else to tell.
+    notice: publish,
     subscribe(channel, handler) {
       local.add(channel, handler);
       return local.remover(channel, handler);
@@ -225,21 +276,34 @@ export function postgresBroadcast(
     }
   };
 
+  /** Sends a message to the other instances (this one has had it). */
+  const notify = async (channel: string, payload: string): Promise<void> => {
+    const whole = `${self}|${payload}`;
+    if (Buffer.byteLength(whole) <= NOTIFY_MAX_BYTES) {
+      await pool.query("select pg_notify($1, $2)", [channel, whole]);
+      return;
+    }
+    // Room for the longest head: `uuid:uuid:index:count|`.
+    const chunks = splitUtf8(payload, NOTIFY_MAX_BYTES - 100);
+    const message = randomUUID();
+    const parts = chunks.map((chunk, i) => `${self}:${message}:${i}:${chunks.length}|${chunk}`);
+    await pool.query("select pg_notify($1, part) from unnest($2::text[]) as part", [channel, parts]);
+  };
+  const noticeOthers = changeNotices(notify);
+  const deliverHere = (channel: string, payload: string) => {
+    const bytes = Buffer.byteLength(payload);
+    if (bytes > BROADCAST_MAX_BYTES) throw tooLong(channel, bytes);
+    local.deliver(channel, payload);
+  };
+
   return {
     async publish(channel, payload) {
-      const bytes = Buffer.byteLength(payload);
-      if (bytes > BROADCAST_MAX_BYTES) throw tooLong(channel, bytes);
-      local.deliver(channel, payload);
-      const whole = `${self}|${payload}`;
-      if (Buffer.byteLength(whole) <= NOTIFY_MAX_BYTES) {
-        await pool.query("select pg_notify($1, $2)", [channel, whole]);
-        return;
-      }
-      // Room for the longest head: `uuid:uuid:index:count|`.
-      const chunks = splitUtf8(payload, NOTIFY_MAX_BYTES - 100);
-      const message = randomUUID();
-      const parts = chunks.map((chunk, i) => `${self}:${message}:${i}:${chunks.length}|${chunk}`);
-      await pool.query("select pg_notify($1, part) from unnest($2::text[]) as part", [channel, parts]);
+      deliverHere(channel, payload);
+      await notify(channel, payload);
+    },
+    async notice(channel, payload) {
+      deliverHere(channel, payload);
+      await noticeOthers(channel, payload);
     },
     subscribe(channel, handler) {
       const isNew = local.add(channel, handler);

@@ -40,7 +40,7 @@ export class SharedCache<V> {
   async changed(): Promise<void> {
     this.clear();
     try {
-      await this.ctx.broadcast.publish(this.channel, "changed");
+      await this.ctx.broadcast.notice(this.channel, "changed");
     } catch (error) {
       // The others clear when their broadcast reconnects (onStatus).
       this.ctx.log.warn({ err: error, channel: this.channel }, "cache: other instances not told of a change");

@@ -14,6 +14,9 @@ export const MAX_SHAPES = 64;
 export class StatementCache {
   private readonly texts = new Map<string, string>();
 
+  /** `instantsAsText`: its statements' rows bring `timestamptz` as text (server/db/prepared.ts). */
+  constructor(private readonly options: { instantsAsText?: boolean } = {}) {}
+
   /** How many shapes are kept. */
   get size(): number {
     return this.texts.size;
@@ -32,7 +35,7 @@ export class StatementCache {
     if (this.texts.size < MAX_SHAPES && sameValues(compiled.parameters, params)) {
       this.texts.set(key, compiled.sql);
       // Sent on every request: on PostgreSQL, worth parsing and planning once per connection.
-      prepareStatement(compiled.sql);
+      prepareStatement(compiled.sql, this.options);
     }
     return compiled;
   }

@@ -156,14 +156,13 @@ export async function listPage<DB, TB extends keyof DB, O>(
 ): Promise<ListResult<O>> {
   const page = list.page ?? 1;
   const pageSize = Math.min(list.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
-  const filters = parseFilters(list.filters);
-  const planned = filters.length ? planFilters(filters, options) : null;
-  const sorts = parseSort(
-    list.sort || options.defaultSort,
-    options.sortFields ?? [options.defaultSort.replace(/^-/, "")],
-  );
-  const search = options.search && list.q ? options.search : null;
-  const pattern = list.q ? `%${escapeLike(list.q)}%` : "";
+  const {
+    planned,
+    sorts,
+    search,
+    pattern,
+    shape: readShape,
+  } = readListQuery(list, options, Boolean(kept) && !options.unpaged);
   const build = () => {
     // biome-ignore lint/suspicious/noExplicitAny: generic over the caller's query and table.
     let q = query as unknown as SelectQueryBuilder<any, any, any>;
@@ -180,7 +179,7 @@ export async function listPage<DB, TB extends keyof DB, O>(
     return { rows: all, total: all.length, totalExact: true };
   }
   const paging = { limit: pageSize, offset: (page - 1) * pageSize };
-  const shape = kept && keptShape(planned, search, sorts, pattern, options);
+  const shape = kept && readShape;
   if (!kept || !shape) return pageWithTotal<O>(db, build(), paging);
   const base = kept instanceof StatementCache ? { statements: kept, key: "", params: [] } : kept;
   const params = [...base.params, ...shape.params];
@@ -189,6 +188,58 @@ export async function listPage<DB, TB extends keyof DB, O>(
     key: `list:${base.key}:${shape.shape}`,
     params: [...params, EXACT_COUNT_CAP + 1, ...params, paging.limit, paging.offset],
   });
+}
+
+/** A list query's filters, sort and search as read and checked, and its statement's shape. */
+interface ReadListQuery {
+  planned: PlannedFilter | null;
+  sorts: Array<[string, "asc" | "desc"]>;
+  search: readonly string[] | null;
+  pattern: string;
+  shape: { shape: string; params: unknown[] } | null;
+}
+
+/**
+ * Queries read so far, by list options and spelling: a list screen asks the same filters,
+ * sort and search again and again (each page, each refresh), and reading them (JSON, checks,
+ * the plan, the shape) was a twentieth of a list request's time in node. Reading is pure, so
+ * a kept reading is the same as a new one; a query that fails to read is not kept. Bounded:
+ * the oldest spelling goes first, and long ones are not kept. Only for lists whose statements
+ * are kept (their options are one object per resource, not one per request).
+ */
+const readQueries = new WeakMap<ListOptions, Map<string, ReadListQuery>>();
+const MAX_READ_QUERIES = 256;
+const MAX_READ_KEY = 2000;
+
+function readListQuery(list: ListQuery, options: ListOptions, keep: boolean): ReadListQuery {
+  const key = `${list.sort ?? ""}\u0000${list.q ?? ""}\u0000${list.filters ?? ""}`;
+  let kept = readQueries.get(options);
+  const known = kept?.get(key);
+  if (known) return known;
+  const filters = parseFilters(list.filters);
+  const planned = filters.length ? planFilters(filters, options) : null;
+  const sorts = parseSort(
+    list.sort || options.defaultSort,
+    options.sortFields ?? [options.defaultSort.replace(/^-/, "")],
+  );
+  const search = options.search && list.q ? options.search : null;
+  const pattern = list.q ? `%${escapeLike(list.q)}%` : "";
+  const read = {
+    planned,
+    sorts,
+    search,
+    pattern,
+    shape: keptShape(planned, search, sorts, pattern, options),
+  };
+  if (keep && key.length <= MAX_READ_KEY) {
+    if (!kept) {
+      kept = new Map();
+      readQueries.set(options, kept);
+    }
+    if (kept.size >= MAX_READ_QUERIES) kept.delete(kept.keys().next().value as string);
+    kept.set(key, read);
+  }
+  return read;
 }
 
 /**

@@ -1,6 +1,7 @@
 /** Conversions between database rows and API records, and body schemas, derived from a schema. */
 import { sql } from "kysely";
 import { baseType, type EntitySchema, type FieldSchema } from "../../schemas/contract";
+import { instantText } from "../db/instants";
 import { columnAllowsNull } from "./columns";
 
 export type Row = Record<string, unknown>;
@@ -9,8 +10,16 @@ type Convert = (value: unknown) => unknown;
 
 /** numeric and bigint columns come back as text; the API answers numbers. */
 const asNumber: Convert = (value) => Number(value);
-/** A timestamptz is an instant: ISO 8601 in UTC. */
-const asInstant: Convert = (value) => (value instanceof Date ? value.toISOString() : value);
+/**
+ * A timestamptz is an instant: ISO 8601 in UTC. A list page's rows bring it as PostgreSQL's
+ * text (`2026-11-29 00:52:14.054+00`, server/db/prepared.ts `instantsAsText`).
+ */
+const asInstant: Convert = (value) =>
+  value instanceof Date
+    ? value.toISOString()
+    : typeof value === "string" && value.charCodeAt(10) === 32
+      ? instantText(value)
+      : value;
 /**
  * A `date` is a calendar day, `YYYY-MM-DD`, never an instant: the drivers hand it over as its
  * text (PostgreSQL's pool is set so, server/db/postgres.ts) or, PGlite, as a Date at UTC
@@ -23,38 +32,55 @@ const asTimeOfDay: Convert = (value) => String(value).slice(0, 8);
 /** jsonb from a driver that hands it over as text. */
 const asJson: Convert = (value) => (typeof value === "string" ? JSON.parse(value) : value);
 
-function converterOf(field: FieldSchema): Convert | undefined {
+/** Converters by name, for the code toRecordOf writes (a converter's name, never a value, goes in it). */
+const CONVERTERS = { asNumber, asJson, asInstant, asDay, asTimeOfDay } as const;
+type ConverterName = keyof typeof CONVERTERS;
+
+function converterOf(field: FieldSchema): ConverterName | undefined {
   const type = baseType(field);
-  if (type === "number" || type === "integer") return asNumber;
-  if (type === "array") return asJson;
-  if (field.format === "date-time") return asInstant;
-  if (field.format === "date") return asDay;
-  if (field.format === "time") return asTimeOfDay;
+  if (type === "number" || type === "integer") return "asNumber";
+  if (type === "array") return "asJson";
+  if (field.format === "date-time") return "asInstant";
+  if (field.format === "date") return "asDay";
+  if (field.format === "time") return "asTimeOfDay";
   return undefined;
 }
 
 /** The column of an `x-custom` entity's custom field values (server/resources/columns.ts CUSTOM_COLUMN). */
 export const CUSTOM = "custom";
 
-/** Each schema's column fields with their conversion, worked out once: toRecord runs for every row. */
-const plans = new WeakMap<
-  EntitySchema,
-  { columns: ReadonlyArray<readonly [string, Convert | undefined]>; custom: readonly string[] }
->();
+type ToRecord = (row: Row) => Row;
 
-function planOf(schema: EntitySchema) {
-  let plan = plans.get(schema);
-  if (!plan) {
-    const custom = schema["x-customFields"] ?? [];
-    plan = {
-      columns: Object.entries(schema.properties)
-        .filter(([name]) => !custom.includes(name))
-        .map(([name, field]) => [name, converterOf(field)] as const),
-      custom,
-    };
-    plans.set(schema, plan);
+/** Each schema's row → record function, written once: toRecord runs for every row of every answer. */
+const readers = new WeakMap<EntitySchema, ToRecord>();
+
+/**
+ * The function that makes a schema's records: one object literal with every field in the
+ * schema's order, so V8 allocates each record with its final shape at once (a loop setting
+ * keys one by one, reading them by name, cost a list of 25 rows a tenth of its time in node).
+ * Names are written as JSON strings, so no field name can be code.
+ */
+function toRecordOf(schema: EntitySchema): ToRecord {
+  let read = readers.get(schema);
+  if (read) return read;
+  const custom = schema["x-customFields"] ?? [];
+  const fields: string[] = [];
+  for (const [name, field] of Object.entries(schema.properties)) {
+    if (custom.includes(name)) continue;
+    const key = JSON.stringify(name);
+    const convert = converterOf(field);
+    const value = `r[${key}]`;
+    fields.push(`${key}: ${value} == null ? null : ${convert ? `${convert}(${value})` : value}`);
   }
-  return plan;
+  // Custom fields after the columns, in their own order.
+  for (const name of custom) fields.push(`${JSON.stringify(name)}: c[${JSON.stringify(name)}] ?? null`);
+  const body = `return function toRecord(r) {
+    ${custom.length ? `const c = asJson(r[${JSON.stringify(CUSTOM)}]) ?? {};` : ""}
+    return { ${fields.join(", ")} };
+  };`;
+  read = new Function(...Object.keys(CONVERTERS), body)(...Object.values(CONVERTERS)) as ToRecord;
+  readers.set(schema, read);
+  return read;
 }
 
 /**
@@ -64,17 +90,7 @@ function planOf(schema: EntitySchema) {
  * keys beside the others; values of fields no longer defined are not answered.
  */
 export function toRecord(schema: EntitySchema, row: Row): Row {
-  const out: Row = {};
-  const plan = planOf(schema);
-  for (const [name, convert] of plan.columns) {
-    const value = row[name];
-    out[name] = value === null || value === undefined ? null : convert ? convert(value) : value;
-  }
-  if (plan.custom.length) {
-    const custom = (asJson(row[CUSTOM]) ?? {}) as Row;
-    for (const name of plan.custom) out[name] = custom[name] ?? null;
-  }
-  return out;
+  return toRecordOf(schema)(row);
 }
 
 /**

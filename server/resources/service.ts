@@ -32,6 +32,8 @@ export class ResourceService {
   readonly table: string;
   private readonly scoped: ScopedRelation[];
   private readonly statements = new StatementCache();
+  /** The list pages': their rows only become records, so their instants come as text. */
+  private readonly listStatements = new StatementCache({ instantsAsText: true });
   private readonly quietness = new Map<string, Quiet>();
   private base: ReturnType<typeof listBaseOf> | undefined;
   /** The custom fields of an `x-custom` resource; its schema is read per request. */
@@ -79,7 +81,7 @@ export class ResourceService {
       this.listBase,
       query,
       unpaged ? { ...listOptionsOf(schema), unpaged } : listOptionsOf(schema),
-      this.statements,
+      this.listStatements,
     );
     return { data: rows.map((r) => toRecord(schema, r)), total, totalExact };
   }

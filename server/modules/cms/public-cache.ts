@@ -64,7 +64,7 @@ export class PublicCache {
   async changed(): Promise<void> {
     this.clear();
     try {
-      await this.ctx.broadcast.publish(CHANNEL, "changed");
+      await this.ctx.broadcast.notice(CHANNEL, "changed");
     } catch (error) {
       // The others clear when their broadcast reconnects (onStatus); nothing more to do here.
       this.ctx.log.warn({ err: error }, "CMS delivery cache: other instances not told");
