@@ -51,6 +51,13 @@ export const CUSTOM = "custom";
 
 type ToRecord = (row: Row) => Row;
 
+/**
+ * A field's key in the object literal: its JSON string; `__proto__` computed, since written
+ * plainly in a literal it would set the record's prototype instead of a field.
+ */
+const literalKey = (name: string) =>
+  name === "__proto__" ? `[${JSON.stringify(name)}]` : JSON.stringify(name);
+
 /** Each schema's row → record function, written once: toRecord runs for every row of every answer. */
 const readers = new WeakMap<EntitySchema, ToRecord>();
 
@@ -70,10 +77,10 @@ function toRecordOf(schema: EntitySchema): ToRecord {
     const key = JSON.stringify(name);
     const convert = converterOf(field);
     const value = `r[${key}]`;
-    fields.push(`${key}: ${value} == null ? null : ${convert ? `${convert}(${value})` : value}`);
+    fields.push(`${literalKey(name)}: ${value} == null ? null : ${convert ? `${convert}(${value})` : value}`);
   }
   // Custom fields after the columns, in their own order.
-  for (const name of custom) fields.push(`${JSON.stringify(name)}: c[${JSON.stringify(name)}] ?? null`);
+  for (const name of custom) fields.push(`${literalKey(name)}: c[${JSON.stringify(name)}] ?? null`);
   const body = `return function toRecord(r) {
     ${custom.length ? `const c = asJson(r[${JSON.stringify(CUSTOM)}]) ?? {};` : ""}
     return { ${fields.join(", ")} };
