@@ -33,6 +33,10 @@ export interface Figures {
   doubledTasks: number;
   doubledJobs: number;
   retriedSteps: number;
+  /** The app's statements from the first start to the last step, and the bench's own. */
+  statements: { app: number; bench: number; top: Array<[string, number]> };
+  /** CPU from the first start to the last step: this process (app, PGlite, load), PostgreSQL's. */
+  cpuMs: { app: number; pg: number };
 }
 
 /** One driver's figures as a table: figure, value, target, met or missed. */
@@ -76,8 +80,18 @@ export function print(f: Figures, runs: number, rate: number) {
     ],
     ["  steps retried (attempt > 1)", String(f.retriedSteps), "", ""],
   ];
+  const perStep = (n: number) => fmt(n / Math.max(1, f.stepsDone), 2);
+  rows.push(
+    ["statements per step (app's, all of it)", perStep(f.statements.app), "", ""],
+    ["  per run started", fmt(f.statements.app / Math.max(1, f.accepted), 1), "", ""],
+    ["CPU per step, this process (app + load)", `${perStep(f.cpuMs.app)} ms`, "", ""],
+    ["CPU per step, PostgreSQL", `${perStep(f.cpuMs.pg)} ms`, "", ""],
+  );
   console.log(`\n${f.driver}: ${runs} runs at ${rate}/s`);
   console.log(`${pad("figure", 44)}${pad("value", 34)}${pad("target", 12)}`);
   for (const [label, value, target, ok] of rows)
     console.log(`${pad(label, 44)}${pad(value, 34)}${pad(target, 12)}${ok}`);
+  console.log(`statements per step by shape (bench's own: ${f.statements.bench}, not counted):`);
+  for (const [shape, n] of f.statements.top.slice(0, Number(process.env.BENCH_SHAPES || 14)))
+    console.log(`  ${perStep(n).padStart(6)}  ${shape}`);
 }

@@ -47,6 +47,8 @@ import {
 } from "./automation-runs-flow";
 import { type Figures, fmt, print, quantile } from "./automation-runs-report";
 import { type Cleanup, reportFailure, runCleanups } from "./bench-run";
+import { captureStatements } from "./resource-engine-capture";
+import { postgresCpu } from "./resource-engine-report";
 import type { Driver } from "./resource-engine-settings";
 import { signIn, startApp } from "./resource-engine-setup";
 
@@ -115,6 +117,10 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
     const t0 = Date.now();
     const sampler =
       process.env.BENCH_SAMPLE && started.databaseUrl ? sampleActivity(started.databaseUrl) : null;
+    // What the whole bench costs from the first start to the last step: the app's statements
+    // (the bench's own fast-forward and polls are counted apart) and CPU.
+    const capture = captureStatements();
+    const cpu0 = { app: cpuOfProcess(), pg: postgresCpu(started.postmasterPid) };
     let next = 0;
     while (next < RUNS) {
       const due = Math.min(RUNS, Math.floor(((Date.now() - t0) * RATE) / 1000) + 1);
@@ -163,6 +169,11 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
     const drainSeconds = (Date.now() - lastStart) / 1000;
     shifting = false;
     await shifter;
+    const cpu = {
+      app: cpuOfProcess() - cpu0.app,
+      pg: postgresCpu(started.postmasterPid) - cpu0.pg,
+    };
+    const statements = capture.stop();
 
     const statuses = await sql<{ status: string; n: number }>`
       select status, count(*)::int as n from runs where kind = 'automation' group by status`.execute(db);
@@ -220,6 +231,8 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
 
     startLatencies.sort((a, b) => a - b);
     return {
+      statements: statementShapes(statements),
+      cpuMs: { app: cpu.app / 1000, pg: cpu.pg / 1000 },
       driver,
       where,
       accepted,
@@ -252,6 +265,31 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
   } finally {
     await runCleanups(cleanups);
   }
+}
+
+/** This process's CPU (µs): the app, its PGlite, and the bench's own requests. */
+function cpuOfProcess(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
+/** The bench's own statements (fast-forward, drain polls) are told apart from the app's. */
+const BENCH_STATEMENT = /^(with j as \(|select count\(\*\)::int as n from runs)/;
+
+/** Statements by shape: their text without literals, first 110 characters. */
+function statementShapes(statements: string[]): Figures["statements"] {
+  const shapes = new Map<string, number>();
+  let bench = 0;
+  for (const text of statements) {
+    if (BENCH_STATEMENT.test(text)) {
+      bench++;
+      continue;
+    }
+    const shape = text.replace(/\$\d+/g, "?").slice(0, 110);
+    shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+  }
+  const top = [...shapes.entries()].sort((a, b) => b[1] - a[1]);
+  return { app: statements.length - bench, bench, top };
 }
 
 async function main() {

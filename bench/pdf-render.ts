@@ -163,6 +163,7 @@ async function main(): Promise<void> {
           attempt: 1,
           signal: new AbortController().signal,
           carryOn: async () => false,
+          finishIn: async () => false,
         });
         const done = await ctx.db
           .selectFrom("pdfs")

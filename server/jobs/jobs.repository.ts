@@ -8,7 +8,7 @@
  * the future; every write that ends a run is fenced on (locked_by, attempts), so a worker
  * whose lease was taken over cannot overwrite the new holder's outcome.
  */
-import { type ExpressionBuilder, type Kysely, sql, type Transaction } from "kysely";
+import { type ExpressionBuilder, type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
 import type { Database } from "../db";
 import type { JobRecord, JobState } from "./contract";
 
@@ -186,8 +186,15 @@ export async function extendLeases(
   return new Set(rows.map((r) => r.id));
 }
 
-/** Ends a run well. False when the run was no longer this worker's. */
-export async function markDone(db: Kysely<Database>, job: TakenJob, lockedBy: string): Promise<boolean> {
+/**
+ * Ends a run well, on its own or in a caller's transaction (JobContext.finishIn: done when the
+ * work it finishes commits). False when the run was no longer this worker's.
+ */
+export async function markDone(
+  db: Kysely<Database> | Transaction<Database>,
+  job: TakenJob,
+  lockedBy: string,
+): Promise<boolean> {
   const result = await db
     .updateTable("jobs")
     .set({
@@ -202,24 +209,75 @@ export async function markDone(db: Kysely<Database>, job: TakenJob, lockedBy: st
   return result.numUpdatedRows > 0n;
 }
 
-/** A running job takes on another payload and key (JobContext.carryOn); false when it is not ours. */
+/**
+ * A running job takes on another payload and key (JobContext.carryOn); false when it is not
+ * ours, or when another pending job holds the key (the caller queues nothing twice: it
+ * enqueues, which answers that job). With `runAt`, this run of the job ends: it is queued
+ * again for then, its attempts back to none, as a new job would be.
+ */
 export async function rekeyJob(
   db: Kysely<Database> | Transaction<Database>,
   job: TakenJob,
   lockedBy: string,
   payload: unknown,
   key: string | null,
+  runAt?: Date,
 ): Promise<boolean> {
+  const requeue = runAt
+    ? {
+        state: "queued" as const,
+        attempts: 0,
+        run_at: runAt,
+        last_error: null,
+        locked_by: null,
+        locked_until: null,
+      }
+    : {};
   const result = await db
     .updateTable("jobs")
     .set({
       payload: sql`cast(${JSON.stringify(payload ?? null)} as text)::jsonb`,
       key,
+      ...requeue,
       updated_at: sql`now()`,
     })
-    .where((eb) => heldBy(eb, job, lockedBy))
+    .where((eb) =>
+      eb.and([
+        heldBy(eb, job, lockedBy),
+        ...(key === null
+          ? []
+          : [
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom("jobs as other")
+                    .select(sql`1`.as("one"))
+                    .whereRef("other.name", "=", "jobs.name")
+                    .where("other.key", "=", key)
+                    .where("other.state", "in", ["queued", "running"])
+                    .whereRef("other.id", "<>", "jobs.id"),
+                ),
+              ),
+            ]),
+      ]),
+    )
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/**
+ * The insert of one job of `name` per row of `rows` (columns payload jsonb, key text, run_at
+ * timestamptz), to be a part of a caller's statement (a CTE): the run engine starts a run and
+ * queues its first step's job in one statement. A key a queued job holds already is kept by
+ * that job, as insertJob does.
+ */
+export function insertJobsFrom(name: string, rows: RawBuilder<unknown>, maxAttempts: number) {
+  return sql<{ id: string }>`
+    insert into jobs (name, payload, key, run_at, max_attempts)
+    select ${name}, r.payload, r.key, r.run_at, ${maxAttempts} from (${rows}) as r
+    on conflict (name, key) where key is not null and state in ('queued', 'running')
+    do update set key = excluded.key where jobs.state = 'queued'
+    returning id`;
 }
 
 /**

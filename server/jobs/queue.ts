@@ -13,6 +13,8 @@ import {
   getJob,
   insertJob,
   insertJobs,
+  insertJobsFrom,
+  markDone,
   rekeyJob,
   releaseJobs,
   supersedeRunning,
@@ -47,6 +49,11 @@ interface ActiveRun {
   released: boolean;
   /** Another worker took the job over (our lease ran out). */
   lost: boolean;
+  /**
+   * The handler ended this run itself, in its last transaction (finishIn, carryOn with a run
+   * time): nothing is recorded when it returns, and the lease is no longer extended.
+   */
+  ended: boolean;
   done: Promise<void>;
 }
 
@@ -189,6 +196,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       finishing: false,
       released: false,
       lost: false,
+      ended: false,
       done: Promise.resolve(),
     };
     active.set(job.id, run);
@@ -211,12 +219,24 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         payload: job.payload,
         attempt: job.attempt,
         signal: run.controller.signal,
-        carryOn: (target, payload, key) => rekeyJob(target, job, instanceId, payload, key),
+        carryOn: async (target, payload, key, runAt) => {
+          const carried = await rekeyJob(target, job, instanceId, payload, key, runAt);
+          if (carried && runAt) run.ended = true;
+          return carried;
+        },
+        finishIn: async (target) => {
+          const finished = await markDone(target, job, instanceId);
+          if (finished) run.ended = true;
+          return finished;
+        },
       });
     } catch (error) {
       failure = { error };
     }
     run.finishing = true;
+    // Ended in the handler's last transaction, which committed since the handler returned. (A
+    // handler that throws after a rollback is recorded below, fenced on the lease as ever.)
+    if (run.ended && !failure) return;
     if (run.released || run.lost) {
       log.warn(fields, "job run ended after its lease was given up; its outcome is not recorded");
       return;
@@ -228,7 +248,8 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     if (beating) return;
     beating = true;
     try {
-      const held = () => [...active.values()].filter((r) => !r.finishing && !r.released && !r.lost);
+      const held = () =>
+        [...active.values()].filter((r) => !r.finishing && !r.released && !r.lost && !r.ended);
       const runs = held();
       if (!runs.length) return;
       const kept = await extendLeases(
@@ -313,6 +334,17 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       }
       throw new Error(`Could not enqueue job "${name}" with key "${job.key}"`);
     },
+
+    enqueueFrom(name, rows, opts = {}) {
+      if (!name) throw new Error("A job name is required");
+      const maxAttempts = positiveInt(
+        opts.maxAttempts ?? registry.get(name)?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+        "maxAttempts",
+      );
+      return insertJobsFrom(name, rows, maxAttempts);
+    },
+
+    wake,
 
     async enqueueMany(name, payloads, opts = {}) {
       if (!name) throw new Error("A job name is required");
