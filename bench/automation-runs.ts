@@ -121,6 +121,7 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
     // (the bench's own fast-forward and polls are counted apart) and CPU.
     const capture = captureStatements();
     const cpu0 = { app: cpuOfProcess(), pg: postgresCpu(started.postmasterPid) };
+    const uptime0 = process.uptime();
     let next = 0;
     while (next < RUNS) {
       const due = Math.min(RUNS, Math.floor(((Date.now() - t0) * RATE) / 1000) + 1);
@@ -174,6 +175,8 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
       pg: postgresCpu(started.postmasterPid) - cpu0.pg,
     };
     const statements = capture.stop();
+    // For `node --cpu-prof`: bench/cpuprofile-summary.mjs <profile> --window <this span>.
+    console.log(`measured from ${fmt(uptime0, 1)} to ${fmt(process.uptime(), 1)} s of this process's uptime`);
 
     const statuses = await sql<{ status: string; n: number }>`
       select status, count(*)::int as n from runs where kind = 'automation' group by status`.execute(db);

@@ -223,19 +223,24 @@ export interface StepChange {
   error?: string | null;
 }
 
+/** The SET of a step's change (updateStep, and updateRun's step done beside the run). */
+function stepSet(change: StepChange) {
+  return {
+    status: change.status,
+    ...(change.attempt !== undefined ? { attempt: change.attempt } : {}),
+    ...(change.dueAt !== undefined ? { due_at: change.dueAt } : {}),
+    ...(change.startedAt !== undefined ? { started_at: change.startedAt } : {}),
+    ...(change.finishedAt !== undefined ? { finished_at: change.finishedAt } : {}),
+    ...(change.input !== undefined ? { input: jsonb(change.input) } : {}),
+    ...(change.output !== undefined ? { output: jsonb(change.output) } : {}),
+    ...(change.error !== undefined ? { error: change.error } : {}),
+  };
+}
+
 export async function updateStep(db: Db, runId: string, key: string, change: StepChange): Promise<RunStep> {
   const row = await db
     .updateTable("run_steps")
-    .set({
-      status: change.status,
-      ...(change.attempt !== undefined ? { attempt: change.attempt } : {}),
-      ...(change.dueAt !== undefined ? { due_at: change.dueAt } : {}),
-      ...(change.startedAt !== undefined ? { started_at: change.startedAt } : {}),
-      ...(change.finishedAt !== undefined ? { finished_at: change.finishedAt } : {}),
-      ...(change.input !== undefined ? { input: jsonb(change.input) } : {}),
-      ...(change.output !== undefined ? { output: jsonb(change.output) } : {}),
-      ...(change.error !== undefined ? { error: change.error } : {}),
-    })
+    .set(stepSet(change))
     .where("run_id", "=", runId)
     .where("step_key", "=", key)
     .returningAll()
@@ -328,15 +333,29 @@ export interface RunChange {
 
 /**
  * Moves a run that is in one of the `from` statuses; undefined when it is not (it ended in this
- * very transaction: an executor exited its own subject's runs, say).
+ * very transaction: an executor exited its own subject's runs, say). `step` is changed in the
+ * same statement, whatever the run's status.
  */
 export async function updateRun(
   db: Db,
   run: Pick<Run, "id" | "context">,
   change: RunChange,
   from: readonly RunStatus[],
+  step?: { key: string; change: StepChange },
 ): Promise<Run | undefined> {
-  const row = await db
+  // A step's change in the same statement (the last step done as its run finishes).
+  const withStep = (
+    step
+      ? db.with("step", (qb) =>
+          qb
+            .updateTable("run_steps")
+            .set(stepSet(step.change))
+            .where("run_id", "=", run.id)
+            .where("step_key", "=", step.key),
+        )
+      : db
+  ) as Db;
+  const row = await withStep
     .updateTable("runs")
     .set({
       status: change.status,

@@ -13,6 +13,7 @@ import {
   advanceRun,
   deleteQueuedJobs,
   getStep,
+  type StepChange,
   skipPendingStep,
   updateRun,
   updateStep,
@@ -78,16 +79,18 @@ export async function completeStep(
   const outputs = done.output === undefined ? run.outputs : { ...run.outputs, [key]: done.output };
   const next = done.exit ? null : entry.kind.flow.next(definition, key, done.output);
   if (next !== null) return advance(core, trx, entry, run, definition, key, done, next, outputs);
-  await updateStep(trx, run.id, key, {
-    status: "done",
+  const change = {
+    status: "done" as const,
     attempt: done.attempt,
     startedAt: done.startedAt,
     finishedAt: new Date(),
     input: done.input,
     output: done.output,
-  });
-  if (done.exit) return endRun(core, trx, entry, run, "exited", { exitReason: done.exit, outputs });
-  return endRun(core, trx, entry, run, "finished", { outputs });
+  };
+  // The last step done and its run finished in one statement.
+  if (!done.exit) return endRun(core, trx, entry, run, "finished", { outputs, doneStep: { key, change } });
+  await updateStep(trx, run.id, key, change);
+  return endRun(core, trx, entry, run, "exited", { exitReason: done.exit, outputs });
 }
 
 /**
@@ -159,6 +162,8 @@ export interface Ending {
   outputs?: Record<string, unknown>;
   /** The step a failed run failed on (handed to onRunFailed). */
   failedStep?: RunStep | null;
+  /** A step's change written with the run's end, in its statement (the last step done). */
+  doneStep?: { key: string; change: StepChange };
 }
 
 /**
@@ -192,6 +197,7 @@ export async function endRun(
     },
     // A failed run may still be cancelled (it will not be run again).
     status === "cancelled" ? [...ACTIVE_STATUSES, "failed"] : ACTIVE_STATUSES,
+    ending.doneStep,
   );
   if (!ended) return current(trx, run);
   if (status === "failed") {
