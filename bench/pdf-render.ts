@@ -164,6 +164,9 @@ async function main(): Promise<void> {
           signal: new AbortController().signal,
           carryOn: async () => false,
           finishIn: async () => false,
+          endQuery: () => {
+            throw new Error("the PDF job does not end itself");
+          },
         });
         const done = await ctx.db
           .selectFrom("pdfs")

@@ -2,7 +2,7 @@
  * The job queue's public contract: what a handler receives, what callers pass, and what
  * `createJobQueue` answers (queue.ts implements it; jobs.repository.ts holds the SQL).
  */
-import type { Kysely, RawBuilder, Transaction } from "kysely";
+import type { Kysely, RawBuilder, Transaction, UpdateQueryBuilder } from "kysely";
 import type { Database } from "../db";
 
 export type JobState = "queued" | "running" | "done" | "failed";
@@ -65,7 +65,17 @@ export interface JobContext<P> {
    * longer this worker's.
    */
   finishIn(db: Kysely<Database> | Transaction<Database>): Promise<boolean>;
+  /**
+   * finishIn, or carryOn with a run time (`next`), as a part of a statement of the handler's
+   * own, saving its round trip: `query` is the job's update (a CTE of that statement), which
+   * answers the job's id when it matched; call `ended()` when it did (then, as after finishIn,
+   * the queue records nothing when the handler returns).
+   */
+  endQuery(next?: { payload: P; key: string | null; runAt: Date }): { query: JobEndQuery; ended(): void };
 }
+
+/** An update of a job's row answering its id (JobContext.endQuery), to run inside another statement. */
+export type JobEndQuery = UpdateQueryBuilder<Database, "jobs", "jobs", { id: string }>;
 
 /**
  * Runs one job. Jobs run at least once: a crash after the work and before the outcome is

@@ -186,16 +186,11 @@ export async function extendLeases(
   return new Set(rows.map((r) => r.id));
 }
 
-/**
- * Ends a run well, on its own or in a caller's transaction (JobContext.finishIn: done when the
- * work it finishes commits). False when the run was no longer this worker's.
- */
-export async function markDone(
-  db: Kysely<Database> | Transaction<Database>,
-  job: TakenJob,
-  lockedBy: string,
-): Promise<boolean> {
-  const result = await db
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The update that ends a run well, answering the job's id when the run was this worker's. */
+export function doneQuery(db: Db, job: TakenJob, lockedBy: string) {
+  return db
     .updateTable("jobs")
     .set({
       state: "done",
@@ -205,24 +200,31 @@ export async function markDone(
       updated_at: sql`now()`,
     })
     .where((eb) => heldBy(eb, job, lockedBy))
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+    .returning("id");
 }
 
 /**
- * A running job takes on another payload and key (JobContext.carryOn); false when it is not
- * ours, or when another pending job holds the key (the caller queues nothing twice: it
- * enqueues, which answers that job). With `runAt`, this run of the job ends: it is queued
- * again for then, its attempts back to none, as a new job would be.
+ * Ends a run well, on its own or in a caller's transaction (JobContext.finishIn: done when the
+ * work it finishes commits). False when the run was no longer this worker's.
  */
-export async function rekeyJob(
-  db: Kysely<Database> | Transaction<Database>,
+export async function markDone(db: Db, job: TakenJob, lockedBy: string): Promise<boolean> {
+  return (await doneQuery(db, job, lockedBy).execute()).length > 0;
+}
+
+/**
+ * The update by which a running job takes on another payload and key (JobContext.carryOn),
+ * answering its id; nothing when it is not ours, or when another pending job holds the key (the
+ * caller queues nothing twice: it enqueues, which answers that job). With `runAt`, this run of
+ * the job ends: it is queued again for then, its attempts back to none, as a new job would be.
+ */
+export function rekeyQuery(
+  db: Db,
   job: TakenJob,
   lockedBy: string,
   payload: unknown,
   key: string | null,
   runAt?: Date,
-): Promise<boolean> {
+) {
   const requeue = runAt
     ? {
         state: "queued" as const,
@@ -233,7 +235,7 @@ export async function rekeyJob(
         locked_until: null,
       }
     : {};
-  const result = await db
+  return db
     .updateTable("jobs")
     .set({
       payload: sql`cast(${JSON.stringify(payload ?? null)} as text)::jsonb`,
@@ -261,8 +263,19 @@ export async function rekeyJob(
             ]),
       ]),
     )
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+    .returning("id");
+}
+
+/** rekeyQuery, run: false when it changed nothing. */
+export async function rekeyJob(
+  db: Db,
+  job: TakenJob,
+  lockedBy: string,
+  payload: unknown,
+  key: string | null,
+  runAt?: Date,
+): Promise<boolean> {
+  return (await rekeyQuery(db, job, lockedBy, payload, key, runAt).execute()).length > 0;
 }
 
 /**

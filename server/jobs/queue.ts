@@ -8,6 +8,7 @@ import os from "node:os";
 import type { JobContext, JobQueue, JobQueueOptions, RegisterOptions } from "./contract";
 import {
   deleteDone,
+  doneQuery,
   expireAllLeases,
   extendLeases,
   getJob,
@@ -16,6 +17,7 @@ import {
   insertJobsFrom,
   markDone,
   rekeyJob,
+  rekeyQuery,
   releaseJobs,
   supersedeRunning,
   type TakenJob,
@@ -229,6 +231,14 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
           if (finished) run.ended = true;
           return finished;
         },
+        endQuery: (next) => ({
+          query: next
+            ? rekeyQuery(db, job, instanceId, next.payload, next.key, next.runAt)
+            : doneQuery(db, job, instanceId),
+          ended: () => {
+            run.ended = true;
+          },
+        }),
       });
     } catch (error) {
       failure = { error };

@@ -5,6 +5,7 @@
  */
 import { type RawBuilder, type Selectable, sql } from "kysely";
 import type { RunStepsTable, RunsTable } from "../db/types-runs";
+import type { JobEndQuery } from "../jobs";
 import type { Db, Run, RunStatus, RunStep, RunSubject, StepStatus } from "./contract";
 import { ACTIVE_STATUSES } from "./contract";
 import { jsonb, toRun, toStep } from "./rows";
@@ -258,6 +259,14 @@ export interface Advance {
   run: { status: RunStatus; outputs: Record<string, unknown> };
   /** The next step, scheduled. */
   next: { key: string; type: string; dueAt: Date };
+  /** The job's own update when it is queued again for the next step (the run moved). */
+  job?: JobEnd;
+}
+
+/** A job's update to run with a move (JobContext.endQuery), and what to tell when it matched. */
+export interface JobEnd {
+  query: JobEndQuery;
+  ended(): void;
 }
 
 /**
@@ -267,7 +276,7 @@ export interface Advance {
 export async function advanceRun(db: Db, a: Advance): Promise<{ run: Run; inserted: boolean } | undefined> {
   const now = new Date();
   const { done } = a;
-  const { rows } = await sql<MovedRow & { inserted: boolean }>`
+  const { rows } = await sql<MovedRow & { inserted: boolean; job_ended: boolean }>`
     with done as (
       update run_steps
       set status = 'done', attempt = ${done.attempt}, started_at = ${done.startedAt}, finished_at = ${now}
@@ -289,10 +298,13 @@ export async function advanceRun(db: Db, a: Advance): Promise<{ run: Run; insert
       on conflict (run_id, step_key) do nothing
       returning 1
     )
-    select ${MOVED}, exists (select 1 from next) as inserted
+    ${a.job ? sql`, job as (${a.job.query.where(sql<boolean>`exists (select 1 from next)`)})` : sql``}
+    select ${MOVED}, exists (select 1 from next) as inserted,
+      ${a.job ? sql`exists (select 1 from job)` : sql`false`} as job_ended
     from moved
   `.execute(db);
   const row = rows[0];
+  if (row?.job_ended) a.job?.ended();
   return row ? { run: movedRun(row, a), inserted: row.inserted } : undefined;
 }
 
@@ -341,21 +353,9 @@ export async function updateRun(
   run: Pick<Run, "id" | "context">,
   change: RunChange,
   from: readonly RunStatus[],
-  step?: { key: string; change: StepChange },
+  also: { step?: { key: string; change: StepChange }; job?: JobEnd } = {},
 ): Promise<Run | undefined> {
-  // A step's change in the same statement (the last step done as its run finishes).
-  const withStep = (
-    step
-      ? db.with("step", (qb) =>
-          qb
-            .updateTable("run_steps")
-            .set(stepSet(step.change))
-            .where("run_id", "=", run.id)
-            .where("step_key", "=", step.key),
-        )
-      : db
-  ) as Db;
-  const row = await withStep
+  const move = db
     .updateTable("runs")
     .set({
       status: change.status,
@@ -370,8 +370,33 @@ export async function updateRun(
     })
     .where("id", "=", run.id)
     .where("status", "in", from)
-    .returning(MOVED_COLUMNS)
-    .executeTakeFirst();
+    .returning(MOVED_COLUMNS);
+  const { step, job } = also;
+  if (!step && !job) {
+    const row = await move.executeTakeFirst();
+    return row ? movedRun(row, run) : undefined;
+  }
+  // The last step done and the job ended with the run, in the same statement: the step whatever
+  // the run's status, the job only when the run moved.
+  const parts = [
+    ...(step
+      ? [
+          sql`step as (${db
+            .updateTable("run_steps")
+            .set(stepSet(step.change))
+            .where("run_id", "=", run.id)
+            .where("step_key", "=", step.key)})`,
+        ]
+      : []),
+    sql`moved as (${move})`,
+    ...(job ? [sql`job as (${job.query.where(sql<boolean>`exists (select 1 from moved)`)})`] : []),
+  ];
+  const { rows } = await sql<MovedRow & { job_ended: boolean }>`
+    with ${sql.join(parts)}
+    select ${MOVED}, ${job ? sql`exists (select 1 from job)` : sql`false`} as job_ended from moved
+  `.execute(db);
+  const row = rows[0];
+  if (row?.job_ended) job?.ended();
   return row ? movedRun(row, run) : undefined;
 }
 

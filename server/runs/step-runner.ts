@@ -251,7 +251,7 @@ async function recordFailure(
   error: unknown,
   startedAt: Date,
 ): Promise<void> {
-  const carrier = stepCarrier(job);
+  const carrier = stepCarrier(job, target.runId);
   await core.db.transaction().execute(async (trx) => {
     await recordFailureIn(core, entry, trx, target, error, startedAt, carrier);
     await settleCarry(core, entry, trx, job, carrier, target.runId);
@@ -318,12 +318,31 @@ interface StepCarrier extends Carrier {
   next: string | null;
   /** When that step is due later: the job is queued again for then. */
   at: Date | undefined;
+  /** The job was ended (done, or queued again) by a move's own statement (endWith). */
+  ended: boolean;
 }
 
-function stepCarrier(job: JobContext<StepJob>): StepCarrier {
+function stepCarrier(job: JobContext<StepJob>, runId: string): StepCarrier {
   return {
     next: null,
     at: undefined,
+    ended: false,
+    endWith(key, at) {
+      // Stopping: the transaction is to be undone; the queue hands the job back.
+      if (job.signal.aborted) return undefined;
+      const end = job.endQuery(
+        key === null
+          ? undefined
+          : { payload: { runId, key }, key: stepJobKey(runId, key), runAt: at ?? new Date() },
+      );
+      return {
+        query: end.query,
+        ended: () => {
+          this.ended = true;
+          end.ended();
+        },
+      };
+    },
     async carry(_trx, key, at) {
       // Stopping: the next step gets a job of its own instead.
       if (job.signal.aborted) return false;
@@ -349,6 +368,7 @@ async function settleCarry(
   runId: string,
 ): Promise<void> {
   const { next: key, at } = carrier;
+  if (carrier.ended) return;
   if (!key) {
     await job.finishIn(trx);
     return;
@@ -368,13 +388,14 @@ async function runStep(
   target: StepJob,
 ): Promise<string | null> {
   const startedAt = new Date();
-  const carrier = stepCarrier(job);
+  const carrier = stepCarrier(job, target.runId);
   let prepared: { value: unknown } | undefined;
   let failed: BatchFailure | undefined;
   try {
     for (;;) {
       carrier.next = null;
       carrier.at = undefined;
+      carrier.ended = false;
       let attempt: Attempt;
       try {
         attempt = await core.db

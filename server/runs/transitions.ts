@@ -13,6 +13,7 @@ import {
   advanceRun,
   deleteQueuedJobs,
   getStep,
+  type JobEnd,
   type StepChange,
   skipPendingStep,
   updateRun,
@@ -53,6 +54,12 @@ export interface Carrier {
    * queue a job instead.
    */
   carry(trx: Trx, key: string, at?: Date): Promise<boolean>;
+  /**
+   * The job's own update, to run in the move's statement (JobContext.endQuery): queued again as
+   * the job of `key` due at `at`, or done when `key` is null (the run ends). Undefined: none
+   * (carry or settle it after the move instead).
+   */
+  endWith?(key: string | null, at?: Date): JobEnd | undefined;
 }
 
 export interface Completion {
@@ -87,8 +94,11 @@ export async function completeStep(
     input: done.input,
     output: done.output,
   };
-  // The last step done and its run finished in one statement.
-  if (!done.exit) return endRun(core, trx, entry, run, "finished", { outputs, doneStep: { key, change } });
+  // The last step done, its run finished and its job done in one statement.
+  if (!done.exit) {
+    const job = done.carrier?.endWith?.(null);
+    return endRun(core, trx, entry, run, "finished", { outputs, doneStep: { key, change }, job });
+  }
   await updateStep(trx, run.id, key, change);
   return endRun(core, trx, entry, run, "exited", { exitReason: done.exit, outputs });
 }
@@ -112,9 +122,19 @@ async function advance(
   const dueAt = done.nextAt && done.nextAt > now ? done.nextAt : now;
   // A key the definition lacks is scheduled all the same: running it fails the run visibly there.
   const type = entry.kind.flow.step(definition, next)?.type ?? "unknown";
+  // Due later: the job is queued again for then in the move's own statement, when it can be.
+  const job = dueAt > now ? done.carrier?.endWith?.(next, dueAt) : undefined;
+  let jobEnded = false;
   const advanced = await advanceRun(trx, {
     runId: run.id,
     context: run.context,
+    job: job && {
+      query: job.query,
+      ended() {
+        jobEnded = true;
+        job.ended();
+      },
+    },
     done: { key, attempt: done.attempt, startedAt: done.startedAt, input: done.input, output: done.output },
     run: { status: dueAt > now ? "waiting" : "running", outputs },
     next: { key: next, type, dueAt },
@@ -125,6 +145,7 @@ async function advance(
     const after = (await getStep(trx, run.id, key)) ?? null;
     return endRun(core, trx, entry, advanced.run, "failed", { error, failedStep: after });
   }
+  if (jobEnded) return advanced.run;
   if (!(await done.carrier?.carry(trx, next, dueAt > now ? dueAt : undefined))) {
     await enqueueStep(core, trx, entry, run.id, next, dueAt);
   }
@@ -164,6 +185,8 @@ export interface Ending {
   failedStep?: RunStep | null;
   /** A step's change written with the run's end, in its statement (the last step done). */
   doneStep?: { key: string; change: StepChange };
+  /** The job's own end, written in the same statement when the run ends there. */
+  job?: JobEnd;
 }
 
 /**
@@ -197,7 +220,7 @@ export async function endRun(
     },
     // A failed run may still be cancelled (it will not be run again).
     status === "cancelled" ? [...ACTIVE_STATUSES, "failed"] : ACTIVE_STATUSES,
-    ending.doneStep,
+    { step: ending.doneStep, job: ending.job },
   );
   if (!ended) return current(trx, run);
   if (status === "failed") {
