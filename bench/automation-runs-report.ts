@@ -6,7 +6,14 @@
 import { STEPS_PER_RUN } from "./automation-runs-flow";
 import type { Driver } from "./resource-engine-settings";
 
-export const TARGET = { stepsPerSecond: 1000, latenessP99Ms: 1000 };
+/**
+ * Issue 28's targets on a 2-core machine: every start accepted; PostgreSQL ≥ 1,000 steps/s while
+ * starts come in with delay lateness p99 ≤ 1 s, PGlite ≥ 300 steps/s (no lateness target).
+ */
+export const TARGETS: Record<Driver, { stepsPerSecond: number; latenessP99Ms: number | null }> = {
+  postgres: { stepsPerSecond: 1000, latenessP99Ms: 1000 },
+  pglite: { stepsPerSecond: 300, latenessP99Ms: null },
+};
 
 export const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
 const pad = (s: string, n: number) => s.padEnd(n);
@@ -41,10 +48,16 @@ export interface Figures {
 
 /** One driver's figures as a table: figure, value, target, met or missed. */
 export function print(f: Figures, runs: number, rate: number) {
-  const mark = (ok: boolean) =>
-    f.driver === "postgres" ? (ok ? "met" : "MISSED") : ok ? "(met)" : "(missed)";
+  const mark = (ok: boolean) => (ok ? "met" : "MISSED");
+  const TARGET = TARGETS[f.driver];
+  const lateness = TARGET.latenessP99Ms;
   const rows: Array<[string, string, string, string]> = [
-    ["runs started (201)", `${f.accepted} of ${runs} (${f.refused} refused or failed)`, "", ""],
+    [
+      "runs started (201)",
+      `${f.accepted} of ${runs} (${f.refused} refused or failed)`,
+      `${runs}`,
+      mark(f.accepted === runs),
+    ],
     ["  start request p99", `${fmt(f.startP99)} ms`, "", ""],
     [
       "  starts offered over",
@@ -67,8 +80,8 @@ export function print(f: Figures, runs: number, rate: number) {
     [
       "delay lateness p99",
       `${fmt(f.lateness.p99)} ms`,
-      `≤ ${TARGET.latenessP99Ms} ms`,
-      mark(f.lateness.p99 <= TARGET.latenessP99Ms),
+      lateness === null ? "" : `≤ ${lateness} ms`,
+      lateness === null ? "" : mark(f.lateness.p99 <= lateness),
     ],
     ["  delay lateness max", `${fmt(f.lateness.max)} ms (${f.lateness.count} delays)`, "", ""],
     ["runs lost (started, not finished)", String(f.lost), "0", mark(f.lost === 0)],

@@ -97,6 +97,8 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
   let beating = false;
   let lastCleanup = 0;
   let pollTimer: NodeJS.Timeout | null = null;
+  /** A wake-up at the earliest run time of a job this worker queued for later (wakeAt). */
+  let dueTimer: { at: number; timer: NodeJS.Timeout } | null = null;
   /** Polls failed in a row (the database is down): logged once, then again when it is back. */
   let failedPolls = 0;
   let heartbeatTimer: NodeJS.Timeout | null = null;
@@ -130,6 +132,26 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     cycling = runCycles().finally(() => {
       cycling = null;
     });
+  }
+
+  /**
+   * Looks for due jobs at `at` too: a job this worker queued for then (a run's delay) is taken
+   * on time, not at the poll after it. Only the earliest is kept; each wake-up is a look like
+   * a poll's, so one for a job another worker took, or a rolled-back one, costs one look.
+   */
+  function wakeAt(at: Date | null | undefined): void {
+    const time = at?.getTime();
+    if (time === undefined || !started) return;
+    const delay = time - Date.now();
+    if (delay <= 0 || delay > 2 ** 31 - 1) return;
+    if (dueTimer && dueTimer.at <= time && dueTimer.at > Date.now()) return;
+    if (dueTimer) clearTimeout(dueTimer.timer);
+    const timer = setTimeout(() => {
+      dueTimer = null;
+      wake();
+    }, delay + 1);
+    timer.unref();
+    dueTimer = { at: time, timer };
   }
 
   async function runCycles(): Promise<void> {
@@ -223,7 +245,10 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         signal: run.controller.signal,
         carryOn: async (target, payload, key, runAt) => {
           const carried = await rekeyJob(target, job, instanceId, payload, key, runAt);
-          if (carried && runAt) run.ended = true;
+          if (carried && runAt) {
+            run.ended = true;
+            wakeAt(runAt);
+          }
           return carried;
         },
         finishIn: async (target) => {
@@ -237,6 +262,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
             : doneQuery(db, job, instanceId),
           ended: () => {
             run.ended = true;
+            wakeAt(next?.runAt);
           },
         }),
       });
@@ -337,6 +363,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         if (id) {
           // In a caller's transaction the job is visible only after commit: the next poll sees it.
           wake();
+          wakeAt(job.runAt);
           return id;
         }
         if (job.key === null) break;
@@ -394,6 +421,8 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       started = false;
       if (pollTimer) clearInterval(pollTimer);
       pollTimer = null;
+      if (dueTimer) clearTimeout(dueTimer.timer);
+      dueTimer = null;
       stopping = (async () => {
         await cycling;
         await settle();
