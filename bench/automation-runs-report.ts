@@ -101,9 +101,9 @@ export function print(f: Figures, runs: number, rate: number) {
     ["CPU per step, PostgreSQL", `${perStep(f.cpuMs.pg)} ms`, "", ""],
   );
   console.log(`\n${f.driver}: ${runs} runs at ${rate}/s`);
-  console.log(`${pad("figure", 44)}${pad("value", 34)}${pad("target", 12)}`);
+  console.log(`${pad("figure", 44)}${pad("value", 40)}${pad("target", 12)}`);
   for (const [label, value, target, ok] of rows)
-    console.log(`${pad(label, 44)}${pad(value, 34)}${pad(target, 12)}${ok}`);
+    console.log(`${pad(label, 44)}${pad(value, 40)}${pad(target, 12)}${ok}`);
   console.log(`statements per step by shape (bench's own: ${f.statements.bench}, not counted):`);
   for (const [shape, n] of f.statements.top.slice(0, Number(process.env.BENCH_SHAPES || 14)))
     console.log(`  ${perStep(n).padStart(6)}  ${shape}`);
