@@ -134,7 +134,11 @@ async function attemptStep(
   );
 }
 
-/** A step of a batch that failed: the batch runs again without it, and records its failure. */
+/**
+ * A step of a batch that failed: the batch runs again without it, and records its failure.
+ * `index` 0: no batch at all (the batch failed again and again, its flow taking other steps
+ * each time): the job's own step alone, the next one in a transaction of its own.
+ */
 interface BatchFailure {
   /** Its place in the batch (1: the first after the job's own step). */
   index: number;
@@ -176,6 +180,8 @@ function recordOutcome(
 
 /** Steps of one run done in one transaction at most: the first, and the ones due after it. */
 export const BATCH_STEPS = 10;
+/** Times a job runs its batch again after a step of it failed, before it runs its steps alone. */
+const BATCH_REDOS = 3;
 
 /**
  * Goes on, in the same transaction, to the steps due now after the one just done: a run's
@@ -200,7 +206,8 @@ async function continueBatch(
   failed: BatchFailure | undefined,
 ): Promise<void> {
   let run = moved;
-  for (let n = 1; n < BATCH_STEPS && carrier.next && !carrier.at && !job.signal.aborted; n++) {
+  const most = failed?.index === 0 ? 1 : BATCH_STEPS;
+  for (let n = 1; n < most && carrier.next && !carrier.at && !job.signal.aborted; n++) {
     const key = carrier.next;
     if (run.status !== "running" || run.cursor !== key) return;
     const stepDefinition = entry.kind.flow.step(definition, key);
@@ -391,6 +398,7 @@ async function runStep(
   const carrier = stepCarrier(job, target.runId);
   let prepared: { value: unknown } | undefined;
   let failed: BatchFailure | undefined;
+  let redone = 0;
   try {
     for (;;) {
       carrier.next = null;
@@ -404,7 +412,7 @@ async function runStep(
       } catch (error) {
         if (!(error instanceof BatchStepFailed)) throw error;
         // Undone: again, up to the step that failed, whose failure is recorded in its place.
-        failed = error.failure;
+        failed = ++redone > BATCH_REDOS ? { ...error.failure, index: 0 } : error.failure;
         continue;
       }
       if (attempt.kind === "over") return carrier.next;
