@@ -15,12 +15,13 @@
 import Fastify, { type FastifyInstance } from "fastify";
 import { THUMBNAIL_WIDTH } from "../schemas/dam";
 import { ForkedServer, serveForked } from "./bench-run";
-import { listenFloor, openFloorDatabase, type Query } from "./resource-engine-floor";
+import { copyRows, listenFloor, openFloorDatabase, type Query } from "./resource-engine-floor";
+import { CMS_TYPE } from "./resource-engine-settings";
 
 /** Entries listed, all published, on one page of the list. */
 export const ENTRIES = 25;
 export const DOMAIN_KEY = "bench";
-export const TYPE = "article";
+export const TYPE = CMS_TYPE;
 /** The type's media field (the floor joins the asset on it). */
 export const MEDIA_FIELD = "cover";
 /** PUBLIC_URL of the app: media URLs are absolute on it. */
@@ -110,14 +111,7 @@ async function startFloor(
 ): Promise<{ ready: CmsFloorReady; close: () => Promise<void> }> {
   const { query, where, pgliteDb, closers } = await openFloorDatabase(start);
   if (pgliteDb) {
-    // One PGlite, one session: the setting holds for the inserts that follow.
-    await query("set session_replication_role = replica", []);
-    for (const table of COPIED_TABLES) {
-      await query(`insert into ${table} select * from jsonb_populate_recordset(null::${table}, $1::jsonb)`, [
-        JSON.stringify(start.rows?.[table] ?? []),
-      ]);
-    }
-    await query("set session_replication_role = origin", []);
+    await copyRows(query, start.rows ?? {}, COPIED_TABLES);
     for (const table of COPIED_TABLES) await query(`vacuum analyze ${table}`, []);
   }
   const { url, close } = await listenFloor(floorServer(query), closers);

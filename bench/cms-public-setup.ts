@@ -9,7 +9,6 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "kysely";
 import sharp from "sharp";
-import type { DatabaseHandle } from "../server/db";
 import type { Cleanup } from "./bench-run";
 import {
   type CmsFloorProcess,
@@ -24,6 +23,7 @@ import {
   TYPE,
 } from "./cms-public-floor";
 import { captureStatements } from "./resource-engine-capture";
+import { exportRows } from "./resource-engine-floor";
 import { type Driver, PGLITE_IN_MEMORY } from "./resource-engine-settings";
 import { signIn, startApp } from "./resource-engine-setup";
 
@@ -88,9 +88,12 @@ const BODY =
   'made in small runs. <a href="https://shop.example.com/spring">See the range</a>.</p>' +
   "<ul><li>Free returns for 30 days</li><li>Delivery in 2 to 4 days</li></ul>";
 
-/** Through the admin API: a domain, a component, a type using it and a media field, ENTRIES published entries. */
-export async function seedContent(url: string, token: string): Promise<void> {
-  const api = apiOf(url, token);
+/**
+ * Through the admin API: a domain, a component (`hero`) and the collection TYPE using it, with
+ * a media field; the domain's id. Shared with the engine bench's CMS entries list
+ * (bench/module-lists-setup.ts).
+ */
+export async function makeArticleType(api: Api): Promise<{ domainId: string }> {
   const domain = await api<{ id: string }>("POST", "/cms/domains", { key: DOMAIN_KEY, name: "Bench" });
   await api("POST", "/cms/content-types", {
     kind: "component",
@@ -119,6 +122,13 @@ export async function seedContent(url: string, token: string): Promise<void> {
       hero: { "x-kind": "component", title: "Hero", "x-component": "hero" },
     },
   });
+  return { domainId: domain.id };
+}
+
+/** Through the admin API: the type (makeArticleType), then ENTRIES published entries, each with its image. */
+export async function seedContent(url: string, token: string): Promise<void> {
+  const api = apiOf(url, token);
+  const { domainId } = await makeArticleType(api);
   for (let i = 0; i < ENTRIES; i++) {
     const media = await uploadImage(url, token, i);
     await api("PATCH", `/cms/media/${media}`, { alt: `Cover of article ${i + 1}`, caption: "Spring" });
@@ -134,24 +144,10 @@ export async function seedContent(url: string, token: string): Promise<void> {
         label: "Shop now",
         href: `https://shop.example.com/spring/${i + 1}`,
       },
-      domain_ids: [domain.id],
+      domain_ids: [domainId],
     });
     await api("POST", `/cms/entries/${TYPE}/${entry.id}/publish`, {});
   }
-}
-
-/** The rows of COPIED_TABLES, for the floor's own PGlite. */
-async function exportRows(database: DatabaseHandle): Promise<Record<string, unknown[]>> {
-  const rows: Record<string, unknown[]> = {};
-  for (const table of COPIED_TABLES) {
-    const r = await sql<{ rows: unknown[] | string }>`
-      select coalesce(jsonb_agg(to_jsonb(t)), '[]'::jsonb) as rows from ${sql.table(table)} t`.execute(
-      database.db,
-    );
-    const value = r.rows[0].rows;
-    rows[table] = typeof value === "string" ? JSON.parse(value) : value;
-  }
-  return rows;
 }
 
 /** Starts both sides for `driver`, registering their cleanups; null when the driver is unavailable. */
@@ -173,7 +169,7 @@ export async function startCmsSides(driver: Driver, cleanups: Cleanup[]): Promis
   const floor = await startCmsFloor({
     databaseUrl,
     inMemory: PGLITE_IN_MEMORY,
-    rows: databaseUrl ? undefined : await exportRows(database),
+    rows: databaseUrl ? undefined : await exportRows(database.db, COPIED_TABLES),
   });
   cleanups.unshift(() => floor.stop());
   const floorSeconds = (Date.now() - tFloor) / 1000;

@@ -11,7 +11,8 @@
  * The custom fields are made through the admin API, as an admin would (`tier`, a choice from
  * the `company_tier` list, and `industry_size`, a number); the app's job then builds their
  * expression indexes (server/modules/crm/custom-field-indexes.ts). The rows are inserted by
- * SQL: 100,000 clients, tier 1 in 5 each, industry size 0–999.
+ * SQL (bench/module-lists-seed.ts `insertClients`, as the engine bench's clients list):
+ * 100,000 clients, tier 1 in 5 each, industry size 0–999.
  *
  * Cases (page 1 of 25, newest updated first, with the total):
  *   - tier = gold: 20,000 matches, so the app's total is its capped count (10,001 rows) and the
@@ -34,6 +35,7 @@ import os from "node:os";
 import { sql } from "kysely";
 import { type Cleanup, reportFailure, runCleanups } from "./bench-run";
 import { startCrmFloor } from "./crm-clients-floor";
+import { CLIENT_TIERS, insertClients } from "./module-lists-seed";
 import { captureStatements } from "./resource-engine-capture";
 import { measureSides } from "./resource-engine-cases";
 import { LoadRunner, type LoadSpec } from "./resource-engine-load";
@@ -45,7 +47,6 @@ const CLIENTS = Number(env.BENCH_CRM_CLIENTS || 100_000);
 const WITHOUT_INDEX = env.BENCH_CRM_WITHOUT_INDEX === "1";
 const TARGET = 0.6;
 const PAGE_SIZE = 25;
-const TIERS = ["gold", "silver", "bronze", "platinum", "basic"];
 const INDEXES = ["clients_cf_industry_size_n", "clients_cf_tier_t"];
 
 const filters = (f: unknown[]) => encodeURIComponent(JSON.stringify(f));
@@ -112,7 +113,7 @@ async function main() {
     const { url, database, databaseUrl, postmasterPid, where } = started;
     const { db } = database;
     const token = await signIn(url);
-    for (const [i, value] of TIERS.entries())
+    for (const [i, value] of CLIENT_TIERS.entries())
       await api(url, token, "POST", "/crm/dropdowns", {
         list: "company_tier",
         value,
@@ -134,16 +135,7 @@ async function main() {
     });
 
     const tSeed = Date.now();
-    for (let from = 0; from < CLIENTS; from += 20_000) {
-      const to = Math.min(from + 20_000, CLIENTS) - 1;
-      await sql`
-        insert into clients (name, email, company, source, tags, custom, created_at, updated_at)
-        select 'Client ' || g, 'client-' || g || '@example.com', 'Company ' || (g % 5000),
-               (array['website', 'form', 'referral', 'event', 'import'])[g % 5 + 1], '[]'::jsonb,
-               jsonb_build_object('tier', (${sql.val(TIERS)}::text[])[g % 5 + 1], 'industry_size', (g * 7919) % 1000),
-               now() - make_interval(secs => g), now() - make_interval(secs => g)
-        from generate_series(${from}::int, ${to}::int) g`.execute(db);
-    }
+    await insertClients(db, CLIENTS);
     // The indexes are the job's (enqueued with each field): wait for them, as a deployment would.
     for (;;) {
       const found = await sql<{ n: number }>`select count(*)::int as n from pg_indexes

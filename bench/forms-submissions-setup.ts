@@ -9,7 +9,7 @@
 import { sql } from "kysely";
 import { contactForm } from "../tests/server/forms-fixtures";
 import type { Cleanup } from "./bench-run";
-import { apiOf } from "./cms-public-setup";
+import { type Api, apiOf } from "./cms-public-setup";
 import {
   type FormsFloorProcess,
   floorPath,
@@ -20,10 +20,10 @@ import {
   startSinkProcess,
 } from "./forms-submissions-floor";
 import { captureStatements } from "./resource-engine-capture";
-import { type Driver, env, PGLITE_IN_MEMORY } from "./resource-engine-settings";
+import { type Driver, env, FORM_SLUG, PGLITE_IN_MEMORY } from "./resource-engine-settings";
 import { type StartedApp, signIn, startApp } from "./resource-engine-setup";
 
-export const SLUG = "bench-contact";
+export const SLUG = FORM_SLUG;
 export const submitPath = `/forms/f/${SLUG}/submissions`;
 export { floorPath };
 /** Start of every respondent's name; the notification's subject is "New lead from {{name}}". */
@@ -60,6 +60,18 @@ async function post(url: string, body: unknown): Promise<{ status: number; text:
   return { status: res.status, text: await res.text() };
 }
 
+/**
+ * Through the admin API: the contact form (tests/server/forms-fixtures.ts) as SLUG, published.
+ * Shared with the engine bench's submissions list (bench/module-lists-setup.ts).
+ */
+export async function makeContactForm(api: Api) {
+  const form = await api<{ id: string }>("POST", "/forms/forms", { name: "Bench contact", slug: SLUG });
+  const { revision } = await api<{ revision: number }>("GET", `/forms/forms/${form.id}/draft`);
+  await api("PUT", `/forms/forms/${form.id}/draft`, { definition: contactForm(), revision });
+  const published = await api<{ version: number }>("POST", `/forms/forms/${form.id}/publish`, {});
+  return { form, published };
+}
+
 /** Starts both sides and the sink for `driver`, registering their cleanups; null when the driver is unavailable. */
 export async function startFormSides(driver: Driver, cleanups: Cleanup[]): Promise<FormSides | null> {
   const sink = await startSinkProcess({ smtp: SMTP });
@@ -73,10 +85,7 @@ export async function startFormSides(driver: Driver, cleanups: Cleanup[]): Promi
   const api = apiOf(app.url, await signIn(app.url));
 
   const tSeed = Date.now();
-  const form = await api<{ id: string }>("POST", "/forms/forms", { name: "Bench contact", slug: SLUG });
-  const { revision } = await api<{ revision: number }>("GET", `/forms/forms/${form.id}/draft`);
-  await api("PUT", `/forms/forms/${form.id}/draft`, { definition: contactForm(), revision });
-  const published = await api<{ version: number }>("POST", `/forms/forms/${form.id}/publish`, {});
+  const { form, published } = await makeContactForm(api);
   const hook = await api<{ id: string }>("POST", "/forms/webhooks", {
     name: "Bench receiver",
     url: `${sink.ready.url}/hook`,

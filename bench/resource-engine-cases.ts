@@ -1,7 +1,8 @@
 /**
- * The measured cases of the resource engine benchmark (bench/resource-engine.ts): each case is
- * warmed up on both sides, then measured in ROUNDS slices alternating engine and floor
- * (`measureSides`, shared with bench/cms-public.ts).
+ * The measured cases of the resource engine benchmark (bench/resource-engine.ts), the products'
+ * then the module lists' (bench/module-lists.ts): each case is warmed up on both sides, then
+ * measured in ROUNDS slices alternating engine and floor (`measureSides`, shared with
+ * bench/cms-public.ts).
  */
 import { createBody, updateBody } from "./resource-engine-floor";
 import type { LoadRunner, LoadSpec, PhaseResult } from "./resource-engine-load";
@@ -146,6 +147,11 @@ export async function runCases(driver: Driver, sides: Sides, load: LoadRunner, t
         skuPrefix: "F",
       }),
     );
+  }
+  if (sides.modules) {
+    const { cases, ids } = sides.modules;
+    for (const c of cases)
+      await measure(c.label, engineSpec({ path: c.enginePath(ids) }), floorSpec({ path: c.floorPath(ids) }));
   }
   return rows;
 }

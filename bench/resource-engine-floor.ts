@@ -7,8 +7,10 @@
  * on the same database, so it reads the same rows; on PGlite it owns a PGlite of its own,
  * migrated and seeded with the same rows by the same `seed` (PGlite is one backend in one
  * process: it cannot be shared with another process, and sharing the engine's in-process
- * instance would put the floor on the engine's thread). The database handle, the fork and the
- * listen are shared with the CMS bench's floor (bench/cms-public-floor.ts).
+ * instance would put the floor on the engine's thread). It serves the module lists' floor
+ * routes too (bench/module-lists.ts), with their rows seeded by the same `seed` after the rows
+ * the app made through its admin API are copied in (`copyRows`). The database handle, the
+ * fork, the listen and the copy are shared with the CMS bench's floor (bench/cms-public-floor.ts).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import type net from "node:net";
@@ -21,13 +23,19 @@ import pg from "pg";
 import { type Database, migrate } from "../server/db";
 import { PGliteDialect } from "../server/db/pglite-dialect";
 import { ForkedServer, serveForked } from "./bench-run";
+import { moduleFloorRoutes } from "./module-lists";
+import { MODULE_FIXTURE_TABLES, seedModules } from "./module-lists-seed";
 import { PAGE_SIZE, PRODUCTS } from "./resource-engine-settings";
 
 // ---------------------------------------------------------------------------------------------
 // Seeding (the engine's database, and the floor's own PGlite)
 // ---------------------------------------------------------------------------------------------
 
-export async function seed(db: Kysely<Database>, adminId: string) {
+/**
+ * The products (and their categories); with `modules`, the module lists' rows too
+ * (bench/module-lists-seed.ts: their type and form must be there).
+ */
+export async function seed(db: Kysely<Database>, adminId: string, modules = false) {
   await sql`
     insert into categories (name, products_cat_id, created_by, updated_by)
     select 'Category ' || lpad(g::text, 2, '0'), g + 1, ${adminId}::uuid, ${adminId}::uuid
@@ -62,6 +70,37 @@ export async function seed(db: Kysely<Database>, adminId: string) {
   await sql`vacuum analyze categories`.execute(db);
   await sql`vacuum analyze sub_categories`.execute(db);
   await sql`vacuum analyze products`.execute(db);
+  if (modules) await seedModules(db, adminId);
+}
+
+/** Rows by table, as JSON: what a floor's own PGlite gets copied in (copyRows). */
+export type TableRows = Record<string, unknown[]>;
+
+/** The rows of `tables` in the database of `db` (the engine's), for a floor's own PGlite. */
+export async function exportRows(db: Kysely<Database>, tables: readonly string[]): Promise<TableRows> {
+  const rows: TableRows = {};
+  for (const table of tables) {
+    const r = await sql<{ rows: unknown[] | string }>`
+      select coalesce(jsonb_agg(to_jsonb(t)), '[]'::jsonb) as rows from ${sql.table(table)} t`.execute(db);
+    const value = r.rows[0].rows;
+    rows[table] = typeof value === "string" ? JSON.parse(value) : value;
+  }
+  return rows;
+}
+
+/**
+ * Inserts exported rows into a floor's own PGlite, `tables` in an order their references
+ * allow; references to rows not copied are not checked (`session_replication_role = replica`).
+ */
+export async function copyRows(query: Query, rows: TableRows, tables: readonly string[]): Promise<void> {
+  // One PGlite, one session: the setting holds for the inserts that follow.
+  await query("set session_replication_role = replica", []);
+  for (const table of tables) {
+    await query(`insert into ${table} select * from jsonb_populate_recordset(null::${table}, $1::jsonb)`, [
+      JSON.stringify(rows[table] ?? []),
+    ]);
+  }
+  await query("set session_replication_role = origin", []);
 }
 
 /** One statement, as the floor sends it (pg.Pool#query, PGlite#query). */
@@ -151,6 +190,7 @@ function floorServer(query: Query, adminId: string): FastifyInstance {
       return rows[0];
     },
   );
+  moduleFloorRoutes(floor, query);
   return floor;
 }
 
@@ -165,6 +205,11 @@ export interface FloorStart {
   inMemory: boolean;
   /** PostgreSQL only: the admin the engine's database was seeded with. */
   adminId?: string;
+  /**
+   * PGlite only, with module cases: the rows the app made through its admin API that the module
+   * lists' rows refer to (MODULE_FIXTURE_TABLES), copied in before seeding them.
+   */
+  fixtures?: TableRows;
 }
 
 export interface FloorReady extends BenchData {
@@ -230,7 +275,8 @@ async function startFloor(start: FloorStart): Promise<{ ready: FloorReady; close
       insert into users (email, first_name, last_name, password_hash, role)
       values ('floor@example.com', 'Floor', 'Bench', 'x', 2) returning id`.execute(pgliteDb);
     adminId = admin.rows[0].id;
-    await seed(pgliteDb, adminId);
+    if (start.fixtures) await copyRows(query, start.fixtures, MODULE_FIXTURE_TABLES);
+    await seed(pgliteDb, adminId, Boolean(start.fixtures));
   }
   const data = await benchData(query);
   const { url, close } = await listenFloor(floorServer(query, adminId), closers);

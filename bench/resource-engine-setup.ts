@@ -1,7 +1,8 @@
 /**
  * One side-by-side setup of the resource engine benchmark (bench/resource-engine.ts): the
- * database for a driver, the real app on it, the seeded rows, the floor in its own process, a
- * signed-in token, a probe through each side, and the statements one request of each case sends.
+ * database for a driver, the real app on it, a signed-in token, the module lists' type and form
+ * made through its admin API (bench/module-lists-setup.ts), the seeded rows, the floor in its
+ * own process, a probe through each side, and the statements one request of each case sends.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import type net from "node:net";
@@ -13,10 +14,14 @@ import { buildApp } from "../server/app";
 import { loadConfig } from "../server/config";
 import { type DatabaseHandle, openDatabase } from "../server/db";
 import type { Cleanup } from "./bench-run";
+import type { ModuleCase, ModuleIds } from "./module-lists";
+import { MODULE_FIXTURE_TABLES, MODULE_ROWS } from "./module-lists-seed";
+import { makeModuleFixtures, moduleRequests, probeModules, selectedModuleCases } from "./module-lists-setup";
 import { captureStatements } from "./resource-engine-capture";
 import {
   benchData,
   createBody,
+  exportRows,
   type FloorProcess,
   seed,
   startFloorProcess,
@@ -43,6 +48,8 @@ export interface Sides {
   /** The PostgreSQL server's process (its CPU time is reported), null on PGlite. */
   postmasterPid: number | null;
   data: Awaited<ReturnType<typeof benchData>>;
+  /** The module cases selected, and what their paths need (null: none selected). */
+  modules: { cases: ModuleCase[]; ids: ModuleIds } | null;
 }
 
 /** The real app for a driver, listening on a loopback port (shared with bench/cms-public.ts). */
@@ -131,8 +138,13 @@ export async function startSides(driver: Driver, cleanups: Cleanup[]): Promise<S
     .select("id")
     .where("email", "=", ADMIN.email)
     .executeTakeFirstOrThrow();
+  const token = await signIn(engineUrl);
+  const auth = { authorization: `Bearer ${token}` };
+  const cases = selectedModuleCases();
+  // The type and the form the module lists' rows belong to, through the admin API.
+  const modules = cases.length ? { cases, ids: await makeModuleFixtures(engineUrl, token) } : null;
   const tSeed = Date.now();
-  await seed(db, admin.id);
+  await seed(db, admin.id, Boolean(modules));
   const seedSeconds = (Date.now() - tSeed) / 1000;
   const data = await benchData((text, params) =>
     db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, params)),
@@ -144,13 +156,11 @@ export async function startSides(driver: Driver, cleanups: Cleanup[]): Promise<S
     databaseUrl,
     inMemory: PGLITE_IN_MEMORY,
     adminId: admin.id,
+    fixtures: modules && !databaseUrl ? await exportRows(db, MODULE_FIXTURE_TABLES) : undefined,
   });
   cleanups.unshift(() => floor.stop());
   const floorSeconds = (Date.now() - tFloor) / 1000;
   const floorUrl = floor.ready.url;
-
-  const token = await signIn(engineUrl);
-  const auth = { authorization: `Bearer ${token}` };
 
   // A sanity request through each path, so a wrong token or URL shows up before the runs.
   const probe = (await (await fetch(`${engineUrl}${listPath(1)}`, { headers: auth })).json()) as {
@@ -164,12 +174,13 @@ export async function startSides(driver: Driver, cleanups: Cleanup[]): Promise<S
 
   console.log(`\n=== ${driver}: ${where}`);
   console.log(
-    `seeded 20 categories, 100 sub-categories, ${PRODUCTS} products in ${seedSeconds.toFixed(1)} s (then vacuum analyze); ` +
+    `seeded 20 categories, 100 sub-categories, ${PRODUCTS} products${modules ? `, ${MODULE_ROWS} each of clients, proposals, automations, CMS entries and form submissions` : ""} in ${seedSeconds.toFixed(1)} s (then vacuum analyze); ` +
       `floor ready in ${floorSeconds.toFixed(1)} s: ${floor.ready.where}`,
   );
   console.log(
     `probe: engine list ${probe.data?.length} rows of total ${probe.total}; floor list ${floorProbe.data.length} rows of total ${floorProbe.total}`,
   );
+  if (modules) await probeModules(engineUrl, token, floorUrl, modules.ids, modules.cases);
 
   // What the engine sends to the database for one request of each case (the floor: one statement).
   const requests: Record<string, () => Promise<Response>> = {
@@ -187,6 +198,7 @@ export async function startSides(driver: Driver, cleanups: Cleanup[]): Promise<S
         headers: { ...auth, "content-type": "application/json" },
         body: JSON.stringify({ ...updateBody, name: "Bench statements" }),
       }),
+    ...(modules ? moduleRequests(engineUrl, token, modules.ids, modules.cases) : {}),
   };
   console.log("engine statements for one request (session cached; the floor sends one):");
   for (const [name, send] of Object.entries(requests)) {
@@ -197,6 +209,10 @@ export async function startSides(driver: Driver, cleanups: Cleanup[]): Promise<S
     console.log(`  ${name} (${status}): ${statements.length}`);
     for (const s of statements) console.log(`    ${s.length > 150 ? `${s.slice(0, 147)}...` : s}`);
   }
+  if (modules) {
+    console.log("floor statements of the module lists (one each):");
+    for (const c of modules.cases) console.log(`  ${c.name}: ${c.sql.replace(/\s+/g, " ")}`);
+  }
 
-  return { engineUrl, token, floor, floorUrl, floorForkedAt, postmasterPid, data };
+  return { engineUrl, token, floor, floorUrl, floorForkedAt, postmasterPid, data, modules };
 }

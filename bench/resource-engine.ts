@@ -1,15 +1,20 @@
 /**
- * Resource engine benchmark (issues 3 and 12): list with total, get one, create and update
+ * Resource engine benchmark (issues 3, 12 and 28): list with total, get one, create and update
  * through the real app (auth guard, Ajv, engine, response serialisation, live broadcast on, no
  * Idempotency-Key sent, compression as shipped) against a floor, on PGlite and on PostgreSQL,
- * 10,000 products by default. Prints requests/s, p99, the ratio engine ÷ floor and whether it
- * reaches the 0.8× target, all from one run. Prints figures only; nothing is asserted.
+ * 10,000 products by default; and one list per module beside a floor of its own (page 1 of 25
+ * with its total, as the admin SPA asks for it, 5,000 rows each by default; bench/module-lists.ts):
+ * CMS entries of one type, a form's submissions, CRM clients, automations, proposals. Prints
+ * requests/s, p99, the ratio engine ÷ floor and whether it reaches the 0.8× target, all from one
+ * run, after the statements one engine request of each case sends and the floor's module
+ * statements. Prints figures only; nothing is asserted.
  *
  *   npx tsx bench/resource-engine.ts          (or: npm run bench:engine)
  *
  * The floor (bench/resource-engine-floor.ts) is a bare Fastify 5 server that sends ONE SQL
- * statement per route, with no auth, no validation, no response schema. It runs in a process
- * of its own, so the engine under load never shares its thread with it:
+ * statement per route (a module list's too: its page and total), with no auth, no validation,
+ * no response schema. It runs in a process of its own, so the engine under load never shares
+ * its thread with it:
  * - PostgreSQL: the floor has its own `pg` Pool (max 10, as the engine's) on the same database
  *   and the same rows;
  * - PGlite: the floor owns a PGlite of its own, migrated and seeded with the same rows (PGlite is
@@ -22,17 +27,20 @@
  *
  * Environment (all optional):
  *   BENCH_DRIVERS=pglite,postgres   drivers to run (default both; postgres needs PG binaries)
- *   BENCH_CASES=list,get,create,update   cases to run (default all)
+ *   BENCH_CASES=list,get,create,update,cms-entries,form-submissions,crm-clients,automations,proposals
+ *                                  cases to run (default all: the products', then the module lists)
  *   BENCH_DURATION=8                seconds measured per case and side (after a warm-up)
  *   BENCH_ROUNDS=4                  ...in this many slices alternating engine and floor (ABAB…,
  *                                   so a change in the machine's load hits both sides alike)
  *   BENCH_WARMUP=2                  seconds of warm-up per case and side
  *   BENCH_CONNECTIONS=10            autocannon connections
  *   BENCH_PRODUCTS=10000            products seeded
+ *   BENCH_MODULE_ROWS=5000          rows seeded per module list (≤ 10,000: the totals stay exact)
  *   BENCH_PGLITE_DIR=memory         PGlite in memory instead of temp data dirs (the default,
  *                                   as a deployment runs it)
  *   PG_BIN=/usr/lib/postgresql/15/bin
- * Both drivers, all cases, defaults: about 3 minutes on 2 cores.
+ * Both drivers, all cases, defaults: about 7 minutes on 2 cores (each case ≈ 21 s a driver: the
+ * products' 4 ≈ 3 minutes, the 5 module lists ≈ 3.5; BENCH_CASES=list,get,create,update for the first).
  *
  * Load comes from autocannon in a child process (bench/resource-engine-load.ts, forked with
  * `--load-child`), so the load generator does not share the servers' event loop. PostgreSQL is
@@ -49,7 +57,7 @@ import { type Cleanup, reportFailure, runCleanups } from "./bench-run";
 import { runCases } from "./resource-engine-cases";
 import { LoadRunner } from "./resource-engine-load";
 import { meets, printTable } from "./resource-engine-report";
-import { DRIVERS, type Driver, TARGET } from "./resource-engine-settings";
+import { ALL_CASES, CASES, DRIVERS, type Driver, TARGET } from "./resource-engine-settings";
 import { startSides } from "./resource-engine-setup";
 
 async function runDriver(driver: Driver, load: LoadRunner, summary: string[]) {
@@ -82,6 +90,9 @@ async function main() {
   console.log(
     `resource engine benchmark — node ${process.version}, ${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? ""}`,
   );
+  const unknown = [...CASES].filter((c) => !ALL_CASES.includes(c));
+  if (unknown.length)
+    throw new Error(`BENCH_CASES: no case ${unknown.join(", ")} (cases: ${ALL_CASES.join(", ")})`);
   const load = new LoadRunner();
   const summary: string[] = [];
   const started = Date.now();

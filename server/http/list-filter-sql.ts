@@ -119,23 +119,33 @@ export function fieldRef(eb: AnyExpressionBuilder, field: string, options: Filte
     : eb.ref(`${options.table}.${field}`);
 }
 
-/** Builds a WHERE expression from Refine CrudFilters over declared fields. */
 // biome-ignore lint/suspicious/noExplicitAny: filters work on any table's expression builder.
 type AnyExpressionBuilder = ExpressionBuilder<any, any>;
 
-export function filterExpression(
-  eb: AnyExpressionBuilder,
-  filters: CrudFilter[],
-  options: FilterScope,
-): Expression<SqlBool> {
+/**
+ * Filters read and checked, before any SQL: each value coerced to its field's type, in the
+ * order the WHERE clause binds it. One reading serves the SQL (`plannedExpression`) and the
+ * statement's shape (`plannedShape`, for a list's statement kept across requests).
+ */
+export type PlannedFilter =
+  | { kind: "true" }
+  | { kind: "group"; op: "or" | "and"; parts: PlannedFilter[] }
+  | { kind: "null"; field: string; not: boolean }
+  | { kind: "cmp"; field: string; op: (typeof CMP)[string]; value: unknown }
+  | { kind: "in"; field: string; not: boolean; values: unknown[] }
+  | { kind: "between"; field: string; from: unknown; to: unknown }
+  | { kind: "like"; field: string; not: boolean; pattern: string }
+  | { kind: "uuids"; field: string; not: boolean; ids: unknown[] };
+
+/** Reads Refine CrudFilters over declared fields; a filter the list cannot take is a 400. */
+export function planFilters(filters: CrudFilter[], options: FilterScope): PlannedFilter {
   const fields = options.filterFields ?? {};
-  const one = (f: CrudFilter): Expression<SqlBool> => {
+  const one = (f: CrudFilter): PlannedFilter => {
     if (f.operator === "or" || f.operator === "and") {
       if (!Array.isArray(f.value))
         throw badRequest("Invalid filters", [{ field: "filters", message: `${f.operator} needs a list` }]);
       const parts = (f.value as CrudFilter[]).map(one);
-      if (!parts.length) return sql<SqlBool>`true`;
-      return f.operator === "or" ? eb.or(parts) : eb.and(parts);
+      return parts.length ? { kind: "group", op: f.operator, parts } : { kind: "true" };
     }
     const { field, operator, value } = f as LogicalFilter;
     const type = typeof field === "string" && Object.hasOwn(fields, field) ? fields[field] : undefined;
@@ -143,55 +153,137 @@ export function filterExpression(
       throw badRequest("Invalid filters", [
         { field: "filters", message: `cannot filter by '${String(field)}'` },
       ]);
-    const col = fieldRef(eb, field, options);
-    if (operator === "null") return eb(col, "is", null);
-    if (operator === "nnull") return eb(col, "is not", null);
+    if (operator === "null" || operator === "nnull")
+      return { kind: "null", field, not: operator === "nnull" };
     if (value === undefined || value === "" || (Array.isArray(value) && !value.length))
-      return sql<SqlBool>`true`;
+      return { kind: "true" };
     if (typeof operator !== "string")
       throw invalidFilters("each filter needs an operator", `filters.${field}`);
-    if (type === "uuids") return holdsAny(col, operator, value, field);
-    if (Object.hasOwn(CMP, operator)) return eb(col, CMP[operator], coerce(value, type, field));
+    if (type === "uuids") return holdsAny(field, operator, value);
+    if (Object.hasOwn(CMP, operator))
+      return { kind: "cmp", field, op: CMP[operator], value: coerce(value, type, field) };
     if (operator === "in" || operator === "nin") {
-      const list = (Array.isArray(value) ? value : [value]).map((v) => coerce(v, type, field));
-      return eb(col, operator === "in" ? "in" : "not in", list);
+      const values = (Array.isArray(value) ? value : [value]).map((v) => coerce(v, type, field));
+      return { kind: "in", field, not: operator === "nin", values };
     }
     if (operator === "between") {
       if (!Array.isArray(value) || value.length !== 2)
         throw badRequest("Invalid filters", [
           { field: `filters.${field}`, message: "between needs two values" },
         ]);
-      return eb.and([
-        eb(col, ">=", coerce(value[0], type, field)),
-        eb(col, "<=", coerce(value[1], type, field)),
-      ]);
+      return {
+        kind: "between",
+        field,
+        from: coerce(value[0], type, field),
+        to: coerce(value[1], type, field),
+      };
     }
     if (Object.hasOwn(LIKE, operator)) {
       const pattern = LIKE[operator](escapeLike(String(value)));
-      const text = sql`${col}::text`;
-      return operator.startsWith("n")
-        ? sql<SqlBool>`${text} not ilike ${pattern}`
-        : sql<SqlBool>`${text} ilike ${pattern}`;
+      return { kind: "like", field, not: operator.startsWith("n"), pattern };
     }
     throw badRequest("Invalid filters", [
       { field: "filters", message: `unknown operator '${String(operator)}'` },
     ]);
   };
-  return eb.and(filters.map(one));
+  return { kind: "group", op: "and", parts: filters.map(one) };
+}
+
+/** The WHERE expression of planned filters. */
+export function plannedExpression(
+  eb: AnyExpressionBuilder,
+  planned: PlannedFilter,
+  options: FilterScope,
+): Expression<SqlBool> {
+  const col = (field: string) => fieldRef(eb, field, options);
+  const sqlOf = (p: PlannedFilter): Expression<SqlBool> => {
+    switch (p.kind) {
+      case "true":
+        return sql<SqlBool>`true`;
+      case "group": {
+        const parts = p.parts.map(sqlOf);
+        return p.op === "or" ? eb.or(parts) : eb.and(parts);
+      }
+      case "null":
+        return eb(col(p.field), p.not ? "is not" : "is", null);
+      case "cmp":
+        return eb(col(p.field), p.op, p.value);
+      case "in":
+        return eb(col(p.field), p.not ? "not in" : "in", p.values);
+      case "between":
+        return eb.and([eb(col(p.field), ">=", p.from), eb(col(p.field), "<=", p.to)]);
+      case "like": {
+        const text = sql`${col(p.field)}::text`;
+        return p.not
+          ? sql<SqlBool>`${text} not ilike ${p.pattern}`
+          : sql<SqlBool>`${text} ilike ${p.pattern}`;
+      }
+      case "uuids": {
+        const any = sql<SqlBool>`${col(p.field)} && ${sql.val(p.ids)}::uuid[]`;
+        return p.not ? sql<SqlBool>`not (${any})` : any;
+      }
+    }
+  };
+  return sqlOf(planned);
+}
+
+/** Builds a WHERE expression from Refine CrudFilters over declared fields. */
+export function filterExpression(
+  eb: AnyExpressionBuilder,
+  filters: CrudFilter[],
+  options: FilterScope,
+): Expression<SqlBool> {
+  return plannedExpression(eb, planFilters(filters, options), options);
+}
+
+/**
+ * The shape of planned filters' SQL: the same for every request whose WHERE differs only in
+ * its bound values, with those values in order. Null when a field is an expression (a custom
+ * field's, which binds values of its own).
+ */
+export function plannedShape(
+  planned: PlannedFilter,
+  options: FilterScope,
+): { shape: string; params: unknown[] } | null {
+  const params: unknown[] = [];
+  const column = (field: string) => !options.expressions || !Object.hasOwn(options.expressions, field);
+  const shapeOf = (p: PlannedFilter): string | null => {
+    if (p.kind === "true") return "T";
+    if (p.kind === "group") {
+      const parts = p.parts.map(shapeOf);
+      return parts.includes(null) ? null : `${p.op}(${parts.join(",")})`;
+    }
+    if (!column(p.field)) return null;
+    switch (p.kind) {
+      case "null":
+        return `${p.field} ${p.not ? "nnull" : "null"}`;
+      case "cmp":
+        params.push(p.value);
+        return `${p.field}${p.op}`;
+      case "in":
+        params.push(...p.values);
+        return `${p.field} ${p.not ? "nin" : "in"}${p.values.length}`;
+      case "between":
+        params.push(p.from, p.to);
+        return `${p.field} between`;
+      case "like":
+        params.push(p.pattern);
+        return `${p.field} ${p.not ? "nlike" : "like"}`;
+      case "uuids":
+        params.push(p.ids);
+        return `${p.field} ${p.not ? "none" : "any"}`;
+    }
+  };
+  const shape = shapeOf(planned);
+  return shape === null ? null : { shape, params };
 }
 
 /** A `uuid[]` column holding any (`eq`, `in`) or none (`ne`, `nin`) of the values. */
-function holdsAny(
-  col: Expression<unknown>,
-  operator: string,
-  value: unknown,
-  field: string,
-): Expression<SqlBool> {
+function holdsAny(field: string, operator: string, value: unknown): PlannedFilter {
   if (!["eq", "in", "ne", "nin"].includes(operator))
     throw badRequest("Invalid filters", [
       { field: `filters.${field}`, message: `'${operator}' does not apply to a list; use eq, in, ne or nin` },
     ]);
   const ids = (Array.isArray(value) ? value : [value]).map((v) => coerce(v, "uuid", field));
-  const any = sql<SqlBool>`${col} && ${sql.val(ids)}::uuid[]`;
-  return operator === "eq" || operator === "in" ? any : sql<SqlBool>`not (${any})`;
+  return { kind: "uuids", field, not: operator === "ne" || operator === "nin", ids };
 }

@@ -17,6 +17,7 @@
  *   not full (the rows then end within it).
  */
 import { CompiledQuery, type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import type { StatementCache } from "../db/statements";
 
 /** Up to this many matches the total is counted exactly; past it, the planner's estimate is used. */
 export const EXACT_COUNT_CAP = 10_000;
@@ -41,27 +42,45 @@ type AnyDb = Kysely<any>;
 type AnySelect = SelectQueryBuilder<any, any, any>;
 
 /**
+ * A list's statement kept across requests (list-query.ts `listPage`): its shape's key in the
+ * cache, and this request's values in the order the page's statement binds them.
+ */
+export interface KeptStatement {
+  statements: StatementCache;
+  key: string;
+  params: readonly unknown[];
+}
+
+/**
  * The rows `limit`/`offset` of `query` (filtered and ordered; its select is the page's
  * columns) and the total of its matches, from one snapshot. The rows come without the
- * total's column.
+ * total's column. `query` may be given as the function that builds it, with the statement
+ * kept for its shape: it is then only built when that statement is not kept yet (or for the
+ * rare page past the end).
  */
 export async function pageWithTotal<O>(
   db: AnyDb,
   // biome-ignore lint/suspicious/noExplicitAny: the caller's query, any tables and row type.
-  query: SelectQueryBuilder<any, any, O>,
+  query: SelectQueryBuilder<any, any, O> | (() => SelectQueryBuilder<any, any, O>),
   paging: { limit: number; offset: number },
+  kept?: KeptStatement,
 ): Promise<ListResult<O>> {
-  const matching = (query as AnySelect).clearSelect().clearOrderBy().select(sql<number>`1`.as("one"));
-  const first = await pageRows(db, query, matching, paging);
+  let built: AnySelect | undefined;
+  const select = (): AnySelect => {
+    built ??= (typeof query === "function" ? query() : query) as AnySelect;
+    return built;
+  };
+  const matching = () => matchingOf(select());
+  const first = await pageRows(db, select, paging, kept);
   if (first.length || paging.offset === 0) return resultOf(db, first, matching, paging);
   // Past the last page: no row carried the total. Count, and read the page again should rows
   // have arrived since, both in one snapshot. Inside a caller's transaction, in that.
-  if (db.isTransaction) return pastTheEnd(db, query, matching, paging);
+  if (db.isTransaction) return pastTheEnd(db, select, matching, paging);
   return db
     .transaction()
     .setIsolationLevel("repeatable read")
     .setAccessMode("read only")
-    .execute((trx) => pastTheEnd(trx, query, matching, paging));
+    .execute((trx) => pastTheEnd(trx, select, matching, paging));
 }
 
 type Row = Record<string, unknown>;
@@ -73,17 +92,21 @@ type Row = Record<string, unknown>;
  */
 async function pageRows(
   db: AnyDb,
-  // biome-ignore lint/suspicious/noExplicitAny: see pageWithTotal.
-  query: SelectQueryBuilder<any, any, any>,
-  matching: AnySelect,
+  select: () => AnySelect,
   paging: { limit: number; offset: number },
+  kept?: KeptStatement,
 ): Promise<Row[]> {
-  const page = query
-    .select(cappedCount(db, matching).as(TOTAL_COLUMN))
-    .limit(paging.limit)
-    .offset(paging.offset);
-  return (await db.executeQuery<Row>(page.compile())).rows;
+  const page = () =>
+    select()
+      .select(cappedCount(db, matchingOf(select())).as(TOTAL_COLUMN))
+      .limit(paging.limit)
+      .offset(paging.offset);
+  const compiled = kept ? kept.statements.query(kept.key, kept.params, page) : page().compile();
+  return (await db.executeQuery<Row>(compiled)).rows;
 }
+
+/** The rows `query` matches, as `select 1`: what the total counts. */
+const matchingOf = (query: AnySelect) => query.clearSelect().clearOrderBy().select(sql<number>`1`.as("one"));
 
 /** `count(*)` over at most EXACT_COUNT_CAP + 1 matching rows. */
 function cappedCount(db: AnyDb, matching: AnySelect) {
@@ -94,17 +117,16 @@ function cappedCount(db: AnyDb, matching: AnySelect) {
 
 async function pastTheEnd<O>(
   db: AnyDb,
-  // biome-ignore lint/suspicious/noExplicitAny: see pageWithTotal.
-  query: SelectQueryBuilder<any, any, O>,
-  matching: AnySelect,
+  select: () => AnySelect,
+  matching: () => AnySelect,
   paging: { limit: number; offset: number },
 ): Promise<ListResult<O>> {
-  const n = Number((await cappedCount(db, matching).executeTakeFirstOrThrow()).n);
+  const n = Number((await cappedCount(db, matching()).executeTakeFirstOrThrow()).n);
   // Counted exactly, and still past the end: nothing to read.
   if (n <= Math.min(paging.offset, EXACT_COUNT_CAP)) return resultOf(db, [], matching, paging, n);
   // Rows arrived between the first read and this snapshot (or the count stopped at its cap
   // before the offset): the page of this snapshot, with the count it carries.
-  const rows = await pageRows(db, query, matching, paging);
+  const rows = await pageRows(db, select, paging);
   return resultOf(db, rows, matching, paging, rows.length ? undefined : n);
 }
 
@@ -112,7 +134,7 @@ async function pastTheEnd<O>(
 async function resultOf<O>(
   db: AnyDb,
   rows: Row[],
-  matching: AnySelect,
+  matching: () => AnySelect,
   paging: { limit: number; offset: number },
   counted?: number,
 ): Promise<ListResult<O>> {
@@ -124,10 +146,9 @@ async function resultOf<O>(
   const reached = paging.offset + rows.length;
   // A page that is not full ends the list: its end is the exact total.
   if (rows.length && rows.length < paging.limit) return result(reached, true);
-  const estimate = Math.max(await plannedRows(db, matching), n);
+  const estimate = Math.max(await plannedRows(db, matching()), n);
   return result(rows.length ? Math.max(estimate, reached) : Math.min(estimate, paging.offset), false);
 }
-
 /** The planner's estimate of the matching rows (no row is read). */
 async function plannedRows(db: AnyDb, matching: AnySelect): Promise<number> {
   const compiled = matching.compile();

@@ -5,10 +5,20 @@
  */
 import type { Expression, Kysely, SelectQueryBuilder } from "kysely";
 import type { CrudFilter } from "../../schemas/conditions";
+import { StatementCache } from "../db/statements";
 import { badRequest } from "./errors";
 import { nulFields } from "./input-guards";
-import { escapeLike, type FieldType, fieldRef, filterExpression, invalidFilters } from "./list-filter-sql";
-import { type ListResult, pageWithTotal } from "./list-page";
+import {
+  escapeLike,
+  type FieldType,
+  fieldRef,
+  invalidFilters,
+  type PlannedFilter,
+  planFilters,
+  plannedExpression,
+  plannedShape,
+} from "./list-filter-sql";
+import { EXACT_COUNT_CAP, type ListResult, pageWithTotal } from "./list-page";
 
 export interface ListQuery {
   page?: number;
@@ -127,6 +137,14 @@ export function parseFilters(raw: string | undefined): CrudFilter[] {
  * Applies filters, sort and paging to a select and fetches the page with its total, both from
  * one snapshot (./list-page.ts: exact up to EXACT_COUNT_CAP matches, the planner's estimate
  * past it, `totalExact` telling which).
+ *
+ * With `kept`, the page's statement is kept per shape (which fields are filtered how, searched
+ * or not, the sort) and sent with this request's values: a list screen asks the same shape
+ * again and again, and building and compiling it each time is work thrown away, as is
+ * PostgreSQL's parse and plan of it (a kept statement runs prepared there). `query` must then be
+ * the same select on every call, up to the values it binds: give a statement cache alone for a
+ * select that binds none (a resource's `select t.* from <table> as t`), or with the key of the
+ * select's shape and the values it binds, in order (`where t.type_id = $1`: `[typeId]`).
  */
 export async function listPage<DB, TB extends keyof DB, O>(
   // biome-ignore lint/suspicious/noExplicitAny: the caller's database, any schema.
@@ -134,30 +152,64 @@ export async function listPage<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   list: ListQuery,
   options: ListOptions,
+  kept?: StatementCache | { statements: StatementCache; key: string; params: readonly unknown[] },
 ): Promise<ListResult<O>> {
   const page = list.page ?? 1;
   const pageSize = Math.min(list.pageSize ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
   const filters = parseFilters(list.filters);
+  const planned = filters.length ? planFilters(filters, options) : null;
   const sorts = parseSort(
     list.sort || options.defaultSort,
     options.sortFields ?? [options.defaultSort.replace(/^-/, "")],
   );
-  // biome-ignore lint/suspicious/noExplicitAny: generic over the caller's query and table.
-  let q = query as unknown as SelectQueryBuilder<any, any, any>;
-  if (filters.length) q = q.where((eb) => filterExpression(eb, filters, options));
-  if (options.search && list.q) {
-    const search = options.search;
-    const pattern = `%${escapeLike(list.q)}%`;
-    q = q.where((eb) => eb.or(search.map((f) => eb(fieldRef(eb, f, options), "ilike", pattern))));
-  }
-  for (const [field, dir] of sorts) {
-    const expression = options.expressions?.[field];
-    q = expression ? q.orderBy(expression, dir) : q.orderBy(`${options.table}.${field}`, dir);
-  }
-  q = q.orderBy(`${options.table}.id`, "asc");
+  const search = options.search && list.q ? options.search : null;
+  const pattern = list.q ? `%${escapeLike(list.q)}%` : "";
+  const build = () => {
+    // biome-ignore lint/suspicious/noExplicitAny: generic over the caller's query and table.
+    let q = query as unknown as SelectQueryBuilder<any, any, any>;
+    if (planned) q = q.where((eb) => plannedExpression(eb, planned, options));
+    if (search) q = q.where((eb) => eb.or(search.map((f) => eb(fieldRef(eb, f, options), "ilike", pattern))));
+    for (const [field, dir] of sorts) {
+      const expression = options.expressions?.[field];
+      q = expression ? q.orderBy(expression, dir) : q.orderBy(`${options.table}.${field}`, dir);
+    }
+    return q.orderBy(`${options.table}.id`, "asc") as SelectQueryBuilder<DB, TB, O>;
+  };
   if (options.unpaged) {
-    const all = (await q.execute()) as O[];
+    const all = (await build().execute()) as O[];
     return { rows: all, total: all.length, totalExact: true };
   }
-  return pageWithTotal<O>(db, q, { limit: pageSize, offset: (page - 1) * pageSize });
+  const paging = { limit: pageSize, offset: (page - 1) * pageSize };
+  const shape = kept && keptShape(planned, search, sorts, pattern, options);
+  if (!kept || !shape) return pageWithTotal<O>(db, build(), paging);
+  const base = kept instanceof StatementCache ? { statements: kept, key: "", params: [] } : kept;
+  const params = [...base.params, ...shape.params];
+  return pageWithTotal<O>(db, build, paging, {
+    statements: base.statements,
+    key: `list:${base.key}:${shape.shape}`,
+    params: [...params, EXACT_COUNT_CAP + 1, ...params, paging.limit, paging.offset],
+  });
+}
+
+/**
+ * A list statement's shape and the values its WHERE binds, in order; null when one of its
+ * fields is an expression (it may bind values of its own).
+ */
+function keptShape(
+  planned: PlannedFilter | null,
+  search: readonly string[] | null,
+  sorts: Array<[string, "asc" | "desc"]>,
+  pattern: string,
+  options: ListOptions,
+): { shape: string; params: unknown[] } | null {
+  const { expressions } = options;
+  const isColumn = (field: string) => !expressions || !Object.hasOwn(expressions, field);
+  if (!sorts.every(([field]) => isColumn(field)) || (search && !search.every(isColumn))) return null;
+  const where = planned ? plannedShape(planned, options) : { shape: "", params: [] };
+  if (!where) return null;
+  const sort = sorts.map(([field, dir]) => `${dir === "desc" ? "-" : ""}${field}`).join(",");
+  return {
+    shape: `${where.shape}|${search ? "q" : ""}|${sort}`,
+    params: search ? [...where.params, ...search.map(() => pattern)] : where.params,
+  };
 }

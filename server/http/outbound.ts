@@ -179,9 +179,38 @@ export async function outboundCall(
   if (url.username || url.password) throw new OutboundRefused("A URL may not hold a user name or password");
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (isIP(host) && !options.allowPrivate && !isPublicAddress(host)) throw new OutboundRefused(REFUSED);
+  try {
+    return await send(url, request, options, true);
+  } catch (error) {
+    if (!(error instanceof StaleConnection)) throw error;
+    // The kept-alive connection was closed by the other side as we sent on it: the request
+    // never reached it. Once more, on a connection of its own.
+    return send(url, request, options, false).catch((again: unknown) => {
+      throw again instanceof StaleConnection ? again.cause : again;
+    });
+  }
+}
+
+/**
+ * A request sent on a kept-alive connection that the other side closed before answering (a
+ * server closes connections idle past its keep-alive timeout, and one may close just as the
+ * next request leaves). Raised only for idempotent methods: sent again, they change nothing
+ * twice. A POST that met a closed connection may have reached the server; it is not retried.
+ */
+class StaleConnection extends Error {}
+
+const IDEMPOTENT: ReadonlySet<string> = new Set(["GET", "PUT", "DELETE", "PROPFIND", "REPORT"]);
+
+function send(
+  url: URL,
+  request: OutboundRequest,
+  options: OutboundOptions,
+  pooled: boolean,
+): Promise<OutboundResponse> {
   const client = url.protocol === "https:" ? https : http;
   const maxBody = options.maxBodyBytes ?? 64 * 1024;
   return new Promise((resolve, reject) => {
+    let answered = false;
     const req = client.request(
       url,
       {
@@ -190,8 +219,11 @@ export async function outboundCall(
         headers: { "user-agent": "Atelier", ...withoutHost(request.headers) },
         lookup: guardedLookup(options.allowPrivate),
         timeout: options.timeoutMs ?? 10_000,
+        // false: a connection of this request's own, never a kept-alive one.
+        ...(pooled ? {} : { agent: false }),
       },
       (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         let size = 0;
         res.on("data", (chunk: Buffer) => {
@@ -214,7 +246,12 @@ export async function outboundCall(
     );
     req.on("close", () => clearTimeout(deadline));
     req.on("timeout", () => req.destroy(new Error("The connection timed out")));
-    req.on("error", reject);
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      const closed = error.code === "ECONNRESET" || error.code === "EPIPE";
+      if (closed && req.reusedSocket && !answered && IDEMPOTENT.has(request.method))
+        reject(new StaleConnection(error.message, { cause: error }));
+      else reject(error);
+    });
     req.end(request.body);
   });
 }

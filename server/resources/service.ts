@@ -9,6 +9,7 @@ import type { EntitySchema } from "../../schemas/contract";
 import { invalidInputMessage, fieldTitle as titleOf } from "../../schemas/error-messages";
 import { withArticle } from "../../src/lib/text";
 import type { AppContext } from "../context";
+import { MAX_SHAPES, StatementCache } from "../db/statements";
 import { badRequest, conflict, HttpError, notFound } from "../http/errors";
 import { type ListQuery, type ListResult, listPage } from "../http/list-query";
 import { type ScopedRelation, scopedRelationsOf, uniqueName } from "./columns";
@@ -17,7 +18,6 @@ import { listOptionsOf } from "./list-options";
 import { optionFieldsOf, optionProblems } from "./options";
 import { CUSTOM, mergeCustom, type Row, toColumns, toRecord } from "./records";
 import type { AnyDb, Quiet, ResourceRules } from "./rules";
-import { MAX_SHAPES, StatementCache } from "./statements";
 
 const listBaseOf = (db: AnyDb, table: string) => db.selectFrom(`${table} as t`).selectAll("t");
 
@@ -74,10 +74,13 @@ export class ResourceService {
     unpaged = false,
   ): Promise<{ data: Row[]; total: number; totalExact: boolean }> {
     const schema = await this.schemaNow();
-    const { rows, total, totalExact }: ListResult<Row> = await listPage(this.db, this.listBase, query, {
-      ...listOptionsOf(schema),
-      unpaged,
-    });
+    const { rows, total, totalExact }: ListResult<Row> = await listPage(
+      this.db,
+      this.listBase,
+      query,
+      unpaged ? { ...listOptionsOf(schema), unpaged } : listOptionsOf(schema),
+      this.statements,
+    );
     return { data: rows.map((r) => toRecord(schema, r)), total, totalExact };
   }
 

@@ -190,6 +190,8 @@ test("nested folders, uploads with progress, multi-select move, live in a second
   await expect(page.getByLabel("Image URL 2")).toHaveValue(urls[1]);
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Product created")).toBeVisible();
+  // The toast can come before the move to the product's page (busy run J read /create here).
+  await expect(page).toHaveURL(/\/manage\/products\/products\/show\/[0-9a-f-]{36}$/);
   const productId = page.url().split("/").pop() as string;
   const product = await admin.expect<{ images: string[] }>("GET", `/api/products/${productId}`, 200);
   expect(product.images).toEqual(urls);

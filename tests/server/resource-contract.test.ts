@@ -10,8 +10,11 @@ import type { ResourceDefinition } from "../../resources/contract";
 import { RESOURCES } from "../../resources/index";
 import { auditProperties, type EntitySchema } from "../../schemas/contract";
 import { tableResolver } from "../../server/db/snapshot";
+import { StatementCache } from "../../server/db/statements";
 import { badRequest } from "../../server/http/errors";
+import { listPage } from "../../server/http/list-query";
 import { createTableSql, createTableSqlOf } from "../../server/resources/ddl";
+import { listOptionsOf } from "../../server/resources/list-options";
 import type { ResourceRules } from "../../server/resources/rules";
 import { inCreateOrder, tableModelOf } from "../../server/resources/table-model";
 import { DRIVERS, startServer, type TestServer } from "./harness";
@@ -219,6 +222,47 @@ describe("a throwaway entity, registered only here", () => {
     // Stopped because there is no such gadget: still a 404.
     const missing = await patch("00000000-0000-4000-8000-000000000000", { weight: 1 });
     expect(missing.status).toBe(404);
+  });
+
+  it("keeps a list's statement per shape, each request binding its own values", async () => {
+    const db = s.database.db as unknown as Kysely<unknown>;
+    const statements = new StatementCache();
+    const options = listOptionsOf(gadgetSchema);
+    const base = (db as Kysely<Record<string, object>>).selectFrom("test_gadgets as t").selectAll("t");
+    for (const [title, weight] of [
+      ["Kept one", 101],
+      ["Kept two", 102],
+      ["Kept three", 103],
+    ] as const)
+      await s.api("POST", "/api/gadgets", { token: admin, body: { title, weight } });
+    const list = (weight: number, extra: object[] = []) =>
+      listPage(
+        db,
+        base,
+        {
+          filters: JSON.stringify([{ field: "weight", operator: "gte", value: weight }, ...extra]),
+          q: "kept",
+          sort: "-weight",
+          pageSize: 2,
+        },
+        options,
+        statements,
+      );
+    const first = await list(101);
+    expect([first.total, first.rows.map((r) => (r as { title: string }).title)]).toEqual([
+      3,
+      ["Kept three", "Kept two"],
+    ]);
+    const second = await list(103);
+    expect([second.total, second.rows.map((r) => (r as { title: string }).title)]).toEqual([
+      1,
+      ["Kept three"],
+    ]);
+    expect(statements.size).toBe(1);
+    // Another shape (one more filter) is a statement of its own.
+    const third = await list(101, [{ field: "in_stock", operator: "eq", value: true }]);
+    expect(third.total).toBe(3);
+    expect(statements.size).toBe(2);
   });
 
   it("is gated by its module and listed in the OpenAPI document", async () => {

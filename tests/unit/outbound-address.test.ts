@@ -2,6 +2,7 @@
  * The outbound client's address policy (server/http/outbound.ts): private, loopback and
  * link-local targets are refused however the address is written, IPv4 inside IPv6 included.
  */
+import net from "node:net";
 import { describe, expect, it } from "vitest";
 import {
   ipv6Groups,
@@ -81,5 +82,49 @@ describe("a call that got no answer, in words", () => {
     expect(unreachableWords(new OutboundRefused("Only http and https URLs may be called"))).toBe(
       "Only http and https URLs may be called",
     );
+  });
+});
+
+describe("a kept-alive connection the other side closed", () => {
+  /**
+   * A server that answers each connection's first request and closes the connection, without
+   * answering, when a second request arrives on it: what a server does to a connection idle
+   * past its keep-alive timeout just as the next request leaves.
+   */
+  async function closingServer() {
+    let connections = 0;
+    const server = net.createServer((socket) => {
+      connections++;
+      let requests = 0;
+      socket.on("data", (data) => {
+        if (!data.includes("\r\n\r\n")) return;
+        if (++requests > 1) return socket.destroy();
+        socket.write("HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: keep-alive\r\n\r\nok");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as net.AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}/`,
+      connections: () => connections,
+      close: () => new Promise((resolve) => server.close(resolve)),
+    };
+  }
+
+  it("sends an idempotent request again on a new connection; a POST is not sent twice", async () => {
+    const server = await closingServer();
+    try {
+      const get = () => outboundCall(server.url, { method: "GET" }, { allowPrivate: true });
+      expect((await get()).body).toBe("ok");
+      expect((await get()).body).toBe("ok");
+      expect(server.connections()).toBe(2);
+      const post = () => outboundCall(server.url, { method: "POST", body: "{}" }, { allowPrivate: true });
+      expect((await post()).status).toBe(200);
+      const refused = await post().catch((error: unknown) => error);
+      expect(unreachableWords(refused)).toBe("it closed the connection");
+      expect(server.connections()).toBe(3);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -8,60 +8,18 @@ import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
 import { slugify } from "../../../schemas/cms-fields";
 import { type AjvErrorLike, fieldErrors, invalidInputMessage } from "../../../schemas/error-messages";
-import { isoOrNull as iso } from "../../../src/lib/dates";
 import type { AppContext } from "../../context";
+import { StatementCache } from "../../db/statements";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import { canonicalJson } from "../../http/idempotency";
 import { type ListQuery, listPage } from "../../http/list-query";
 import type { AnyDb } from "../../resources/rules";
 import { addVersion, deleteVersions, type VersionKind } from "../../versions/versions";
+import { type EntryRow, entryRecord, type Values } from "./entry-record";
 import { referencesOf, sanitiseRichText } from "./entry-values";
 import { type ContentType, TypeRegistry } from "./type-registry";
 
-type Values = Record<string, unknown>;
-
-/** An entry row as stored. */
-export interface EntryRow {
-  id: string;
-  type_id: string;
-  domain_ids: string[];
-  status: "draft" | "published" | "unpublished";
-  data: Values;
-  published: Values | null;
-  published_at: Date | string | null;
-  slug: string | null;
-  revision: number;
-  version: number;
-  draft_changed: boolean;
-  publish_at: Date | string | null;
-  unpublish_at: Date | string | null;
-  created_at: Date | string;
-  updated_at: Date | string;
-  created_by: string | null;
-  updated_by: string | null;
-}
-
-/** The entry as the admin API answers it: its draft's fields beside the entry's own. */
-export function entryRecord(type: ContentType, row: EntryRow): Values {
-  const out: Values = {};
-  for (const name of Object.keys(type.schema.properties)) out[name] = row.data[name] ?? null;
-  return {
-    ...out,
-    id: row.id,
-    status: row.status,
-    domain_ids: row.domain_ids,
-    revision: row.revision,
-    version: row.version,
-    draft_changed: row.draft_changed,
-    published_at: iso(row.published_at),
-    publish_at: iso(row.publish_at),
-    unpublish_at: iso(row.unpublish_at),
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-    created_by: row.created_by,
-    updated_by: row.updated_by,
-  };
-}
+export { type EntryRow, entryRecord } from "./entry-record";
 
 /** Fields of the entry itself that a list may filter and sort by. */
 const ENTRY_COLUMNS = {
@@ -84,6 +42,9 @@ export interface EntryWrite {
 export const entriesResource = (type: Pick<ContentType, "apiName">) => `entries/${type.apiName}`;
 
 export class EntriesService {
+  /** The lists' statements, kept per shape (list-query.ts `listPage`). */
+  private readonly statements = new StatementCache();
+
   constructor(
     private readonly ctx: AppContext,
     private readonly registry: TypeRegistry,
@@ -98,17 +59,27 @@ export class EntriesService {
     const json = this.registry.listFields(type, "t.data");
     let base = this.db.selectFrom("cms_entries as t").selectAll("t").where("t.type_id", "=", type.id);
     if (query.domain) base = base.where(sql<boolean>`t.domain_ids @> array[${query.domain}]::uuid[]`);
-    const { rows, total, totalExact } = await listPage(this.db, base, query, {
-      table: "t",
-      defaultSort: "-updated_at",
-      sortFields: [
-        ...schema["x-filterable"].filter((f) => json.filterFields[f]),
-        ...Object.keys(ENTRY_COLUMNS),
-      ],
-      filterFields: { ...json.filterFields, ...ENTRY_COLUMNS, id: "uuid", domain_ids: "uuids" },
-      expressions: json.expressions,
-      search: schema["x-searchable"],
-    });
+    const { rows, total, totalExact } = await listPage(
+      this.db,
+      base,
+      query,
+      {
+        table: "t",
+        defaultSort: "-updated_at",
+        sortFields: [
+          ...schema["x-filterable"].filter((f) => json.filterFields[f]),
+          ...Object.keys(ENTRY_COLUMNS),
+        ],
+        filterFields: { ...json.filterFields, ...ENTRY_COLUMNS, id: "uuid", domain_ids: "uuids" },
+        expressions: json.expressions,
+        search: schema["x-searchable"],
+      },
+      {
+        statements: this.statements,
+        key: query.domain ? "domain" : "",
+        params: query.domain ? [type.id, query.domain] : [type.id],
+      },
+    );
     return { data: (rows as EntryRow[]).map((r) => entryRecord(type, r)), total, totalExact };
   }
 

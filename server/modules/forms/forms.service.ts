@@ -40,9 +40,15 @@ const parse = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) 
 export class FormsService {
   /** Published forms by slug (`null`: no such published form), until a form changes. */
   readonly published: SharedCache<PublishedForm | null>;
+  /**
+   * The definition a form's submissions list reads (its published one, else its draft), by
+   * form id, until a form changes: the same channel as `published`, so one change clears both.
+   */
+  readonly listed: SharedCache<FormDefinition | null>;
 
   constructor(private readonly ctx: AppContext) {
     this.published = new SharedCache(ctx, "atelier_forms", 1000);
+    this.listed = new SharedCache(ctx, "atelier_forms", 1000);
     // The engine's writes (rename, slug, accepting, delete) change what the public sees.
     ctx.events.subscribe((change) => {
       if (change.resource === FORMS_RESOURCE) void this.published.changed();

@@ -13,7 +13,8 @@ import { answerText } from "../../../schemas/form-answers";
 import { answers, type FormDefinition, type FormFieldDef } from "../../../schemas/form-definition";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
-import { type JsonField, jsonListFields } from "../../entities/jsonb-fields";
+import { StatementCache } from "../../db/statements";
+import { jsonListFields } from "../../entities/jsonb-fields";
 import { notFound } from "../../http/errors";
 import { type ListQuery, listPage, listQuerySchema } from "../../http/list-query";
 import { uuid } from "../../http/route-params";
@@ -22,6 +23,7 @@ import { BOM } from "../../resources/csv/export";
 import type { AnyDb } from "../../resources/rules";
 import { assetUrls } from "../../storage/serve";
 import type { FormsService } from "./forms.service";
+import { answerSchema, parse, TRACKING_COLUMNS, toSubmission } from "./submission-record";
 
 const config = { access: moduleAccess(MODULE_IDS.forms) };
 const security = [{ bearer: [] }];
@@ -33,59 +35,34 @@ const submissionParams = {
   properties: { id: uuid, sid: uuid },
 } as const;
 
-/** Tracking values listed as columns of their own. */
-export const TRACKING_COLUMNS = ["utm_source", "utm_medium", "utm_campaign", "referrer"] as const;
 const EXPORT_PAGE = 200;
-
-/** How a field's answer compares in filters: its JSON type (schemas/form-answers.ts stores these). */
-export function answerSchema(f: Pick<FormFieldDef, "kind">): JsonField {
-  switch (f.kind) {
-    case "number":
-    case "rating":
-      return { type: "number" };
-    case "consent":
-      return { type: "boolean" };
-    case "date":
-      return { type: "string", format: "date" };
-    case "checkboxes":
-    case "file":
-      return { type: "array" };
-    default:
-      return { type: "string" };
-  }
-}
-
-const parse = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T;
-
-// biome-ignore lint/suspicious/noExplicitAny: a form_submissions row.
-function toSubmission(row: any) {
-  const answersOf = parse<Record<string, unknown>>(row.answers);
-  const tracking = parse<Record<string, unknown> & { parameters?: Record<string, string> }>(row.tracking);
-  return {
-    id: row.id as string,
-    created_at: new Date(row.created_at).toISOString(),
-    version: row.version as number,
-    ...answersOf,
-    utm_source: tracking.parameters?.utm_source ?? "",
-    utm_medium: tracking.parameters?.utm_medium ?? "",
-    utm_campaign: tracking.parameters?.utm_campaign ?? "",
-    referrer: (tracking.referrer as string) ?? "",
-    tracking,
-  };
-}
 
 export async function submissionRoutes(app: FastifyInstance, ctx: AppContext, forms: FormsService) {
   const db = ctx.db as unknown as AnyDb;
+  /** The list's statements, kept per shape (list-query.ts `listPage`). */
+  const statements = new StatementCache();
 
-  /** The definition whose fields the list reads: the published one, else the draft. */
+  /**
+   * The definition whose fields the list reads: the published one, else the draft (kept until
+   * a form changes: a list screen asks for its page again and again). 404 without the form.
+   */
   async function fieldsOf(formId: string): Promise<FormFieldDef[]> {
-    await forms.form(formId);
-    const row = await db
-      .selectFrom("form_definitions")
-      .select(["draft", "published"])
-      .where("form_id", "=", formId)
-      .executeTakeFirst();
-    const def = parse<FormDefinition | null>(row?.published ?? row?.draft ?? null);
+    const { listed } = forms;
+    const generation = listed.generation;
+    let def = listed.get(formId);
+    if (def === undefined) {
+      await forms.form(formId);
+      const row = await db
+        .selectFrom("form_definitions")
+        .select(["draft", "published"])
+        .where("form_id", "=", formId)
+        .executeTakeFirst();
+      def = listed.keep(
+        formId,
+        parse<FormDefinition | null>(row?.published ?? row?.draft ?? null),
+        generation,
+      );
+    }
     return (def?.fields ?? []).filter(answers);
   }
 
@@ -102,20 +79,26 @@ export async function submissionRoutes(app: FastifyInstance, ctx: AppContext, fo
     let base = db.selectFrom("form_submissions as t").selectAll("t").where("t.form_id", "=", formId);
     if (before) base = base.where("t.created_at", "<=", before);
     const text = fields.filter((f) => json.filterFields[f.id] === "string").map((f) => f.id);
-    const result = await listPage(db, base, unpaged ? { ...query, page: query.page } : query, {
-      table: "t",
-      defaultSort: "-created_at",
-      sortFields: [...Object.keys(json.filterFields), ...TRACKING_COLUMNS, "created_at"],
-      filterFields: {
-        ...json.filterFields,
-        ...Object.fromEntries(TRACKING_COLUMNS.map((c) => [c, "string" as const])),
-        created_at: "date",
-        version: "integer",
-        id: "uuid",
+    const result = await listPage(
+      db,
+      base,
+      unpaged ? { ...query, page: query.page } : query,
+      {
+        table: "t",
+        defaultSort: "-created_at",
+        sortFields: [...Object.keys(json.filterFields), ...TRACKING_COLUMNS, "created_at"],
+        filterFields: {
+          ...json.filterFields,
+          ...Object.fromEntries(TRACKING_COLUMNS.map((c) => [c, "string" as const])),
+          created_at: "date",
+          version: "integer",
+          id: "uuid",
+        },
+        expressions: { ...json.expressions, ...tracking },
+        search: [...text, "utm_source", "utm_campaign"],
       },
-      expressions: { ...json.expressions, ...tracking },
-      search: [...text, "utm_source", "utm_campaign"],
-    });
+      before ? undefined : { statements, key: "", params: [formId] },
+    );
     return {
       fields,
       data: result.rows.map(toSubmission),

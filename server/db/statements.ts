@@ -6,13 +6,18 @@
  * server/db/prepared.ts).
  */
 import { type Compilable, CompiledQuery } from "kysely";
-import { prepareStatement } from "../db/prepared";
+import { prepareStatement } from "./prepared";
 
 /** Shapes kept per cache: a client sends few (our forms send one or two per resource). */
 export const MAX_SHAPES = 64;
 
 export class StatementCache {
   private readonly texts = new Map<string, string>();
+
+  /** How many shapes are kept. */
+  get size(): number {
+    return this.texts.size;
+  }
 
   /**
    * The statement of shape `key` with `params` bound in order. A new shape is built and compiled
