@@ -332,6 +332,12 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
     const mira = await client("Mira Shah");
     const first = await manualRun(id, mira.id);
     await waitingAt(first, "note");
+    // By hand about a client who is not there, or of an automation that is not: nothing starts.
+    const nobody = "00000000-0000-4000-8000-000000000000";
+    const noClient = await call("POST", `/api/automations/${id}/run`, { clientId: nobody });
+    expect([noClient.status, noClient.body.message]).toEqual([404, "Client not found"]);
+    const noFlow = await call("POST", `/api/automations/${nobody}/run`, { clientId: mira.id });
+    expect([noFlow.status, noFlow.body.message]).toEqual([404, "Automation not found"]);
     const definition = manual([delay("pause"), email("note", "Version two")]);
     expect((await call("PUT", `/api/automations/${id}/draft`, { definition })).status).toBe(200);
     expect((await call("POST", `/api/automations/${id}/publish`)).body).toEqual({

@@ -90,24 +90,32 @@ export async function automationRunRoutes(app: FastifyInstance, ctx: AppContext)
       const id = request.params.id;
       const body = request.body ?? {};
       if (body.clientId) requireCrm(request, "A run about a client");
-      // No transaction: two reads, then the run started in one statement (the run engine's start).
-      const automation = await ctx.db
+      // No transaction: one read (the automation, and the client when there is one), then the run
+      // started in one statement (the run engine's start).
+      const found = await ctx.db
         .selectFrom("automations as a")
         .leftJoin("automation_definitions as d", "d.automation_id", "a.id")
-        .select(["a.id", "a.published_version", "d.published"])
+        .leftJoin("clients as c", (join) => join.on("c.id", "=", body.clientId ?? null))
+        .selectAll("c")
+        .select([
+          "a.id as automation_id",
+          "a.published_version as automation_version",
+          "d.published as automation_published",
+        ])
         .where("a.id", "=", id)
         .executeTakeFirst();
-      if (!automation) throw notFound("Automation not found");
+      if (!found) throw notFound("Automation not found");
+      const { automation_id, automation_version, automation_published, ...client } = found;
+      const automation = {
+        id: automation_id,
+        published_version: automation_version,
+        published: automation_published,
+      };
       if (!automation.published_version || !automation.published)
         throw conflict("This automation was never published: publish it before running it");
       let record = body.record ?? {};
       if (body.clientId) {
-        const client = await ctx.db
-          .selectFrom("clients")
-          .selectAll()
-          .where("id", "=", body.clientId)
-          .executeTakeFirst();
-        if (!client) throw notFound("Client not found");
+        if (client.id === null) throw notFound("Client not found");
         record = { ...client, ...record };
       }
       const run = await startAutomation(ctx, ctx.db, automation, {
