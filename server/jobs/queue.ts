@@ -226,8 +226,13 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     active.set(job.id, run);
     run.done = execute(reg, run).finally(() => {
       active.delete(job.id);
+      // A slot freed when the name was at its concurrency: due jobs may have been left for it.
+      // Otherwise the last look took every due job, and a job queued since woke the queue
+      // itself (enqueue, a start's wake, wakeAt, the poll): a look now would find nothing,
+      // and cost a statement per job (a third of a run's on PGlite).
+      const wasFull = reg.running >= reg.concurrency;
       reg.running--;
-      wake();
+      if (wasFull) wake();
     });
   }
 
