@@ -38,6 +38,8 @@ interface Registration {
   concurrency: number;
   maxAttempts: number;
   running: number;
+  /** The last look took as many jobs of this name as it asked for: more may be due. */
+  mayHaveMore: boolean;
   /** A recurring job: its period and first payload; the handler answers the next payload. */
   recurring?: { everyMs: number; initial: unknown };
 }
@@ -117,6 +119,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       concurrency: positiveInt(opts.concurrency ?? 1, "concurrency"),
       maxAttempts: positiveInt(opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, "maxAttempts"),
       running: 0,
+      mayHaveMore: true,
       recurring,
     });
     wake();
@@ -196,6 +199,10 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       );
       return;
     }
+    for (const { name, limit } of wanted) {
+      const reg = registry.get(name);
+      if (reg) reg.mayHaveMore = taken.filter((j) => j.name === name).length >= limit;
+    }
     for (const job of taken) launch(job);
   }
 
@@ -226,13 +233,12 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     active.set(job.id, run);
     run.done = execute(reg, run).finally(() => {
       active.delete(job.id);
-      // A slot freed when the name was at its concurrency: due jobs may have been left for it.
-      // Otherwise the last look took every due job, and a job queued since woke the queue
-      // itself (enqueue, a start's wake, wakeAt, the poll): a look now would find nothing,
-      // and cost a statement per job (a third of a run's on PGlite).
-      const wasFull = reg.running >= reg.concurrency;
+      // A slot freed while the last look took as many jobs of the name as it had room for: due
+      // jobs may have been left for it. Otherwise that look took every due job, and a job queued
+      // since woke the queue itself (enqueue, a start's wake, wakeAt, the poll): a look now
+      // would find nothing, and cost a statement per job (a third of a run's on PGlite).
       reg.running--;
-      if (wasFull) wake();
+      if (reg.mayHaveMore) wake();
     });
   }
 
