@@ -6,7 +6,14 @@
 import { STEPS_PER_RUN } from "./automation-runs-flow";
 import type { Driver } from "./resource-engine-settings";
 
-export const TARGET = { stepsPerSecond: 1000, latenessP99Ms: 1000 };
+/**
+ * Issue 28's targets on a 2-core machine: every start accepted; PostgreSQL ≥ 1,000 steps/s while
+ * starts come in with delay lateness p99 ≤ 1 s, PGlite ≥ 300 steps/s (no lateness target).
+ */
+export const TARGETS: Record<Driver, { stepsPerSecond: number; latenessP99Ms: number | null }> = {
+  postgres: { stepsPerSecond: 1000, latenessP99Ms: 1000 },
+  pglite: { stepsPerSecond: 300, latenessP99Ms: null },
+};
 
 export const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
 const pad = (s: string, n: number) => s.padEnd(n);
@@ -33,14 +40,24 @@ export interface Figures {
   doubledTasks: number;
   doubledJobs: number;
   retriedSteps: number;
+  /** The app's statements from the first start to the last step, and the bench's own. */
+  statements: { app: number; bench: number; top: Array<[string, number]> };
+  /** CPU from the first start to the last step: this process (app, PGlite, load), PostgreSQL's. */
+  cpuMs: { app: number; pg: number };
 }
 
 /** One driver's figures as a table: figure, value, target, met or missed. */
 export function print(f: Figures, runs: number, rate: number) {
-  const mark = (ok: boolean) =>
-    f.driver === "postgres" ? (ok ? "met" : "MISSED") : ok ? "(met)" : "(missed)";
+  const mark = (ok: boolean) => (ok ? "met" : "MISSED");
+  const TARGET = TARGETS[f.driver];
+  const lateness = TARGET.latenessP99Ms;
   const rows: Array<[string, string, string, string]> = [
-    ["runs started (201)", `${f.accepted} of ${runs} (${f.refused} refused or failed)`, "", ""],
+    [
+      "runs started (201)",
+      `${f.accepted} of ${runs} (${f.refused} refused or failed)`,
+      `${runs}`,
+      mark(f.accepted === runs),
+    ],
     ["  start request p99", `${fmt(f.startP99)} ms`, "", ""],
     [
       "  starts offered over",
@@ -63,8 +80,8 @@ export function print(f: Figures, runs: number, rate: number) {
     [
       "delay lateness p99",
       `${fmt(f.lateness.p99)} ms`,
-      `≤ ${TARGET.latenessP99Ms} ms`,
-      mark(f.lateness.p99 <= TARGET.latenessP99Ms),
+      lateness === null ? "" : `≤ ${lateness} ms`,
+      lateness === null ? "" : mark(f.lateness.p99 <= lateness),
     ],
     ["  delay lateness max", `${fmt(f.lateness.max)} ms (${f.lateness.count} delays)`, "", ""],
     ["runs lost (started, not finished)", String(f.lost), "0", mark(f.lost === 0)],
@@ -76,8 +93,18 @@ export function print(f: Figures, runs: number, rate: number) {
     ],
     ["  steps retried (attempt > 1)", String(f.retriedSteps), "", ""],
   ];
+  const perStep = (n: number) => fmt(n / Math.max(1, f.stepsDone), 2);
+  rows.push(
+    ["statements per step (app's, all of it)", perStep(f.statements.app), "", ""],
+    ["  per run started", fmt(f.statements.app / Math.max(1, f.accepted), 1), "", ""],
+    ["CPU per step, this process (app + load)", `${perStep(f.cpuMs.app)} ms`, "", ""],
+    ["CPU per step, PostgreSQL", `${perStep(f.cpuMs.pg)} ms`, "", ""],
+  );
   console.log(`\n${f.driver}: ${runs} runs at ${rate}/s`);
-  console.log(`${pad("figure", 44)}${pad("value", 34)}${pad("target", 12)}`);
+  console.log(`${pad("figure", 44)}${pad("value", 40)}${pad("target", 12)}`);
   for (const [label, value, target, ok] of rows)
-    console.log(`${pad(label, 44)}${pad(value, 34)}${pad(target, 12)}${ok}`);
+    console.log(`${pad(label, 44)}${pad(value, 40)}${pad(target, 12)}${ok}`);
+  console.log(`statements per step by shape (bench's own: ${f.statements.bench}, not counted):`);
+  for (const [shape, n] of f.statements.top.slice(0, Number(process.env.BENCH_SHAPES || 14)))
+    console.log(`  ${perStep(n).padStart(6)}  ${shape}`);
 }

@@ -163,6 +163,10 @@ async function main(): Promise<void> {
           attempt: 1,
           signal: new AbortController().signal,
           carryOn: async () => false,
+          finishIn: async () => false,
+          endQuery: () => {
+            throw new Error("the PDF job does not end itself");
+          },
         });
         const done = await ctx.db
           .selectFrom("pdfs")

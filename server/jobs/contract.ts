@@ -2,7 +2,7 @@
  * The job queue's public contract: what a handler receives, what callers pass, and what
  * `createJobQueue` answers (queue.ts implements it; jobs.repository.ts holds the SQL).
  */
-import type { Kysely, Transaction } from "kysely";
+import type { Kysely, RawBuilder, Transaction, UpdateQueryBuilder } from "kysely";
 import type { Database } from "../db";
 
 export type JobState = "queued" | "running" | "done" | "failed";
@@ -45,11 +45,37 @@ export interface JobContext<P> {
   /**
    * Turns this running job into the job of `payload` and `key`, in `db`'s transaction: from its
    * commit, a run taken again after a crash gets them. A handler that goes on to that work
-   * itself saves queueing a job for it (the run engine's next step). False when the job is no
-   * longer this worker's. The handler's own `payload` stays as it was.
+   * itself saves queueing a job for it (the run engine's next step). With `runAt` the handler
+   * hands that work to later instead: this run of the job ends, and the job is queued again
+   * for `runAt` with its attempts back to none (a run's delay), so no other job is queued and
+   * the queue records nothing after the handler returns. False when the job is no longer this
+   * worker's, or another pending job holds `key` (enqueue then: it answers that job). The
+   * handler's own `payload` stays as it was.
    */
-  carryOn(db: Kysely<Database> | Transaction<Database>, payload: P, key: string | null): Promise<boolean>;
+  carryOn(
+    db: Kysely<Database> | Transaction<Database>,
+    payload: P,
+    key: string | null,
+    runAt?: Date,
+  ): Promise<boolean>;
+  /**
+   * Ends this run of the job as done in `db`'s transaction, the one that commits its work: one
+   * write and one commit fewer than the queue's own after the handler returns, which then
+   * records nothing. The handler returns right after that commit. False when the job is no
+   * longer this worker's.
+   */
+  finishIn(db: Kysely<Database> | Transaction<Database>): Promise<boolean>;
+  /**
+   * finishIn, or carryOn with a run time (`next`), as a part of a statement of the handler's
+   * own, saving its round trip: `query` is the job's update (a CTE of that statement), which
+   * answers the job's id when it matched; call `ended()` when it did (then, as after finishIn,
+   * the queue records nothing when the handler returns).
+   */
+  endQuery(next?: { payload: P; key: string | null; runAt: Date }): { query: JobEndQuery; ended(): void };
 }
+
+/** An update of a job's row answering its id (JobContext.endQuery), to run inside another statement. */
+export type JobEndQuery = UpdateQueryBuilder<Database, "jobs", "jobs", { id: string }>;
 
 /**
  * Runs one job. Jobs run at least once: a crash after the work and before the outcome is
@@ -107,6 +133,18 @@ export interface JobQueue {
   register<P>(name: string, handler: JobHandler<P>, options?: RegisterOptions): void;
   /** Stores a job and answers its id (or the pending job's id, see EnqueueOptions.key). */
   enqueue<P>(name: string, payload: P, options?: EnqueueOptions): Promise<string>;
+  /**
+   * The SQL that queues a job of `name` for each row of `rows` (columns payload jsonb, key
+   * text, run_at timestamptz), for a part of a caller's own statement (a CTE): a run started
+   * and its first step queued in one statement. Call `wake()` once the statement committed.
+   */
+  enqueueFrom(
+    name: string,
+    rows: RawBuilder<unknown>,
+    options?: Pick<EnqueueOptions, "maxAttempts">,
+  ): RawBuilder<{ id: string }>;
+  /** Looks for due jobs now: a job queued by enqueueFrom has committed. */
+  wake(): void;
   /** Many jobs of one name at once, without keys or run times (one statement). */
   enqueueMany<P>(
     name: string,

@@ -19,6 +19,7 @@
 export type {
   EnqueueOptions,
   JobContext,
+  JobEndQuery,
   JobHandler,
   JobLogger,
   JobQueue,

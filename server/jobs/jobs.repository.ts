@@ -8,7 +8,7 @@
  * the future; every write that ends a run is fenced on (locked_by, attempts), so a worker
  * whose lease was taken over cannot overwrite the new holder's outcome.
  */
-import { type ExpressionBuilder, type Kysely, sql, type Transaction } from "kysely";
+import { type ExpressionBuilder, type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
 import type { Database } from "../db";
 import type { JobRecord, JobState } from "./contract";
 
@@ -186,9 +186,11 @@ export async function extendLeases(
   return new Set(rows.map((r) => r.id));
 }
 
-/** Ends a run well. False when the run was no longer this worker's. */
-export async function markDone(db: Kysely<Database>, job: TakenJob, lockedBy: string): Promise<boolean> {
-  const result = await db
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** The update that ends a run well, answering the job's id when the run was this worker's. */
+export function doneQuery(db: Db, job: TakenJob, lockedBy: string) {
+  return db
     .updateTable("jobs")
     .set({
       state: "done",
@@ -198,28 +200,97 @@ export async function markDone(db: Kysely<Database>, job: TakenJob, lockedBy: st
       updated_at: sql`now()`,
     })
     .where((eb) => heldBy(eb, job, lockedBy))
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+    .returning("id");
 }
 
-/** A running job takes on another payload and key (JobContext.carryOn); false when it is not ours. */
-export async function rekeyJob(
-  db: Kysely<Database> | Transaction<Database>,
+/**
+ * Ends a run well, on its own or in a caller's transaction (JobContext.finishIn: done when the
+ * work it finishes commits). False when the run was no longer this worker's.
+ */
+export async function markDone(db: Db, job: TakenJob, lockedBy: string): Promise<boolean> {
+  return (await doneQuery(db, job, lockedBy).execute()).length > 0;
+}
+
+/**
+ * The update by which a running job takes on another payload and key (JobContext.carryOn),
+ * answering its id; nothing when it is not ours, or when another pending job holds the key (the
+ * caller queues nothing twice: it enqueues, which answers that job). With `runAt`, this run of
+ * the job ends: it is queued again for then, its attempts back to none, as a new job would be.
+ */
+export function rekeyQuery(
+  db: Db,
   job: TakenJob,
   lockedBy: string,
   payload: unknown,
   key: string | null,
-): Promise<boolean> {
-  const result = await db
+  runAt?: Date,
+) {
+  const requeue = runAt
+    ? {
+        state: "queued" as const,
+        attempts: 0,
+        run_at: runAt,
+        last_error: null,
+        locked_by: null,
+        locked_until: null,
+      }
+    : {};
+  return db
     .updateTable("jobs")
     .set({
       payload: sql`cast(${JSON.stringify(payload ?? null)} as text)::jsonb`,
       key,
+      ...requeue,
       updated_at: sql`now()`,
     })
-    .where((eb) => heldBy(eb, job, lockedBy))
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+    .where((eb) =>
+      eb.and([
+        heldBy(eb, job, lockedBy),
+        ...(key === null
+          ? []
+          : [
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom("jobs as other")
+                    .select(sql`1`.as("one"))
+                    .whereRef("other.name", "=", "jobs.name")
+                    .where("other.key", "=", key)
+                    .where("other.state", "in", ["queued", "running"])
+                    .whereRef("other.id", "<>", "jobs.id"),
+                ),
+              ),
+            ]),
+      ]),
+    )
+    .returning("id");
+}
+
+/** rekeyQuery, run: false when it changed nothing. */
+export async function rekeyJob(
+  db: Db,
+  job: TakenJob,
+  lockedBy: string,
+  payload: unknown,
+  key: string | null,
+  runAt?: Date,
+): Promise<boolean> {
+  return (await rekeyQuery(db, job, lockedBy, payload, key, runAt).execute()).length > 0;
+}
+
+/**
+ * The insert of one job of `name` per row of `rows` (columns payload jsonb, key text, run_at
+ * timestamptz), to be a part of a caller's statement (a CTE): the run engine starts a run and
+ * queues its first step's job in one statement. A key a queued job holds already is kept by
+ * that job, as insertJob does.
+ */
+export function insertJobsFrom(name: string, rows: RawBuilder<unknown>, maxAttempts: number) {
+  return sql<{ id: string }>`
+    insert into jobs (name, payload, key, run_at, max_attempts)
+    select ${name}, r.payload, r.key, r.run_at, ${maxAttempts} from (${rows}) as r
+    on conflict (name, key) where key is not null and state in ('queued', 'running')
+    do update set key = excluded.key where jobs.state = 'queued'
+    returning id`;
 }
 
 /**

@@ -8,12 +8,16 @@ import os from "node:os";
 import type { JobContext, JobQueue, JobQueueOptions, RegisterOptions } from "./contract";
 import {
   deleteDone,
+  doneQuery,
   expireAllLeases,
   extendLeases,
   getJob,
   insertJob,
   insertJobs,
+  insertJobsFrom,
+  markDone,
   rekeyJob,
+  rekeyQuery,
   releaseJobs,
   supersedeRunning,
   type TakenJob,
@@ -34,6 +38,8 @@ interface Registration {
   concurrency: number;
   maxAttempts: number;
   running: number;
+  /** The last look took as many jobs of this name as it asked for: more may be due. */
+  mayHaveMore: boolean;
   /** A recurring job: its period and first payload; the handler answers the next payload. */
   recurring?: { everyMs: number; initial: unknown };
 }
@@ -47,6 +53,11 @@ interface ActiveRun {
   released: boolean;
   /** Another worker took the job over (our lease ran out). */
   lost: boolean;
+  /**
+   * The handler ended this run itself, in its last transaction (finishIn, carryOn with a run
+   * time): nothing is recorded when it returns, and the lease is no longer extended.
+   */
+  ended: boolean;
   done: Promise<void>;
 }
 
@@ -88,6 +99,8 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
   let beating = false;
   let lastCleanup = 0;
   let pollTimer: NodeJS.Timeout | null = null;
+  /** A wake-up at the earliest run time of a job this worker queued for later (wakeAt). */
+  let dueTimer: { at: number; timer: NodeJS.Timeout } | null = null;
   /** Polls failed in a row (the database is down): logged once, then again when it is back. */
   let failedPolls = 0;
   let heartbeatTimer: NodeJS.Timeout | null = null;
@@ -106,6 +119,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       concurrency: positiveInt(opts.concurrency ?? 1, "concurrency"),
       maxAttempts: positiveInt(opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, "maxAttempts"),
       running: 0,
+      mayHaveMore: true,
       recurring,
     });
     wake();
@@ -121,6 +135,26 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     cycling = runCycles().finally(() => {
       cycling = null;
     });
+  }
+
+  /**
+   * Looks for due jobs at `at` too: a job this worker queued for then (a run's delay) is taken
+   * on time, not at the poll after it. Only the earliest is kept; each wake-up is a look like
+   * a poll's, so one for a job another worker took, or a rolled-back one, costs one look.
+   */
+  function wakeAt(at: Date | null | undefined): void {
+    const time = at?.getTime();
+    if (time === undefined || !started) return;
+    const delay = time - Date.now();
+    if (delay <= 0 || delay > 2 ** 31 - 1) return;
+    if (dueTimer && dueTimer.at <= time && dueTimer.at > Date.now()) return;
+    if (dueTimer) clearTimeout(dueTimer.timer);
+    const timer = setTimeout(() => {
+      dueTimer = null;
+      wake();
+    }, delay + 1);
+    timer.unref();
+    dueTimer = { at: time, timer };
   }
 
   async function runCycles(): Promise<void> {
@@ -165,6 +199,10 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       );
       return;
     }
+    for (const { name, limit } of wanted) {
+      const reg = registry.get(name);
+      if (reg) reg.mayHaveMore = taken.filter((j) => j.name === name).length >= limit;
+    }
     for (const job of taken) launch(job);
   }
 
@@ -189,13 +227,18 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       finishing: false,
       released: false,
       lost: false,
+      ended: false,
       done: Promise.resolve(),
     };
     active.set(job.id, run);
     run.done = execute(reg, run).finally(() => {
       active.delete(job.id);
+      // A slot freed while the last look took as many jobs of the name as it had room for: due
+      // jobs may have been left for it. Otherwise that look took every due job, and a job queued
+      // since woke the queue itself (enqueue, a start's wake, wakeAt, the poll): a look now
+      // would find nothing, and cost a statement per job (a third of a run's on PGlite).
       reg.running--;
-      wake();
+      if (reg.mayHaveMore) wake();
     });
   }
 
@@ -211,12 +254,36 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         payload: job.payload,
         attempt: job.attempt,
         signal: run.controller.signal,
-        carryOn: (target, payload, key) => rekeyJob(target, job, instanceId, payload, key),
+        carryOn: async (target, payload, key, runAt) => {
+          const carried = await rekeyJob(target, job, instanceId, payload, key, runAt);
+          if (carried && runAt) {
+            run.ended = true;
+            wakeAt(runAt);
+          }
+          return carried;
+        },
+        finishIn: async (target) => {
+          const finished = await markDone(target, job, instanceId);
+          if (finished) run.ended = true;
+          return finished;
+        },
+        endQuery: (next) => ({
+          query: next
+            ? rekeyQuery(db, job, instanceId, next.payload, next.key, next.runAt)
+            : doneQuery(db, job, instanceId),
+          ended: () => {
+            run.ended = true;
+            wakeAt(next?.runAt);
+          },
+        }),
       });
     } catch (error) {
       failure = { error };
     }
     run.finishing = true;
+    // Ended in the handler's last transaction, which committed since the handler returned. (A
+    // handler that throws after a rollback is recorded below, fenced on the lease as ever.)
+    if (run.ended && !failure) return;
     if (run.released || run.lost) {
       log.warn(fields, "job run ended after its lease was given up; its outcome is not recorded");
       return;
@@ -228,7 +295,8 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     if (beating) return;
     beating = true;
     try {
-      const held = () => [...active.values()].filter((r) => !r.finishing && !r.released && !r.lost);
+      const held = () =>
+        [...active.values()].filter((r) => !r.finishing && !r.released && !r.lost && !r.ended);
       const runs = held();
       if (!runs.length) return;
       const kept = await extendLeases(
@@ -306,6 +374,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         if (id) {
           // In a caller's transaction the job is visible only after commit: the next poll sees it.
           wake();
+          wakeAt(job.runAt);
           return id;
         }
         if (job.key === null) break;
@@ -313,6 +382,17 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       }
       throw new Error(`Could not enqueue job "${name}" with key "${job.key}"`);
     },
+
+    enqueueFrom(name, rows, opts = {}) {
+      if (!name) throw new Error("A job name is required");
+      const maxAttempts = positiveInt(
+        opts.maxAttempts ?? registry.get(name)?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+        "maxAttempts",
+      );
+      return insertJobsFrom(name, rows, maxAttempts);
+    },
+
+    wake,
 
     async enqueueMany(name, payloads, opts = {}) {
       if (!name) throw new Error("A job name is required");
@@ -352,6 +432,8 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       started = false;
       if (pollTimer) clearInterval(pollTimer);
       pollTimer = null;
+      if (dueTimer) clearTimeout(dueTimer.timer);
+      dueTimer = null;
       stopping = (async () => {
         await cycling;
         await settle();

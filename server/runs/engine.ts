@@ -33,11 +33,12 @@ import {
   lockActiveRuns,
   lockRun,
   saveDefinition,
+  startRun,
   updateRun,
   updateStep,
 } from "./runs.repository";
 import { stepJobHandler } from "./step-runner";
-import { completeStep, endRun, enqueueStep, scheduleStep } from "./transitions";
+import { completeStep, endRun, enqueueStep } from "./transitions";
 
 export interface RunEngineOptions {
   db: Kysely<Database>;
@@ -127,30 +128,60 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       const definition = JSON.parse(canonical);
       const hash = hashOfCanonical(canonical);
       core.definitions.remember(hash, definition);
+      const newRun = {
+        kind: input.kind,
+        ownerKey: input.ownerKey,
+        version: input.version ?? 1,
+        hash,
+        subject: input.subject ?? null,
+        context: input.context ?? {},
+        dedupeKey: input.dedupeKey ?? null,
+        ...chain,
+      };
+      const first = entry.kind.flow.first(definition);
+      if (first !== null) {
+        // The usual start: one statement, in the caller's transaction or on its own.
+        const now = new Date();
+        const dueAt = input.startAt && input.startAt > now ? input.startAt : now;
+        const run = await startRun(db, {
+          ...newRun,
+          definition: core.definitions.isStored(hash) ? undefined : definition,
+          // A key the definition lacks is scheduled all the same: running it fails the run visibly there.
+          first: {
+            key: first,
+            type: entry.kind.flow.step(definition, first)?.type ?? "unknown",
+            dueAt,
+            waiting: dueAt > now,
+          },
+          job: (rows) => core.jobs.enqueueFrom(entry.jobName, rows, { maxAttempts: STEP_JOB_ATTEMPTS }),
+        });
+        if (run) {
+          // Committed already when not in a caller's transaction: its step may be taken now,
+          // and its definition is stored for the next starts.
+          if (!db.isTransaction) {
+            core.definitions.markStored(hash);
+            core.jobs.wake();
+          }
+          return { run, created: true } as StartResult<never>;
+        }
+        const existing = await activeRunByDedupeKey(db, input.kind, input.dedupeKey as string);
+        // The holder ended between the insert and this read: start afresh.
+        if (!existing) return engine.start(db, input);
+        return { run: existing, created: false } as StartResult<never>;
+      }
+      // Nothing to do: the run finishes at once, its kind's onRunEnded told in its transaction.
       return inTransaction(db, async (trx) => {
         if (!core.definitions.isStored(hash)) await saveDefinition(trx, hash, definition);
-        const inserted = await insertRun(trx, {
-          kind: input.kind,
-          ownerKey: input.ownerKey,
-          version: input.version ?? 1,
-          hash,
-          subject: input.subject ?? null,
-          context: input.context ?? {},
-          dedupeKey: input.dedupeKey ?? null,
-          ...chain,
-        });
+        const inserted = await insertRun(trx, newRun);
         if (!inserted) {
           const existing = await activeRunByDedupeKey(trx, input.kind, input.dedupeKey as string);
-          // The holder ended between the insert and this read: start afresh (rare, bounded by the lock order).
           if (!existing) return engine.start(trx, input);
           return { run: existing, created: false } as StartResult<never>;
         }
-        const first = entry.kind.flow.first(definition);
-        const run =
-          first === null
-            ? await endRun(core, trx, entry, inserted, "finished")
-            : await scheduleStep(core, trx, entry, inserted, definition, first, input.startAt, {}, null);
-        return { run, created: true } as StartResult<never>;
+        return {
+          run: await endRun(core, trx, entry, inserted, "finished"),
+          created: true,
+        } as StartResult<never>;
       });
     },
 
@@ -228,7 +259,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
         const now = new Date();
         // Fresh attempts; the last error stays on the step until an attempt succeeds.
         await updateStep(trx, runId, key, { status: "scheduled", attempt: 0, dueAt: now, finishedAt: null });
-        const again = await updateRun(trx, runId, { status: "running", error: null, finishedAt: null }, [
+        const again = await updateRun(trx, run, { status: "running", error: null, finishedAt: null }, [
           "failed",
         ]);
         await enqueueStep(core, trx, entry, runId, key, now);

@@ -3,8 +3,9 @@
  * its row with FOR UPDATE first (lockRun, lockActiveRuns), so a step, an exit, an event and a
  * cancel of one run happen one after the other, whatever instance does them.
  */
-import { type Selectable, sql } from "kysely";
+import { type RawBuilder, type Selectable, sql } from "kysely";
 import type { RunStepsTable, RunsTable } from "../db/types-runs";
+import type { JobEndQuery } from "../jobs";
 import type { Db, Run, RunStatus, RunStep, RunSubject, StepStatus } from "./contract";
 import { ACTIVE_STATUSES } from "./contract";
 import { jsonb, toRun, toStep } from "./rows";
@@ -56,6 +57,58 @@ export async function insertRun(db: Db, run: NewRun): Promise<Run | undefined> {
   return rows[0] ? toRun(rows[0]) : undefined;
 }
 
+export interface RunStart extends NewRun {
+  /** The definition, when it may not be stored yet (stored in the same statement). */
+  definition?: unknown;
+  /** The first step: the run's cursor, its row, and its job. */
+  first: { key: string; type: string; dueAt: Date; waiting: boolean };
+  /**
+   * The first step's job, queued in the same statement (JobQueue.enqueueFrom) from `rows`: one
+   * row of its payload, key and run time.
+   */
+  job(rows: RawBuilder<unknown>): RawBuilder<unknown>;
+}
+
+/**
+ * A run started in one statement: its definition (when it may be new), the run at its first
+ * step, that step's row and its job. Undefined when an active run of the kind holds its dedupe
+ * key (nothing is written then).
+ */
+export async function startRun(db: Db, run: RunStart): Promise<Run | undefined> {
+  const { first } = run;
+  const definition =
+    run.definition === undefined
+      ? sql``
+      : sql`stored as (
+          insert into run_definitions (hash, definition) values (${run.hash}, ${jsonb(run.definition)})
+          on conflict (hash) do nothing
+        ),`;
+  const jobRows = sql`
+    select jsonb_build_object('runId', id, 'key', cursor) as payload, 'run:' || id || ':' || cursor as key,
+      cast(${first.dueAt} as timestamptz) as run_at
+    from started`;
+  const { rows } = await sql<Selectable<RunsTable>>`
+    with ${definition} started as (
+      insert into runs (kind, owner_key, version, definition_hash, subject_type, subject_id, context,
+        depth, parent_run_id, lineage, dedupe_key, status, cursor, steps_reached)
+      values (${run.kind}, ${run.ownerKey}, ${run.version}, ${run.hash}, ${run.subject?.type ?? null},
+        ${run.subject?.id ?? null}, ${jsonb(run.context ?? {})}, ${run.depth}, ${run.parentRunId},
+        cast(${run.lineage} as text[]), ${run.dedupeKey}, ${first.waiting ? "waiting" : "running"},
+        ${first.key}, 1)
+      on conflict (kind, dedupe_key) where dedupe_key is not null and status in ('running', 'waiting')
+      do nothing
+      returning *
+    ),
+    step as (
+      insert into run_steps (run_id, step_key, step_type, seq, due_at)
+      select id, cursor, ${first.type}, 1, ${first.dueAt} from started
+    ),
+    job as (${run.job(jobRows)})
+    select * from started
+  `.execute(db);
+  return rows[0] ? toRun(rows[0]) : undefined;
+}
+
 export async function activeRunByDedupeKey(db: Db, kind: string, key: string): Promise<Run | undefined> {
   const row = await db
     .selectFrom("runs")
@@ -65,30 +118,6 @@ export async function activeRunByDedupeKey(db: Db, kind: string, key: string): P
     .where("status", "in", ACTIVE_STATUSES)
     .executeTakeFirst();
   return row ? toRun(row) : undefined;
-}
-
-export interface NewStep {
-  runId: string;
-  key: string;
-  type: string;
-  seq: number;
-  dueAt: Date;
-}
-
-/** Schedules a step; false when the run reached this step before (a flow that loops). */
-export async function insertStep(db: Db, step: NewStep): Promise<boolean> {
-  const result = await db
-    .insertInto("run_steps")
-    .values({
-      run_id: step.runId,
-      step_key: step.key,
-      step_type: step.type,
-      seq: step.seq,
-      due_at: step.dueAt,
-    })
-    .onConflict((oc) => oc.columns(["run_id", "step_key"]).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
 export interface LockedRun {
@@ -113,6 +142,38 @@ const STEP_COLUMNS = [
 ] as const;
 
 type Prefixed = { [C in (typeof STEP_COLUMNS)[number] as `s_${C}`]: Selectable<RunStepsTable>[C] | null };
+
+/**
+ * Every column of a run but its context, which never changes: a move answers the run with the
+ * context its caller has (it may be a large record, parsed once per transaction, not per move).
+ */
+const MOVED_COLUMNS = [
+  "id",
+  "kind",
+  "owner_key",
+  "version",
+  "definition_hash",
+  "subject_type",
+  "subject_id",
+  "status",
+  "exit_reason",
+  "cursor",
+  "awaiting",
+  "outputs",
+  "depth",
+  "parent_run_id",
+  "lineage",
+  "dedupe_key",
+  "steps_reached",
+  "error",
+  "started_at",
+  "finished_at",
+  "updated_at",
+] as const satisfies readonly Exclude<keyof RunsTable, "context">[];
+
+type MovedRow = Omit<Selectable<RunsTable>, "context">;
+const movedRun = (row: MovedRow, run: Pick<Run, "context">): Run => toRun({ ...row, context: run.context });
+const MOVED = sql.join(MOVED_COLUMNS.map((c) => sql.ref(`moved.${c}`)));
 
 /** Locks a run's row for the rest of the transaction, and reads one of its steps. */
 export async function lockRun(db: Db, runId: string, key: string | null): Promise<LockedRun | undefined> {
@@ -163,19 +224,24 @@ export interface StepChange {
   error?: string | null;
 }
 
+/** The SET of a step's change (updateStep, and updateRun's step done beside the run). */
+function stepSet(change: StepChange) {
+  return {
+    status: change.status,
+    ...(change.attempt !== undefined ? { attempt: change.attempt } : {}),
+    ...(change.dueAt !== undefined ? { due_at: change.dueAt } : {}),
+    ...(change.startedAt !== undefined ? { started_at: change.startedAt } : {}),
+    ...(change.finishedAt !== undefined ? { finished_at: change.finishedAt } : {}),
+    ...(change.input !== undefined ? { input: jsonb(change.input) } : {}),
+    ...(change.output !== undefined ? { output: jsonb(change.output) } : {}),
+    ...(change.error !== undefined ? { error: change.error } : {}),
+  };
+}
+
 export async function updateStep(db: Db, runId: string, key: string, change: StepChange): Promise<RunStep> {
   const row = await db
     .updateTable("run_steps")
-    .set({
-      status: change.status,
-      ...(change.attempt !== undefined ? { attempt: change.attempt } : {}),
-      ...(change.dueAt !== undefined ? { due_at: change.dueAt } : {}),
-      ...(change.startedAt !== undefined ? { started_at: change.startedAt } : {}),
-      ...(change.finishedAt !== undefined ? { finished_at: change.finishedAt } : {}),
-      ...(change.input !== undefined ? { input: jsonb(change.input) } : {}),
-      ...(change.output !== undefined ? { output: jsonb(change.output) } : {}),
-      ...(change.error !== undefined ? { error: change.error } : {}),
-    })
+    .set(stepSet(change))
     .where("run_id", "=", runId)
     .where("step_key", "=", key)
     .returningAll()
@@ -185,23 +251,32 @@ export async function updateStep(db: Db, runId: string, key: string, change: Ste
 
 export interface Advance {
   runId: string;
+  /** The run's context (kept: a move does not read it back). */
+  context: unknown;
   /** The step done: its key and record. */
   done: { key: string; attempt: number; startedAt: Date | null; input?: unknown; output?: unknown };
   /** The run's move: its status, cursor (the next step) and outputs. */
   run: { status: RunStatus; outputs: Record<string, unknown> };
   /** The next step, scheduled. */
   next: { key: string; type: string; dueAt: Date };
+  /** The job's own update when it is queued again for the next step (the run moved). */
+  job?: JobEnd;
+}
+
+/** A job's update to run with a move (JobContext.endQuery), and what to tell when it matched. */
+export interface JobEnd {
+  query: JobEndQuery;
+  ended(): void;
 }
 
 /**
- * A step done and the run moved on to its next one, in one statement (the usual move of a run:
- * completeStep then scheduleStep's writes). Answers the run moved and whether the next step was
+ * A step done and the run moved on to its next one, in one statement (the usual move of a run). Answers the run moved and whether the next step was
  * new to it, or undefined when the run is not active (it ended in this transaction).
  */
 export async function advanceRun(db: Db, a: Advance): Promise<{ run: Run; inserted: boolean } | undefined> {
   const now = new Date();
   const { done } = a;
-  const { rows } = await sql<Selectable<RunsTable> & { inserted: boolean }>`
+  const { rows } = await sql<MovedRow & { inserted: boolean; job_ended: boolean }>`
     with done as (
       update run_steps
       set status = 'done', attempt = ${done.attempt}, started_at = ${done.startedAt}, finished_at = ${now}
@@ -215,7 +290,7 @@ export async function advanceRun(db: Db, a: Advance): Promise<{ run: Run; insert
       set status = ${a.run.status}, cursor = ${a.next.key}, awaiting = null, outputs = ${jsonb(a.run.outputs)},
         steps_reached = steps_reached + 1, updated_at = ${now}
       where id = ${a.runId} and status in ('running', 'waiting')
-      returning *
+      returning ${sql.join(MOVED_COLUMNS.map((c) => sql.ref(c)))}
     ),
     next as (
       insert into run_steps (run_id, step_key, step_type, seq, due_at)
@@ -223,11 +298,14 @@ export async function advanceRun(db: Db, a: Advance): Promise<{ run: Run; insert
       on conflict (run_id, step_key) do nothing
       returning 1
     )
-    select moved.*, exists (select 1 from next) as inserted
+    ${a.job ? sql`, job as (${a.job.query.where(sql<boolean>`exists (select 1 from next)`)})` : sql``}
+    select ${MOVED}, exists (select 1 from next) as inserted,
+      ${a.job ? sql`exists (select 1 from job)` : sql`false`} as job_ended
     from moved
   `.execute(db);
   const row = rows[0];
-  return row ? { run: toRun(row), inserted: row.inserted } : undefined;
+  if (row?.job_ended) a.job?.ended();
+  return row ? { run: movedRun(row, a), inserted: row.inserted } : undefined;
 }
 
 /** A run's step as it is now. */
@@ -267,15 +345,17 @@ export interface RunChange {
 
 /**
  * Moves a run that is in one of the `from` statuses; undefined when it is not (it ended in this
- * very transaction: an executor exited its own subject's runs, say).
+ * very transaction: an executor exited its own subject's runs, say). `step` is changed in the
+ * same statement, whatever the run's status.
  */
 export async function updateRun(
   db: Db,
-  runId: string,
+  run: Pick<Run, "id" | "context">,
   change: RunChange,
   from: readonly RunStatus[],
+  also: { step?: { key: string; change: StepChange }; job?: JobEnd } = {},
 ): Promise<Run | undefined> {
-  const row = await db
+  const move = db
     .updateTable("runs")
     .set({
       status: change.status,
@@ -288,11 +368,36 @@ export async function updateRun(
       ...(change.reachedStep ? { steps_reached: sql`steps_reached + 1` } : {}),
       updated_at: new Date(),
     })
-    .where("id", "=", runId)
+    .where("id", "=", run.id)
     .where("status", "in", from)
-    .returningAll()
-    .executeTakeFirst();
-  return row ? toRun(row) : undefined;
+    .returning(MOVED_COLUMNS);
+  const { step, job } = also;
+  if (!step && !job) {
+    const row = await move.executeTakeFirst();
+    return row ? movedRun(row, run) : undefined;
+  }
+  // The last step done and the job ended with the run, in the same statement: the step whatever
+  // the run's status, the job only when the run moved.
+  const parts = [
+    ...(step
+      ? [
+          sql`step as (${db
+            .updateTable("run_steps")
+            .set(stepSet(step.change))
+            .where("run_id", "=", run.id)
+            .where("step_key", "=", step.key)})`,
+        ]
+      : []),
+    sql`moved as (${move})`,
+    ...(job ? [sql`job as (${job.query.where(sql<boolean>`exists (select 1 from moved)`)})`] : []),
+  ];
+  const { rows } = await sql<MovedRow & { job_ended: boolean }>`
+    with ${sql.join(parts)}
+    select ${MOVED}, ${job ? sql`exists (select 1 from job)` : sql`false`} as job_ended from moved
+  `.execute(db);
+  const row = rows[0];
+  if (row?.job_ended) job?.ended();
+  return row ? movedRun(row, run) : undefined;
 }
 
 /** Removes queued jobs (a wait or a timeout of a run that ended): they would only find it ended. */

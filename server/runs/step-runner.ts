@@ -11,10 +11,11 @@
  * backoff, or fails the run when the attempts are spent.
  *
  * The job goes on to the steps due after its own (docs/runs.md, "One job, few round trips"):
- * in the same transaction, each after a savepoint (continueBatch), then in the next one as the
- * job of that step (settleCarry, JobContext.carryOn).
+ * in the same transaction (continueBatch), then in the next one as the job of that step
+ * (settleCarry, JobContext.carryOn); a step due later gets the job too, queued again for then,
+ * and the job is done in the transaction of its last step (JobContext.finishIn).
  */
-import { sql, type Transaction } from "kysely";
+import type { Transaction } from "kysely";
 import type { Database } from "../db";
 import type { JobContext } from "../jobs";
 import type { Run, RunStep, StepContextBase, StepDefinition, StepOutcome } from "./contract";
@@ -70,6 +71,7 @@ async function attemptStep(
   carrier: StepCarrier,
   startedAt: Date,
   prepared: { value: unknown } | undefined,
+  failed: BatchFailure | undefined,
 ): Promise<Attempt> {
   const runnable = await lockRunnable(trx, target);
   if (!runnable) return { kind: "over" };
@@ -80,7 +82,7 @@ async function attemptStep(
   core.definitions.markStored(run.definitionHash);
   /** The step is done: the steps due after it in this transaction, then the job's next step. */
   const over = async (moved: Run): Promise<Attempt> => {
-    await continueBatch(core, entry, trx, job, carrier, moved, definition);
+    await continueBatch(core, entry, trx, job, carrier, moved, definition, failed);
     await settleCarry(core, entry, trx, job, carrier, moved.id);
     return { kind: "over" };
   };
@@ -99,6 +101,7 @@ async function attemptStep(
   const exitReason = await entry.kind.exitCheck?.(trx, run, key);
   if (exitReason) {
     await endRun(core, trx, entry, run, "exited", { exitReason });
+    await settleCarry(core, entry, trx, job, carrier, run.id);
     return { kind: "over" };
   }
   const stepDefinition = entry.kind.flow.step(definition, key);
@@ -131,6 +134,26 @@ async function attemptStep(
   );
 }
 
+/**
+ * A step of a batch that failed: the batch runs again without it, and records its failure.
+ * `index` 0: no batch at all (the batch failed again and again, its flow taking other steps
+ * each time): the job's own step alone, the next one in a transaction of its own.
+ */
+interface BatchFailure {
+  /** Its place in the batch (1: the first after the job's own step). */
+  index: number;
+  key: string;
+  error: unknown;
+  startedAt: Date;
+}
+
+/** Thrown out of a batch's transaction to undo it all (continueBatch). */
+class BatchStepFailed extends Error {
+  constructor(readonly failure: BatchFailure) {
+    super(`step "${failure.key}" of a batch failed`);
+  }
+}
+
 /** A step's outcome recorded: parked on its event, or done and the run moved on. */
 function recordOutcome(
   core: EngineCore,
@@ -145,7 +168,7 @@ function recordOutcome(
   carrier: StepCarrier,
 ): Promise<Run> {
   const attempt = { attempt: attemptNumber, startedAt, input: outcome.input };
-  if (outcome.awaitEvent) return parkStep(core, trx, entry, run, key, outcome.awaitEvent, attempt);
+  if (outcome.awaitEvent) return parkStep(core, trx, entry, run, key, outcome.awaitEvent, attempt, carrier);
   return completeStep(core, trx, entry, run, definition, key, {
     ...attempt,
     output: outcome.output,
@@ -157,15 +180,20 @@ function recordOutcome(
 
 /** Steps of one run done in one transaction at most: the first, and the ones due after it. */
 export const BATCH_STEPS = 10;
+/** Times a job runs its batch again after a step of it failed, before it runs its steps alone. */
+const BATCH_REDOS = 3;
 
 /**
  * Goes on, in the same transaction, to the steps due now after the one just done: a run's
  * condition, its delay's scheduling, its record actions commit together, with one lock of the
  * run and one commit instead of one each. Each step still gets the kind's exit check and its own
  * record. A step with outside work (`prepare`) or that cannot run stops the batch (it runs in a
- * transaction of its own). Each step runs after a savepoint: one that throws has its writes
- * undone to it, and its failed attempt is recorded there (retry or failed run) as if it had run
- * alone; the steps before it stay done.
+ * transaction of its own).
+ *
+ * A step that throws fails alone, without a savepoint per step (a statement each, for what is
+ * rare): its throw undoes the whole transaction (BatchStepFailed), and the job runs it again
+ * (runStep) up to that step, whose failed attempt it then records in its place (retry or failed
+ * run), without running it twice; the steps before it stay done.
  */
 async function continueBatch(
   core: EngineCore,
@@ -175,9 +203,11 @@ async function continueBatch(
   carrier: StepCarrier,
   moved: Run,
   definition: unknown,
+  failed: BatchFailure | undefined,
 ): Promise<void> {
   let run = moved;
-  for (let n = 1; n < BATCH_STEPS && carrier.next && !job.signal.aborted; n++) {
+  const most = failed?.index === 0 ? 1 : BATCH_STEPS;
+  for (let n = 1; n < most && carrier.next && !carrier.at && !job.signal.aborted; n++) {
     const key = carrier.next;
     if (run.status !== "running" || run.cursor !== key) return;
     const stepDefinition = entry.kind.flow.step(definition, key);
@@ -189,9 +219,20 @@ async function continueBatch(
       await endRun(core, trx, entry, run, "exited", { exitReason });
       return;
     }
+    if (failed?.index === n && failed.key === key) {
+      await recordFailureIn(
+        core,
+        entry,
+        trx,
+        { runId: run.id, key },
+        failed.error,
+        failed.startedAt,
+        carrier,
+      );
+      return;
+    }
     const startedAt = new Date();
     let outcome: StepOutcome;
-    await sql`savepoint batch_step`.execute(trx);
     try {
       const context = { run, key, step: stepDefinition, attempt: 1, idempotencyKey: stepJobKey(run.id, key) };
       outcome = (await executor.run({ ...context, signal: job.signal, trx, prepared: undefined })) ?? {};
@@ -199,9 +240,7 @@ async function continueBatch(
     } catch (error) {
       // Stopping: the whole transaction is undone and the job handed back, as for a first step.
       if (job.signal.aborted) throw error;
-      await sql`rollback to savepoint batch_step`.execute(trx);
-      await recordFailureIn(core, entry, trx, { runId: run.id, key }, error, startedAt);
-      return;
+      throw new BatchStepFailed({ index: n, key, error, startedAt });
     }
     run = await recordOutcome(core, entry, trx, run, definition, key, outcome, 1, startedAt, carrier);
   }
@@ -214,14 +253,22 @@ async function continueBatch(
 async function recordFailure(
   core: EngineCore,
   entry: KindEntry,
-  job: StepJob,
+  job: JobContext<StepJob>,
+  target: StepJob,
   error: unknown,
   startedAt: Date,
 ): Promise<void> {
-  await core.db.transaction().execute((trx) => recordFailureIn(core, entry, trx, job, error, startedAt));
+  const carrier = stepCarrier(job, target.runId);
+  await core.db.transaction().execute(async (trx) => {
+    await recordFailureIn(core, entry, trx, target, error, startedAt, carrier);
+    await settleCarry(core, entry, trx, job, carrier, target.runId);
+  });
 }
 
-/** recordFailure in the caller's transaction (a batch's step that failed, after its savepoint). */
+/**
+ * recordFailure in the caller's transaction (a batch's step that failed); the retry's job is
+ * the carrier's, queued again for its time.
+ */
 async function recordFailureIn(
   core: EngineCore,
   entry: KindEntry,
@@ -229,6 +276,7 @@ async function recordFailureIn(
   job: StepJob,
   error: unknown,
   startedAt: Date,
+  carrier: StepCarrier,
 ): Promise<void> {
   const runnable = await lockRunnable(trx, job);
   if (!runnable) return;
@@ -248,7 +296,8 @@ async function recordFailureIn(
       finishedAt: new Date(),
       error: text,
     });
-    await enqueueStep(core, trx, entry, run.id, job.key, dueAt);
+    if (!(await carrier.carry(trx, job.key, dueAt)))
+      await enqueueStep(core, trx, entry, run.id, job.key, dueAt);
     core.log.warn({ ...fields, retryAt: dueAt }, "run step failed; it will be retried");
     return;
   }
@@ -267,29 +316,55 @@ async function recordFailureIn(
  * The job carrying a run from step to step: when the step done names a next one due now, the
  * job becomes that step's in the same transaction (JobContext.carryOn) and runs it next, instead
  * of queueing a job for it, marking itself done and waiting for the queue to take the new one.
- * A crash from that commit on runs the job again from the next step.
+ * A crash from that commit on runs the job again from the next step. A next step due later (a
+ * delay, a retry, an event's timeout) gets the job too, queued again for its time; and a job
+ * with no step left is marked done in the transaction of its last one (JobContext.finishIn).
  */
 interface StepCarrier extends Carrier {
   /** The step the job took on in the transaction that just committed. */
   next: string | null;
+  /** When that step is due later: the job is queued again for then. */
+  at: Date | undefined;
+  /** The job was ended (done, or queued again) by a move's own statement (endWith). */
+  ended: boolean;
 }
 
-function stepCarrier(job: JobContext<StepJob>): StepCarrier {
+function stepCarrier(job: JobContext<StepJob>, runId: string): StepCarrier {
   return {
     next: null,
-    async carry(_trx, key) {
+    at: undefined,
+    ended: false,
+    endWith(key, at) {
+      // Stopping: the transaction is to be undone; the queue hands the job back.
+      if (job.signal.aborted) return undefined;
+      const end = job.endQuery(
+        key === null
+          ? undefined
+          : { payload: { runId, key }, key: stepJobKey(runId, key), runAt: at ?? new Date() },
+      );
+      return {
+        query: end.query,
+        ended: () => {
+          this.ended = true;
+          end.ended();
+        },
+      };
+    },
+    async carry(_trx, key, at) {
       // Stopping: the next step gets a job of its own instead.
       if (job.signal.aborted) return false;
       // Written once, before the commit (settleCarry): a batch may run it in this very transaction.
       this.next = key;
+      this.at = at;
       return true;
     },
   };
 }
 
 /**
- * Before the commit: the job becomes the job of the step it goes on to; when it is no longer
- * this worker's (its lease was lost), that step gets a job of its own instead.
+ * Before the commit: the job becomes the job of the step it goes on to (now, or queued again
+ * for its time); when it is no longer this worker's (its lease was lost), that step gets a job
+ * of its own instead. A job with no step left is done with this transaction.
  */
 async function settleCarry(
   core: EngineCore,
@@ -299,11 +374,17 @@ async function settleCarry(
   carrier: StepCarrier,
   runId: string,
 ): Promise<void> {
-  const key = carrier.next;
-  if (!key) return;
-  if (await job.carryOn(trx, { runId, key }, stepJobKey(runId, key))) return;
+  const { next: key, at } = carrier;
+  if (carrier.ended) return;
+  if (!key) {
+    await job.finishIn(trx);
+    return;
+  }
+  // Due later: this run of the job ends with the transaction, and nothing is left to run now.
+  if (at) carrier.next = null;
+  if (await job.carryOn(trx, { runId, key }, stepJobKey(runId, key), at)) return;
   carrier.next = null;
-  await enqueueStep(core, trx, entry, runId, key, new Date());
+  await enqueueStep(core, trx, entry, runId, key, at ?? new Date());
 }
 
 /** Runs one step of the job; answers the next step when the job carries the run on to it. */
@@ -314,14 +395,26 @@ async function runStep(
   target: StepJob,
 ): Promise<string | null> {
   const startedAt = new Date();
-  const carrier = stepCarrier(job);
+  const carrier = stepCarrier(job, target.runId);
   let prepared: { value: unknown } | undefined;
+  let failed: BatchFailure | undefined;
+  let redone = 0;
   try {
     for (;;) {
       carrier.next = null;
-      const attempt = await core.db
-        .transaction()
-        .execute((trx) => attemptStep(core, entry, trx, job, target, carrier, startedAt, prepared));
+      carrier.at = undefined;
+      carrier.ended = false;
+      let attempt: Attempt;
+      try {
+        attempt = await core.db
+          .transaction()
+          .execute((trx) => attemptStep(core, entry, trx, job, target, carrier, startedAt, prepared, failed));
+      } catch (error) {
+        if (!(error instanceof BatchStepFailed)) throw error;
+        // Undone: again, up to the step that failed, whose failure is recorded in its place.
+        failed = ++redone > BATCH_REDOS ? { ...error.failure, index: 0 } : error.failure;
+        continue;
+      }
       if (attempt.kind === "over") return carrier.next;
       // Outside work runs outside the transaction: no row lock or connection held meanwhile.
       try {
@@ -333,7 +426,7 @@ async function runStep(
   } catch (error) {
     // Stopping: the queue hands the job back, and the attempt does not count.
     if (!(error instanceof StepAttemptError) || job.signal.aborted) throw error;
-    await recordFailure(core, entry, target, error.error, startedAt);
+    await recordFailure(core, entry, job, target, error.error, startedAt);
     return null;
   }
 }
@@ -350,7 +443,7 @@ export function stepJobHandler(core: EngineCore, entry: KindEntry) {
           1000,
         ),
       );
-      await recordFailure(core, entry, job.payload, error, new Date());
+      await recordFailure(core, entry, job, job.payload, error, new Date());
       return;
     }
     let target = job.payload;

@@ -13,7 +13,8 @@ import {
   advanceRun,
   deleteQueuedJobs,
   getStep,
-  insertStep,
+  type JobEnd,
+  type StepChange,
   skipPendingStep,
   updateRun,
   updateStep,
@@ -43,50 +44,22 @@ export async function enqueueStep(
 }
 
 /**
- * The job of the step just done, which may go on to the run's next step itself when it is due
- * now (step-runner.ts): the job is then that step's, and no other is queued for it.
+ * The job of the step just done, which becomes the job of the run's next step (step-runner.ts):
+ * it goes on to it itself when it is due now, or is queued again for its time (a delay); no
+ * other job is queued for it.
  */
 export interface Carrier {
-  /** Makes the running job the job of `key`, in the transaction; false: queue a job instead. */
-  carry(trx: Trx, key: string): Promise<boolean>;
-}
-
-/**
- * Makes `key` the run's next step, due at `at` (now when earlier): its row, the run's cursor,
- * and its job (the carrier, when one is given and the step is due now). `outputs` are the run's
- * outputs so far (written in the same update).
- */
-export async function scheduleStep(
-  core: EngineCore,
-  trx: Trx,
-  entry: KindEntry,
-  run: Run,
-  definition: unknown,
-  key: string,
-  at: Date | undefined,
-  outputs: Record<string, unknown>,
-  after: RunStep | null,
-  carrier?: Carrier,
-): Promise<Run> {
-  const now = new Date();
-  const dueAt = at && at > now ? at : now;
-  const moved = await updateRun(
-    trx,
-    run.id,
-    { status: dueAt > now ? "waiting" : "running", cursor: key, awaiting: null, outputs, reachedStep: true },
-    ACTIVE_STATUSES,
-  );
-  if (!moved) return current(trx, run);
-  // A key the definition lacks is scheduled all the same: running it fails the run visibly there.
-  const type = entry.kind.flow.step(definition, key)?.type ?? "unknown";
-  const inserted = await insertStep(trx, { runId: run.id, key, type, seq: run.stepsReached + 1, dueAt });
-  if (!inserted) {
-    const error = `The flow came back to step "${key}": a run reaches each step once`;
-    return endRun(core, trx, entry, moved, "failed", { error, failedStep: after });
-  }
-  if (dueAt > now || !(await carrier?.carry(trx, key)))
-    await enqueueStep(core, trx, entry, run.id, key, dueAt);
-  return moved;
+  /**
+   * Makes the running job the job of `key`, due now or at `at`, in the transaction; false:
+   * queue a job instead.
+   */
+  carry(trx: Trx, key: string, at?: Date): Promise<boolean>;
+  /**
+   * The job's own update, to run in the move's statement (JobContext.endQuery): queued again as
+   * the job of `key` due at `at`, or done when `key` is null (the run ends). Undefined: none
+   * (carry or settle it after the move instead).
+   */
+  endWith?(key: string | null, at?: Date): JobEnd | undefined;
 }
 
 export interface Completion {
@@ -113,21 +86,26 @@ export async function completeStep(
   const outputs = done.output === undefined ? run.outputs : { ...run.outputs, [key]: done.output };
   const next = done.exit ? null : entry.kind.flow.next(definition, key, done.output);
   if (next !== null) return advance(core, trx, entry, run, definition, key, done, next, outputs);
-  await updateStep(trx, run.id, key, {
-    status: "done",
+  const change = {
+    status: "done" as const,
     attempt: done.attempt,
     startedAt: done.startedAt,
     finishedAt: new Date(),
     input: done.input,
     output: done.output,
-  });
-  if (done.exit) return endRun(core, trx, entry, run, "exited", { exitReason: done.exit, outputs });
-  return endRun(core, trx, entry, run, "finished", { outputs });
+  };
+  // The last step done, its run finished and its job done in one statement.
+  if (!done.exit) {
+    const job = done.carrier?.endWith?.(null);
+    return endRun(core, trx, entry, run, "finished", { outputs, doneStep: { key, change }, job });
+  }
+  await updateStep(trx, run.id, key, change);
+  return endRun(core, trx, entry, run, "exited", { exitReason: done.exit, outputs });
 }
 
 /**
  * The usual move: the step done and the next one scheduled in one statement (advanceRun), then
- * its job (or the carrier). What scheduleStep does after updateStep, with fewer round trips.
+ * its job (or the carrier).
  */
 async function advance(
   core: EngineCore,
@@ -144,8 +122,19 @@ async function advance(
   const dueAt = done.nextAt && done.nextAt > now ? done.nextAt : now;
   // A key the definition lacks is scheduled all the same: running it fails the run visibly there.
   const type = entry.kind.flow.step(definition, next)?.type ?? "unknown";
+  // Due later: the job is queued again for then in the move's own statement, when it can be.
+  const job = dueAt > now ? done.carrier?.endWith?.(next, dueAt) : undefined;
+  let jobEnded = false;
   const advanced = await advanceRun(trx, {
     runId: run.id,
+    context: run.context,
+    job: job && {
+      query: job.query,
+      ended() {
+        jobEnded = true;
+        job.ended();
+      },
+    },
     done: { key, attempt: done.attempt, startedAt: done.startedAt, input: done.input, output: done.output },
     run: { status: dueAt > now ? "waiting" : "running", outputs },
     next: { key: next, type, dueAt },
@@ -156,7 +145,8 @@ async function advance(
     const after = (await getStep(trx, run.id, key)) ?? null;
     return endRun(core, trx, entry, advanced.run, "failed", { error, failedStep: after });
   }
-  if (dueAt > now || !(await done.carrier?.carry(trx, next))) {
+  if (jobEnded) return advanced.run;
+  if (!(await done.carrier?.carry(trx, next, dueAt > now ? dueAt : undefined))) {
     await enqueueStep(core, trx, entry, run.id, next, dueAt);
   }
   return advanced.run;
@@ -171,8 +161,9 @@ export async function parkStep(
   key: string,
   wait: NonNullable<StepOutcome["awaitEvent"]>,
   attempt: { attempt: number; startedAt: Date; input?: unknown },
+  carrier?: Carrier,
 ): Promise<Run> {
-  const parked = await updateRun(trx, run.id, { status: "waiting", awaiting: wait.event }, ACTIVE_STATUSES);
+  const parked = await updateRun(trx, run, { status: "waiting", awaiting: wait.event }, ACTIVE_STATUSES);
   if (!parked) return current(trx, run);
   await updateStep(trx, run.id, key, {
     status: "waiting",
@@ -181,7 +172,8 @@ export async function parkStep(
     dueAt: wait.timeoutAt,
     input: attempt.input,
   });
-  await enqueueStep(core, trx, entry, run.id, key, wait.timeoutAt);
+  if (!(await carrier?.carry(trx, key, wait.timeoutAt)))
+    await enqueueStep(core, trx, entry, run.id, key, wait.timeoutAt);
   return parked;
 }
 
@@ -191,6 +183,10 @@ export interface Ending {
   outputs?: Record<string, unknown>;
   /** The step a failed run failed on (handed to onRunFailed). */
   failedStep?: RunStep | null;
+  /** A step's change written with the run's end, in its statement (the last step done). */
+  doneStep?: { key: string; change: StepChange };
+  /** The job's own end, written in the same statement when the run ends there. */
+  job?: JobEnd;
 }
 
 /**
@@ -212,7 +208,7 @@ export async function endRun(
   }
   const ended = await updateRun(
     trx,
-    run.id,
+    run,
     {
       status,
       cursor: status === "finished" ? null : run.cursor,
@@ -224,6 +220,7 @@ export async function endRun(
     },
     // A failed run may still be cancelled (it will not be run again).
     status === "cancelled" ? [...ACTIVE_STATUSES, "failed"] : ACTIVE_STATUSES,
+    { step: ending.doneStep, job: ending.job },
   );
   if (!ended) return current(trx, run);
   if (status === "failed") {

@@ -20,7 +20,15 @@ describe("runtimeFamilyOf", () => {
     expect(runtimeFamilyOf("client-timeline")).toMatchObject({ moduleID: MODULE_IDS.crm, base: "crm" });
   });
 
+  it("knows the automation runs channel", () => {
+    expect(runtimeFamilyOf("automation-runs")).toMatchObject({
+      moduleID: MODULE_IDS.automation,
+      base: "api",
+    });
+  });
+
   it.each([
+    "automation-runs/x",
     "client-timeline/x",
     "entries/",
     "entries/Article",

@@ -5,6 +5,8 @@
  * live updates and anything else that checks a resource by name accept these beside
  * resources/index.ts. `client-timeline` is the CRM's live channel of clients' timelines (a reply
  * arriving, a colleague's note): no records of its own, the CRM module's grant.
+ * `automation-runs` is the channel of an automation's runs (server/modules/automation/live.ts:
+ * its `ids` are the automations whose runs moved), the Automation module's grant.
  */
 import type { ServiceBaseName } from "../../resources/contract";
 import { MODULE_IDS } from "../../resources/modules";
@@ -25,6 +27,8 @@ export const RUNTIME_FAMILIES: readonly RuntimeFamily[] = [
   { pattern: /^custom-fields$/, moduleID: MODULE_IDS.crm, base: "crm" },
   // Clients' timelines (a reply arriving, a colleague's note): a live channel, no records of its own.
   { pattern: /^client-timeline$/, moduleID: MODULE_IDS.crm, base: "crm" },
+  // An automation's runs (started, stepped, ended): the run history open on its page reads again.
+  { pattern: /^automation-runs$/, moduleID: MODULE_IDS.automation, base: "api" },
 ];
 
 /**

@@ -10,9 +10,11 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION_LABELS, type AutomationDefinition, type Step } from "../../schemas/automation";
 import { webhookTaskAutomation } from "../../schemas/automation-fixtures";
+import type { ResourceChangeMessage, SubscribeAck } from "../../schemas/realtime";
 import { waitFor } from "./child-server";
 import { contactForm } from "./forms-fixtures";
 import { DRIVERS, startServer, type TestServer } from "./harness";
@@ -201,6 +203,76 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
     expect((await runsOf(id)).total).toBe(1);
   });
 
+  it("runs a client-created trigger's condition and email in one go, and tells the open run history", async () => {
+    // The e2e flow (automation.spec.ts): no delay between the condition and the email, so the
+    // job goes from one to the other in its first transaction, after a start that committed
+    // with the CRM create's own transaction. A run history open on the automation's page reads
+    // again when its runs move: its live channel must be one the socket accepts.
+    const id = await automation({
+      trigger: { kind: "client-created", filter: [{ field: "company", operator: "eq", value: "Direct" }] },
+      steps: [
+        {
+          id: "has-email",
+          kind: "condition",
+          condition: { operator: "and", value: [{ field: "email", operator: "nnull" }] },
+          branches: { yes: [email("hello", "Hello, {{client.first_name}}")], no: [] },
+        },
+      ],
+    });
+    const socket = io(s.baseUrl, {
+      path: "/socket.io",
+      auth: { token: admin },
+      forceNew: true,
+      reconnection: false,
+    });
+    try {
+      const ack = (await socket.timeout(5000).emitWithAck("subscribe", "automation-runs")) as SubscribeAck;
+      expect(ack).toMatchObject({ ok: true });
+      const heard: ResourceChangeMessage[] = [];
+      socket.on("change", (message: ResourceChangeMessage) => heard.push(message));
+      const names = ["Dara One", "Dara Two", "Dara Three", "Dara Four", "Dara Five", "Dara Six"];
+      const clients = [];
+      for (const name of names) clients.push(await client(name, { company: "Direct" }));
+      const { data } = await until("every run finished", async () => {
+        const runs = await runsOf(id);
+        return runs.total === names.length && runs.data.every((r: Any) => r.status === "finished")
+          ? runs
+          : undefined;
+      });
+      expect(data).toHaveLength(names.length);
+      const done = await runOf(data[0].id);
+      expect(done.steps.map((st: Any) => [st.key, st.status])).toEqual([
+        ["has-email", "done"],
+        ["hello", "done"],
+      ]);
+      const mails = await db()
+        .selectFrom("mail_outbox")
+        .select("to_address")
+        .where("subject", "=", "Hello, Dara")
+        .execute();
+      expect(mails.map((m) => m.to_address).sort()).toEqual(clients.map((c) => c.email).sort());
+      // No job left behind: each ended with its run.
+      const left = await db()
+        .selectFrom("jobs")
+        .select(["key", "state"])
+        .where("name", "=", "run.automation")
+        .where(
+          "key",
+          "in",
+          data.flatMap((r: Any) => ["has-email", "hello"].map((key) => `run:${r.id}:${key}`)),
+        )
+        .where("state", "in", ["queued", "running"])
+        .execute();
+      expect(left).toEqual([]);
+      // The runs' moves reach the open run history (the feed tells them after their commits).
+      await until("the run history told", async () =>
+        heard.some((m) => m.resource === "automation-runs" && m.ids.includes(id)),
+      );
+    } finally {
+      socket.close();
+    }
+  });
+
   it("refuses to publish an empty action, naming the node", async () => {
     const created = await call("POST", "/api/automations", { name: "Unfinished" });
     const id = created.body.id;
@@ -260,6 +332,12 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
     const mira = await client("Mira Shah");
     const first = await manualRun(id, mira.id);
     await waitingAt(first, "note");
+    // By hand about a client who is not there, or of an automation that is not: nothing starts.
+    const nobody = "00000000-0000-4000-8000-000000000000";
+    const noClient = await call("POST", `/api/automations/${id}/run`, { clientId: nobody });
+    expect([noClient.status, noClient.body.message]).toEqual([404, "Client not found"]);
+    const noFlow = await call("POST", `/api/automations/${nobody}/run`, { clientId: mira.id });
+    expect([noFlow.status, noFlow.body.message]).toEqual([404, "Automation not found"]);
     const definition = manual([delay("pause"), email("note", "Version two")]);
     expect((await call("PUT", `/api/automations/${id}/draft`, { definition })).status).toBe(200);
     expect((await call("POST", `/api/automations/${id}/publish`)).body).toEqual({

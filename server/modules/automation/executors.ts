@@ -21,7 +21,7 @@ import { messageSender, queueClientEmail } from "../crm/client-email";
 import { waitedEvent } from "./crm-events";
 import { httpRequestExecutor } from "./http-request";
 import { recordExecutors } from "./record-actions";
-import { type AutomationRun, type AutomationExecutor as Executor, scopeOf } from "./run-scope";
+import { type AutomationRun, type AutomationExecutor as Executor, forgetClients, scopeOf } from "./run-scope";
 import { conditionRecord, fillVariables, variableValues } from "./variables";
 
 /** One email address, nothing around it (no list, no display name). */
@@ -161,13 +161,31 @@ export function automationExecutors(ctx: AppContext): Record<string, Executor> {
     return { input: { to, body }, output: { sent: "sms", to, smsId: queued.id, status: queued.status } };
   };
 
+  // Steps that write the run's client keep run-scope.ts's reads of it true (or write none);
+  // the others may write it through code of other modules: its next read goes to the database.
+  const forgetting = (executor: Executor): Executor => {
+    const { run, prepare } =
+      typeof executor === "function" ? { run: executor, prepare: undefined } : executor;
+    return {
+      ...(prepare ? { prepare } : {}),
+      async run(context) {
+        try {
+          return await run(context);
+        } finally {
+          forgetClients(context.trx);
+        }
+      },
+    };
+  };
+  const { enrol_in_sequence, ...records } = recordExecutors(ctx);
   return {
     condition,
     delay,
     wait,
-    send_email,
-    send_sms,
-    ...recordExecutors(ctx),
-    http_request: httpRequestExecutor(ctx),
+    ...records,
+    send_email: forgetting(send_email),
+    send_sms: forgetting(send_sms),
+    enrol_in_sequence: forgetting(enrol_in_sequence),
+    http_request: forgetting(httpRequestExecutor(ctx)),
   };
 }

@@ -18,7 +18,14 @@ import { PermanentStepError } from "../../runs";
 import { notifyAssignment } from "../crm/assignments";
 import { enrolClients } from "../crm/sequences/enrolments";
 import { opportunityMoved } from "./crm-events";
-import { type AutomationRun, type AutomationExecutor as Executor, scopeOf } from "./run-scope";
+import {
+  type AutomationRun,
+  type Client,
+  clientReadIn,
+  type AutomationExecutor as Executor,
+  rememberClient,
+  scopeOf,
+} from "./run-scope";
 import { dispatchTrigger } from "./triggers";
 import { fillVariables, variableValues } from "./variables";
 
@@ -116,7 +123,10 @@ export function recordExecutors(ctx: AppContext): Record<string, Executor> {
     if (!UUID.test(id)) throw new PermanentStepError(`"${id}" is not the ID of a record`);
     const fields = recordValues(resource, inputs.fields ?? {}, (t) => fillVariables(t, values));
     const { table } = RECORDS[resource];
-    const before = (await trx.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst()) as
+    // The run's client as this transaction read it already (its exit check, the variables).
+    const known = resource === "client" ? clientReadIn(trx, id) : undefined;
+    const before = (known ??
+      (await trx.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst())) as
       | Record<string, unknown>
       | undefined;
     const updated = (await trx
@@ -127,6 +137,7 @@ export function recordExecutors(ctx: AppContext): Record<string, Executor> {
       .returningAll()
       .executeTakeFirst()) as Record<string, unknown> | undefined;
     if (!updated || !before) throw new PermanentStepError(`The ${resource} ${id} does not exist (deleted?)`);
+    if (resource === "client") rememberClient(trx, updated as unknown as Client);
     await notifyAssignment({ db: trx, existing: before, row: updated, actorId: null, app: ctx }, resource);
     // A stage this step changed starts other automations (never this one again: lineage).
     if (resource === "opportunity" && "stage" in fields && fields.stage !== before.stage) {
@@ -147,12 +158,20 @@ export function recordExecutors(ctx: AppContext): Record<string, Executor> {
     const tag = fillVariables(inputs.tag ?? "", variableValues(scope)).trim();
     if (!tag) throw new PermanentStepError("The tag is empty once its variables are filled");
     const tags = Array.isArray(scope.client.tags) ? (scope.client.tags as string[]) : [];
-    if (!tags.includes(tag))
+    if (!tags.includes(tag)) {
+      const updatedAt = new Date();
       await trx
         .updateTable("clients")
-        .set({ tags: JSON.stringify([...tags, tag]), updated_at: new Date() })
+        .set({ tags: JSON.stringify([...tags, tag]), updated_at: updatedAt })
         .where("id", "=", String(scope.client.id))
         .execute();
+      // The row as it is now, for the next steps of this transaction (run-scope.ts).
+      rememberClient(trx, {
+        ...scope.client,
+        tags: [...tags, tag],
+        updated_at: updatedAt,
+      } as unknown as Client);
+    }
     return { input: { tag }, output: { tag, added: !tags.includes(tag) } };
   };
 

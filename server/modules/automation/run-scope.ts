@@ -27,35 +27,54 @@ export type AutomationExecutor = StepExecutor<AutomationStepDef, AutomationConte
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-type Client = Selectable<ClientsTable>;
+export type Client = Selectable<ClientsTable>;
 
 /**
- * The client the kind's exit check read for the step about to run (automation.kind.ts): the
- * step's first clientOf answers it instead of reading it again. Taken once: a later read in the
- * step sees the step's own writes.
+ * The clients read in a step's transaction, by id: the kind's exit check reads the run's client
+ * before each step, and the step reads it for its variables; one read serves the exit checks
+ * and steps of a batch that follow in the same transaction (the run engine runs a run's steps
+ * due now in one). Steps that write the client keep it true (add_tag, update_record:
+ * rememberClient); any other step that may write it forgets them (forgetClients). A client
+ * deleted by another transaction meanwhile is seen by the run's next transaction.
  */
-const checked = new WeakMap<AutomationRun, Client | null>();
+const readIn = new WeakMap<Db, Map<string, Client | null>>();
 
 async function readClient(db: Db, id: string): Promise<Client | null> {
-  return (await db.selectFrom("clients").selectAll().where("id", "=", id).executeTakeFirst()) ?? null;
+  const known = readIn.get(db);
+  if (known?.has(id)) return known.get(id) ?? null;
+  const client = (await db.selectFrom("clients").selectAll().where("id", "=", id).executeTakeFirst()) ?? null;
+  // Only a transaction's reads are kept: the app's db reads afresh every time.
+  if (!db.isTransaction) return client;
+  if (known) known.set(id, client);
+  else readIn.set(db, new Map([[id, client]]));
+  return client;
 }
 
-/** The exit check's read of the run's client (null: gone), kept for the step's first clientOf. */
+/** A client as a step of this transaction wrote it (its row as the update returned it). */
+export function rememberClient(db: Db, client: Client): void {
+  if (!db.isTransaction) return;
+  const known = readIn.get(db);
+  if (known) known.set(String(client.id), client);
+  else readIn.set(db, new Map([[String(client.id), client]]));
+}
+
+/** The client read in this transaction, if it was (undefined: not read). */
+export const clientReadIn = (db: Db, id: string): Client | null | undefined => readIn.get(db)?.get(id);
+
+/** After a step that may write clients in ways this file does not follow: read them again. */
+export function forgetClients(db: Db): void {
+  readIn.delete(db);
+}
+
+/** The exit check's read of the run's client (null: gone). */
 export async function checkClient(db: Db, run: AutomationRun): Promise<Client | null> {
   if (run.subject?.type !== "client") return null;
-  const client = await readClient(db, run.subject.id);
-  checked.set(run, client);
-  return client;
+  return readClient(db, run.subject.id);
 }
 
 /** The client of a run (null for a run about no client, or one deleted since). */
 export async function clientOf(db: Db, run: AutomationRun): Promise<Client | null> {
   if (run.subject?.type !== "client") return null;
-  if (checked.has(run)) {
-    const client = checked.get(run) ?? null;
-    checked.delete(run);
-    return client;
-  }
   return readClient(db, run.subject.id);
 }
 

@@ -14,7 +14,7 @@ import { idParams, uuid } from "../../http/route-params";
 import { RUN_STATUSES, type RunStatus } from "../../runs";
 import { hasCrm, requireCrm, withoutRecords } from "./crm-access";
 import { definitionsOf } from "./definitions";
-import { AUTOMATION_KIND, dispatchTrigger } from "./triggers";
+import { AUTOMATION_KIND, startAutomation } from "./triggers";
 
 const config = { access: moduleAccess(MODULE_IDS.automation) };
 const security = [{ bearer: [] }];
@@ -90,34 +90,42 @@ export async function automationRunRoutes(app: FastifyInstance, ctx: AppContext)
       const id = request.params.id;
       const body = request.body ?? {};
       if (body.clientId) requireCrm(request, "A run about a client");
-      const run = await ctx.db.transaction().execute(async (trx) => {
-        const automation = await trx
-          .selectFrom("automations")
-          .select("published_version")
-          .where("id", "=", id)
-          .executeTakeFirst();
-        if (!automation) throw notFound("Automation not found");
-        if (!automation.published_version)
-          throw conflict("This automation was never published: publish it before running it");
-        let record = body.record ?? {};
-        if (body.clientId) {
-          const client = await trx
-            .selectFrom("clients")
-            .selectAll()
-            .where("id", "=", body.clientId)
-            .executeTakeFirst();
-          if (!client) throw notFound("Client not found");
-          record = { ...client, ...record };
-        }
-        const [started] = await dispatchTrigger(ctx, trx, {
-          kind: "manual",
-          record,
-          subject: body.clientId ? { type: "client", id: body.clientId } : null,
-          automationId: id,
-          byHand: true,
-          startedBy: userId,
-        });
-        return started;
+      // No transaction: one read (the automation, and the client when there is one), then the run
+      // started in one statement (the run engine's start).
+      const found = await ctx.db
+        .selectFrom("automations as a")
+        .leftJoin("automation_definitions as d", "d.automation_id", "a.id")
+        .leftJoin("clients as c", (join) => join.on("c.id", "=", body.clientId ?? null))
+        .selectAll("c")
+        .select([
+          "a.id as automation_id",
+          "a.published_version as automation_version",
+          "d.published as automation_published",
+        ])
+        .where("a.id", "=", id)
+        .executeTakeFirst();
+      if (!found) throw notFound("Automation not found");
+      const { automation_id, automation_version, automation_published, ...client } = found;
+      const automation = {
+        id: automation_id,
+        published_version: automation_version,
+        published: automation_published,
+      };
+      if (!automation.published_version || !automation.published)
+        throw conflict("This automation was never published: publish it before running it");
+      let record = body.record ?? {};
+      if (body.clientId) {
+        if (client.id === null) throw notFound("Client not found");
+        record = { ...client, ...record };
+      }
+      const run = await startAutomation(ctx, ctx.db, automation, {
+        kind: "manual",
+        // As JSON, as the run keeps it (dispatchTrigger does the same).
+        record: JSON.parse(JSON.stringify(record)) as Record<string, unknown>,
+        subject: body.clientId ? { type: "client", id: body.clientId } : null,
+        automationId: id,
+        byHand: true,
+        startedBy: userId,
       });
       return reply.status(201).send(run && !hasCrm(request) ? withoutRecords(run) : run);
     },

@@ -71,30 +71,53 @@ export async function dispatchTrigger(ctx: AppContext, db: Db, input: TriggerEve
   const automations = await query.orderBy("a.id").execute();
   const started: Run[] = [];
   for (const automation of automations) {
-    if (!automation.published) continue;
-    const definition = parsedJson<AutomationDefinition>(automation.published);
-    if (!event.byHand && !triggerFits(definition.trigger, event)) continue;
-    if (!event.byHand && !matches(event.record, definition.trigger.filter ?? [])) continue;
-    try {
-      const { run } = await ctx.runs.start<AutomationDefinition, AutomationContext>(db, {
-        kind: AUTOMATION_KIND,
-        ownerKey: automation.id,
-        version: automation.published_version ?? 1,
-        definition,
-        subject: event.subject ?? null,
-        context: { trigger: event.kind, record: event.record, startedBy: event.startedBy ?? null },
-        parent: event.parent ?? null,
-      });
-      started.push(run);
-    } catch (error) {
-      if (!(error instanceof RunChainError)) throw error;
-      ctx.log.info(
-        { automationId: automation.id, reason: error.reason },
-        `automation not started: ${error.message}`,
-      );
-    }
+    const run = await startAutomation(ctx, db, automation, event);
+    if (run) started.push(run);
   }
   // The automation's last run and open pages follow through the run engine's change feed
   // (automation.kind.ts, onRunsChanged): no row every run of an automation shares is written here.
   return started;
+}
+
+/** An automation as dispatch reads it: its published version and flow. */
+export interface PublishedAutomation {
+  id: string;
+  published_version: number | null;
+  published: unknown;
+}
+
+/**
+ * Starts a run of one automation for an event whose record is JSON already (dispatchTrigger; a
+ * person's click, which read the automation itself): null when its trigger or filter does not
+ * match, or the chain refuses it.
+ */
+export async function startAutomation(
+  ctx: AppContext,
+  db: Db,
+  automation: PublishedAutomation,
+  event: TriggerEvent,
+): Promise<Run | null> {
+  if (!automation.published) return null;
+  const definition = parsedJson<AutomationDefinition>(automation.published);
+  if (!event.byHand && !triggerFits(definition.trigger, event)) return null;
+  if (!event.byHand && !matches(event.record, definition.trigger.filter ?? [])) return null;
+  try {
+    const { run } = await ctx.runs.start<AutomationDefinition, AutomationContext>(db, {
+      kind: AUTOMATION_KIND,
+      ownerKey: automation.id,
+      version: automation.published_version ?? 1,
+      definition,
+      subject: event.subject ?? null,
+      context: { trigger: event.kind, record: event.record, startedBy: event.startedBy ?? null },
+      parent: event.parent ?? null,
+    });
+    return run;
+  } catch (error) {
+    if (!(error instanceof RunChainError)) throw error;
+    ctx.log.info(
+      { automationId: automation.id, reason: error.reason },
+      `automation not started: ${error.message}`,
+    );
+    return null;
+  }
 }

@@ -28,10 +28,17 @@ const asText = (value: unknown): string | null => {
   return String(value);
 };
 
+/** Flat values, and how many (counted as they come: counting the keys each time is quadratic). */
+interface Flat {
+  values: Record<string, string | null>;
+  count: number;
+}
+
 /** Every value of `value` under its dotted key (objects and lists as JSON too). */
-function flatten(prefix: string, value: unknown, out: Record<string, string | null>, depth = 0): void {
-  if (Object.keys(out).length >= MAX_VALUES) return;
-  out[prefix] = asText(value);
+function flatten(prefix: string, value: unknown, out: Flat, depth = 0): void {
+  if (out.count >= MAX_VALUES) return;
+  if (!(prefix in out.values)) out.count++;
+  out.values[prefix] = asText(value);
   if (depth >= MAX_DEPTH || value === null || typeof value !== "object" || value instanceof Date) return;
   for (const [key, inner] of Object.entries(value as Record<string, unknown>))
     flatten(`${prefix}.${key}`, inner, out, depth + 1);
@@ -39,11 +46,12 @@ function flatten(prefix: string, value: unknown, out: Record<string, string | nu
 
 /** The flat values the texts of a run are filled with. */
 export function variableValues(scope: RunScope): Record<string, string | null> {
-  const values: Record<string, string | null> = {};
-  flatten("trigger", scope.trigger, values);
-  flatten("steps", scope.steps, values);
+  const flat: Flat = { values: {}, count: 0 };
+  const { values } = flat;
+  flatten("trigger", scope.trigger, flat);
+  flatten("steps", scope.steps, flat);
   if (scope.client) {
-    flatten("client", scope.client, values);
+    flatten("client", scope.client, flat);
     Object.assign(
       values,
       mergeValuesOf(
