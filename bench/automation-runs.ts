@@ -118,6 +118,9 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
     const startLatencies: number[] = [];
     let accepted = 0;
     let refused = 0;
+    // Why starts were not accepted, by reason (status, or the fetch error's cause).
+    const refusals = new Map<string, number>();
+    const tally = (reason: string) => refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
     const acceptedIds: string[] = [];
     const sends: Promise<void>[] = [];
     const t0 = Date.now();
@@ -146,10 +149,14 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
               if (res.status === 201 && body.id) {
                 accepted++;
                 acceptedIds.push(body.id);
-              } else if (refused++ < 3) console.log(`start refused: ${res.status} ${JSON.stringify(body)}`);
+              } else {
+                tally(`HTTP ${res.status}`);
+                if (refused++ < 3) console.log(`start refused: ${res.status} ${JSON.stringify(body)}`);
+              }
             })
             .catch((e) => {
               const cause = (e as { cause?: unknown }).cause;
+              tally(String(cause ?? e).slice(0, 80));
               if (refused++ < 3)
                 console.log(`start failed: ${String(e)}${cause ? ` (${String(cause)})` : ""}`);
             }),
@@ -158,6 +165,7 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
       await sleep(5);
     }
     await Promise.all(sends);
+    for (const [reason, n] of refusals) console.log(`starts not accepted: ${n} × ${reason}`);
     await sampler?.stop();
     const offeredSeconds = (Date.now() - t0) / 1000;
     process.stderr.write(`  ${driver}: ${accepted} runs started in ${fmt(offeredSeconds, 1)} s; draining\n`);

@@ -44,3 +44,15 @@ export class StatementCache {
 function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((value, i) => Object.is(value, b[i]));
 }
+
+/**
+ * Marks a compiled statement to run as a named prepared statement on PostgreSQL
+ * (server/db/prepared.ts) and answers it: for the run engine's and the job queue's statements,
+ * sent on every step with the same text up to their values, whose parse and plan was most of
+ * PostgreSQL's work per step. Only for texts of a bounded number of shapes (no variable lists of
+ * rows written into the text).
+ */
+export function prepared<R>(query: CompiledQuery<R>): CompiledQuery<R> {
+  prepareStatement(query.sql);
+  return query;
+}

@@ -10,6 +10,7 @@
  */
 import { type ExpressionBuilder, type Kysely, type RawBuilder, sql, type Transaction } from "kysely";
 import type { Database } from "../db";
+import { prepared } from "../db/statements";
 import type { JobRecord, JobState } from "./contract";
 
 /** A job this worker has just taken. */
@@ -48,7 +49,9 @@ const heldBy = (eb: ExpressionBuilder<Database, "jobs">, job: TakenJob, lockedBy
  * is held by a *running* job: the caller supersedes it and tries again.
  */
 export async function insertJob(db: Kysely<Database>, job: NewJob): Promise<string | null> {
-  const { rows } = await sql<{ id: string }>`
+  const { rows } = await db.executeQuery(
+    prepared(
+      sql<{ id: string }>`
     insert into jobs (name, payload, key, run_at, max_attempts)
     values (
       ${job.name}, cast(${JSON.stringify(job.payload ?? null)} as text)::jsonb, ${job.key},
@@ -57,7 +60,9 @@ export async function insertJob(db: Kysely<Database>, job: NewJob): Promise<stri
     on conflict (name, key) where key is not null and state in ('queued', 'running')
     do update set key = excluded.key where jobs.state = 'queued'
     returning id
-  `.execute(db);
+  `.compile(db),
+    ),
+  );
   return rows[0]?.id ?? null;
 }
 
@@ -116,13 +121,15 @@ export interface TakeResult {
 export async function takeJobs(db: Kysely<Database>, request: TakeRequest): Promise<TakeResult> {
   const names = request.wanted.map((w) => w.name);
   const limits = request.wanted.map((w) => w.limit);
-  const { rows } = await sql<{
-    outcome: "taken" | "exhausted";
-    id: string;
-    name: string;
-    payload: unknown;
-    attempts: number;
-  }>`
+  const { rows } = await db.executeQuery(
+    prepared(
+      sql<{
+        outcome: "taken" | "exhausted";
+        id: string;
+        name: string;
+        payload: unknown;
+        attempts: number;
+      }>`
     with wanted as (
       select * from unnest(cast(${names} as text[]), cast(${limits} as int[])) as w(name, n)
     ),
@@ -157,7 +164,9 @@ export async function takeJobs(db: Kysely<Database>, request: TakeRequest): Prom
     select 'taken' as outcome, id, name, payload, attempts from taken
     union all
     select 'exhausted', id, name, null, null from exhausted
-  `.execute(db);
+  `.compile(db),
+    ),
+  );
   const result: TakeResult = { taken: [], exhausted: [] };
   for (const row of rows) {
     if (row.outcome === "taken") {

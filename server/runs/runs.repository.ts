@@ -4,6 +4,7 @@
  * cancel of one run happen one after the other, whatever instance does them.
  */
 import { type RawBuilder, type Selectable, sql } from "kysely";
+import { prepared } from "../db/statements";
 import type { RunStepsTable, RunsTable } from "../db/types-runs";
 import type { JobEndQuery } from "../jobs";
 import type { Db, Run, RunStatus, RunStep, RunSubject, StepStatus } from "./contract";
@@ -87,7 +88,9 @@ export async function startRun(db: Db, run: RunStart): Promise<Run | undefined> 
     select jsonb_build_object('runId', id, 'key', cursor) as payload, 'run:' || id || ':' || cursor as key,
       cast(${first.dueAt} as timestamptz) as run_at
     from started`;
-  const { rows } = await sql<Selectable<RunsTable>>`
+  const { rows } = await db.executeQuery(
+    prepared(
+      sql<Selectable<RunsTable>>`
     with ${definition} started as (
       insert into runs (kind, owner_key, version, definition_hash, subject_type, subject_id, context,
         depth, parent_run_id, lineage, dedupe_key, status, cursor, steps_reached)
@@ -105,7 +108,9 @@ export async function startRun(db: Db, run: RunStart): Promise<Run | undefined> 
     ),
     job as (${run.job(jobRows)})
     select * from started
-  `.execute(db);
+  `.compile(db),
+    ),
+  );
   return rows[0] ? toRun(rows[0]) : undefined;
 }
 
@@ -177,12 +182,16 @@ const MOVED = sql.join(MOVED_COLUMNS.map((c) => sql.ref(`moved.${c}`)));
 
 /** Locks a run's row for the rest of the transaction, and reads one of its steps. */
 export async function lockRun(db: Db, runId: string, key: string | null): Promise<LockedRun | undefined> {
-  const { rows } = await sql<Selectable<RunsTable> & Prefixed>`
+  const { rows } = await db.executeQuery(
+    prepared(
+      sql<Selectable<RunsTable> & Prefixed>`
     select r.*, ${sql.join(STEP_COLUMNS.map((c) => sql`s.${sql.ref(c)} as ${sql.ref(`s_${c}`)}`))}
     from runs r left join run_steps s on s.run_id = r.id and s.step_key = ${key}
     where r.id = ${runId}
     for update of r
-  `.execute(db);
+  `.compile(db),
+    ),
+  );
   const row = rows[0];
   if (!row) return undefined;
   const run = toRun(row);
@@ -276,7 +285,9 @@ export interface JobEnd {
 export async function advanceRun(db: Db, a: Advance): Promise<{ run: Run; inserted: boolean } | undefined> {
   const now = new Date();
   const { done } = a;
-  const { rows } = await sql<MovedRow & { inserted: boolean; job_ended: boolean }>`
+  const { rows } = await db.executeQuery(
+    prepared(
+      sql<MovedRow & { inserted: boolean; job_ended: boolean }>`
     with done as (
       update run_steps
       set status = 'done', attempt = ${done.attempt}, started_at = ${done.startedAt}, finished_at = ${now}
@@ -302,7 +313,9 @@ export async function advanceRun(db: Db, a: Advance): Promise<{ run: Run; insert
     select ${MOVED}, exists (select 1 from next) as inserted,
       ${a.job ? sql`exists (select 1 from job)` : sql`false`} as job_ended
     from moved
-  `.execute(db);
+  `.compile(db),
+    ),
+  );
   const row = rows[0];
   if (row?.job_ended) a.job?.ended();
   return row ? { run: movedRun(row, a), inserted: row.inserted } : undefined;
@@ -373,7 +386,7 @@ export async function updateRun(
     .returning(MOVED_COLUMNS);
   const { step, job } = also;
   if (!step && !job) {
-    const row = await move.executeTakeFirst();
+    const [row] = (await db.executeQuery(prepared(move.compile()))).rows;
     return row ? movedRun(row, run) : undefined;
   }
   // The last step done and the job ended with the run, in the same statement: the step whatever
@@ -391,10 +404,14 @@ export async function updateRun(
     sql`moved as (${move})`,
     ...(job ? [sql`job as (${job.query.where(sql<boolean>`exists (select 1 from moved)`)})`] : []),
   ];
-  const { rows } = await sql<MovedRow & { job_ended: boolean }>`
+  const { rows } = await db.executeQuery(
+    prepared(
+      sql<MovedRow & { job_ended: boolean }>`
     with ${sql.join(parts)}
     select ${MOVED}, ${job ? sql`exists (select 1 from job)` : sql`false`} as job_ended from moved
-  `.execute(db);
+  `.compile(db),
+    ),
+  );
   const row = rows[0];
   if (row?.job_ended) job?.ended();
   return row ? movedRun(row, run) : undefined;

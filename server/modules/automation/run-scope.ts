@@ -6,6 +6,7 @@
 import type { Kysely, Selectable, Transaction } from "kysely";
 import type { TriggerKind } from "../../../schemas/automation";
 import type { Database } from "../../db";
+import { prepared } from "../../db/statements";
 import type { ClientsTable } from "../../db/types-crm";
 import type { Run, StepExecutor } from "../../runs";
 import type { AutomationStepDef } from "./flow";
@@ -42,7 +43,9 @@ const readIn = new WeakMap<Db, Map<string, Client | null>>();
 async function readClient(db: Db, id: string): Promise<Client | null> {
   const known = readIn.get(db);
   if (known?.has(id)) return known.get(id) ?? null;
-  const client = (await db.selectFrom("clients").selectAll().where("id", "=", id).executeTakeFirst()) ?? null;
+  // Read on every step of a run about a client: a prepared statement on PostgreSQL.
+  const read = db.selectFrom("clients").selectAll().where("id", "=", id).compile();
+  const client = (await db.executeQuery(prepared(read))).rows[0] ?? null;
   // Only a transaction's reads are kept: the app's db reads afresh every time.
   if (!db.isTransaction) return client;
   if (known) known.set(id, client);

@@ -9,6 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { MODULE_IDS } from "../../../resources/modules";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
+import { prepared } from "../../db/statements";
 import { conflict, notFound } from "../../http/errors";
 import { idParams, uuid } from "../../http/route-params";
 import { RUN_STATUSES, type RunStatus } from "../../runs";
@@ -92,7 +93,8 @@ export async function automationRunRoutes(app: FastifyInstance, ctx: AppContext)
       if (body.clientId) requireCrm(request, "A run about a client");
       // No transaction: one read (the automation, and the client when there is one), then the run
       // started in one statement (the run engine's start).
-      const found = await ctx.db
+      // Sent by every start: a prepared statement on PostgreSQL.
+      const read = ctx.db
         .selectFrom("automations as a")
         .leftJoin("automation_definitions as d", "d.automation_id", "a.id")
         .leftJoin("clients as c", (join) => join.on("c.id", "=", body.clientId ?? null))
@@ -103,7 +105,8 @@ export async function automationRunRoutes(app: FastifyInstance, ctx: AppContext)
           "d.published as automation_published",
         ])
         .where("a.id", "=", id)
-        .executeTakeFirst();
+        .compile();
+      const [found] = (await ctx.db.executeQuery(prepared(read))).rows;
       if (!found) throw notFound("Automation not found");
       const { automation_id, automation_version, automation_published, ...client } = found;
       const automation = {
