@@ -4,6 +4,7 @@
  */
 
 import type { FormFieldDef } from "../../../schemas/form-definition";
+import { instantText } from "../../db/instants";
 import type { JsonField } from "../../entities/jsonb-fields";
 
 /** Tracking values listed as columns of their own. */
@@ -26,6 +27,17 @@ export function answerSchema(f: Pick<FormFieldDef, "kind">): JsonField {
   }
 }
 
+/**
+ * An instant as ISO 8601 text: a Date, or PostgreSQL's text when the list's statement reads
+ * instants so (server/db/prepared.ts `instantsAsText`: no Date made per row only to be written).
+ */
+const instantOf = (value: unknown): string =>
+  value instanceof Date
+    ? value.toISOString()
+    : typeof value === "string" && value.charCodeAt(10) === 32
+      ? String(instantText(value))
+      : new Date(value as string).toISOString();
+
 export const parse = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T;
 
 // biome-ignore lint/suspicious/noExplicitAny: a form_submissions row.
@@ -34,7 +46,7 @@ export function toSubmission(row: any) {
   const tracking = parse<Record<string, unknown> & { parameters?: Record<string, string> }>(row.tracking);
   return {
     id: row.id as string,
-    created_at: new Date(row.created_at).toISOString(),
+    created_at: instantOf(row.created_at),
     version: row.version as number,
     ...answersOf,
     utm_source: tracking.parameters?.utm_source ?? "",
