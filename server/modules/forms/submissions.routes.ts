@@ -10,20 +10,19 @@ import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
 import { answerText } from "../../../schemas/form-answers";
-import { answers, type FormDefinition, type FormFieldDef } from "../../../schemas/form-definition";
+import type { FormDefinition } from "../../../schemas/form-definition";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { StatementCache } from "../../db/statements";
-import { jsonListFields } from "../../entities/jsonb-fields";
 import { notFound } from "../../http/errors";
-import { type ListOptions, type ListQuery, listPage, listQuerySchema } from "../../http/list-query";
+import { type ListQuery, listPage, listQuerySchema } from "../../http/list-query";
 import { uuid } from "../../http/route-params";
 import { escapeFormula } from "../../resources/csv/cells";
 import { BOM } from "../../resources/csv/export";
 import type { AnyDb } from "../../resources/rules";
 import { assetUrls } from "../../storage/serve";
 import type { FormsService } from "./forms.service";
-import { answerSchema, parse, TRACKING_COLUMNS, toSubmission } from "./submission-record";
+import { listShapeOf, parse, toSubmission } from "./submission-record";
 
 const config = { access: moduleAccess(MODULE_IDS.forms) };
 const security = [{ bearer: [] }];
@@ -36,59 +35,6 @@ const submissionParams = {
 } as const;
 
 const EXPORT_PAGE = 200;
-
-/** What a definition's list reads: its answer fields and the list options over them. */
-interface ListShape {
-  fields: FormFieldDef[];
-  options: ListOptions;
-}
-
-/**
- * List shapes by definition object (a changed form is a new object): the same options object
- * on every request of a form also keeps its list queries' readings (list-query.ts).
- */
-const listShapes = new WeakMap<FormDefinition, ListShape>();
-const noDefinition = buildListShape(null);
-
-function listShapeOf(def: FormDefinition | null): ListShape {
-  if (def === null) return noDefinition;
-  let shape = listShapes.get(def);
-  if (!shape) {
-    shape = buildListShape(def);
-    listShapes.set(def, shape);
-  }
-  return shape;
-}
-
-function buildListShape(def: FormDefinition | null): ListShape {
-  const fields = (def?.fields ?? []).filter(answers);
-  const schemas = Object.fromEntries(fields.map((f) => [f.id, answerSchema(f)]));
-  const json = jsonListFields("t.answers", schemas, Object.keys(schemas));
-  const tracking = Object.fromEntries(
-    TRACKING_COLUMNS.map((c) => [
-      c,
-      c === "referrer" ? sql`(t.tracking ->> 'referrer')` : sql`(t.tracking -> 'parameters' ->> ${c})`,
-    ]),
-  );
-  const text = fields.filter((f) => json.filterFields[f.id] === "string").map((f) => f.id);
-  return {
-    fields,
-    options: {
-      table: "t",
-      defaultSort: "-created_at",
-      sortFields: [...Object.keys(json.filterFields), ...TRACKING_COLUMNS, "created_at"],
-      filterFields: {
-        ...json.filterFields,
-        ...Object.fromEntries(TRACKING_COLUMNS.map((c) => [c, "string" as const])),
-        created_at: "date",
-        version: "integer",
-        id: "uuid",
-      },
-      expressions: { ...json.expressions, ...tracking },
-      search: [...text, "utm_source", "utm_campaign"],
-    },
-  };
-}
 
 export async function submissionRoutes(app: FastifyInstance, ctx: AppContext, forms: FormsService) {
   const db = ctx.db as unknown as AnyDb;
