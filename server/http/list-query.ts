@@ -145,11 +145,13 @@ export function parseFilters(raw: string | undefined): CrudFilter[] {
  * the same select on every call, up to the values it binds: give a statement cache alone for a
  * select that binds none (a resource's `select t.* from <table> as t`), or with the key of the
  * select's shape and the values it binds, in order (`where t.type_id = $1`: `[typeId]`).
+ * `query` may be given as the function that builds it: with a kept statement it is then only
+ * built when that statement is not kept yet.
  */
 export async function listPage<DB, TB extends keyof DB, O>(
   // biome-ignore lint/suspicious/noExplicitAny: the caller's database, any schema.
   db: Kysely<any>,
-  query: SelectQueryBuilder<DB, TB, O>,
+  query: SelectQueryBuilder<DB, TB, O> | (() => SelectQueryBuilder<DB, TB, O>),
   list: ListQuery,
   options: ListOptions,
   kept?: StatementCache | { statements: StatementCache; key: string; params: readonly unknown[] },
@@ -165,7 +167,7 @@ export async function listPage<DB, TB extends keyof DB, O>(
   } = readListQuery(list, options, Boolean(kept) && !options.unpaged);
   const build = () => {
     // biome-ignore lint/suspicious/noExplicitAny: generic over the caller's query and table.
-    let q = query as unknown as SelectQueryBuilder<any, any, any>;
+    let q = (typeof query === "function" ? query() : query) as unknown as SelectQueryBuilder<any, any, any>;
     if (planned) q = q.where((eb) => plannedExpression(eb, planned, options));
     if (search) q = q.where((eb) => eb.or(search.map((f) => eb(fieldRef(eb, f, options), "ilike", pattern))));
     for (const [field, dir] of sorts) {

@@ -10,11 +10,10 @@ import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
 import { answerText } from "../../../schemas/form-answers";
-import { answers, type FormDefinition, type FormFieldDef } from "../../../schemas/form-definition";
+import type { FormDefinition } from "../../../schemas/form-definition";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { StatementCache } from "../../db/statements";
-import { jsonListFields } from "../../entities/jsonb-fields";
 import { notFound } from "../../http/errors";
 import { type ListQuery, listPage, listQuerySchema } from "../../http/list-query";
 import { uuid } from "../../http/route-params";
@@ -23,7 +22,7 @@ import { BOM } from "../../resources/csv/export";
 import type { AnyDb } from "../../resources/rules";
 import { assetUrls } from "../../storage/serve";
 import type { FormsService } from "./forms.service";
-import { answerSchema, parse, TRACKING_COLUMNS, toSubmission } from "./submission-record";
+import { listShapeOf, parse, toSubmission } from "./submission-record";
 
 const config = { access: moduleAccess(MODULE_IDS.forms) };
 const security = [{ bearer: [] }];
@@ -40,13 +39,13 @@ const EXPORT_PAGE = 200;
 export async function submissionRoutes(app: FastifyInstance, ctx: AppContext, forms: FormsService) {
   const db = ctx.db as unknown as AnyDb;
   /** The list's statements, kept per shape (list-query.ts `listPage`). */
-  const statements = new StatementCache();
+  const statements = new StatementCache({ instantsAsText: true });
 
   /**
    * The definition whose fields the list reads: the published one, else the draft (kept until
    * a form changes: a list screen asks for its page again and again). 404 without the form.
    */
-  async function fieldsOf(formId: string): Promise<FormFieldDef[]> {
+  async function definitionOf(formId: string): Promise<FormDefinition | null> {
     const { listed } = forms;
     const generation = listed.generation;
     let def = listed.get(formId);
@@ -63,40 +62,21 @@ export async function submissionRoutes(app: FastifyInstance, ctx: AppContext, fo
         generation,
       );
     }
-    return (def?.fields ?? []).filter(answers);
+    return def;
   }
 
   async function page(formId: string, query: ListQuery, unpaged = false, before?: Date) {
-    const fields = await fieldsOf(formId);
-    const schemas = Object.fromEntries(fields.map((f) => [f.id, answerSchema(f)]));
-    const json = jsonListFields("t.answers", schemas, Object.keys(schemas));
-    const tracking = Object.fromEntries(
-      TRACKING_COLUMNS.map((c) => [
-        c,
-        c === "referrer" ? sql`(t.tracking ->> 'referrer')` : sql`(t.tracking -> 'parameters' ->> ${c})`,
-      ]),
-    );
-    let base = db.selectFrom("form_submissions as t").selectAll("t").where("t.form_id", "=", formId);
-    if (before) base = base.where("t.created_at", "<=", before);
-    const text = fields.filter((f) => json.filterFields[f.id] === "string").map((f) => f.id);
+    const { fields, options } = listShapeOf(await definitionOf(formId));
+    const base = () => {
+      let q = db.selectFrom("form_submissions as t").selectAll("t").where("t.form_id", "=", formId);
+      if (before) q = q.where("t.created_at", "<=", before);
+      return q;
+    };
     const result = await listPage(
       db,
       base,
       unpaged ? { ...query, page: query.page } : query,
-      {
-        table: "t",
-        defaultSort: "-created_at",
-        sortFields: [...Object.keys(json.filterFields), ...TRACKING_COLUMNS, "created_at"],
-        filterFields: {
-          ...json.filterFields,
-          ...Object.fromEntries(TRACKING_COLUMNS.map((c) => [c, "string" as const])),
-          created_at: "date",
-          version: "integer",
-          id: "uuid",
-        },
-        expressions: { ...json.expressions, ...tracking },
-        search: [...text, "utm_source", "utm_campaign"],
-      },
+      options,
       before ? undefined : { statements, key: "", params: [formId] },
     );
     return {

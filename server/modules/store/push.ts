@@ -56,7 +56,10 @@ export const productStoreRules: ResourceRules = {
   quiet(mode, fields) {
     if (fields.includes("parent_id")) return false;
     if (mode === "create" || !fields.some((f) => f === "price" || f === "stock_level")) return true;
-    return sql<boolean>`not exists (select 1 from store_product_links as l where l.product_id = products.id)`;
+    // `offset 0` keeps the subquery a subplan run for the one row updated: a plain `not exists`
+    // becomes an anti-join the planner plans on every update, and PGlite (no prepared
+    // statements) paid that on each one.
+    return sql<boolean>`not exists (select 1 from store_product_links as l where l.product_id = products.id offset 0)`;
   },
   async beforeWrite({ db, existing, values }) {
     const parentId = values.parent_id;
