@@ -10,7 +10,6 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACTION_LABELS, type AutomationDefinition, type Step } from "../../schemas/automation";
 import { webhookTaskAutomation } from "../../schemas/automation-fixtures";
@@ -18,6 +17,7 @@ import type { ResourceChangeMessage, SubscribeAck } from "../../schemas/realtime
 import { waitFor } from "./child-server";
 import { contactForm } from "./forms-fixtures";
 import { DRIVERS, startServer, type TestServer } from "./harness";
+import { testSocket } from "./sockets";
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are inspected loosely.
 type Any = any;
@@ -219,12 +219,7 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
         },
       ],
     });
-    const socket = io(s.baseUrl, {
-      path: "/socket.io",
-      auth: { token: admin },
-      forceNew: true,
-      reconnection: false,
-    });
+    const socket = testSocket(s.baseUrl, admin);
     try {
       const ack = (await socket.timeout(5000).emitWithAck("subscribe", "automation-runs")) as SubscribeAck;
       expect(ack).toMatchObject({ ok: true });

@@ -4,9 +4,9 @@
  * conflicts; safe type changes; and the public delivery API (published only, domain scoping,
  * populate, ETag/304, CORS, tokens).
  */
-import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DRIVERS, startServer, type TestServer } from "./harness";
+import { testSocket } from "./sockets";
 
 type Rec = Record<string, unknown> & { id: string };
 
@@ -585,12 +585,7 @@ describe.each(DRIVERS)("CMS on %s", (driver) => {
   });
 
   it("sends live changes of a type's entries to subscribers with the CMS module", async () => {
-    const socket = io(s.baseUrl, {
-      path: "/socket.io",
-      auth: { token: admin },
-      forceNew: true,
-      reconnection: false,
-    });
+    const socket = testSocket(s.baseUrl, admin);
     try {
       await new Promise<void>((resolve, reject) => {
         socket.on("connect", () => resolve());

@@ -9,7 +9,6 @@
  */
 import net from "node:net";
 import nodemailer, { type SendMailOptions } from "nodemailer";
-import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OutboxMail } from "../../schemas/auth";
 import { type CrmMessage, engagementText, type SendEmailResponse } from "../../schemas/crm-messages";
@@ -17,6 +16,7 @@ import type { ResourceChangeMessage, SubscribeAck } from "../../schemas/realtime
 import { clickSignature, PIXEL_GIF } from "../../server/mail/tracking";
 import { DRIVERS, startServer, type TestServer } from "./harness";
 import { startSmtp, type TestSmtp } from "./smtp";
+import { testSocket } from "./sockets";
 
 type Rec = Record<string, unknown> & { id: string };
 type Failure = { message: string; details?: Array<{ field: string; message: string }> };
@@ -195,12 +195,7 @@ describe.each(DRIVERS)("CRM email on %s", (driver) => {
       text: "Yes please, send the price list.\n\nOn Mon, 1 Jun 2026 at 10:00, Admin User wrote:\n> Dear Asha Rao",
     };
     // An open client page hears of it live (the timeline's channel).
-    const socket = io(s.baseUrl, {
-      path: "/socket.io",
-      auth: { token: admin },
-      forceNew: true,
-      reconnection: false,
-    });
+    const socket = testSocket(s.baseUrl, admin);
     const ack = (await socket.timeout(5000).emitWithAck("subscribe", "client-timeline")) as SubscribeAck;
     expect(ack).toMatchObject({ ok: true });
     const heard = new Promise<ResourceChangeMessage>((resolve) => socket.once("change", resolve));

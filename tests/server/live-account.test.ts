@@ -15,6 +15,7 @@ import type { AccountMessage, ResourceChangeMessage, SubscribeAck } from "../../
 import { SOCKET_PATH } from "../../schemas/realtime";
 import { DRIVERS, type SignedIn, sleep, startInstances, startServer, type TestServer } from "./harness";
 import { Received } from "./received";
+import { testSocket } from "./sockets";
 
 const EVENT_MS = 20_000;
 
@@ -29,12 +30,7 @@ interface Watched {
 const sockets: Socket[] = [];
 
 async function watch(server: TestServer, token: string): Promise<Watched> {
-  const socket = io(server.baseUrl, {
-    path: SOCKET_PATH,
-    auth: { token },
-    forceNew: true,
-    reconnection: false,
-  });
+  const socket = testSocket(server.baseUrl, token);
   sockets.push(socket);
   const account = new Received<AccountMessage>(socket, "account", EVENT_MS);
   const changes = new Received<ResourceChangeMessage>(socket, "change", EVENT_MS);

@@ -11,6 +11,7 @@ import { createLiveClient, type LiveClient } from "../../providers/live-client";
 import type { ResourceChangeMessage, SubscribeAck } from "../../schemas/realtime";
 import type { ResourceChange } from "../../server/realtime/events";
 import { DRIVERS, type SignedIn, sleep, startServer, type TestServer } from "./harness";
+import { type TestSocketOptions, testSocket } from "./sockets";
 
 interface HandshakeFailure {
   message: string;
@@ -23,18 +24,8 @@ describe.each(DRIVERS)("realtime socket on %s", (driver) => {
   let admin: string;
   const sockets: Socket[] = [];
 
-  const open = (
-    token: string | undefined,
-    options: { namespace?: string; headers?: Record<string, string>; websocketOnly?: boolean } = {},
-  ) => {
-    const socket = io(`${s.baseUrl}${options.namespace ?? "/"}`, {
-      path: "/socket.io",
-      auth: token === undefined ? {} : { token },
-      forceNew: true,
-      reconnection: false,
-      extraHeaders: options.headers,
-      ...(options.websocketOnly ? { transports: ["websocket"] } : {}),
-    });
+  const open = (token: string | undefined, options: TestSocketOptions = {}) => {
+    const socket = testSocket(s.baseUrl, token, options);
     sockets.push(socket);
     return socket;
   };
