@@ -7,7 +7,8 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../db";
 import type { JobLogger } from "./contract";
-import { markDone, markFailed, markRecurring, type TakenJob } from "./jobs.repository";
+import { markDone, markFailed, markRecurring } from "./job-moves";
+import type { TakenJob } from "./jobs.repository";
 
 const ERROR_TEXT_MAX = 8000;
 

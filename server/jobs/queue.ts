@@ -1,65 +1,30 @@
 /**
  * The worker loop of the durable job queue: takes due jobs of the registered names from the
  * `jobs` table, runs their handlers within each name's concurrency, keeps their leases alive,
- * and records the outcome. contract.ts holds the types, jobs.repository.ts the SQL.
+ * and records the outcome. contract.ts holds the types, jobs.repository.ts the SQL, job-run.ts
+ * one run's handler call.
  */
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import type { JobContext, JobQueue, JobQueueOptions, RegisterOptions } from "./contract";
+import type { JobQueue, JobQueueOptions, RegisterOptions } from "./contract";
+import { type ActiveRun, executeRun, type Handler, type Registration } from "./job-run";
 import {
   deleteDone,
-  doneQuery,
   expireAllLeases,
   extendLeases,
   getJob,
   insertJob,
   insertJobs,
   insertJobsFrom,
-  markDone,
-  rekeyJob,
-  rekeyQuery,
   releaseJobs,
   supersedeRunning,
   type TakenJob,
   takeJobs,
 } from "./jobs.repository";
-import { recordOutcome } from "./outcome";
 import { retryDelayMs } from "./retry";
 
 const DEFAULT_MAX_ATTEMPTS = 5;
 const CLEANUP_EVERY_MS = 60 * 60 * 1000;
-
-/** A handler as the queue calls it: a recurring job's answers its next payload. */
-type Handler = (job: JobContext<unknown>) => Promise<unknown>;
-
-interface Registration {
-  name: string;
-  handler: Handler;
-  concurrency: number;
-  maxAttempts: number;
-  running: number;
-  /** The last look took as many jobs of this name as it asked for: more may be due. */
-  mayHaveMore: boolean;
-  /** A recurring job: its period and first payload; the handler answers the next payload. */
-  recurring?: { everyMs: number; initial: unknown };
-}
-
-interface ActiveRun {
-  job: TakenJob;
-  controller: AbortController;
-  /** The handler returned; its outcome is being written. */
-  finishing: boolean;
-  /** Handed back by stop(): whatever the handler does now is not recorded. */
-  released: boolean;
-  /** Another worker took the job over (our lease ran out). */
-  lost: boolean;
-  /**
-   * The handler ended this run itself, in its last transaction (finishIn, carryOn with a run
-   * time): nothing is recorded when it returns, and the lease is no longer extended.
-   */
-  ended: boolean;
-  done: Promise<void>;
-}
 
 function positiveInt(value: number, what: string): number {
   if (!Number.isInteger(value) || value < 1) throw new Error(`${what} must be a positive integer`);
@@ -231,7 +196,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       done: Promise.resolve(),
     };
     active.set(job.id, run);
-    run.done = execute(reg, run).finally(() => {
+    run.done = executeRun({ db, log, instanceId, delayFor, wakeAt }, reg, run).finally(() => {
       active.delete(job.id);
       // A slot freed while the last look took as many jobs of the name as it had room for: due
       // jobs may have been left for it. Otherwise that look took every due job, and a job queued
@@ -240,55 +205,6 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       reg.running--;
       if (reg.mayHaveMore) wake();
     });
-  }
-
-  async function execute(reg: Registration, run: ActiveRun): Promise<void> {
-    const { job } = run;
-    const fields = { jobId: job.id, job: job.name, attempt: job.attempt };
-    let failure: { error: unknown } | null = null;
-    let answer: unknown;
-    try {
-      answer = await reg.handler({
-        id: job.id,
-        name: job.name,
-        payload: job.payload,
-        attempt: job.attempt,
-        signal: run.controller.signal,
-        carryOn: async (target, payload, key, runAt) => {
-          const carried = await rekeyJob(target, job, instanceId, payload, key, runAt);
-          if (carried && runAt) {
-            run.ended = true;
-            wakeAt(runAt);
-          }
-          return carried;
-        },
-        finishIn: async (target) => {
-          const finished = await markDone(target, job, instanceId);
-          if (finished) run.ended = true;
-          return finished;
-        },
-        endQuery: (next) => ({
-          query: next
-            ? rekeyQuery(db, job, instanceId, next.payload, next.key, next.runAt)
-            : doneQuery(db, job, instanceId),
-          ended: () => {
-            run.ended = true;
-            wakeAt(next?.runAt);
-          },
-        }),
-      });
-    } catch (error) {
-      failure = { error };
-    }
-    run.finishing = true;
-    // Ended in the handler's last transaction, which committed since the handler returned. (A
-    // handler that throws after a rollback is recorded below, fenced on the lease as ever.)
-    if (run.ended && !failure) return;
-    if (run.released || run.lost) {
-      log.warn(fields, "job run ended after its lease was given up; its outcome is not recorded");
-      return;
-    }
-    await recordOutcome({ db, log, instanceId, delayFor }, job, reg.recurring, failure, answer);
   }
 
   async function heartbeat(): Promise<void> {
