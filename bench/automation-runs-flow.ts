@@ -3,6 +3,7 @@
  * steps, the API calls, the fast-forward that makes the 1-minute delay a 1-second one, and a
  * sampler of what PostgreSQL's connections wait on.
  */
+import { Worker } from "node:worker_threads";
 import { type Kysely, sql } from "kysely";
 import pg from "pg";
 import type { Database } from "../server/db";
@@ -56,6 +57,42 @@ export async function api(url: string, token: string, method: string, path: stri
   });
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return res.json() as Promise<Record<string, unknown>>;
+}
+
+/** What the load's worker answers once every start has (bench/automation-runs-load.mjs). */
+export interface LoadResult {
+  /** When the first start was sent (ms since the epoch). */
+  t0: number;
+  /** From the first start sent to the last answered. */
+  offeredMs: number;
+  /** The ids of the runs started (201). */
+  accepted: string[];
+  /** Each start's answer time (ms). */
+  latencies: number[];
+  /** Starts not accepted, by reason (status, or the fetch error's cause). */
+  refusals: Array<[string, number]>;
+  /** The first few refusals, as printed. */
+  samples: string[];
+}
+
+/** Sends the starts at `rate` per second from a worker thread; their answers once all are in. */
+export function sendLoad(
+  url: string,
+  token: string | null,
+  starts: Array<{ path: string; body: unknown }>,
+  rate: number,
+): Promise<LoadResult> {
+  const worker = new Worker(new URL("./automation-runs-load.mjs", import.meta.url), {
+    workerData: { url, token, rate, paths: starts.map((s) => s.path), bodies: starts.map((s) => s.body) },
+  });
+  return new Promise((resolve, reject) => {
+    worker.once("message", (result: LoadResult) => {
+      result.latencies.sort((a, b) => a - b);
+      resolve(result);
+    });
+    worker.once("error", reject);
+    worker.once("exit", (code) => code && reject(new Error(`the load's worker exited with ${code}`)));
+  });
 }
 
 /** Brings every delayed step job of the automation kind forward, job and step row together. */

@@ -41,6 +41,7 @@
  */
 import os from "node:os";
 import { sql } from "kysely";
+import { measureFloor } from "./automation-runs-floor";
 import {
   api,
   DELAY_SHIFT_SECONDS,
@@ -48,10 +49,11 @@ import {
   STEPS,
   STEPS_PER_RUN,
   sampleActivity,
+  sendLoad,
   shiftDelays,
   sleep,
 } from "./automation-runs-flow";
-import { type Figures, fmt, print, quantile } from "./automation-runs-report";
+import { type Figures, fmt, latenessOf, print, quantile, stepRates } from "./automation-runs-report";
 import { type Cleanup, reportFailure, runCleanups } from "./bench-run";
 import { captureStatements } from "./resource-engine-capture";
 import { postgresCpu } from "./resource-engine-report";
@@ -72,6 +74,8 @@ const DRIVERS: Driver[] =
     : DRIVER_FLAG === "pglite"
       ? ["pglite"]
       : ["postgres", "pglite"];
+/** `--floor no`: the app alone, without the floor beside it. */
+const FLOOR = flag("floor", "yes") !== "no";
 /** How long after the last start the bench waits for the runs to end before counting them lost. */
 const DRAIN_SECONDS = Number(flag("drain", "120"));
 async function runDriver(driver: Driver): Promise<Figures | null> {
@@ -114,16 +118,6 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
       await shifter;
     });
 
-    // Paced starts: each due request is sent at its time, without waiting for the earlier ones.
-    const startLatencies: number[] = [];
-    let accepted = 0;
-    let refused = 0;
-    // Why starts were not accepted, by reason (status, or the fetch error's cause).
-    const refusals = new Map<string, number>();
-    const tally = (reason: string) => refusals.set(reason, (refusals.get(reason) ?? 0) + 1);
-    const acceptedIds: string[] = [];
-    const sends: Promise<void>[] = [];
-    const t0 = Date.now();
     const sampler =
       process.env.BENCH_SAMPLE && started.databaseUrl ? sampleActivity(started.databaseUrl) : null;
     // What the whole bench costs from the first start to the last step: the app's statements
@@ -131,43 +125,21 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
     const capture = captureStatements();
     const cpu0 = { app: cpuOfProcess(), pg: postgresCpu(started.postmasterPid) };
     const uptime0 = process.uptime();
-    let next = 0;
-    while (next < RUNS) {
-      const due = Math.min(RUNS, Math.floor(((Date.now() - t0) * RATE) / 1000) + 1);
-      for (; next < due; next++) {
-        const clientId = clientIds[next];
-        const sent = performance.now();
-        sends.push(
-          fetch(`${url}/api/automations/${id}/run`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-            body: JSON.stringify({ clientId }),
-          })
-            .then(async (res) => {
-              startLatencies.push(performance.now() - sent);
-              const body = (await res.json()) as { id?: string };
-              if (res.status === 201 && body.id) {
-                accepted++;
-                acceptedIds.push(body.id);
-              } else {
-                tally(`HTTP ${res.status}`);
-                if (refused++ < 3) console.log(`start refused: ${res.status} ${JSON.stringify(body)}`);
-              }
-            })
-            .catch((e) => {
-              const cause = (e as { cause?: unknown }).cause;
-              tally(String(cause ?? e).slice(0, 80));
-              if (refused++ < 3)
-                console.log(`start failed: ${String(e)}${cause ? ` (${String(cause)})` : ""}`);
-            }),
-        );
-      }
-      await sleep(5);
-    }
-    await Promise.all(sends);
-    for (const [reason, n] of refusals) console.log(`starts not accepted: ${n} × ${reason}`);
+    const load = await sendLoad(
+      url,
+      token,
+      clientIds
+        .slice(0, RUNS)
+        .map((clientId) => ({ path: `/api/automations/${id}/run`, body: { clientId } })),
+      RATE,
+    );
+    const { t0, accepted: acceptedIds } = load;
+    const accepted = acceptedIds.length;
+    const refused = RUNS - accepted;
+    for (const sample of load.samples) console.log(sample);
+    for (const [reason, n] of load.refusals) console.log(`starts not accepted: ${n} × ${reason}`);
     await sampler?.stop();
-    const offeredSeconds = (Date.now() - t0) / 1000;
+    const offeredSeconds = load.offeredMs / 1000;
     process.stderr.write(`  ${driver}: ${accepted} runs started in ${fmt(offeredSeconds, 1)} s; draining\n`);
 
     // Wait for every run to end (or the drain limit).
@@ -209,26 +181,7 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
       from run_steps s join runs r on r.id = s.run_id
       where r.kind = 'automation' and s.status = 'done'`.execute(db);
     const finishedMs = done.rows.map((r) => Number(r.ms)).sort((a, b) => a - b);
-    // Steps done per second since the first start; the steady window is while starts were
-    // offered, after the first delays came due (2 s in) — the delayed steps then add to the
-    // starts' own steps, the full 5 steps × rate.
-    const buckets = new Map<number, number>();
-    for (const ms of finishedMs) {
-      const b = Math.floor((ms - t0) / 1000);
-      buckets.set(b, (buckets.get(b) ?? 0) + 1);
-    }
-    const from = 2;
-    const to = Math.max(from + 1, Math.floor(offeredSeconds));
-    const steady: number[] = [];
-    for (let b = from; b < to; b++) steady.push(buckets.get(b) ?? 0);
-    if (process.env.BENCH_BUCKETS)
-      console.log(
-        [...buckets.entries()]
-          .sort((a, b) => a[0] - b[0])
-          .map(([b, n]) => `${b}:${n}`)
-          .join(" "),
-      );
-    const lastMs = finishedMs[finishedMs.length - 1] ?? t0;
+    const rates = stepRates(finishedMs, t0, offeredSeconds);
 
     const late = await sql<{ ms: number }>`
       select (extract(epoch from (s.started_at - s.due_at)) * 1000)::float8 as ms
@@ -246,36 +199,29 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
       select count(*)::int as n from run_steps s join runs r on r.id = s.run_id
       where r.kind = 'automation' and s.attempt > 1`.execute(db);
 
-    startLatencies.sort((a, b) => a - b);
-    return {
+    const figures: Omit<Figures, "floor"> = {
       statements: statementShapes(statements),
       cpuMs: { app: cpu.app / 1000, pg: cpu.pg / 1000 },
       driver,
       where,
       accepted,
       refused,
-      startP99: quantile(startLatencies, 0.99),
+      startP99: quantile(load.latencies, 0.99),
       offeredSeconds,
       byStatus,
       stepsDone: finishedMs.length,
-      steadySteps: {
-        mean: steady.reduce((a, b) => a + b, 0) / steady.length,
-        min: Math.min(...steady),
-        window: `${from}–${to} s`,
-      },
-      overallStepsPerSecond: finishedMs.length / ((lastMs - t0) / 1000),
+      ...rates,
       drainSeconds,
-      lateness: {
-        count: lateness.length,
-        p50: quantile(lateness, 0.5),
-        p99: quantile(lateness, 0.99),
-        max: lateness[lateness.length - 1] ?? Number.NaN,
-      },
+      lateness: latenessOf(lateness),
       lost,
       doubledTasks: doubledTasks.rows[0].n,
       doubledJobs: doubledJobs.rows[0].n,
       retriedSteps: retried.rows[0].n,
     };
+    // The floor, under the same load, on the same database (its own PGlite), the app stopped.
+    await started.stop();
+    const floor = FLOOR ? await measureFloor(driver, started, RUNS, RATE, DRAIN_SECONDS) : null;
+    return { ...figures, floor };
   } catch (error) {
     reportFailure(driver, error);
     return null;

@@ -224,6 +224,8 @@ export interface FloorDatabase {
   where: string;
   /** A PGlite of its own only: the Kysely it was migrated with, to fill it. */
   pgliteDb: Kysely<Database> | null;
+  /** A PGlite of its own only: the instance (for its transactions). */
+  pglite: PGlite | null;
   closers: Array<() => Promise<void> | void>;
 }
 
@@ -242,7 +244,13 @@ export async function openFloorDatabase(
     pool.on("error", () => {});
     closers.push(() => pool.end());
     const query: Query = (text, params) => pool.query(text, params);
-    return { query, where: "own pg.Pool (max 10) on the same database", pgliteDb: null, closers };
+    return {
+      query,
+      where: "own pg.Pool (max 10) on the same database",
+      pgliteDb: null,
+      pglite: null,
+      closers,
+    };
   }
   const dir = start.inMemory ? null : mkdtempSync(path.join(os.tmpdir(), "atelier-bench-floor-"));
   if (dir) closers.push(() => rmSync(dir, { recursive: true, force: true }));
@@ -252,7 +260,13 @@ export async function openFloorDatabase(
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   if (options.migrate !== false) await migrate(db);
   const query: Query = (text, params) => pglite.query<Record<string, unknown>>(text, params);
-  return { query, where: `own PGlite (${dir ? `data dir ${dir}` : "in memory"})`, pgliteDb: db, closers };
+  return {
+    query,
+    where: `own PGlite (${dir ? `data dir ${dir}` : "in memory"})`,
+    pgliteDb: db,
+    pglite,
+    closers,
+  };
 }
 
 /** Listens on a free loopback port; the URL, and a close of the server then of `closers`. */

@@ -10,12 +10,19 @@ import { CONNECTIONS, DURATION, ROUNDS, TARGET, WARMUP } from "./resource-engine
 
 export const CLOCK_TICK_US = 10_000; // USER_HZ = 100 on Linux
 
-/** utime + stime (ticks) from a /proc/<pid>/stat line, and the parent pid. */
-function statOf(pid: string): { ppid: number; ticks: number } | null {
+/**
+ * utime + stime (ticks) from a /proc/<pid>/stat line, the parent pid, and cutime + cstime: the
+ * children it reaped (a postmaster's backends that ended).
+ */
+function statOf(pid: string): { ppid: number; ticks: number; reaped: number } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+    return {
+      ppid: Number(fields[1]),
+      ticks: Number(fields[11]) + Number(fields[12]),
+      reaped: Number(fields[13]) + Number(fields[14]),
+    };
   } catch {
     return null; // the process went away, or no /proc
   }
@@ -26,14 +33,20 @@ export function processCpu(pid: number): number {
   return (statOf(String(pid))?.ticks ?? 0) * CLOCK_TICK_US;
 }
 
-/** utime + stime (µs) of the postmaster and its children; 0 without a cluster or /proc. */
+/**
+ * utime + stime (µs) of the postmaster and its children, those that ended included (so a
+ * backend that closes between two readings does not take its time with it); 0 without a
+ * cluster or /proc.
+ */
 export function postgresCpu(postmasterPid: number | null): number {
   if (!postmasterPid) return 0;
   let ticks = 0;
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = statOf(entry);
-    if (stat && (Number(entry) === postmasterPid || stat.ppid === postmasterPid)) ticks += stat.ticks;
+    if (!stat) continue;
+    if (Number(entry) === postmasterPid) ticks += stat.ticks + stat.reaped;
+    else if (stat.ppid === postmasterPid) ticks += stat.ticks;
   }
   return ticks * CLOCK_TICK_US;
 }

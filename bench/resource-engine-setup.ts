@@ -62,6 +62,8 @@ export interface StartedApp {
   postmasterPid: number | null;
   /** Where its database is, as printed. */
   where: string;
+  /** Stops the app (its server and job queue), leaving its database open. */
+  stop(): Promise<void>;
 }
 
 /**
@@ -109,10 +111,15 @@ export async function startApp(
   const database: DatabaseHandle = await openDatabase({ databaseUrl, pgliteDir });
   cleanups.unshift(() => database.close());
   const built = await buildApp({ config, database, logger: false });
-  cleanups.unshift(() => built.app.close());
+  let closing: Promise<void> | undefined;
+  const stop = () => {
+    closing ??= built.app.close();
+    return closing;
+  };
+  cleanups.unshift(stop);
   await built.app.listen({ port: 0, host: "127.0.0.1" });
   const url = `http://127.0.0.1:${(built.app.server.address() as net.AddressInfo).port}`;
-  return { url, database, databaseUrl, postmasterPid, where };
+  return { url, database, databaseUrl, postmasterPid, where, stop };
 }
 
 /** Signs the bench's admin in through the app; its access token. */
