@@ -6,7 +6,7 @@
  * its turn. Queries are the same SQL as on a PostgreSQL server, so the Postgres
  * adapter, compiler and introspector are reused as they are.
  */
-import type { PGlite } from "@electric-sql/pglite";
+import { type PGlite, parse, protocol } from "@electric-sql/pglite";
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -19,21 +19,104 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from "kysely";
+import { isStalePlan, preparedNameOf } from "./prepared";
 
-class PGliteConnection implements DatabaseConnection {
+/** PGlite's own (typed loosely in its declarations): its value serializers by type oid. */
+type Serializers = Record<number, (value: unknown) => string>;
+type Parsers = Parameters<typeof parse.parseResults>[1];
+
+/** A statement parsed and described once on this PGlite: its name and its parameters' types. */
+interface Named {
+  name: string;
+  types: number[];
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/**
+ * The one connection. A statement the app marks as sent on every request (server/db/prepared.ts:
+ * a resource's get, create and update, the run engine's and the job queue's moves) runs as a
+ * named prepared statement, as on PostgreSQL: PGlite parses and plans it once, then each run is
+ * one call into PGlite (bind, describe, execute, sync) where its `query` makes six and plans the
+ * statement again every time. Values are serialized and rows parsed by PGlite's own serializers
+ * and parsers, as its `query` does. A statement whose prepared form went stale (a table it reads
+ * changed shape: a runtime entity's new column) is prepared again the next time, and this time
+ * sent as `query` does.
+ */
+export class PGliteConnection implements DatabaseConnection {
+  private readonly named = new Map<string, Named>();
+  /** Statements prepared, for a fresh name after one went stale. */
+  private prepared = 0;
+
   constructor(private readonly pg: PGlite) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     // Without parameters, use the simple protocol so a migration may hold several statements.
-    const result =
-      query.parameters.length === 0
-        ? ((await this.pg.exec(query.sql)).at(-1) ?? { rows: [], affectedRows: 0 })
-        : await this.pg.query<R>(query.sql, [...query.parameters]);
+    let result: { rows: unknown[]; affectedRows?: number } | undefined;
+    if (query.parameters.length === 0)
+      result = (await this.pg.exec(query.sql)).at(-1) ?? { rows: [], affectedRows: 0 };
+    else if (preparedNameOf(query.sql)) result = await this.runNamed(query.sql, query.parameters);
+    result ??= await this.pg.query<R>(query.sql, [...query.parameters]);
     const affected = result.affectedRows;
     return {
       rows: result.rows as R[],
       numAffectedRows: affected === undefined ? undefined : BigInt(affected),
     };
+  }
+
+  /** Runs a marked statement under its name; undefined when its prepared form went stale. */
+  private async runNamed(text: string, params: readonly unknown[]) {
+    const pg = this.pg;
+    try {
+      return await pg.runExclusive(async () => {
+        const statement = this.named.get(text) ?? (await this.prepare(text));
+        const serializers = (pg as unknown as { serializers: Serializers }).serializers;
+        const values = params.map((value, i) => {
+          if (value === null || value === undefined) return null;
+          const serialize = serializers[statement.types[i]];
+          return serialize ? serialize(value) : String(value);
+        });
+        const { messages } = await pg.execProtocol(
+          concat([
+            protocol.serialize.bind({ statement: statement.name, values }),
+            protocol.serialize.describe({ type: "P" }),
+            protocol.serialize.execute({}),
+            protocol.serialize.sync(),
+          ]),
+        );
+        const parsers = (pg as unknown as { parsers: Parsers }).parsers;
+        return parse.parseResults(messages, parsers)[0];
+      });
+    } catch (error) {
+      if (!isStalePlan(error)) throw error;
+      this.named.delete(text);
+      return undefined;
+    }
+  }
+
+  /** Parses and describes `text` under a name of this connection's. */
+  private async prepare(text: string): Promise<Named> {
+    const name = `${preparedNameOf(text)}_${++this.prepared}`;
+    const { messages } = await this.pg.execProtocol(
+      concat([
+        protocol.serialize.parse({ name, text }),
+        protocol.serialize.describe({ type: "S", name }),
+        protocol.serialize.sync(),
+      ]),
+    );
+    const named = { name, types: parse.parseDescribeStatementResults(messages) };
+    this.named.set(text, named);
+    return named;
   }
 
   // biome-ignore lint/correctness/useYield: streaming is not supported by PGlite's query API.

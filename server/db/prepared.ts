@@ -35,6 +35,9 @@ export function prepareStatement(text: string, options: { instantsAsText?: boole
   if (options.instantsAsText) instantsAsText.add(text);
 }
 
+/** The name a marked statement runs under (PGlite's connection too, server/db/pglite-dialect.ts). */
+export const preparedNameOf = (text: string): string | undefined => names.get(text);
+
 const asText = (value: string) => value;
 
 /**
@@ -42,7 +45,7 @@ const asText = (value: string) => value;
  * type" (0A000), "prepared statement … does not exist" (26000) or "… already exists" (42P05).
  * Each is raised before the statement runs, so sending it again unnamed is safe.
  */
-function isStalePlan(error: unknown): boolean {
+export function isStalePlan(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: string; message?: string };
   if (code === "26000" || code === "42P05") return true;
   // 0A000 is "feature not supported" at large: only this one of them.

@@ -1,10 +1,14 @@
 /**
  * The statements every request sends run as named prepared statements on PostgreSQL
  * (server/db/prepared.ts): parsed once per connection, and sent unnamed again on a connection
- * whose prepared form went stale (a column added by another instance's migration) or is gone.
+ * whose prepared form went stale (a column added by another instance's migration) or is gone;
+ * on PGlite too (server/db/pglite-dialect.ts), prepared again once stale.
  */
+import { PGlite } from "@electric-sql/pglite";
+import { CompiledQuery, Kysely, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { PGliteDialect } from "../../server/db/pglite-dialect";
 import { PreparingClient, prepareStatement } from "../../server/db/prepared";
 import { createTestDatabase, type TestDatabase } from "./pg";
 
@@ -64,5 +68,60 @@ describe.skipIf(!pgUrl)("prepared statements on PostgreSQL", () => {
     prepareStatement(text);
     expect((await pool.query(text, [3, "three"])).rows).toEqual([{ id: 3, title: "three", weight: null }]);
     await expect(pool.query(text, [3, "again"])).rejects.toMatchObject({ code: "23505" });
+  });
+});
+
+describe("prepared statements on PGlite", () => {
+  let pglite: PGlite;
+  let db: Kysely<Record<string, Record<string, unknown>>>;
+  beforeAll(async () => {
+    pglite = await PGlite.create("memory://");
+    db = new Kysely({ dialect: new PGliteDialect(pglite) });
+    await sql`create table widgets (id int primary key, title text not null, at timestamptz, tags jsonb, codes text[])`.execute(
+      db,
+    );
+  });
+  afterAll(async () => {
+    await db?.destroy();
+    await pglite?.close();
+  });
+
+  const run = (text: string, params: unknown[]) => db.executeQuery(CompiledQuery.raw(text, params));
+  const preparedTexts = async () =>
+    (await pglite.query<{ statement: string }>("select statement from pg_prepared_statements")).rows.map(
+      (r) => r.statement,
+    );
+
+  it("prepares a marked statement once, with values and rows as PGlite's own query has them", async () => {
+    const insert = "insert into widgets (id, title, at, tags, codes) values ($1, $2, $3, $4, $5) returning *";
+    prepareStatement(insert);
+    const at = new Date("2026-11-29T04:05:06.789Z");
+    const values = [1, "one", at, JSON.stringify({ a: [1, "x"] }), ["p", "q r"]];
+    const named = (await run(insert, values)).rows;
+    const plain = (await pglite.query(insert, [2, ...values.slice(1)])).rows;
+    expect(named).toEqual([{ ...(plain[0] as object), id: 1 }]);
+    expect(named[0]).toMatchObject({ at, tags: { a: [1, "x"] }, codes: ["p", "q r"] });
+    await run(insert, [3, "three", null, null, null]);
+    expect(await preparedTexts()).toEqual([insert]);
+  });
+
+  it("answers with the new column once its table changed, and prepares it again", async () => {
+    const text = "select * from widgets where id = $1";
+    prepareStatement(text);
+    expect((await run(text, [1])).rows).toMatchObject([{ id: 1, title: "one" }]);
+    await sql`alter table widgets add column weight int`.execute(db);
+    expect((await run(text, [1])).rows).toMatchObject([{ id: 1, title: "one", weight: null }]);
+    expect((await run(text, [3])).rows).toMatchObject([{ id: 3, title: "three", weight: null }]);
+  });
+
+  it("reports a statement's own errors, and the connection goes on", async () => {
+    const text = "update widgets set id = $2 where id = $1 returning id";
+    prepareStatement(text);
+    await expect(run(text, [3, 1])).rejects.toMatchObject({ code: "23505" });
+    await db.transaction().execute(async (trx) => {
+      expect((await trx.executeQuery(CompiledQuery.raw(text, [3, 4]))).rows).toEqual([{ id: 4 }]);
+      expect((await trx.executeQuery(CompiledQuery.raw(text, [4, 5]))).numAffectedRows).toBe(1n);
+    });
+    expect((await run("select * from widgets where id = $1", [5])).rows).toHaveLength(1);
   });
 });
