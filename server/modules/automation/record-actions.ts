@@ -14,6 +14,7 @@ import { UUID } from "../../../schemas/uuid";
 import { withArticle } from "../../../src/lib/text";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db";
+import { StatementCache } from "../../db/statements";
 import { PermanentStepError } from "../../runs";
 import { notifyAssignment } from "../crm/assignments";
 import { enrolClients } from "../crm/sequences/enrolments";
@@ -38,6 +39,12 @@ const RECORDS: Readonly<
   opportunity: { table: "opportunities", schema: opportunitySchema },
   task: { table: "crm_tasks", schema: taskSchema },
 };
+
+/**
+ * The actions' statements by shape (table and fields set): sent by every run of a flow, they are
+ * compiled once and run as prepared statements (server/db/statements.ts).
+ */
+const statements = new StatementCache();
 
 async function valuesFor(db: Trx, run: AutomationRun) {
   return variableValues(await scopeOf(db, run));
@@ -97,12 +104,14 @@ export function recordExecutors(ctx: AppContext): Record<string, Executor> {
       recordValues(resource, inputs.fields ?? {}, (t) => fillVariables(t, values)),
     );
     const { table } = RECORDS[resource];
-    const made = (await trx
-      .insertInto(table)
-      // biome-ignore lint/suspicious/noExplicitAny: fields checked against the resource's schema above.
-      .values(fields as any)
-      .returningAll()
-      .executeTakeFirstOrThrow()) as Record<string, unknown>;
+    const insert = statements.query(`insert ${table} ${Object.keys(fields)}`, Object.values(fields), () =>
+      trx
+        .insertInto(table)
+        // biome-ignore lint/suspicious/noExplicitAny: fields checked against the resource's schema above.
+        .values(fields as any)
+        .returningAll(),
+    );
+    const made = (await trx.executeQuery(insert)).rows[0] as Record<string, unknown>;
     await notifyAssignment({ db: trx, existing: null, row: made, actorId: null, app: ctx }, resource);
     // What this step made may start other automations, never this one again (the engine's lineage).
     if (resource === "client")
@@ -125,17 +134,22 @@ export function recordExecutors(ctx: AppContext): Record<string, Executor> {
     const { table } = RECORDS[resource];
     // The run's client as this transaction read it already (its exit check, the variables).
     const known = resource === "client" ? clientReadIn(trx, id) : undefined;
-    const before = (known ??
-      (await trx.selectFrom(table).selectAll().where("id", "=", id).executeTakeFirst())) as
-      | Record<string, unknown>
-      | undefined;
-    const updated = (await trx
-      .updateTable(table)
-      // biome-ignore lint/suspicious/noExplicitAny: fields checked against the resource's schema above.
-      .set({ ...(fields as any), updated_at: new Date() })
-      .where("id", "=", id)
-      .returningAll()
-      .executeTakeFirst()) as Record<string, unknown> | undefined;
+    const read = () =>
+      statements.query(`select ${table}`, [id], () => trx.selectFrom(table).selectAll().where("id", "=", id));
+    const before = (known ?? (await trx.executeQuery(read())).rows[0]) as Record<string, unknown> | undefined;
+    const set = { ...fields, updated_at: new Date() };
+    const update = statements.query(
+      `update ${table} ${Object.keys(fields)}`,
+      [...Object.values(set), id],
+      () =>
+        trx
+          .updateTable(table)
+          // biome-ignore lint/suspicious/noExplicitAny: fields checked against the resource's schema above.
+          .set(set as any)
+          .where("id", "=", id)
+          .returningAll(),
+    );
+    const updated = (await trx.executeQuery(update)).rows[0] as Record<string, unknown> | undefined;
     if (!updated || !before) throw new PermanentStepError(`The ${resource} ${id} does not exist (deleted?)`);
     if (resource === "client") rememberClient(trx, updated as unknown as Client);
     await notifyAssignment({ db: trx, existing: before, row: updated, actorId: null, app: ctx }, resource);
@@ -160,11 +174,13 @@ export function recordExecutors(ctx: AppContext): Record<string, Executor> {
     const tags = Array.isArray(scope.client.tags) ? (scope.client.tags as string[]) : [];
     if (!tags.includes(tag)) {
       const updatedAt = new Date();
-      await trx
-        .updateTable("clients")
-        .set({ tags: JSON.stringify([...tags, tag]), updated_at: updatedAt })
-        .where("id", "=", String(scope.client.id))
-        .execute();
+      const set = { tags: JSON.stringify([...tags, tag]), updated_at: updatedAt };
+      const id = String(scope.client.id);
+      await trx.executeQuery(
+        statements.query("add_tag", [set.tags, updatedAt, id], () =>
+          trx.updateTable("clients").set(set).where("id", "=", id),
+        ),
+      );
       // The row as it is now, for the next steps of this transaction (run-scope.ts).
       rememberClient(trx, {
         ...scope.client,
