@@ -81,6 +81,8 @@ export interface FloorFigures {
 
 export interface Figures {
   driver: Driver;
+  /** The app thread's event loop delay while the bench ran (ms). */
+  loopDelayMs: { p99: number; max: number };
   where: string;
   accepted: number;
   refused: number;
@@ -117,6 +119,12 @@ export function print(f: Figures, runs: number, rate: number) {
       mark(f.accepted === runs),
     ],
     ["  start request p99", `${fmt(f.startP99)} ms`, "", ""],
+    [
+      "  app thread's event loop delay p99 / max",
+      `${fmt(f.loopDelayMs.p99)} / ${fmt(f.loopDelayMs.max)} ms`,
+      "",
+      "",
+    ],
     [
       "  starts offered over",
       `${fmt(f.offeredSeconds, 1)} s (${fmt(f.accepted / f.offeredSeconds)} runs/s)`,

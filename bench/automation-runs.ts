@@ -40,6 +40,7 @@
  * double: a retried step rolls back).
  */
 import os from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { sql } from "kysely";
 import { measureFloor } from "./automation-runs-floor";
 import {
@@ -124,6 +125,10 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
     // (the bench's own fast-forward and polls are counted apart) and CPU.
     const capture = captureStatements();
     const cpu0 = { app: cpuOfProcess(), pg: postgresCpu(started.postmasterPid) };
+    // How long the app's thread went without a turn of its event loop (taking connections and
+    // requests in): a start that waits for one is a start refused or late.
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
     const uptime0 = process.uptime();
     const load = await sendLoad(
       url,
@@ -156,6 +161,7 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
     const drainSeconds = (Date.now() - lastStart) / 1000;
     shifting = false;
     await shifter;
+    loopDelay.disable();
     const cpu = {
       app: cpuOfProcess() - cpu0.app,
       pg: postgresCpu(started.postmasterPid) - cpu0.pg,
@@ -207,6 +213,7 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
       accepted,
       refused,
       startP99: quantile(load.latencies, 0.99),
+      loopDelayMs: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
       offeredSeconds,
       byStatus,
       stepsDone: finishedMs.length,

@@ -125,10 +125,21 @@ export class PGliteConnection implements DatabaseConnection {
   }
 }
 
+/**
+ * The most PGlite work in a row without a turn of the event loop (ms). PGlite answers within the
+ * call, so one query's continuation starts the next in the same microtask run: a busy job queue
+ * would chain statements for seconds with no turn, and connections and requests would wait
+ * outside (refused, once the listen backlog is full). A turn every few milliseconds keeps the
+ * server taking them in; the requests then wait their turn for the connection like the rest.
+ */
+const TURN_EVERY_MS = 10;
+
 class PGliteDriver implements Driver {
   private readonly connection: PGliteConnection;
   private queue: Promise<void> = Promise.resolve();
   private release: (() => void) | null = null;
+  /** When the event loop last had a turn between two of this connection's uses. */
+  private turnedAt = performance.now();
 
   constructor(pg: PGlite) {
     this.connection = new PGliteConnection(pg);
@@ -137,6 +148,11 @@ class PGliteDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
+    if (performance.now() - this.turnedAt > TURN_EVERY_MS) {
+      // setImmediate runs after the loop's I/O phase: new connections and requests come in first.
+      await new Promise((resolve) => setImmediate(resolve));
+      this.turnedAt = performance.now();
+    }
     const previous = this.queue;
     let release!: () => void;
     this.queue = new Promise<void>((resolve) => {
