@@ -129,8 +129,9 @@ export class PGliteConnection implements DatabaseConnection {
  * The most PGlite work in a row without a turn of the event loop (ms). PGlite answers within the
  * call, so one query's continuation starts the next in the same microtask run: a busy job queue
  * would chain statements for seconds with no turn, and connections and requests would wait
- * outside (refused, once the listen backlog is full). A turn every few milliseconds keeps the
- * server taking them in; the requests then wait their turn for the connection like the rest.
+ * outside (refused, once the listen backlog is full). A turn every few milliseconds, taken by
+ * whoever takes the connection next, keeps the server taking them in; the requests then wait
+ * their turn for the connection like the rest.
  */
 const TURN_EVERY_MS = 10;
 
@@ -148,17 +149,18 @@ class PGliteDriver implements Driver {
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    if (performance.now() - this.turnedAt > TURN_EVERY_MS) {
-      // setImmediate runs after the loop's I/O phase: new connections and requests come in first.
-      await new Promise((resolve) => setImmediate(resolve));
-      this.turnedAt = performance.now();
-    }
     const previous = this.queue;
     let release!: () => void;
     this.queue = new Promise<void>((resolve) => {
       release = resolve;
     });
     await previous;
+    // Checked on taking the connection: each handing over of it continues the same microtask run.
+    if (performance.now() - this.turnedAt > TURN_EVERY_MS) {
+      // setImmediate runs after the loop's I/O phase: new connections and requests come in first.
+      await new Promise((resolve) => setImmediate(resolve));
+      this.turnedAt = performance.now();
+    }
     this.release = release;
     return this.connection;
   }
