@@ -36,14 +36,23 @@ import { completeStep, endRun, enqueueStep, parkStep } from "./transitions";
 
 type Trx = Transaction<Database>;
 
-/** The step's run if the step is still the one to run, else undefined (the job has nothing to do). */
-async function lockRunnable(trx: Trx, job: StepJob): Promise<{ run: Run; step: RunStep } | undefined> {
-  const locked = await lockRun(trx, job.runId, job.key);
+/**
+ * The step's run if the step is still the one to run, else undefined (the job has nothing to
+ * do). The kind's subject comes with the lock (RunKind.subjectRead), told to the kind.
+ */
+async function lockRunnable(
+  trx: Trx,
+  entry: KindEntry,
+  job: StepJob,
+): Promise<{ run: Run; step: RunStep } | undefined> {
+  const read = entry.kind.subjectRead;
+  const locked = await lockRun(trx, job.runId, job.key, { subject: read });
   if (!locked?.step) return undefined;
   const { run, step } = locked;
   if (run.status !== "running" && run.status !== "waiting") return undefined;
   if (run.cursor !== job.key) return undefined;
   if (step.status !== "scheduled" && step.status !== "waiting") return undefined;
+  if (read && locked.subject !== undefined) read.locked(trx, run, locked.subject);
   return { run, step };
 }
 
@@ -74,7 +83,7 @@ async function attemptStep(
   prepared: { value: unknown } | undefined,
   failed: BatchFailure | undefined,
 ): Promise<Attempt> {
-  const runnable = await lockRunnable(trx, target);
+  const runnable = await lockRunnable(trx, entry, target);
   if (!runnable) return { kind: "over" };
   const { run, step } = runnable;
   const { key } = target;
@@ -279,7 +288,7 @@ async function recordFailureIn(
   startedAt: Date,
   carrier: StepCarrier,
 ): Promise<void> {
-  const runnable = await lockRunnable(trx, job);
+  const runnable = await lockRunnable(trx, entry, job);
   if (!runnable) return;
   const { run, step } = runnable;
   const definition = await core.definitions.get(trx, run.definitionHash);
