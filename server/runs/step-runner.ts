@@ -18,6 +18,7 @@
 import type { Transaction } from "kysely";
 import type { Database } from "../db";
 import type { JobContext } from "../jobs";
+import { BatchMoves, flushMoves } from "./batch-moves";
 import type { Run, RunStep, StepContextBase, StepDefinition, StepOutcome } from "./contract";
 import {
   type EngineCore,
@@ -44,16 +45,17 @@ async function lockRunnable(
   trx: Trx,
   entry: KindEntry,
   job: StepJob,
-): Promise<{ run: Run; step: RunStep } | undefined> {
+  reached = false,
+): Promise<{ run: Run; step: RunStep; reached: string[] } | undefined> {
   const read = entry.kind.subjectRead;
-  const locked = await lockRun(trx, job.runId, job.key, { subject: read });
+  const locked = await lockRun(trx, job.runId, job.key, { subject: read, reached });
   if (!locked?.step) return undefined;
   const { run, step } = locked;
   if (run.status !== "running" && run.status !== "waiting") return undefined;
   if (run.cursor !== job.key) return undefined;
   if (step.status !== "scheduled" && step.status !== "waiting") return undefined;
   if (read && locked.subject !== undefined) read.locked(trx, run, locked.subject);
-  return { run, step };
+  return { run, step, reached: locked.reached ?? [] };
 }
 
 type Attempt =
@@ -83,16 +85,19 @@ async function attemptStep(
   prepared: { value: unknown } | undefined,
   failed: BatchFailure | undefined,
 ): Promise<Attempt> {
-  const runnable = await lockRunnable(trx, entry, target);
+  const runnable = await lockRunnable(trx, entry, target, true);
   if (!runnable) return { kind: "over" };
   const { run, step } = runnable;
+  // The moves of the steps done in this transaction, written at once when they end.
+  const moves = new BatchMoves(core, entry, trx, runnable.reached);
   const { key } = target;
   const definition = await core.definitions.get(trx, run.definitionHash);
   // The run was read back: it committed, and its definition with it.
   core.definitions.markStored(run.definitionHash);
   /** The step is done: the steps due after it in this transaction, then the job's next step. */
   const over = async (moved: Run): Promise<Attempt> => {
-    await continueBatch(core, entry, trx, job, carrier, moved, definition, failed);
+    await continueBatch(core, entry, trx, job, carrier, moves, moved, definition, failed);
+    await moves.flush();
     await settleCarry(core, entry, trx, job, carrier, moved.id);
     return { kind: "over" };
   };
@@ -105,6 +110,7 @@ async function attemptStep(
         attempt: step.attempt,
         startedAt: step.startedAt,
         carrier,
+        moves,
       }),
     );
   }
@@ -140,7 +146,10 @@ async function attemptStep(
     throw new StepAttemptError(error);
   }
   return over(
-    await recordOutcome(core, entry, trx, run, definition, key, outcome, context.attempt, startedAt, carrier),
+    await recordOutcome(core, entry, trx, run, definition, key, outcome, context.attempt, startedAt, {
+      carrier,
+      moves,
+    }),
   );
 }
 
@@ -175,9 +184,10 @@ function recordOutcome(
   outcome: StepOutcome,
   attemptNumber: number,
   startedAt: Date,
-  carrier: StepCarrier,
+  batch: { carrier: StepCarrier; moves: BatchMoves },
 ): Promise<Run> {
   const attempt = { attempt: attemptNumber, startedAt, input: outcome.input };
+  const { carrier, moves } = batch;
   if (outcome.awaitEvent) return parkStep(core, trx, entry, run, key, outcome.awaitEvent, attempt, carrier);
   return completeStep(core, trx, entry, run, definition, key, {
     ...attempt,
@@ -185,6 +195,7 @@ function recordOutcome(
     nextAt: outcome.nextAt,
     exit: outcome.exit,
     carrier,
+    moves,
   });
 }
 
@@ -211,6 +222,7 @@ async function continueBatch(
   trx: Trx,
   job: JobContext<StepJob>,
   carrier: StepCarrier,
+  moves: BatchMoves,
   moved: Run,
   definition: unknown,
   failed: BatchFailure | undefined,
@@ -252,7 +264,10 @@ async function continueBatch(
       if (job.signal.aborted) throw error;
       throw new BatchStepFailed({ index: n, key, error, startedAt });
     }
-    run = await recordOutcome(core, entry, trx, run, definition, key, outcome, 1, startedAt, carrier);
+    run = await recordOutcome(core, entry, trx, run, definition, key, outcome, 1, startedAt, {
+      carrier,
+      moves,
+    });
   }
 }
 
@@ -288,6 +303,8 @@ async function recordFailureIn(
   startedAt: Date,
   carrier: StepCarrier,
 ): Promise<void> {
+  // The batch's moves before it, written: the failure is recorded on the rows as they are.
+  await flushMoves(trx);
   const runnable = await lockRunnable(trx, entry, job);
   if (!runnable) return;
   const { run, step } = runnable;
