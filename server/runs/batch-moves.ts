@@ -112,9 +112,8 @@ export class BatchMoves {
       stepsReached: seq,
       updatedAt: new Date(),
     };
-    if (!(await carrier?.carry(this.trx, next.key, next.later ? next.dueAt : undefined))) {
-      this.enqueue = { key: next.key, dueAt: next.dueAt };
-    }
+    const carried = await carrier?.carry(this.trx, next.key, next.later ? next.dueAt : undefined);
+    this.enqueue = carried ? undefined : { key: next.key, dueAt: next.dueAt };
     return this.current;
   }
 
