@@ -126,6 +126,26 @@ export interface RunsMoved {
   lastStartedAt: Date;
 }
 
+/**
+ * The run's subject read with the run's lock, in the lock's own statement: the kind's exit check
+ * and steps read it anyway, and each transaction of a run's steps saves that round trip. The
+ * engine knows only a table and a key: it answers the row as JSON to `locked`, which keeps it
+ * for the transaction (`row_to_json`: its columns in order, instants as ISO text).
+ */
+export interface SubjectRead<C = unknown> {
+  /** Runs whose subject is of this type (`run.subject.type`); other runs read nothing. */
+  subjectType: string;
+  /** The table whose `id` is the subject's id. */
+  table: keyof Database & string;
+  /** The type of that `id` column (the run keeps the subject's id as text). */
+  idType: "uuid" | "text";
+  /**
+   * Told the row (null: the subject is gone) each time a step's job locked the run, in its
+   * transaction, before the exit check. Must not throw.
+   */
+  locked(trx: Transaction<Database>, run: Run<C>, row: Record<string, unknown> | null): void;
+}
+
 /** A module's kind of run ('sequence', 'automation'): declared once with engine.registerKind. */
 export interface RunKind<D = unknown, S extends StepDefinition = StepDefinition, C = unknown> {
   flow: RunFlow<D, S>;
@@ -136,6 +156,8 @@ export interface RunKind<D = unknown, S extends StepDefinition = StepDefinition,
    * 'exited' before the step runs; null lets it run.
    */
   exitCheck?(trx: Transaction<Database>, run: Run<C>, key: string): Promise<string | null>;
+  /** The subject read with the run's lock, for the exit check and the steps (above). */
+  subjectRead?: SubjectRead<C>;
   /** Called in the transaction that fails a run (notify its owner). Must not throw. */
   onRunFailed?(trx: Transaction<Database>, run: Run<C>, step: RunStep): Promise<void>;
   /** Called in the transaction that ends a run, whatever its end (finished, failed, exited, cancelled). */

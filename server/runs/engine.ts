@@ -7,6 +7,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../db";
 import { conflict, notFound } from "../http/errors";
 import type { JobLogger, JobQueue } from "../jobs";
+import { flushMoves } from "./batch-moves";
 import type { Db, Run, RunEngine, StartResult } from "./contract";
 import {
   DEFAULT_CONCURRENCY,
@@ -188,6 +189,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     exit(db, input) {
       if (!input.reason) throw new Error("An exit needs its reason");
       return inTransaction(db, async (trx) => {
+        await flushMoves(trx);
         const runs = await lockActiveRuns(trx, {
           subject: input.subject,
           kind: input.kind,
@@ -205,6 +207,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     signal(db, input) {
       if (!input.subject && !input.runId) throw new Error("A signal names a subject or a run");
       return inTransaction(db, async (trx) => {
+        await flushMoves(trx);
         const runs = await lockActiveRuns(trx, {
           subject: input.subject,
           runId: input.runId,
@@ -234,6 +237,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
 
     cancel(runId, db = core.db) {
       return inTransaction(db, async (trx) => {
+        await flushMoves(trx);
         const locked = await lockRun(trx, runId, null);
         if (!locked) throw notFound("Run not found");
         const { run } = locked;
@@ -246,6 +250,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
 
     retryFromFailed(runId, db = core.db) {
       return inTransaction(db, async (trx) => {
+        await flushMoves(trx);
         const locked = await lockRun(trx, runId, null);
         if (!locked) throw notFound("Run not found");
         const { run } = locked;
@@ -268,12 +273,14 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
     },
 
     async get(runId, db = core.db) {
+      await flushMoves(db);
       const run = await getRun(db, runId);
       if (!run) return undefined;
       return { ...run, definition: await definitionOf(db, run), steps: await stepsOf(db, runId) };
     },
 
-    list(query, db = core.db) {
+    async list(query, db = core.db) {
+      await flushMoves(db);
       const pageSize = Math.min(Math.max(1, Math.floor(query.pageSize ?? 10)), MAX_PAGE_SIZE);
       const page = Math.max(1, Math.floor(query.page ?? 1));
       return listRuns(db, {
@@ -286,12 +293,16 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       });
     },
 
-    counts(kind, ownerKeys, db = core.db) {
+    async counts(kind, ownerKeys, db = core.db) {
+      await flushMoves(db);
       return countRuns(db, kind, ownerKeys);
     },
 
     removeOwner(db, kind, ownerKey) {
-      return inTransaction(db, (trx) => deleteOwnerRuns(trx, kind, ownerKey, `run.${kind}`));
+      return inTransaction(db, async (trx) => {
+        await flushMoves(trx);
+        return deleteOwnerRuns(trx, kind, ownerKey, `run.${kind}`);
+      });
     },
   };
   return engine;

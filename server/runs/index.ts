@@ -43,6 +43,7 @@ export type {
   StepExecutor,
   StepOutcome,
   StepStatus,
+  SubjectRead,
 } from "./contract";
 export { ACTIVE_STATUSES, RUN_STATUSES } from "./contract";
 export { DEFAULT_RETRY, MAX_RUN_DEPTH, STEP_JOB_ATTEMPTS } from "./core";

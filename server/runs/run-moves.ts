@@ -209,3 +209,93 @@ export async function updateRun(
   if (row?.job_ended) job?.ended();
   return row ? movedRun(row, run) : undefined;
 }
+
+/** A step a batch reached (BatchMoves): done in it, or the one the run is at, scheduled. */
+export interface AddedStep {
+  step_key: string;
+  step_type: string;
+  seq: number;
+  status: "scheduled" | "done";
+  attempt: number;
+  due_at: Date;
+  started_at?: Date | null;
+  finished_at?: Date;
+  input?: unknown;
+  output?: unknown;
+}
+
+/** A batch's moves in one statement (writeMoves). */
+export interface MovesWrite {
+  runId: string;
+  /** The run's context (kept: a move does not read it back). */
+  context: unknown;
+  /** The step the batch started on, done: its row exists. */
+  done: {
+    key: string;
+    attempt: number;
+    startedAt: Date | null;
+    finishedAt: Date;
+    input?: unknown;
+    output?: unknown;
+  };
+  /** The steps the batch reached after it, in order: their rows are new. */
+  added: AddedStep[];
+  /** Where the run is after them: a step (running or waiting for it), or finished. */
+  run: {
+    status: RunStatus;
+    cursor: string | null;
+    outputs: Record<string, unknown>;
+    /** Steps reached in the batch. */
+    reached: number;
+    finishedAt?: Date;
+  };
+  /** The job's own end, when the batch ends with the run finished or its next step due later. */
+  job?: JobEnd;
+}
+
+/**
+ * A batch's moves written at once (server/runs/batch-moves.ts): the step it started on done,
+ * the steps it reached inserted (done, and the one the run is at), the run moved, and the job
+ * ended when the run did or waits. Undefined when the run is not active (it ended in this
+ * transaction); the step it started on is done all the same, as with advanceRun.
+ */
+export async function writeMoves(db: Db, w: MovesWrite): Promise<Run | undefined> {
+  const now = new Date();
+  const { done } = w;
+  const { rows } = await db.executeQuery(
+    prepared(
+      sql<MovedRow & { job_ended: boolean }>`
+    with done as (
+      update run_steps
+      set status = 'done', attempt = ${done.attempt}, started_at = ${done.startedAt}, finished_at = ${done.finishedAt}
+        ${done.input !== undefined ? sql`, input = ${jsonb(done.input)}` : sql``}
+        ${done.output !== undefined ? sql`, output = ${jsonb(done.output)}` : sql``}
+      where run_id = ${w.runId} and step_key = ${done.key}
+    ),
+    moved as (
+      update runs
+      set status = ${w.run.status}, cursor = ${w.run.cursor}, awaiting = null, outputs = ${jsonb(w.run.outputs)},
+        steps_reached = steps_reached + ${w.run.reached}, updated_at = ${now}
+        ${w.run.finishedAt ? sql`, finished_at = ${w.run.finishedAt}` : sql``}
+      where id = ${w.runId} and status in ('running', 'waiting')
+      returning ${sql.join(MOVED_COLUMNS.map((c) => sql.ref(c)))}
+    ),
+    added as (
+      insert into run_steps (run_id, step_key, step_type, seq, status, attempt, due_at, started_at, finished_at,
+        input, output)
+      select moved.id, a.step_key, a.step_type, a.seq, a.status, a.attempt, a.due_at, a.started_at, a.finished_at,
+        a.input, a.output
+      from moved cross join jsonb_to_recordset(${jsonb(w.added)}) as a(step_key text, step_type text, seq integer,
+        status text, attempt integer, due_at timestamptz, started_at timestamptz, finished_at timestamptz,
+        input jsonb, output jsonb)
+    )
+    ${w.job ? sql`, job as (${w.job.query.where(sql<boolean>`exists (select 1 from moved)`)})` : sql``}
+    select ${MOVED}, ${w.job ? sql`exists (select 1 from job)` : sql`false`} as job_ended
+    from moved
+  `.compile(db),
+    ),
+  );
+  const row = rows[0];
+  if (row?.job_ended) w.job?.ended();
+  return row ? movedRun(row, w) : undefined;
+}

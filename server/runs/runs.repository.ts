@@ -6,7 +6,7 @@
 import { type RawBuilder, type Selectable, sql } from "kysely";
 import { prepared } from "../db/statements";
 import type { RunStepsTable, RunsTable } from "../db/types-runs";
-import type { Db, Run, RunStep, RunSubject } from "./contract";
+import type { Db, Run, RunStep, RunSubject, SubjectRead } from "./contract";
 import { ACTIVE_STATUSES } from "./contract";
 import { jsonb, toRun, toStep } from "./rows";
 
@@ -132,6 +132,18 @@ export interface LockedRun {
   run: Run;
   /** The step of `key`, if the run reached it. */
   step: RunStep | undefined;
+  /** The keys of every step the run reached (`reached` asked). */
+  reached?: string[];
+  /** The subject's row as JSON, null when it is gone (`subject` asked, and the run is about one of its type). */
+  subject?: Record<string, unknown> | null;
+}
+
+/** What lockRun reads beside the run and its step, in the same statement. */
+export interface LockExtras {
+  /** The keys of the steps the run reached (a batch's guard against a flow coming back to one). */
+  reached?: boolean;
+  /** The run's subject (RunKind.subjectRead). */
+  subject?: Pick<SubjectRead, "subjectType" | "table" | "idType">;
 }
 
 /** The step columns lockRun reads beside the run's, prefixed `s_` (one statement for both). */
@@ -150,13 +162,30 @@ const STEP_COLUMNS = [
 ] as const;
 
 type Prefixed = { [C in (typeof STEP_COLUMNS)[number] as `s_${C}`]: Selectable<RunStepsTable>[C] | null };
+type Extras = { x_reached?: string[] | null; x_subject?: Record<string, unknown> | null };
 
-/** Locks a run's row for the rest of the transaction, and reads one of its steps. */
-export async function lockRun(db: Db, runId: string, key: string | null): Promise<LockedRun | undefined> {
+/** The subject's row, by the run's subject id cast to its key's type only for runs about that type. */
+function subjectColumn(read: NonNullable<LockExtras["subject"]>) {
+  const id = sql`case when r.subject_type = ${read.subjectType} then cast(r.subject_id as ${sql.raw(read.idType === "uuid" ? "uuid" : "text")}) end`;
+  return sql`, (select row_to_json(x) from ${sql.table(read.table)} x where x.id = ${id}) as x_subject`;
+}
+
+/**
+ * Locks a run's row for the rest of the transaction, and reads one of its steps (and, asked,
+ * the keys of all its steps and its subject's row).
+ */
+export async function lockRun(
+  db: Db,
+  runId: string,
+  key: string | null,
+  extras: LockExtras = {},
+): Promise<LockedRun | undefined> {
   const { rows } = await db.executeQuery(
     prepared(
-      sql<Selectable<RunsTable> & Prefixed>`
+      sql<Selectable<RunsTable> & Prefixed & Extras>`
     select r.*, ${sql.join(STEP_COLUMNS.map((c) => sql`s.${sql.ref(c)} as ${sql.ref(`s_${c}`)}`))}
+      ${extras.reached ? sql`, array(select k.step_key from run_steps k where k.run_id = r.id) as x_reached` : sql``}
+      ${extras.subject ? subjectColumn(extras.subject) : sql``}
     from runs r left join run_steps s on s.run_id = r.id and s.step_key = ${key}
     where r.id = ${runId}
     for update of r
@@ -165,10 +194,15 @@ export async function lockRun(db: Db, runId: string, key: string | null): Promis
   );
   const row = rows[0];
   if (!row) return undefined;
-  const run = toRun(row);
-  if (key === null || row.s_step_key === null) return { run, step: undefined };
+  const { x_reached, x_subject, ...runRow } = row;
+  const run = toRun(runRow);
+  const found: LockedRun = { run, step: undefined };
+  if (extras.reached) found.reached = x_reached ?? [];
+  if (extras.subject && run.subject?.type === extras.subject.subjectType) found.subject = x_subject ?? null;
+  if (key === null || row.s_step_key === null) return found;
   const step = Object.fromEntries(STEP_COLUMNS.map((c) => [c, row[`s_${c}`]]));
-  return { run, step: toStep({ ...step, run_id: run.id } as Selectable<RunStepsTable>) };
+  found.step = toStep({ ...step, run_id: run.id } as Selectable<RunStepsTable>);
+  return found;
 }
 
 export interface ActiveRunFilter {

@@ -70,13 +70,13 @@ export async function settleCarry(
   runId: string,
 ): Promise<void> {
   const { next: key, at } = carrier;
+  // Due later: this run of the job ends with the transaction, and nothing is left to run now.
+  if (at) carrier.next = null;
   if (carrier.ended) return;
   if (!key) {
     await job.finishIn(trx);
     return;
   }
-  // Due later: this run of the job ends with the transaction, and nothing is left to run now.
-  if (at) carrier.next = null;
   if (await job.carryOn(trx, { runId, key }, stepJobKey(runId, key), at)) return;
   carrier.next = null;
   await enqueueStep(core, trx, entry, runId, key, at ?? new Date());

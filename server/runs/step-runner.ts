@@ -8,44 +8,32 @@
  *
  * An executor that throws fails the attempt: the rollback undoes its writes, then a second
  * transaction records the error on the step and queues the next attempt after the kind's
- * backoff, or fails the run when the attempts are spent.
+ * backoff, or fails the run when the attempts are spent (step-attempts.ts).
  *
  * The job goes on to the steps due after its own (docs/runs.md, "One job, few round trips"):
- * in the same transaction (continueBatch), then in the next one as the job of that step
+ * in the same transaction (continueBatch, its moves written at once: batch-moves.ts), then in the next one as the job of that step
  * (settleCarry, JobContext.carryOn); a step due later gets the job too, queued again for then,
  * and the job is done in the transaction of its last step (JobContext.finishIn).
  */
 import type { Transaction } from "kysely";
 import type { Database } from "../db";
 import type { JobContext } from "../jobs";
-import type { Run, RunStep, StepContextBase, StepDefinition, StepOutcome } from "./contract";
+import { BatchMoves } from "./batch-moves";
+import type { Run, StepContextBase, StepDefinition, StepOutcome } from "./contract";
 import {
   type EngineCore,
-  errorText,
   type KindEntry,
   type NormalExecutor,
-  retryPolicyOf,
   STEP_JOB_ATTEMPTS,
   type StepJob,
   stepJobKey,
 } from "./core";
 import { PermanentStepError, StepAttemptError } from "./errors";
-import { lockRun, updateStep } from "./runs.repository";
+import { lockRunnable, recordFailure, recordFailureIn } from "./step-attempts";
 import { type StepCarrier, settleCarry, stepCarrier } from "./step-carrier";
-import { completeStep, endRun, enqueueStep, parkStep } from "./transitions";
+import { completeStep, endRun, parkStep } from "./transitions";
 
 type Trx = Transaction<Database>;
-
-/** The step's run if the step is still the one to run, else undefined (the job has nothing to do). */
-async function lockRunnable(trx: Trx, job: StepJob): Promise<{ run: Run; step: RunStep } | undefined> {
-  const locked = await lockRun(trx, job.runId, job.key);
-  if (!locked?.step) return undefined;
-  const { run, step } = locked;
-  if (run.status !== "running" && run.status !== "waiting") return undefined;
-  if (run.cursor !== job.key) return undefined;
-  if (step.status !== "scheduled" && step.status !== "waiting") return undefined;
-  return { run, step };
-}
 
 type Attempt =
   | { kind: "over" }
@@ -74,16 +62,19 @@ async function attemptStep(
   prepared: { value: unknown } | undefined,
   failed: BatchFailure | undefined,
 ): Promise<Attempt> {
-  const runnable = await lockRunnable(trx, target);
+  const runnable = await lockRunnable(trx, entry, target, true);
   if (!runnable) return { kind: "over" };
   const { run, step } = runnable;
+  // The moves of the steps done in this transaction, written at once when they end.
+  const moves = new BatchMoves(core, entry, trx, runnable.reached);
   const { key } = target;
   const definition = await core.definitions.get(trx, run.definitionHash);
   // The run was read back: it committed, and its definition with it.
   core.definitions.markStored(run.definitionHash);
   /** The step is done: the steps due after it in this transaction, then the job's next step. */
   const over = async (moved: Run): Promise<Attempt> => {
-    await continueBatch(core, entry, trx, job, carrier, moved, definition, failed);
+    await continueBatch(core, entry, trx, job, carrier, moves, moved, definition, failed);
+    await moves.flush();
     await settleCarry(core, entry, trx, job, carrier, moved.id);
     return { kind: "over" };
   };
@@ -96,6 +87,7 @@ async function attemptStep(
         attempt: step.attempt,
         startedAt: step.startedAt,
         carrier,
+        moves,
       }),
     );
   }
@@ -131,7 +123,10 @@ async function attemptStep(
     throw new StepAttemptError(error);
   }
   return over(
-    await recordOutcome(core, entry, trx, run, definition, key, outcome, context.attempt, startedAt, carrier),
+    await recordOutcome(core, entry, trx, run, definition, key, outcome, context.attempt, startedAt, {
+      carrier,
+      moves,
+    }),
   );
 }
 
@@ -166,9 +161,10 @@ function recordOutcome(
   outcome: StepOutcome,
   attemptNumber: number,
   startedAt: Date,
-  carrier: StepCarrier,
+  batch: { carrier: StepCarrier; moves: BatchMoves },
 ): Promise<Run> {
   const attempt = { attempt: attemptNumber, startedAt, input: outcome.input };
+  const { carrier, moves } = batch;
   if (outcome.awaitEvent) return parkStep(core, trx, entry, run, key, outcome.awaitEvent, attempt, carrier);
   return completeStep(core, trx, entry, run, definition, key, {
     ...attempt,
@@ -176,6 +172,7 @@ function recordOutcome(
     nextAt: outcome.nextAt,
     exit: outcome.exit,
     carrier,
+    moves,
   });
 }
 
@@ -202,6 +199,7 @@ async function continueBatch(
   trx: Trx,
   job: JobContext<StepJob>,
   carrier: StepCarrier,
+  moves: BatchMoves,
   moved: Run,
   definition: unknown,
   failed: BatchFailure | undefined,
@@ -243,77 +241,13 @@ async function continueBatch(
       if (job.signal.aborted) throw error;
       throw new BatchStepFailed({ index: n, key, error, startedAt });
     }
-    run = await recordOutcome(core, entry, trx, run, definition, key, outcome, 1, startedAt, carrier);
-  }
-}
-
-/**
- * Records a failed attempt of the step: retried after the backoff while attempts remain (a new
- * job of the same key), else the step and its run fail and the kind's onRunFailed is called.
- */
-async function recordFailure(
-  core: EngineCore,
-  entry: KindEntry,
-  job: JobContext<StepJob>,
-  target: StepJob,
-  error: unknown,
-  startedAt: Date,
-): Promise<void> {
-  const carrier = stepCarrier(job, target.runId);
-  await core.db.transaction().execute(async (trx) => {
-    await recordFailureIn(core, entry, trx, target, error, startedAt, carrier);
-    await settleCarry(core, entry, trx, job, carrier, target.runId);
-  });
-}
-
-/**
- * recordFailure in the caller's transaction (a batch's step that failed); the retry's job is
- * the carrier's, queued again for its time.
- */
-async function recordFailureIn(
-  core: EngineCore,
-  entry: KindEntry,
-  trx: Trx,
-  job: StepJob,
-  error: unknown,
-  startedAt: Date,
-  carrier: StepCarrier,
-): Promise<void> {
-  const runnable = await lockRunnable(trx, job);
-  if (!runnable) return;
-  const { run, step } = runnable;
-  const definition = await core.definitions.get(trx, run.definitionHash);
-  const policy = retryPolicyOf(entry, entry.kind.flow.step(definition, job.key));
-  const attempt = step.attempt + 1;
-  const text = errorText(error);
-  const fields = { runId: run.id, kind: run.kind, step: job.key, attempt, err: error };
-  if (!(error instanceof PermanentStepError) && attempt < policy.attempts) {
-    const dueAt = new Date(Date.now() + Math.max(0, policy.delayMs(attempt)));
-    await updateStep(trx, run.id, job.key, {
-      status: "scheduled",
-      attempt,
-      dueAt,
-      startedAt,
-      finishedAt: new Date(),
-      error: text,
+    run = await recordOutcome(core, entry, trx, run, definition, key, outcome, 1, startedAt, {
+      carrier,
+      moves,
     });
-    if (!(await carrier.carry(trx, job.key, dueAt)))
-      await enqueueStep(core, trx, entry, run.id, job.key, dueAt);
-    core.log.warn({ ...fields, retryAt: dueAt }, "run step failed; it will be retried");
-    return;
   }
-  const failed = await updateStep(trx, run.id, job.key, {
-    status: "failed",
-    attempt,
-    startedAt,
-    finishedAt: new Date(),
-    error: text,
-  });
-  core.log.warn(fields, "run step failed on its last attempt");
-  await endRun(core, trx, entry, run, "failed", { error: text, failedStep: failed });
 }
 
-/** Runs one step of the job; answers the next step when the job carries the run on to it. */
 async function runStep(
   core: EngineCore,
   entry: KindEntry,

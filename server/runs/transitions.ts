@@ -6,6 +6,7 @@
  */
 import type { Transaction } from "kysely";
 import type { Database } from "../db";
+import { type BatchMoves, flushMoves } from "./batch-moves";
 import { ACTIVE_STATUSES, type Run, type RunStatus, type RunStep, type StepOutcome } from "./contract";
 import { type EngineCore, type KindEntry, STEP_JOB_ATTEMPTS, type StepJob, stepJobKey } from "./core";
 import { getRun } from "./runs.reads";
@@ -71,6 +72,8 @@ export interface Completion {
   exit?: string;
   /** The job that may run the next step itself. */
   carrier?: Carrier;
+  /** The batch this step is part of: its move is kept there, written with the batch's (batch-moves.ts). */
+  moves?: BatchMoves;
 }
 
 /** Marks the step at the cursor done, and moves the run to the step its flow names next. */
@@ -85,7 +88,21 @@ export async function completeStep(
 ): Promise<Run> {
   const outputs = done.output === undefined ? run.outputs : { ...run.outputs, [key]: done.output };
   const next = done.exit ? null : entry.kind.flow.next(definition, key, done.output);
-  if (next !== null) return advance(core, trx, entry, run, definition, key, done, next, outputs);
+  const { moves } = done;
+  const record = { attempt: done.attempt, startedAt: done.startedAt, input: done.input, output: done.output };
+  if (next !== null) {
+    const now = new Date();
+    const dueAt = done.nextAt && done.nextAt > now ? done.nextAt : now;
+    // A key the definition lacks is scheduled all the same: running it fails the run visibly there.
+    const type = entry.kind.flow.step(definition, next)?.type ?? "unknown";
+    const to = { key: next, type, dueAt, later: dueAt > now };
+    if (moves?.keeps(next)) return moves.advance(run, key, record, outputs, to, done.carrier);
+    // Written as before, after the batch's moves: a flow come back to a step fails the run there.
+    await flushMoves(trx);
+    return advance(core, trx, entry, run, key, done, to, outputs);
+  }
+  // The last step done, its run finished and its job done in one statement.
+  if (!done.exit && moves?.keeps(null)) return moves.finish(run, key, record, outputs, done.carrier);
   const change = {
     status: "done" as const,
     attempt: done.attempt,
@@ -94,36 +111,32 @@ export async function completeStep(
     input: done.input,
     output: done.output,
   };
-  // The last step done, its run finished and its job done in one statement.
   if (!done.exit) {
     const job = done.carrier?.endWith?.(null);
     return endRun(core, trx, entry, run, "finished", { outputs, doneStep: { key, change }, job });
   }
+  await flushMoves(trx);
   await updateStep(trx, run.id, key, change);
   return endRun(core, trx, entry, run, "exited", { exitReason: done.exit, outputs });
 }
 
 /**
- * The usual move: the step done and the next one scheduled in one statement (advanceRun), then
- * its job (or the carrier).
+ * The usual move out of a batch: the step done and the next one scheduled in one statement
+ * (advanceRun), then its job (or the carrier).
  */
 async function advance(
   core: EngineCore,
   trx: Trx,
   entry: KindEntry,
   run: Run,
-  definition: unknown,
   key: string,
   done: Completion,
-  next: string,
+  next: { key: string; type: string; dueAt: Date; later: boolean },
   outputs: Record<string, unknown>,
 ): Promise<Run> {
-  const now = new Date();
-  const dueAt = done.nextAt && done.nextAt > now ? done.nextAt : now;
-  // A key the definition lacks is scheduled all the same: running it fails the run visibly there.
-  const type = entry.kind.flow.step(definition, next)?.type ?? "unknown";
+  const { dueAt, later } = next;
   // Due later: the job is queued again for then in the move's own statement, when it can be.
-  const job = dueAt > now ? done.carrier?.endWith?.(next, dueAt) : undefined;
+  const job = later ? done.carrier?.endWith?.(next.key, dueAt) : undefined;
   let jobEnded = false;
   const advanced = await advanceRun(trx, {
     runId: run.id,
@@ -136,18 +149,18 @@ async function advance(
       },
     },
     done: { key, attempt: done.attempt, startedAt: done.startedAt, input: done.input, output: done.output },
-    run: { status: dueAt > now ? "waiting" : "running", outputs },
-    next: { key: next, type, dueAt },
+    run: { status: later ? "waiting" : "running", outputs },
+    next: { key: next.key, type: next.type, dueAt },
   });
   if (!advanced) return current(trx, run);
   if (!advanced.inserted) {
-    const error = `The flow came back to step "${next}": a run reaches each step once`;
+    const error = `The flow came back to step "${next.key}": a run reaches each step once`;
     const after = (await getStep(trx, run.id, key)) ?? null;
     return endRun(core, trx, entry, advanced.run, "failed", { error, failedStep: after });
   }
   if (jobEnded) return advanced.run;
-  if (!(await done.carrier?.carry(trx, next, dueAt > now ? dueAt : undefined))) {
-    await enqueueStep(core, trx, entry, run.id, next, dueAt);
+  if (!(await done.carrier?.carry(trx, next.key, later ? dueAt : undefined))) {
+    await enqueueStep(core, trx, entry, run.id, next.key, dueAt);
   }
   return advanced.run;
 }
@@ -163,6 +176,7 @@ export async function parkStep(
   attempt: { attempt: number; startedAt: Date; input?: unknown },
   carrier?: Carrier,
 ): Promise<Run> {
+  await flushMoves(trx);
   const parked = await updateRun(trx, run, { status: "waiting", awaiting: wait.event }, ACTIVE_STATUSES);
   if (!parked) return current(trx, run);
   await updateStep(trx, run.id, key, {
@@ -202,6 +216,7 @@ export async function endRun(
   status: Exclude<RunStatus, "running" | "waiting">,
   ending: Ending = {},
 ): Promise<Run> {
+  await flushMoves(trx);
   if (status === "exited" || status === "cancelled") {
     await skipPendingStep(trx, run.id, run.cursor);
     if (run.cursor !== null) await deleteQueuedJobs(trx, entry.jobName, [stepJobKey(run.id, run.cursor)]);

@@ -314,6 +314,55 @@ describe.each(DRIVERS)("run engine on %s", (driver) => {
     expect(probe.ended.filter((r) => r.id === run.id).map((r) => r.status)).toEqual(["exited"]);
   });
 
+  it("fails a run whose flow comes back to a step, within one batch or after a wait", async () => {
+    // A batch keeps its moves in memory until it ends: it must still see the step reached.
+    const inBatch = (
+      await start([
+        { key: "a", type: "write" },
+        { key: "b", type: "write" },
+        { key: "a", type: "write" },
+      ])
+    ).run;
+    // The same across transactions: the key was reached by an earlier one.
+    const acrossWait = (
+      await start([
+        { key: "a", type: "write" },
+        { key: "pause", type: "wait", ms: 50 },
+        { key: "b", type: "write" },
+        { key: "a", type: "write" },
+      ])
+    ).run;
+    for (const [run, keys] of [
+      [inBatch, ["a", "b"]],
+      [acrossWait, ["a", "pause", "b"]],
+    ] as const) {
+      const failed = await settled(run.id, "failed");
+      expect(failed.error).toBe('The flow came back to step "a": a run reaches each step once');
+      expect(failed.steps.map((s) => [s.key, s.status])).toEqual(keys.map((k) => [k, "done"]));
+      expect(await effects(run.id)).toEqual({ a: 1, b: 1 });
+    }
+  });
+
+  it("lets a step in the middle of a batch exit its own run through the engine", async () => {
+    const { run } = await start(
+      [
+        { key: "a", type: "write" },
+        { key: "x", type: "exitAll", reason: "won" },
+        { key: "b", type: "write" },
+      ],
+      { subject: { type: "client", id: "self-exit-batch" } },
+    );
+    const exited = await settled(run.id, "exited");
+    expect(exited).toMatchObject({ exitReason: "won", cursor: "x", outputs: { a: { wrote: "a" } } });
+    expect(exited.steps.map((s) => [s.key, s.status])).toEqual([
+      ["a", "done"],
+      ["x", "done"],
+    ]);
+    expect(await stepJobs(run.id, "b")).toEqual([]);
+    expect(await effects(run.id)).toEqual({ a: 1, x: 1 });
+    expect(probe.ended.filter((r) => r.id === run.id).map((r) => r.status)).toEqual(["exited"]);
+  });
+
   it("retries a failing step with backoff, then fails the run and calls onRunFailed once", async () => {
     const { run } = await start([
       { key: "a", type: "write" },

@@ -15,7 +15,7 @@ import type { RunKind, RunStep } from "../../runs";
 import { automationExecutors } from "./executors";
 import { type AutomationStepDef, automationFlow } from "./flow";
 import { publishLive } from "./live";
-import { type AutomationContext, type AutomationRun, checkClient } from "./run-scope";
+import { type AutomationContext, type AutomationRun, checkClient, lockedClient } from "./run-scope";
 import { AUTOMATION_KIND } from "./triggers";
 
 export function automationKind(
@@ -30,6 +30,14 @@ export function automationKind(
     async exitCheck(trx, run) {
       if (run.subject?.type !== "client") return null;
       return (await checkClient(trx, run)) ? null : "client-deleted";
+    },
+
+    // The run's client comes with the run's lock: the exit check and the steps read it from there.
+    subjectRead: {
+      subjectType: "client",
+      table: "clients",
+      idType: "uuid",
+      locked: (trx, run, row) => lockedClient(trx, run.subject?.id ?? "", row),
     },
 
     // After the moves committed, about once a second: the list's "last run", and open pages.

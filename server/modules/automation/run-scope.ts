@@ -53,6 +53,30 @@ async function readClient(db: Db, id: string): Promise<Client | null> {
   return client;
 }
 
+/** The client columns that are instants: to_jsonb writes them as ISO text, a read as Dates. */
+const CLIENT_INSTANTS = [
+  "created_at",
+  "updated_at",
+  "sms_opted_out_at",
+  "last_activity_at",
+] as const satisfies readonly (keyof Client)[];
+
+/**
+ * The run's client as the engine read it with the run's lock (RunKind.subjectRead: its row as
+ * JSON, null when gone): the exit check and the steps of this transaction read it from here.
+ */
+export function lockedClient(db: Db, id: string, row: Record<string, unknown> | null): void {
+  if (!db.isTransaction) return;
+  let client: Client | null = null;
+  if (row) {
+    const instants = CLIENT_INSTANTS.map((c) => [c, typeof row[c] === "string" ? new Date(row[c]) : row[c]]);
+    client = { ...row, ...Object.fromEntries(instants) } as Client;
+  }
+  const known = readIn.get(db);
+  if (known) known.set(id, client);
+  else readIn.set(db, new Map([[id, client]]));
+}
+
 /** A client as a step of this transaction wrote it (its row as the update returned it). */
 export function rememberClient(db: Db, client: Client): void {
   if (!db.isTransaction) return;
