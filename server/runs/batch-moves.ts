@@ -19,7 +19,7 @@ import type { Database } from "../db";
 import type { Db, Run } from "./contract";
 import type { EngineCore, KindEntry } from "./core";
 import { type AddedStep, writeMoves } from "./run-moves";
-import { type Carrier, enqueueStep } from "./transitions";
+import { type Carrier, enqueueStep } from "./step-jobs";
 
 type Trx = Transaction<Database>;
 

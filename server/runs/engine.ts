@@ -38,8 +38,9 @@ import {
   updateRun,
   updateStep,
 } from "./runs.repository";
+import { enqueueStep } from "./step-jobs";
 import { stepJobHandler } from "./step-runner";
-import { completeStep, endRun, enqueueStep } from "./transitions";
+import { completeStep, endRun } from "./transitions";
 
 export interface RunEngineOptions {
   db: Kysely<Database>;

@@ -8,7 +8,8 @@ import { type EngineCore, errorText, type KindEntry, retryPolicyOf, type StepJob
 import { PermanentStepError } from "./errors";
 import { lockRun, updateStep } from "./runs.repository";
 import { type StepCarrier, settleCarry, stepCarrier } from "./step-carrier";
-import { endRun, enqueueStep } from "./transitions";
+import { enqueueStep } from "./step-jobs";
+import { endRun } from "./transitions";
 
 type Trx = Transaction<Database>;
 

@@ -3,7 +3,7 @@ import type { Transaction } from "kysely";
 import type { Database } from "../db";
 import type { JobContext } from "../jobs";
 import { type EngineCore, type KindEntry, type StepJob, stepJobKey } from "./core";
-import { type Carrier, enqueueStep } from "./transitions";
+import { type Carrier, enqueueStep } from "./step-jobs";
 
 type Trx = Transaction<Database>;
 
