@@ -115,7 +115,7 @@ const LIGHTER = [
  * Parts of antd the admin app never uses but would load on its first screens, swapped for
  * small stand-ins that fail loudly if used (each file in src/vendor says why). They are matched
  * by the importing antd module, since antd imports them relatively or other screens need the
- * real module: Table's column filter dropdown, Card's tabs, Table's tree-data selection; and
+ * real module: Table's column filter dropdown, Card's tabs, Table's tree-data and radio selection; and
  * cssinjs's style writer, wrapped to skip the writes that change nothing (dynamic-css.js).
  */
 function lighterModules(): Plugin {
@@ -132,6 +132,11 @@ function lighterModules(): Plugin {
       ["rc-tree/es/util", "rc-tree/es/utils/conductUtil", "rc-tree/es/utils/treeUtil"],
       /[\\/]antd[\\/]es[\\/]table[\\/]hooks[\\/]useSelection\.js$/,
       "table-selection-tree.js",
+    ],
+    [
+      ["../../radio"],
+      /[\\/]antd[\\/]es[\\/]table[\\/]hooks[\\/]useSelection\.js$/,
+      "table-selection-radio.js",
     ],
     // Not lighter but quicker: cssinjs's style updates answered at once when nothing changed.
     [["rc-util/es/Dom/dynamicCSS"], /[\\/]@ant-design[\\/]cssinjs[\\/]es[\\/]/, "dynamic-css.js"],
