@@ -52,6 +52,31 @@ describe("early reads", () => {
     expect(server.count("/api/users/me")).toBe(2);
   });
 
+  it("sends an address's remembered reads as the app moves there (a link clicked), once, and learns there", async () => {
+    server.handle((request) => rows(request.path));
+    const { early, client, storage } = setup();
+    const list = `${server.url}/api/products?page=1`;
+    storage.setItem(EARLY_READS_KEY, JSON.stringify({ "/manage/products/products": [list] }));
+    early.moveTo("/manage/products/products", "token-1");
+    // A second click while the first read is on its way sends nothing more.
+    early.moveTo("/manage/products/products", "token-1");
+    await expect.poll(() => server.count("/api/products?page=1")).toBe(1);
+    expect((await client.get("/api/products", { params: { page: 1 } })).data).toEqual(
+      rows("/api/products?page=1").body,
+    );
+    expect(server.count("/api/products?page=1")).toBe(1);
+    // What the screen reads there is remembered for the next move.
+    await client.get("/api/categories");
+    expect(JSON.parse(storage.getItem(EARLY_READS_KEY) ?? "{}")).toEqual({
+      "/manage/products/products": [list, `${server.url}/api/categories`],
+    });
+    // Nothing remembered for an address: nothing sent.
+    server.requests.length = 0;
+    early.moveTo("/manage/users", "token-1");
+    await client.get("/api/users");
+    expect(server.requests.map((r) => r.path)).toEqual(["/api/users"]);
+  });
+
   it("sends to the server what an early read cannot answer: a failure, a stale answer, another URL", async () => {
     let status = 417;
     server.handle(() => ({ status, body: status === 200 ? { ok: true } : { message: "expired" } }));

@@ -99,6 +99,20 @@ export function createEarlyReads(options: EarlyReadsOptions) {
     },
 
     /**
+     * A move inside the app to `address` (a link clicked, {@link startReadsOnLinkClicks}):
+     * sends the reads remembered for it that are not on their way already, as a start there
+     * does, so the screen's data comes while its code renders, not after (issue 28: a list's
+     * first row after a menu click); and learns the reads the app makes there.
+     */
+    moveTo(address: string, token: string): void {
+      learning = { address, until: now() + LEARN_MS, urls: [] };
+      for (const url of remembered()[address] ?? []) {
+        const early = started.get(url);
+        if (!early || now() - early.at > EARLY_FRESH_MS) started.set(url, read(url, token));
+      }
+    },
+
+    /**
      * The answer of a read started for `url`, taken once; undefined when none was started, or
      * it is stale. Resolves null when it failed to arrive.
      */
@@ -130,3 +144,31 @@ export const earlyReads: EarlyReads = createEarlyReads({
   storage: typeof localStorage === "undefined" ? new MemoryStorage() : localStorage,
   send: (...args) => fetch(...args),
 });
+
+/**
+ * Starts the remembered reads of an address inside the app (under `base`) as a link to it is
+ * clicked (the menu's, a record's): the capture phase comes before the router's own handler,
+ * so the reads go out before the screen renders. A click that opens another tab, or a link
+ * elsewhere, is left alone.
+ */
+export function startReadsOnLinkClicks(
+  target: Pick<Document, "addEventListener">,
+  base: string,
+  token: () => string | undefined,
+  reads: Pick<EarlyReads, "moveTo"> = earlyReads,
+): void {
+  target.addEventListener(
+    "click",
+    (event) => {
+      if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+      if (!(link instanceof HTMLAnchorElement) || link.hasAttribute("download")) return;
+      if (link.target && link.target !== "_self") return;
+      const url = new URL(link.href);
+      if (url.origin !== window.location.origin || !url.pathname.startsWith(base)) return;
+      const bearer = token();
+      if (bearer) reads.moveTo(url.pathname + url.search, bearer);
+    },
+    { capture: true },
+  );
+}

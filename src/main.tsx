@@ -1,6 +1,7 @@
 import "antd/dist/reset.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { startReadsOnLinkClicks } from "../providers/early-reads";
 import { getAccessToken } from "../providers/token-store";
 import { App, preloadScreens } from "./app";
 import { checkBuildVersion, fetchBuildMeta } from "./lib/build-version";
@@ -25,6 +26,7 @@ window.addEventListener("vite:preloadError", (event) => {
 });
 
 preloadScreens(window.location, getAccessToken());
+startReadsOnLinkClicks(document, import.meta.env.BASE_URL, getAccessToken);
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

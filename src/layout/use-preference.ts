@@ -71,12 +71,17 @@ export function usePreference<T>(key: string): Preference<T> {
     retry: 1,
   });
   const send = useLatestSaver(key);
-  const save = (value: T | null) => {
-    // A read still on its way would land after this change and undo it: the change wins.
-    void queryClient.cancelQueries({ queryKey, exact: true });
-    queryClient.setQueryData(queryKey, value);
-    send(value);
-  };
+  // The same function while the user and key are (a memoised control taking it is not drawn again).
+  const save = useCallback(
+    (value: T | null) => {
+      const queryKey = ["atelier", "preferences", userId, key];
+      // A read still on its way would land after this change and undo it: the change wins.
+      void queryClient.cancelQueries({ queryKey, exact: true });
+      queryClient.setQueryData(queryKey, value);
+      send(value);
+    },
+    [queryClient, userId, key, send],
+  );
   return {
     value: query.data ?? null,
     // Offline, the read waits for the connection: the screen goes on with the defaults.

@@ -1,7 +1,7 @@
 import { DeleteOutlined } from "@ant-design/icons";
 import { useDeleteMany } from "@refinedev/core";
 import { Button, Flex, Popconfirm, Typography, theme } from "antd";
-import { Suspense } from "react";
+import { memo, Suspense } from "react";
 import type { ResourceDefinition } from "../../../resources/contract";
 import { BULK_ACTIONS } from "../actions";
 
@@ -15,7 +15,7 @@ interface BulkDeleteBarProps {
  * "N selected", Clear selection, the resource's bulk actions (`actions.bulk`), and Delete
  * selected behind "Delete N selected?".
  */
-export function BulkDeleteBar({ def, ids, onDone }: BulkDeleteBarProps) {
+export const BulkDeleteBar = memo(function BulkDeleteBar({ def, ids, onDone }: BulkDeleteBarProps) {
   const { token } = theme.useToken();
   const { mutate, mutation } = useDeleteMany();
   if (ids.length === 0) return null;
@@ -71,4 +71,4 @@ export function BulkDeleteBar({ def, ids, onDone }: BulkDeleteBarProps) {
       </Popconfirm>
     </Flex>
   );
-}
+});

@@ -1,6 +1,6 @@
 import { ArrowDownOutlined, ArrowUpOutlined, InsertRowLeftOutlined } from "@ant-design/icons";
 import { Button, Checkbox, Flex, Popover, Typography } from "antd";
-import { useId } from "react";
+import { memo, useId } from "react";
 import type { ListColumnsPreference } from "../../../schemas/preferences";
 import { arrangeColumns, type ListColumn } from "../columns";
 
@@ -15,7 +15,11 @@ interface ColumnChooserProps {
  * "Columns": show, hide and reorder the list's columns. The label column is always shown
  * and first (it links to each record). The choice is the user's, remembered on the server.
  */
-export function ColumnChooser({ columns, preference, onChange }: ColumnChooserProps) {
+export const ColumnChooser = memo(function ColumnChooser({
+  columns,
+  preference,
+  onChange,
+}: ColumnChooserProps) {
   const titleId = useId();
   const hidden = new Set(preference?.hidden ?? []);
   // Every column in the user's order, hidden ones included, so a hidden one keeps its place.
@@ -90,4 +94,4 @@ export function ColumnChooser({ columns, preference, onChange }: ColumnChooserPr
       </Button>
     </Popover>
   );
-}
+});

@@ -1,7 +1,7 @@
 import { ClearOutlined } from "@ant-design/icons";
 import type { CrudFilter } from "@refinedev/core";
 import { Button, Flex, Input, Select } from "antd";
-import { lazy, Suspense, useMemo } from "react";
+import { lazy, memo, Suspense, useMemo } from "react";
 import type { ResourceDefinition } from "../../../resources/contract";
 import { type FilterControl, filterControls, searchPlaceholder } from "../columns";
 import { anyPlaceholder, enumOptions, type Option } from "../fields";
@@ -27,8 +27,11 @@ const BOOLEAN_OPTIONS: Option<string>[] = [
   { value: "false", label: "No" },
 ];
 
-/** Search box (`q`) and one control per filterable field, chosen by its kind. */
-export function ListFilters({ def, filters, onChange, onClear }: ListFiltersProps) {
+/**
+ * Search box (`q`) and one control per filterable field, chosen by its kind. Drawn again only
+ * when the filters change, not with every render of the list (its rows arriving).
+ */
+export const ListFilters = memo(function ListFilters({ def, filters, onChange, onClear }: ListFiltersProps) {
   const controls = useMemo(() => filterControls(def), [def]);
   const searchable = def.schema["x-searchable"].length > 0;
   const q = filterValue(filters, "q", "contains") as string | undefined;
@@ -167,4 +170,4 @@ export function ListFilters({ def, filters, onChange, onClear }: ListFiltersProp
       )}
     </Flex>
   );
-}
+});

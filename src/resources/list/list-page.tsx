@@ -1,7 +1,7 @@
 import { CreateButton, List, useTable } from "@refinedev/antd";
 import type { CrudFilter } from "@refinedev/core";
 import { Button, type CheckboxProps, Empty, Flex, Table } from "antd";
-import { type AriaAttributes, type MouseEvent, useMemo, useState } from "react";
+import { type AriaAttributes, type MouseEvent, useCallback, useMemo, useState } from "react";
 import { canCreate } from "../../../resources/contract";
 import { type ListColumnsPreference, PREFERENCE_KEYS } from "../../../schemas/preferences";
 import { LoadError } from "../../components/load-error";
@@ -58,10 +58,17 @@ function ResourceListPage({ def, embedded }: ScreenProps & { embedded?: ListEmbe
   const failed = tableQuery.isError || (tableQuery.isPaused && !tableQuery.data);
   const retry = () => tableQuery.refetch();
 
-  const applyFilters = (next: CrudFilter[], behavior: "merge" | "replace" = "merge") => {
-    setFilters(next, behavior);
-    setCurrentPage(1);
-  };
+  // Stable, so the filters, the column chooser and the selection bar (memo) are not drawn
+  // again when the rows arrive or the list writes its page into the address.
+  const applyFilters = useCallback(
+    (next: CrudFilter[], behavior: "merge" | "replace" = "merge") => {
+      setFilters(next, behavior);
+      setCurrentPage(1);
+    },
+    [setFilters, setCurrentPage],
+  );
+  const clearFilters = useCallback(() => applyFilters([], "replace"), [applyFilters]);
+  const clearSelection = useCallback(() => setSelected([]), []);
 
   const actions = (
     <>
@@ -84,15 +91,10 @@ function ResourceListPage({ def, embedded }: ScreenProps & { embedded?: ListEmbe
         </Flex>
       )}
       <Flex justify="space-between" align="start" gap={12}>
-        <ListFilters
-          def={def}
-          filters={filters}
-          onChange={applyFilters}
-          onClear={() => applyFilters([], "replace")}
-        />
+        <ListFilters def={def} filters={filters} onChange={applyFilters} onClear={clearFilters} />
         {!embedded && chooser}
       </Flex>
-      <BulkDeleteBar def={def} ids={selected} onDone={() => setSelected([])} />
+      <BulkDeleteBar def={def} ids={selected} onDone={clearSelection} />
       {failed && (
         <LoadError
           what={plural}
@@ -133,7 +135,7 @@ function ResourceListPage({ def, embedded }: ScreenProps & { embedded?: ListEmbe
           locale={{
             emptyText: filtered ? (
               <Empty description={`No ${plural} match these filters`}>
-                <Button onClick={() => applyFilters([], "replace")}>Clear filters</Button>
+                <Button onClick={clearFilters}>Clear filters</Button>
               </Empty>
             ) : (
               (embedded?.empty ?? (
