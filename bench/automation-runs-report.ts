@@ -62,8 +62,8 @@ export const latenessOf = (sorted: number[]) => ({
   max: sorted[sorted.length - 1] ?? Number.NaN,
 });
 
-/** The floor's figures (bench/automation-runs-floor.ts), under the same load. */
-export interface FloorFigures {
+/** What the app's run and the floor's both measure. */
+interface Measured {
   where: string;
   accepted: number;
   startP99: number;
@@ -74,27 +74,21 @@ export interface FloorFigures {
   drainSeconds: number;
   lateness: { count: number; p50: number; p99: number; max: number };
   lost: number;
+}
+
+/** The floor's figures (bench/automation-runs-floor.ts), under the same load. */
+export interface FloorFigures extends Measured {
   doubled: number;
   statements: number;
   cpuMs: { app: number; pg: number };
 }
 
-export interface Figures {
+export interface Figures extends Measured {
   driver: Driver;
   /** The app thread's event loop delay while the bench ran (ms). */
   loopDelayMs: { p99: number; max: number };
-  where: string;
-  accepted: number;
   refused: number;
-  startP99: number;
-  offeredSeconds: number;
   byStatus: Record<string, number>;
-  stepsDone: number;
-  steadySteps: { mean: number; min: number; window: string };
-  overallStepsPerSecond: number;
-  drainSeconds: number;
-  lateness: { count: number; p50: number; p99: number; max: number };
-  lost: number;
   doubledTasks: number;
   doubledJobs: number;
   retriedSteps: number;
