@@ -20,7 +20,7 @@ import {
 } from "../../server/jobs";
 import { waitFor } from "./child-server";
 import { collectingLogger, type LogLine, until } from "./jobs-helpers";
-import { createTestDatabase, type TestDatabase } from "./pg";
+import { type DriverDatabase, openDriverDatabase, type TestDatabase } from "./pg";
 
 const ROOT = path.resolve(__dirname, "../..");
 const pgUrl = inject("pgUrl");
@@ -73,6 +73,7 @@ describe("retryDelayMs", () => {
 });
 
 describe.each(DRIVERS)("job queue on %s", (driver) => {
+  let opened: DriverDatabase;
   let database: DatabaseHandle;
   let pgDatabase: TestDatabase | null = null;
   const extraHandles: DatabaseHandle[] = [];
@@ -108,21 +109,13 @@ describe.each(DRIVERS)("job queue on %s", (driver) => {
   }
 
   beforeAll(async () => {
-    if (driver === "postgres") {
-      pgDatabase = await createTestDatabase(pgUrl as string);
-      database = await openDatabase({ databaseUrl: pgDatabase.url });
-    } else {
-      database = await openDatabase({ databaseUrl: null, pgliteDir: "memory://" });
-    }
+    opened = await openDriverDatabase(driver, pgUrl);
+    ({ database, pg: pgDatabase } = opened);
   });
 
   afterAll(async () => {
     for (const handle of extraHandles) await handle.close();
-    await database?.close();
-    // pg's pool.end() resolves before its sockets are closed; a forced DROP DATABASE right
-    // away can reach a closing client as an unhandled FATAL (57P01).
-    if (pgDatabase) await sleep(100);
-    await pgDatabase?.drop();
+    await opened?.close();
   });
 
   beforeEach(async () => {

@@ -52,6 +52,37 @@ export async function createTestDatabase(adminUrl: string, template?: string | n
   };
 }
 
+/** A fresh database for `driver`: PGlite in memory, or a new database on the PostgreSQL server. */
+export interface DriverDatabase {
+  database: DatabaseHandle;
+  /** The PostgreSQL database (null on PGlite): for more handles on it, as other instances. */
+  pg: TestDatabase | null;
+  /** Closes the handle, then drops the PostgreSQL database. */
+  close(): Promise<void>;
+}
+
+export async function openDriverDatabase(
+  driver: "pglite" | "postgres",
+  pgUrl: string | null | undefined,
+): Promise<DriverDatabase> {
+  const pgDatabase = driver === "postgres" ? await createTestDatabase(pgUrl as string) : null;
+  const database = await openDatabase(
+    pgDatabase ? { databaseUrl: pgDatabase.url } : { databaseUrl: null, pgliteDir: "memory://" },
+  );
+  return {
+    database,
+    pg: pgDatabase,
+    async close() {
+      await database.close();
+      if (!pgDatabase) return;
+      // pg's pool.end() resolves before its sockets are closed; a forced DROP DATABASE right
+      // away can reach a closing client as an unhandled FATAL (57P01).
+      await new Promise((r) => setTimeout(r, 100));
+      await pgDatabase.drop();
+    },
+  };
+}
+
 /**
  * Two database handles as two instances would hold them: on PostgreSQL two pools on one fresh
  * database, on PGlite one in-memory database (single-process, so both names are the same handle).

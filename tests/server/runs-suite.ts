@@ -5,11 +5,11 @@
  */
 import { sql } from "kysely";
 import { afterAll, beforeAll, inject } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../server/db";
+import type { DatabaseHandle } from "../../server/db";
 import { createJobQueue, type JobQueue } from "../../server/jobs";
 import { createRunEngine, type RunEngine, type RunStatus, type StartInput } from "../../server/runs";
 import { until } from "./jobs-helpers";
-import { createTestDatabase, type TestDatabase } from "./pg";
+import { type DriverDatabase, openDriverDatabase } from "./pg";
 import {
   EFFECTS_SQL,
   newProbe,
@@ -21,23 +21,18 @@ import {
 
 const pgUrl = inject("pgUrl");
 export const DRIVERS: ("pglite" | "postgres")[] = pgUrl ? ["pglite", "postgres"] : ["pglite"];
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const silent = { info() {}, warn() {}, error() {} };
 
 /** Registers the suite's hooks in the calling `describe`; what the tests use, set before they run. */
 export function runEngineSuite(driver: "pglite" | "postgres") {
+  let opened: DriverDatabase;
   let database: DatabaseHandle;
-  let pgDatabase: TestDatabase | null = null;
   const t = {} as { jobs: JobQueue; runs: RunEngine; probe: Probe };
   let n = 0;
 
   beforeAll(async () => {
-    if (driver === "postgres") {
-      pgDatabase = await createTestDatabase(pgUrl as string);
-      database = await openDatabase({ databaseUrl: pgDatabase.url });
-    } else {
-      database = await openDatabase({ databaseUrl: null, pgliteDir: "memory://" });
-    }
+    opened = await openDriverDatabase(driver, pgUrl);
+    database = opened.database;
     await sql.raw(EFFECTS_SQL).execute(database.db);
     t.jobs = createJobQueue({ db: database.db, log: silent, pollMs: 20, leaseMs: 3000, stopTimeoutMs: 500 });
     t.runs = createRunEngine({ db: database.db, jobs: t.jobs, log: silent });
@@ -48,9 +43,7 @@ export function runEngineSuite(driver: "pglite" | "postgres") {
 
   afterAll(async () => {
     await t.jobs?.stop();
-    await database?.close();
-    if (pgDatabase) await sleep(100);
-    await pgDatabase?.drop();
+    await opened?.close();
   });
 
   const db = () => database.db;
