@@ -124,4 +124,21 @@ describe("prepared statements on PGlite", () => {
     });
     expect((await run("select * from widgets where id = $1", [5])).rows).toHaveLength(1);
   });
+
+  it("gives the event loop a turn while statements follow one another for long", async () => {
+    // A chain of statements with no wait of its own between them, as a busy job queue sends:
+    // PGlite answers within the call, so without the dialect's turns nothing else would run
+    // (no connection or request taken in) until the chain ended.
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    let statementsBeforeTurn = 0;
+    for (let i = 0; i < 2000 && !turned; i++) {
+      await run("select $1::int as n", [i]);
+      statementsBeforeTurn++;
+    }
+    expect(turned).toBe(true);
+    expect(statementsBeforeTurn).toBeLessThan(2000);
+  });
 });
