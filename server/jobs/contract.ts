@@ -4,6 +4,7 @@
  */
 import type { Kysely, RawBuilder, Transaction, UpdateQueryBuilder } from "kysely";
 import type { Database } from "../db";
+import type { Slots } from "../db/statements";
 
 export type JobState = "queued" | "running" | "done" | "failed";
 
@@ -71,11 +72,22 @@ export interface JobContext<P> {
    * answers the job's id when it matched; call `ended()` when it did (then, as after finishIn,
    * the queue records nothing when the handler returns).
    */
-  endQuery(next?: { payload: P; key: string | null; runAt: Date }): { query: JobEndQuery; ended(): void };
+  endQuery(next?: { payload: P; key: string | null; runAt: Date }): JobEndPart & { ended(): void };
 }
 
 /** An update of a job's row answering its id (JobContext.endQuery), to run inside another statement. */
 export type JobEndQuery = UpdateQueryBuilder<Database, "jobs", "jobs", { id: string }>;
+
+/**
+ * A job's update as a part of another statement: `query` builds it from its values by name
+ * (server/db/statements.ts Slots: slots where that statement is kept by shape, the values
+ * themselves otherwise); `shape` names what it builds, the same for the same shape.
+ */
+export interface JobEndPart {
+  shape: string;
+  values: Record<string, unknown>;
+  query(v: Slots): JobEndQuery;
+}
 
 /**
  * Runs one job. Jobs run at least once: a crash after the work and before the outcome is

@@ -19,6 +19,7 @@
 export type {
   EnqueueOptions,
   JobContext,
+  JobEndPart,
   JobEndQuery,
   JobHandler,
   JobLogger,

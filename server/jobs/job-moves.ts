@@ -1,35 +1,44 @@
 /** The writes that end or move a run this worker holds (done, rekeyed, failed, recurring), fenced on its lease. */
 import { type ExpressionBuilder, type Kysely, sql, type Transaction } from "kysely";
 import type { Database } from "../db";
-import type { JobState } from "./contract";
+import { type Slots, valuesOf } from "../db/statements";
+import type { JobEndPart, JobState } from "./contract";
 import { seconds, type TakenJob } from "./jobs.repository";
+
+/** The values of a job's fence (heldBy), by name: this run of the job, on this worker. */
+export const heldValues = (job: TakenJob, lockedBy: string) => ({
+  "job.id": job.id,
+  "job.lockedBy": lockedBy,
+  "job.attempt": job.attempt,
+});
 
 /**
  * The fence of every write that ends or changes a run: the job is still running this very run
- * (its attempt) for this worker. A worker whose lease was taken over matches nothing.
+ * (its attempt) for this worker. A worker whose lease was taken over matches nothing. Its
+ * values come by name (heldValues): slots where the statement is kept by shape.
  */
-const heldBy = (eb: ExpressionBuilder<Database, "jobs">, job: TakenJob, lockedBy: string) =>
+const heldBy = (eb: ExpressionBuilder<Database, "jobs">, v: Slots) =>
   eb.and([
-    eb("id", "=", job.id),
-    eb("locked_by", "=", lockedBy),
-    eb("attempts", "=", job.attempt),
-    eb("state", "=", "running"),
+    eb("id", "=", v<string>("job.id")),
+    eb("locked_by", "=", v<string>("job.lockedBy")),
+    eb("attempts", "=", v<number>("job.attempt")),
+    eb("state", "=", sql.lit("running" as const)),
   ]);
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** The update that ends a run well, answering the job's id when the run was this worker's. */
-export function doneQuery(db: Db, job: TakenJob, lockedBy: string) {
+/** The update that ends a run well, answering the job's id when the run was this worker's (heldValues). */
+export function doneQuery(db: Db, v: Slots) {
   return db
     .updateTable("jobs")
     .set({
-      state: "done",
-      locked_by: null,
-      locked_until: null,
+      state: sql.lit("done" as const),
+      locked_by: sql.lit(null),
+      locked_until: sql.lit(null),
       finished_at: sql`now()`,
       updated_at: sql`now()`,
     })
-    .where((eb) => heldBy(eb, job, lockedBy))
+    .where((eb) => heldBy(eb, v))
     .returning("id");
 }
 
@@ -38,59 +47,66 @@ export function doneQuery(db: Db, job: TakenJob, lockedBy: string) {
  * work it finishes commits). False when the run was no longer this worker's.
  */
 export async function markDone(db: Db, job: TakenJob, lockedBy: string): Promise<boolean> {
-  return (await doneQuery(db, job, lockedBy).execute()).length > 0;
+  return (await doneQuery(db, valuesOf(heldValues(job, lockedBy))).execute()).length > 0;
 }
+
+/** Which parts a rekey has (rekeyQuery): the key it takes, if any, and whether it is queued again. */
+interface RekeyShape {
+  keyed: boolean;
+  requeued: boolean;
+}
+
+/** The values of a rekey (rekeyQuery), by name, beside the fence's. */
+const rekeyValues = (payload: unknown, key: string | null, runAt?: Date) => ({
+  "job.payload": JSON.stringify(payload ?? null),
+  "job.key": key,
+  "job.runAt": runAt ?? null,
+});
 
 /**
  * The update by which a running job takes on another payload and key (JobContext.carryOn),
  * answering its id; nothing when it is not ours, or when another pending job holds the key (the
- * caller queues nothing twice: it enqueues, which answers that job). With `runAt`, this run of
- * the job ends: it is queued again for then, its attempts back to none, as a new job would be.
+ * caller queues nothing twice: it enqueues, which answers that job). When requeued, this run of
+ * the job ends: it is queued again for its run time, its attempts back to none, as a new job
+ * would be. Values by name: heldValues and rekeyValues.
  */
-export function rekeyQuery(
-  db: Db,
-  job: TakenJob,
-  lockedBy: string,
-  payload: unknown,
-  key: string | null,
-  runAt?: Date,
-) {
-  const requeue = runAt
+export function rekeyQuery(db: Db, v: Slots, shape: RekeyShape) {
+  const requeue = shape.requeued
     ? {
-        state: "queued" as const,
-        attempts: 0,
-        run_at: runAt,
-        last_error: null,
-        locked_by: null,
-        locked_until: null,
+        state: sql.lit("queued" as const),
+        attempts: sql.lit(0),
+        run_at: v<Date>("job.runAt"),
+        last_error: sql.lit(null),
+        locked_by: sql.lit(null),
+        locked_until: sql.lit(null),
       }
     : {};
   return db
     .updateTable("jobs")
     .set({
-      payload: sql`cast(${JSON.stringify(payload ?? null)} as text)::jsonb`,
-      key,
+      payload: sql`cast(${v<string>("job.payload")} as text)::jsonb`,
+      key: v<string | null>("job.key"),
       ...requeue,
       updated_at: sql`now()`,
     })
     .where((eb) =>
       eb.and([
-        heldBy(eb, job, lockedBy),
-        ...(key === null
-          ? []
-          : [
+        heldBy(eb, v),
+        ...(shape.keyed
+          ? [
               eb.not(
                 eb.exists(
                   eb
                     .selectFrom("jobs as other")
                     .select(sql`1`.as("one"))
                     .whereRef("other.name", "=", "jobs.name")
-                    .where("other.key", "=", key)
-                    .where("other.state", "in", ["queued", "running"])
+                    .where("other.key", "=", v<string>("job.key"))
+                    .where("other.state", "in", [sql.lit("queued" as const), sql.lit("running" as const)])
                     .whereRef("other.id", "<>", "jobs.id"),
                 ),
               ),
-            ]),
+            ]
+          : []),
       ]),
     )
     .returning("id");
@@ -105,7 +121,30 @@ export async function rekeyJob(
   key: string | null,
   runAt?: Date,
 ): Promise<boolean> {
-  return (await rekeyQuery(db, job, lockedBy, payload, key, runAt).execute()).length > 0;
+  const values = { ...heldValues(job, lockedBy), ...rekeyValues(payload, key, runAt) };
+  const shape = { keyed: key !== null, requeued: runAt !== undefined };
+  return (await rekeyQuery(db, valuesOf(values), shape).execute()).length > 0;
+}
+
+/**
+ * A job's end as a part of another statement (JobContext.endQuery): done, or rekeyed and
+ * queued again for `next.runAt`. Its shape names the statement it makes; its values are bound
+ * by name, so the statement that holds it can be kept by shape (BoundStatements).
+ */
+export function jobEndPart(
+  db: Db,
+  job: TakenJob,
+  lockedBy: string,
+  next?: { payload: unknown; key: string | null; runAt: Date },
+): JobEndPart {
+  const held = heldValues(job, lockedBy);
+  if (!next) return { shape: "done", values: held, query: (v) => doneQuery(db, v) };
+  const shape = { keyed: next.key !== null, requeued: true };
+  return {
+    shape: shape.keyed ? "rekeyed" : "rekeyed-unkeyed",
+    values: { ...held, ...rekeyValues(next.payload, next.key, next.runAt) },
+    query: (v) => rekeyQuery(db, v, shape),
+  };
 }
 
 /**
@@ -132,7 +171,7 @@ export async function markRecurring(
       locked_until: null,
       updated_at: sql`now()`,
     })
-    .where((eb) => heldBy(eb, job, lockedBy))
+    .where((eb) => heldBy(eb, valuesOf(heldValues(job, lockedBy))))
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
@@ -160,7 +199,7 @@ export async function markFailed(
       locked_until: null,
       updated_at: sql`now()`,
     })
-    .where((eb) => heldBy(eb, job, lockedBy))
+    .where((eb) => heldBy(eb, valuesOf(heldValues(job, lockedBy))))
     .returning(["state", "run_at"])
     .executeTakeFirst();
   return row ? { state: row.state, runAt: row.run_at } : null;

@@ -1,6 +1,6 @@
 /** One run of a taken job on this worker (queue.ts): its state, its handler's JobContext, its outcome. */
 import type { JobContext } from "./contract";
-import { doneQuery, markDone, rekeyJob, rekeyQuery } from "./job-moves";
+import { jobEndPart, markDone, rekeyJob } from "./job-moves";
 import type { TakenJob } from "./jobs.repository";
 import { type OutcomeDeps, recordOutcome } from "./outcome";
 
@@ -68,9 +68,7 @@ export async function executeRun(deps: RunDeps, reg: Registration, run: ActiveRu
         return finished;
       },
       endQuery: (next) => ({
-        query: next
-          ? rekeyQuery(db, job, instanceId, next.payload, next.key, next.runAt)
-          : doneQuery(db, job, instanceId),
+        ...jobEndPart(db, job, instanceId, next),
         ended: () => {
           run.ended = true;
           wakeAt(next?.runAt);

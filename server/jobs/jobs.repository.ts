@@ -187,12 +187,14 @@ export async function extendLeases(
  * The insert of one job of `name` per row of `rows` (columns payload jsonb, key text, run_at
  * timestamptz), to be a part of a caller's statement (a CTE): the run engine starts a run and
  * queues its first step's job in one statement. A key a queued job holds already is kept by
- * that job, as insertJob does.
+ * that job, as insertJob does. The name and attempts are written into the text (a registered
+ * job's name, a checked count): the caller's statement is the same text for every job of a
+ * name, kept by shape.
  */
 export function insertJobsFrom(name: string, rows: RawBuilder<unknown>, maxAttempts: number) {
   return sql<{ id: string }>`
     insert into jobs (name, payload, key, run_at, max_attempts)
-    select ${name}, r.payload, r.key, r.run_at, ${maxAttempts} from (${rows}) as r
+    select ${sql.lit(name)}, r.payload, r.key, r.run_at, ${sql.lit(maxAttempts)} from (${rows}) as r
     on conflict (name, key) where key is not null and state in ('queued', 'running')
     do update set key = excluded.key where jobs.state = 'queued'
     returning id`;

@@ -160,20 +160,7 @@ export class BatchMoves {
       : this.later && last
         ? this.carrier?.endWith?.(last.step_key, last.due_at)
         : undefined;
-    const moved = await writeMoves(this.trx, {
-      runId: current.id,
-      context: current.context,
-      done,
-      added,
-      run: {
-        status: current.status,
-        cursor: current.cursor,
-        outputs: current.outputs,
-        reached: added.length,
-        ...(finished ? { finishedAt: current.finishedAt ?? new Date() } : {}),
-      },
-      job,
-    });
+    const moved = await writeMoves(this.trx, { run: current, done, added, job });
     if (!moved) return undefined;
     if (enqueue) await enqueueStep(this.core, this.trx, this.entry, moved.id, enqueue.key, enqueue.dueAt);
     if (finished) await this.entry.kind.onRunEnded?.(this.trx, moved);

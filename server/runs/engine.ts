@@ -156,6 +156,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
             waiting: dueAt > now,
           },
           job: (rows) => core.jobs.enqueueFrom(entry.jobName, rows, { maxAttempts: STEP_JOB_ATTEMPTS }),
+          jobShape: entry.jobName,
         });
         if (run) {
           // Committed already when not in a caller's transaction: its step may be taken now,

@@ -5,7 +5,13 @@ import type { RunStepsTable, RunsTable } from "../db/types-runs";
 import type { Run, RunStep } from "./contract";
 
 /** jsonb from a value, written as JSON text and cast (one encoding on PGlite and PostgreSQL). */
-export const jsonb = (value: unknown) => sql<string>`cast(${JSON.stringify(value ?? null)} as text)::jsonb`;
+export const jsonb = (value: unknown) => jsonbOf(jsonText(value));
+
+/** A value as the JSON text jsonb is written from. */
+export const jsonText = (value: unknown) => JSON.stringify(value ?? null);
+
+/** jsonb from JSON text (jsonText), or from a slot for it in a statement kept by shape. */
+export const jsonbOf = (text: unknown) => sql<string>`cast(${text} as text)::jsonb`;
 
 /** JSON with object keys sorted, so one definition always hashes the same. */
 export function canonicalJson(value: unknown): string {

@@ -1,10 +1,10 @@
 // The statements that move a run: a step's change, a step done and the run advanced, a run's update.
 import { type Selectable, sql } from "kysely";
-import { prepared } from "../db/statements";
+import { BoundStatements, prepared, valuesOf } from "../db/statements";
 import type { RunsTable } from "../db/types-runs";
-import type { JobEndQuery } from "../jobs";
+import type { JobEndPart } from "../jobs";
 import type { Db, Run, RunStatus, RunStep, StepStatus } from "./contract";
-import { jsonb, toRun, toStep } from "./rows";
+import { jsonb, jsonbOf, jsonText, toRun, toStep } from "./rows";
 
 /**
  * Every column of a run but its context, which never changes: a move answers the run with the
@@ -89,8 +89,7 @@ export interface Advance {
 }
 
 /** A job's update to run with a move (JobContext.endQuery), and what to tell when it matched. */
-export interface JobEnd {
-  query: JobEndQuery;
+export interface JobEnd extends JobEndPart {
   ended(): void;
 }
 
@@ -125,7 +124,7 @@ export async function advanceRun(db: Db, a: Advance): Promise<{ run: Run; insert
       on conflict (run_id, step_key) do nothing
       returning 1
     )
-    ${a.job ? sql`, job as (${a.job.query.where(sql<boolean>`exists (select 1 from next)`)})` : sql``}
+    ${a.job ? sql`, job as (${a.job.query(valuesOf(a.job.values)).where(sql<boolean>`exists (select 1 from next)`)})` : sql``}
     select ${MOVED}, exists (select 1 from next) as inserted,
       ${a.job ? sql`exists (select 1 from job)` : sql`false`} as job_ended
     from moved
@@ -195,7 +194,9 @@ export async function updateRun(
         ]
       : []),
     sql`moved as (${move})`,
-    ...(job ? [sql`job as (${job.query.where(sql<boolean>`exists (select 1 from moved)`)})`] : []),
+    ...(job
+      ? [sql`job as (${job.query(valuesOf(job.values)).where(sql<boolean>`exists (select 1 from moved)`)})`]
+      : []),
   ];
   const { rows } = await db.executeQuery(
     prepared(
@@ -226,9 +227,8 @@ export interface AddedStep {
 
 /** A batch's moves in one statement (writeMoves). */
 export interface MovesWrite {
-  runId: string;
-  /** The run's context (kept: a move does not read it back). */
-  context: unknown;
+  /** The run as the moves leave it: its status, cursor, outputs and, finished, its end. */
+  run: Run;
   /** The step the batch started on, done: its row exists. */
   done: {
     key: string;
@@ -240,62 +240,83 @@ export interface MovesWrite {
   };
   /** The steps the batch reached after it, in order: their rows are new. */
   added: AddedStep[];
-  /** Where the run is after them: a step (running or waiting for it), or finished. */
-  run: {
-    status: RunStatus;
-    cursor: string | null;
-    outputs: Record<string, unknown>;
-    /** Steps reached in the batch. */
-    reached: number;
-    finishedAt?: Date;
-  };
   /** The job's own end, when the batch ends with the run finished or its next step due later. */
   job?: JobEnd;
 }
 
+/** writeMoves' statement, kept per shape: sent at the end of every batch. */
+const batchWrites = new BoundStatements();
+
 /**
  * A batch's moves written at once (server/runs/batch-moves.ts): the step it started on done,
  * the steps it reached inserted (done, and the one the run is at), the run moved, and the job
- * ended when the run did or waits. Undefined when the run is not active (it ended in this
- * transaction); the step it started on is done all the same, as with advanceRun.
+ * ended when the run did or waits. Answers the run as written: the batch's, which read it with
+ * its lock and made every move since (nothing is read back). Undefined when the run is not
+ * active (it ended in this transaction); the step it started on is done all the same, as with
+ * advanceRun.
  */
 export async function writeMoves(db: Db, w: MovesWrite): Promise<Run | undefined> {
+  const { done, run, job } = w;
   const now = new Date();
-  const { done } = w;
+  const finishedAt = run.status === "finished" ? (run.finishedAt ?? now) : undefined;
+  const withInput = done.input !== undefined;
+  const withOutput = done.output !== undefined;
+  const shape = `${withInput ? "i" : "-"}${withOutput ? "o" : "-"}${finishedAt ? "f" : "-"}:${job?.shape ?? "-"}`;
+  const values = {
+    runId: run.id,
+    status: run.status,
+    cursor: run.cursor,
+    outputs: jsonText(run.outputs),
+    reached: w.added.length,
+    now,
+    finishedAt,
+    added: jsonText(w.added),
+    doneKey: done.key,
+    attempt: done.attempt,
+    startedAt: done.startedAt,
+    doneAt: done.finishedAt,
+    input: withInput ? jsonText(done.input) : undefined,
+    output: withOutput ? jsonText(done.output) : undefined,
+    ...job?.values,
+  };
   const { rows } = await db.executeQuery(
-    prepared(
-      sql<MovedRow & { job_ended: boolean }>`
+    batchWrites.bind<{ job_ended: boolean }>(shape, values, (v) => {
+      const jobPart = job
+        ? sql`, job as (${job.query(v).where(sql<boolean>`exists (select 1 from moved)`)})`
+        : sql``;
+      return sql<{ job_ended: boolean }>`
     with done as (
       update run_steps
-      set status = 'done', attempt = ${done.attempt}, started_at = ${done.startedAt}, finished_at = ${done.finishedAt}
-        ${done.input !== undefined ? sql`, input = ${jsonb(done.input)}` : sql``}
-        ${done.output !== undefined ? sql`, output = ${jsonb(done.output)}` : sql``}
-      where run_id = ${w.runId} and step_key = ${done.key}
+      set status = 'done', attempt = ${v("attempt")}, started_at = ${v("startedAt")}, finished_at = ${v("doneAt")}
+        ${withInput ? sql`, input = ${jsonbOf(v("input"))}` : sql``}
+        ${withOutput ? sql`, output = ${jsonbOf(v("output"))}` : sql``}
+      where run_id = ${v("runId")} and step_key = ${v("doneKey")}
     ),
     moved as (
       update runs
-      set status = ${w.run.status}, cursor = ${w.run.cursor}, awaiting = null, outputs = ${jsonb(w.run.outputs)},
-        steps_reached = steps_reached + ${w.run.reached}, updated_at = ${now}
-        ${w.run.finishedAt ? sql`, finished_at = ${w.run.finishedAt}` : sql``}
-      where id = ${w.runId} and status in ('running', 'waiting')
-      returning ${sql.join(MOVED_COLUMNS.map((c) => sql.ref(c)))}
+      set status = ${v("status")}, cursor = ${v("cursor")}, awaiting = null, outputs = ${jsonbOf(v("outputs"))},
+        steps_reached = steps_reached + ${v("reached")}, updated_at = ${v("now")}
+        ${finishedAt ? sql`, finished_at = ${v("finishedAt")}` : sql``}
+      where id = ${v("runId")} and status in ('running', 'waiting')
+      returning id
     ),
     added as (
       insert into run_steps (run_id, step_key, step_type, seq, status, attempt, due_at, started_at, finished_at,
         input, output)
       select moved.id, a.step_key, a.step_type, a.seq, a.status, a.attempt, a.due_at, a.started_at, a.finished_at,
         a.input, a.output
-      from moved cross join jsonb_to_recordset(${jsonb(w.added)}) as a(step_key text, step_type text, seq integer,
+      from moved cross join jsonb_to_recordset(${jsonbOf(v("added"))}) as a(step_key text, step_type text, seq integer,
         status text, attempt integer, due_at timestamptz, started_at timestamptz, finished_at timestamptz,
         input jsonb, output jsonb)
     )
-    ${w.job ? sql`, job as (${w.job.query.where(sql<boolean>`exists (select 1 from moved)`)})` : sql``}
-    select ${MOVED}, ${w.job ? sql`exists (select 1 from job)` : sql`false`} as job_ended
+    ${jobPart}
+    select ${job ? sql`exists (select 1 from job)` : sql`false`} as job_ended
     from moved
-  `.compile(db),
-    ),
+  `.compile(db);
+    }),
   );
   const row = rows[0];
-  if (row?.job_ended) w.job?.ended();
-  return row ? movedRun(row, w) : undefined;
+  if (!row) return undefined;
+  if (row.job_ended) job?.ended();
+  return { ...run, updatedAt: now, ...(finishedAt ? { finishedAt } : {}) };
 }

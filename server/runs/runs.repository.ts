@@ -4,11 +4,11 @@
  * cancel of one run happen one after the other, whatever instance does them.
  */
 import { type RawBuilder, type Selectable, sql } from "kysely";
-import { prepared } from "../db/statements";
+import { BoundStatements } from "../db/statements";
 import type { RunStepsTable, RunsTable } from "../db/types-runs";
 import type { Db, Run, RunStep, RunSubject, SubjectRead } from "./contract";
 import { ACTIVE_STATUSES } from "./contract";
-import { jsonb, toRun, toStep } from "./rows";
+import { jsonb, jsonbOf, jsonText, toRun, toStep } from "./rows";
 
 // The statements that move a run (updateStep, advanceRun, updateRun) are in run-moves.ts.
 export type { Advance, JobEnd, RunChange, StepChange } from "./run-moves";
@@ -68,10 +68,14 @@ export interface RunStart extends NewRun {
   first: { key: string; type: string; dueAt: Date; waiting: boolean };
   /**
    * The first step's job, queued in the same statement (JobQueue.enqueueFrom) from `rows`: one
-   * row of its payload, key and run time.
+   * row of its payload, key and run time. The same text for every run of `jobShape`.
    */
   job(rows: RawBuilder<unknown>): RawBuilder<unknown>;
+  jobShape: string;
 }
+
+/** startRun's statement, kept per shape: sent by every start. */
+const starts = new BoundStatements();
 
 /**
  * A run started in one statement: its definition (when it may be new), the run at its first
@@ -80,39 +84,56 @@ export interface RunStart extends NewRun {
  */
 export async function startRun(db: Db, run: RunStart): Promise<Run | undefined> {
   const { first } = run;
-  const definition =
-    run.definition === undefined
-      ? sql``
-      : sql`stored as (
-          insert into run_definitions (hash, definition) values (${run.hash}, ${jsonb(run.definition)})
-          on conflict (hash) do nothing
-        ),`;
-  const jobRows = sql`
-    select jsonb_build_object('runId', id, 'key', cursor) as payload, 'run:' || id || ':' || cursor as key,
-      cast(${first.dueAt} as timestamptz) as run_at
-    from started`;
+  const storing = run.definition !== undefined;
+  const values = {
+    hash: run.hash,
+    definition: storing ? jsonText(run.definition) : undefined,
+    kind: run.kind,
+    ownerKey: run.ownerKey,
+    version: run.version,
+    subjectType: run.subject?.type ?? null,
+    subjectId: run.subject?.id ?? null,
+    context: jsonText(run.context ?? {}),
+    depth: run.depth,
+    parentRunId: run.parentRunId,
+    lineage: run.lineage,
+    dedupeKey: run.dedupeKey,
+    status: first.waiting ? "waiting" : "running",
+    firstKey: first.key,
+    firstType: first.type,
+    dueAt: first.dueAt,
+  };
   const { rows } = await db.executeQuery(
-    prepared(
-      sql<Selectable<RunsTable>>`
+    starts.bind(`${storing ? "store" : "-"}:${run.jobShape}`, values, (v) => {
+      const definition = storing
+        ? sql`stored as (
+          insert into run_definitions (hash, definition) values (${v("hash")}, ${jsonbOf(v("definition"))})
+          on conflict (hash) do nothing
+        ),`
+        : sql``;
+      const jobRows = sql`
+    select jsonb_build_object('runId', id, 'key', cursor) as payload, 'run:' || id || ':' || cursor as key,
+      cast(${v("dueAt")} as timestamptz) as run_at
+    from started`;
+      return sql<Selectable<RunsTable>>`
     with ${definition} started as (
       insert into runs (kind, owner_key, version, definition_hash, subject_type, subject_id, context,
         depth, parent_run_id, lineage, dedupe_key, status, cursor, steps_reached)
-      values (${run.kind}, ${run.ownerKey}, ${run.version}, ${run.hash}, ${run.subject?.type ?? null},
-        ${run.subject?.id ?? null}, ${jsonb(run.context ?? {})}, ${run.depth}, ${run.parentRunId},
-        cast(${run.lineage} as text[]), ${run.dedupeKey}, ${first.waiting ? "waiting" : "running"},
-        ${first.key}, 1)
+      values (${v("kind")}, ${v("ownerKey")}, ${v("version")}, ${v("hash")}, ${v("subjectType")},
+        ${v("subjectId")}, ${jsonbOf(v("context"))}, ${v("depth")}, ${v("parentRunId")},
+        cast(${v("lineage")} as text[]), ${v("dedupeKey")}, ${v("status")}, ${v("firstKey")}, 1)
       on conflict (kind, dedupe_key) where dedupe_key is not null and status in ('running', 'waiting')
       do nothing
       returning *
     ),
     step as (
       insert into run_steps (run_id, step_key, step_type, seq, due_at)
-      select id, cursor, ${first.type}, 1, ${first.dueAt} from started
+      select id, cursor, ${v("firstType")}, 1, ${v("dueAt")} from started
     ),
     job as (${run.job(jobRows)})
     select * from started
-  `.compile(db),
-    ),
+  `.compile(db);
+    }),
   );
   return rows[0] ? toRun(rows[0]) : undefined;
 }
@@ -165,10 +186,13 @@ type Prefixed = { [C in (typeof STEP_COLUMNS)[number] as `s_${C}`]: Selectable<R
 type Extras = { x_reached?: string[] | null; x_subject?: Record<string, unknown> | null };
 
 /** The subject's row, by the run's subject id cast to its key's type only for runs about that type. */
-function subjectColumn(read: NonNullable<LockExtras["subject"]>) {
-  const id = sql`case when r.subject_type = ${read.subjectType} then cast(r.subject_id as ${sql.raw(read.idType === "uuid" ? "uuid" : "text")}) end`;
+function subjectColumn(read: NonNullable<LockExtras["subject"]>, subjectType: unknown) {
+  const id = sql`case when r.subject_type = ${subjectType} then cast(r.subject_id as ${sql.raw(read.idType === "uuid" ? "uuid" : "text")}) end`;
   return sql`, (select row_to_json(x) from ${sql.table(read.table)} x where x.id = ${id}) as x_subject`;
 }
+
+/** lockRun's statement, kept per shape: sent by every step. */
+const locks = new BoundStatements();
 
 /**
  * Locks a run's row for the rest of the transaction, and reads one of its steps (and, asked,
@@ -180,14 +204,17 @@ export async function lockRun(
   key: string | null,
   extras: LockExtras = {},
 ): Promise<LockedRun | undefined> {
+  const { subject, reached } = extras;
+  const shape = `${reached ? "reached" : "-"}:${subject ? `${subject.table}:${subject.idType}` : "-"}`;
+  const values = { runId, key, subjectType: subject?.subjectType };
   const { rows } = await db.executeQuery(
-    prepared(
+    locks.bind(shape, values, (v) =>
       sql<Selectable<RunsTable> & Prefixed & Extras>`
     select r.*, ${sql.join(STEP_COLUMNS.map((c) => sql`s.${sql.ref(c)} as ${sql.ref(`s_${c}`)}`))}
-      ${extras.reached ? sql`, array(select k.step_key from run_steps k where k.run_id = r.id) as x_reached` : sql``}
-      ${extras.subject ? subjectColumn(extras.subject) : sql``}
-    from runs r left join run_steps s on s.run_id = r.id and s.step_key = ${key}
-    where r.id = ${runId}
+      ${reached ? sql`, array(select k.step_key from run_steps k where k.run_id = r.id) as x_reached` : sql``}
+      ${subject ? subjectColumn(subject, v("subjectType")) : sql``}
+    from runs r left join run_steps s on s.run_id = r.id and s.step_key = ${v("key")}
+    where r.id = ${v("runId")}
     for update of r
   `.compile(db),
     ),

@@ -38,7 +38,7 @@ export function stepCarrier(job: JobContext<StepJob>, runId: string): StepCarrie
           : { payload: { runId, key }, key: stepJobKey(runId, key), runAt: at ?? new Date() },
       );
       return {
-        query: end.query,
+        ...end,
         ended: () => {
           this.ended = true;
           end.ended();

@@ -108,7 +108,7 @@ async function advance(
     runId: run.id,
     context: run.context,
     job: job && {
-      query: job.query,
+      ...job,
       ended() {
         jobEnded = true;
         job.ended();

@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { MODULE_IDS } from "../../../resources/modules";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
-import { prepared } from "../../db/statements";
+import { BoundStatements } from "../../db/statements";
 import { conflict, notFound } from "../../http/errors";
 import { idParams, uuid } from "../../http/route-params";
 import { RUN_STATUSES, type RunStatus } from "../../runs";
@@ -20,6 +20,9 @@ import { AUTOMATION_KIND, startAutomation } from "./triggers";
 const config = { access: moduleAccess(MODULE_IDS.automation) };
 const security = [{ bearer: [] }];
 const tags = ["automations"];
+
+/** The start's read, kept compiled: sent by every run started by hand. */
+const startReads = new BoundStatements();
 
 interface RunsQuery {
   status?: RunStatus[];
@@ -94,19 +97,21 @@ export async function automationRunRoutes(app: FastifyInstance, ctx: AppContext)
       // No transaction: one read (the automation, and the client when there is one), then the run
       // started in one statement (the run engine's start).
       // Sent by every start: a prepared statement on PostgreSQL.
-      const read = ctx.db
-        .selectFrom("automations as a")
-        .leftJoin("automation_definitions as d", "d.automation_id", "a.id")
-        .leftJoin("clients as c", (join) => join.on("c.id", "=", body.clientId ?? null))
-        .selectAll("c")
-        .select([
-          "a.id as automation_id",
-          "a.published_version as automation_version",
-          "d.published as automation_published",
-        ])
-        .where("a.id", "=", id)
-        .compile();
-      const [found] = (await ctx.db.executeQuery(prepared(read))).rows;
+      const read = startReads.bind("start", { clientId: body.clientId ?? null, id }, (v) =>
+        ctx.db
+          .selectFrom("automations as a")
+          .leftJoin("automation_definitions as d", "d.automation_id", "a.id")
+          .leftJoin("clients as c", (join) => join.on("c.id", "=", v<string | null>("clientId")))
+          .selectAll("c")
+          .select([
+            "a.id as automation_id",
+            "a.published_version as automation_version",
+            "d.published as automation_published",
+          ])
+          .where("a.id", "=", v<string>("id"))
+          .compile(),
+      );
+      const [found] = (await ctx.db.executeQuery(read)).rows;
       if (!found) throw notFound("Automation not found");
       const { automation_id, automation_version, automation_published, ...client } = found;
       const automation = {
