@@ -52,6 +52,23 @@ export interface RunEngineOptions {
 
 const MAX_PAGE_SIZE = 200;
 
+/** A definition object's canonical form and hash (canonicalDefinition), kept per object. */
+const canonicalForms = new WeakMap<object, { hash: string; definition: unknown }>();
+
+/**
+ * A definition as the database will give it back (JSON only, the same on every instance) and
+ * its hash. Kept per object: a caller that starts many runs of one definition passes the same
+ * object (an automation's flow, one per published version), which must not change afterwards.
+ */
+function canonicalDefinition(value: unknown): { hash: string; definition: unknown } {
+  const kept = value !== null && typeof value === "object" ? canonicalForms.get(value) : undefined;
+  if (kept) return kept;
+  const canonical = canonicalJson(value);
+  const form = { hash: hashOfCanonical(canonical), definition: JSON.parse(canonical) as unknown };
+  if (value !== null && typeof value === "object") canonicalForms.set(value, form);
+  return form;
+}
+
 /**
  * Creates the engine on the app's database and job queue (app.ts: `ctx.runs`).
  *
@@ -125,10 +142,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       const entry = kindEntry(core, input.kind);
       if (!input.ownerKey) throw new Error("A run needs its owner's key");
       const chain = chainOf(input.parent, input.kind, input.ownerKey);
-      // What the database will give back: JSON only, the same on every instance.
-      const canonical = canonicalJson(input.definition ?? null);
-      const definition = JSON.parse(canonical);
-      const hash = hashOfCanonical(canonical);
+      const { hash, definition } = canonicalDefinition(input.definition ?? null);
       core.definitions.remember(hash, definition);
       const newRun = {
         kind: input.kind,

@@ -35,7 +35,7 @@ describe("BoundStatements", () => {
         return db
           .updateTable("runs")
           .set({ status: v("status"), steps: sql`steps + ${v("steps")}` })
-          .where("id", "=", v("id"))
+          .where("id", "=", v<string>("id"))
           .where("status", "=", sql.lit("running"))
           .compile();
       });
@@ -57,7 +57,7 @@ describe("BoundStatements", () => {
     ).toThrow(/binds a value that is not a slot/);
     expect(() =>
       statements.bind("missing", { id: "a" }, (v) =>
-        db.selectFrom("runs").selectAll().where("status", "=", v("status")).compile(),
+        db.selectFrom("runs").selectAll().where("status", "=", v<string>("status")).compile(),
       ),
     ).toThrow(/no value for "status"/);
   });

@@ -79,6 +79,26 @@ export async function dispatchTrigger(ctx: AppContext, db: Db, input: TriggerEve
   return started;
 }
 
+/** Flows kept per published version: a version's flow never changes (a publish makes the next). */
+const publishedFlows = new Map<string, AutomationDefinition>();
+/** Far more than the automations a workspace publishes: a bound, not a working limit. */
+const MAX_KEPT_FLOWS = 1000;
+
+/**
+ * An automation's published flow, the same object for each of its version's runs: the run
+ * engine writes a definition object as canonical JSON and hashes it once (engine.ts).
+ */
+function publishedFlow(automation: PublishedAutomation): AutomationDefinition {
+  const key = `${automation.id}:${automation.published_version}`;
+  let flow = publishedFlows.get(key);
+  if (!flow) {
+    flow = parsedJson<AutomationDefinition>(automation.published);
+    if (publishedFlows.size >= MAX_KEPT_FLOWS) publishedFlows.clear();
+    publishedFlows.set(key, flow);
+  }
+  return flow;
+}
+
 /** An automation as dispatch reads it: its published version and flow. */
 export interface PublishedAutomation {
   id: string;
@@ -98,7 +118,7 @@ export async function startAutomation(
   event: TriggerEvent,
 ): Promise<Run | null> {
   if (!automation.published) return null;
-  const definition = parsedJson<AutomationDefinition>(automation.published);
+  const definition = publishedFlow(automation);
   if (!event.byHand && !triggerFits(definition.trigger, event)) return null;
   if (!event.byHand && !matches(event.record, definition.trigger.filter ?? [])) return null;
   try {

@@ -28,6 +28,17 @@ describe("automation variables", () => {
     expect(fillVariables("[{{trigger.nope}}] {{client.job_title | friend}}", values)).toBe("[] friend");
   });
 
+  it("reach six levels below their root, and a key with dots of its own", () => {
+    const deep = variableValues({
+      trigger: { a: { b: { c: { d: { e: { f: { g: 1 } } } } } }, "x.y": "dotted" },
+      client: null,
+      steps: {},
+    });
+    expect(fillVariables("{{trigger.a.b.c.d.e.f}}", deep)).toBe('{"g":1}');
+    expect(fillVariables("[{{trigger.a.b.c.d.e.f.g}}]", deep)).toBe("[]");
+    expect(fillVariables("{{trigger.x.y}} [{{client.name}}]", deep)).toBe("dotted []");
+  });
+
   it("are what conditions read: the record's own fields, and steps and client by path", () => {
     const record = conditionRecord(scope);
     expect(matches(record, [{ field: "score", operator: "gte", value: 50 }])).toBe(true);

@@ -9,7 +9,7 @@
  * Conditions read the same values (`matches` over `scope`): a field without a prefix is the
  * trigger record's (`score`), and `steps.<id>.…` / `client.…` reach the rest.
  */
-import { mergeValuesOf, renderMergeFields } from "../../../schemas/merge-fields";
+import { mergeFieldsIn, mergeValuesOf, renderMergeFields } from "../../../schemas/merge-fields";
 
 export interface RunScope {
   trigger: Record<string, unknown>;
@@ -17,9 +17,8 @@ export interface RunScope {
   steps: Record<string, unknown>;
 }
 
-/** Deepest nesting and most values flattened (an HTTP body may be large). */
+/** Deepest nesting a variable reaches (`steps.call.body.a.b.c.d`: six below its root). */
 const MAX_DEPTH = 6;
-const MAX_VALUES = 5000;
 
 const asText = (value: unknown): string | null => {
   if (value === null || value === undefined || value === "") return null;
@@ -28,56 +27,75 @@ const asText = (value: unknown): string | null => {
   return String(value);
 };
 
-/** Flat values, and how many (counted as they come: counting the keys each time is quadratic). */
-interface Flat {
-  values: Record<string, string | null>;
-  count: number;
+/** A run's variables: the text of each dotted key, undefined for one the run has no value for. */
+export type VariableValues = (key: string) => string | null | undefined;
+
+/**
+ * The value under a dotted path inside `value` (objects and lists as JSON too). A key with dots
+ * of its own (a custom field `a.b`) is found whole before it is walked into.
+ */
+function valueAt(value: unknown, path: readonly string[], depth: number): { found: unknown } | undefined {
+  if (path.length === 0) return { found: value };
+  if (depth >= MAX_DEPTH || value === null || typeof value !== "object" || value instanceof Date)
+    return undefined;
+  const record = value as Record<string, unknown>;
+  const whole = path.join(".");
+  if (path.length > 1 && Object.hasOwn(record, whole)) return { found: record[whole] };
+  if (!Object.hasOwn(record, path[0])) return undefined;
+  return valueAt(record[path[0]], path.slice(1), depth + 1);
 }
 
-/** Every value of `value` under its dotted key (objects and lists as JSON too). */
-function flatten(prefix: string, value: unknown, out: Flat, depth = 0): void {
-  if (out.count >= MAX_VALUES) return;
-  if (!(prefix in out.values)) out.count++;
-  out.values[prefix] = asText(value);
-  if (depth >= MAX_DEPTH || value === null || typeof value !== "object" || value instanceof Date) return;
-  for (const [key, inner] of Object.entries(value as Record<string, unknown>))
-    flatten(`${prefix}.${key}`, inner, out, depth + 1);
-}
-
-/** The flat values the texts of a run are filled with. */
-export function variableValues(scope: RunScope): Record<string, string | null> {
-  const flat: Flat = { values: {}, count: 0 };
-  const { values } = flat;
-  flatten("trigger", scope.trigger, flat);
-  flatten("steps", scope.steps, flat);
-  if (scope.client) {
-    flatten("client", scope.client, flat);
-    Object.assign(
-      values,
-      mergeValuesOf(
+/**
+ * The values the texts of a run are filled with, read when a text asks for them: a run's
+ * texts name a few variables, and making every value of its trigger, client and steps into
+ * text for each action was most of an action's own work.
+ */
+export function variableValues(scope: RunScope): VariableValues {
+  let merge: Record<string, string | null> | undefined;
+  const { client } = scope;
+  return (key) => {
+    const [root, ...path] = key.split(".");
+    if (root === "client" && client) {
+      merge ??= mergeValuesOf(
         {
-          name: String(scope.client.name ?? ""),
-          email: scope.client.email as string | null,
-          phone: scope.client.phone as string | null,
-          company: scope.client.company as string | null,
-          job_title: scope.client.job_title as string | null,
-          custom: (scope.client.custom as Record<string, unknown> | null) ?? null,
+          name: String(client.name ?? ""),
+          email: client.email as string | null,
+          phone: client.phone as string | null,
+          company: client.company as string | null,
+          job_title: client.job_title as string | null,
+          custom: (client.custom as Record<string, unknown> | null) ?? null,
         },
         null,
-      ),
-    );
-  }
-  return values;
+      );
+      if (Object.hasOwn(merge, key)) return merge[key];
+    }
+    const top =
+      root === "trigger"
+        ? scope.trigger
+        : root === "steps"
+          ? scope.steps
+          : root === "client"
+            ? client
+            : undefined;
+    if (top === undefined || top === null) return undefined;
+    const at = valueAt(top, path, 0);
+    return at ? asText(at.found) : undefined;
+  };
 }
 
 /**
  * A text with its variables filled; unknown ones read empty.
  *
  * @example
- * fillVariables("Hi {{client.first_name}}", values); // "Hi Asha"
+ * fillVariables("Hi {{client.first_name}}", variableValues(scope)); // "Hi Asha"
  */
-export function fillVariables(template: string, values: Readonly<Record<string, string | null>>): string {
-  return renderMergeFields(template, values).replace(
+export function fillVariables(template: string, values: VariableValues): string {
+  const known: Record<string, string | null> = {};
+  for (const key of mergeFieldsIn(template)) {
+    const value = values(key);
+    if (value !== undefined) known[key] = value;
+  }
+  return renderMergeFields(template, known).replace(
     /\{\{\s*[A-Za-z_][\w.-]*\s*(?:\|([^{}]*))?\}\}/g,
     (_m, fallback?: string) => fallback?.trim() ?? "",
   );
