@@ -54,6 +54,7 @@ export function isStalePlan(error: unknown): boolean {
 
 type QueryArgs = Parameters<pg.Client["query"]>;
 type Callback = (error: Error | null, result?: pg.QueryResult) => void;
+type SentQuery = pg.Query & { name?: string; callback?: Callback };
 
 /** Copied by `slice` for each result's rows: an array V8 allocates with no allocation site. */
 const NO_ROWS: readonly unknown[] = Object.freeze([]);
@@ -69,19 +70,15 @@ const NO_ROWS: readonly unknown[] = Object.freeze([]);
  * instead of one, and the collector was a tenth of the node process's time. `slice` allocates
  * a new array in the young generation without an allocation site, so no decision applies.
  */
-function youngRowsQuery(
-  text: string,
-  values: unknown[],
-  types?: unknown,
-): pg.Query & { name?: string; callback?: Callback } {
-  const query = (
-    types ? new pg.Query({ text, types } as never, values) : new pg.Query(text, values)
-  ) as pg.Query & {
-    name?: string;
-    callback?: Callback;
-    _result: { rows: unknown[] };
+function youngRowsQuery(text: string, values: unknown[], types?: unknown): SentQuery {
+  const query = new pg.Query(text, values) as SentQuery & {
+    types?: unknown;
+    _result: { rows: unknown[]; _types?: unknown };
   };
   query._result.rows = NO_ROWS.slice();
+  // Set here rather than given in a `{ text, types }` config, which pg copies property by
+  // property (a hundredth of a list request's time in node).
+  if (types) query.types = query._result._types = types;
   return query;
 }
 

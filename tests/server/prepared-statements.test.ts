@@ -70,6 +70,15 @@ describe.skipIf(!pgUrl)("prepared statements on PostgreSQL", () => {
     await expect(pool.query(text, [3, "again"])).rejects.toMatchObject({ code: "23505" });
   });
 
+  it("hands a list statement's instants over as PostgreSQL's text, others' as Dates", async () => {
+    const at = "select $1::timestamptz as at, $2::int as n";
+    const asText = `${at} -- listed`;
+    prepareStatement(asText, { instantsAsText: true });
+    const value = "2026-11-29T04:05:06.789Z";
+    expect((await pool.query(asText, [value, 1])).rows).toEqual([{ at: "2026-11-29 04:05:06.789+00", n: 1 }]);
+    expect((await pool.query(at, [value, 1])).rows).toEqual([{ at: new Date(value), n: 1 }]);
+  });
+
   it("sends unnamed statements itself too: rows, counts and errors as pg's own", async () => {
     // The client builds their Query as for named ones (its rows kept in a young array).
     const client = await pool.connect();
