@@ -73,12 +73,16 @@ const NO_ROWS: readonly unknown[] = Object.freeze([]);
 function youngRowsQuery(text: string, values: unknown[], types?: unknown): SentQuery {
   const query = new pg.Query(text, values) as SentQuery & {
     types?: unknown;
-    _result: { rows: unknown[]; _types?: unknown };
+    _result?: { rows: unknown[]; _types?: unknown };
   };
-  query._result.rows = NO_ROWS.slice();
+  // pg's own field: should a later pg name it otherwise, the query goes pg's own way again
+  // (its rows in pg's array, the types given in the config).
+  const result = query._result;
+  if (!result) return types ? new pg.Query({ text, types } as never, values) : query;
+  result.rows = NO_ROWS.slice();
   // Set here rather than given in a `{ text, types }` config, which pg copies property by
   // property (a hundredth of a list request's time in node).
-  if (types) query.types = query._result._types = types;
+  if (types) query.types = result._types = types;
   return query;
 }
 
