@@ -69,6 +69,42 @@ describe.skipIf(!pgUrl)("prepared statements on PostgreSQL", () => {
     expect((await pool.query(text, [3, "three"])).rows).toEqual([{ id: 3, title: "three", weight: null }]);
     await expect(pool.query(text, [3, "again"])).rejects.toMatchObject({ code: "23505" });
   });
+
+  it("hands a list statement's instants over as PostgreSQL's text, others' as Dates", async () => {
+    const at = "select $1::timestamptz as at, $2::int as n";
+    const asText = `${at} -- listed`;
+    prepareStatement(asText, { instantsAsText: true });
+    const value = "2026-11-29T04:05:06.789Z";
+    expect((await pool.query(asText, [value, 1])).rows).toEqual([{ at: "2026-11-29 04:05:06.789+00", n: 1 }]);
+    expect((await pool.query(at, [value, 1])).rows).toEqual([{ at: new Date(value), n: 1 }]);
+  });
+
+  it("sends unnamed statements itself too: rows, counts and errors as pg's own", async () => {
+    // The client builds their Query as for named ones (its rows kept in a young array).
+    const client = await pool.connect();
+    try {
+      const text = "select id, title from gadgets where id = any($1::int[]) order by id";
+      expect((await client.query(text, [[1, 2, 3]])).rows).toEqual([
+        { id: 1, title: "one" },
+        { id: 2, title: "two" },
+        { id: 3, title: "three" },
+      ]);
+      // With a callback, as pg.Pool#query calls it (the pool's one connection is held here).
+      const viaCallback = await new Promise<pg.QueryResult>((resolve, reject) =>
+        client.query(text, [[2]], (error, result) => (error ? reject(error) : resolve(result))),
+      );
+      expect(viaCallback.rows).toEqual([{ id: 2, title: "two" }]);
+      expect((await client.query("update gadgets set weight = $1 where id < $2", [7, 3])).rowCount).toBe(2);
+      await expect(client.query("select nope from gadgets where id = $1", [1])).rejects.toMatchObject({
+        code: "42703",
+      });
+      expect(
+        (await client.query("select count(*)::int as n from gadgets where weight = $1", [7])).rows,
+      ).toEqual([{ n: 2 }]);
+    } finally {
+      client.release();
+    }
+  });
 });
 
 describe("prepared statements on PGlite", () => {

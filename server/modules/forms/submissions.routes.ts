@@ -35,6 +35,8 @@ const submissionParams = {
 } as const;
 
 const EXPORT_PAGE = 200;
+/** The columns a page of submissions reads: what submission-record.ts `toSubmission` uses. */
+const LISTED_COLUMNS = ["t.id", "t.created_at", "t.version", "t.answers", "t.tracking"] as const;
 
 export async function submissionRoutes(app: FastifyInstance, ctx: AppContext, forms: FormsService) {
   const db = ctx.db as unknown as AnyDb;
@@ -68,7 +70,9 @@ export async function submissionRoutes(app: FastifyInstance, ctx: AppContext, fo
   async function page(formId: string, query: ListQuery, unpaged = false, before?: Date) {
     const { fields, options } = listShapeOf(await definitionOf(formId));
     const base = () => {
-      let q = db.selectFrom("form_submissions as t").selectAll("t").where("t.form_id", "=", formId);
+      // Only what a listed submission is made of (toSubmission): the form's id, the UTM source
+      // column and the idempotency key would be read and parsed on every row for nothing.
+      let q = db.selectFrom("form_submissions as t").select(LISTED_COLUMNS).where("t.form_id", "=", formId);
       if (before) q = q.where("t.created_at", "<=", before);
       return q;
     };
