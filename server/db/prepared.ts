@@ -86,8 +86,75 @@ function youngRowsQuery(text: string, values: unknown[], types?: unknown): SentQ
   return query;
 }
 
+/** How a named statement's rows are read on a connection, as its first answer described them. */
+interface Described {
+  fields: pg.FieldDef[];
+  types: unknown;
+  parsers: unknown[];
+  prebuilt: object;
+}
+
+/** pg's Query as its own code knows it (pg/lib/query.js): the fields describeAsBefore uses. */
+type DescribedQuery = SentQuery & {
+  described?: Map<string, Described>;
+  handleRowDescription(msg: { fields: pg.FieldDef[] }): void;
+  callback?: Callback;
+  listeners(event: string): unknown[];
+  _accumulateRows?: boolean;
+  _result: {
+    command: unknown;
+    fields: pg.FieldDef[];
+    _types: unknown;
+    _parsers?: unknown[];
+    _prebuiltEmptyResultObject?: object | null;
+    addFields(fields: pg.FieldDef[]): void;
+  };
+};
+
+const sameFields = (a: readonly pg.FieldDef[], b: readonly pg.FieldDef[]) =>
+  a.length === b.length &&
+  a.every((f, i) => f.name === b[i].name && f.dataTypeID === b[i].dataTypeID && f.format === b[i].format);
+
+/** pg's own handleRowDescription (not in its types). */
+const pgDescribe = (pg.Query.prototype as unknown as Partial<Pick<DescribedQuery, "handleRowDescription">>)
+  .handleRowDescription;
+
+/**
+ * pg's handleRowDescription for a named statement, which PostgreSQL describes the same way every
+ * time (a statement whose result changed shape is refused as a stale plan, isStalePlan): the
+ * parsers and empty row made for its first answer on this connection are used again, instead
+ * of looking up a parser per column and building the row's shape for every answer (pg's
+ * addFields, the largest of pg's own work per statement in the run engine).
+ */
+function describeAsBefore(this: DescribedQuery, msg: { fields: pg.FieldDef[] }): void {
+  const result = this._result;
+  const known = this.described?.get(this.name ?? "");
+  if (
+    known &&
+    known.types === result._types &&
+    result.command === null &&
+    sameFields(known.fields, msg.fields)
+  ) {
+    result.fields = msg.fields;
+    result._parsers = known.parsers;
+    result._prebuiltEmptyResultObject = known.prebuilt;
+    this._accumulateRows = Boolean(this.callback) || !this.listeners("row").length;
+    return;
+  }
+  pgDescribe?.call(this, msg);
+  if (!result._parsers || !result._prebuiltEmptyResultObject) return;
+  this.described?.set(this.name ?? "", {
+    fields: msg.fields,
+    types: result._types,
+    parsers: result._parsers,
+    prebuilt: result._prebuiltEmptyResultObject,
+  });
+}
+
 /** The pool's client: a marked statement sent as text and values runs under its name. */
 export class PreparingClient extends pg.Client {
+  /** How each named statement's rows are read here (describeAsBefore). */
+  private readonly described = new Map<string, Described>();
   /** Names whose prepared form went stale on this connection: sent unnamed from then on. */
   private readonly stale = new Set<string>();
   /** This connection's type parsers, with `timestamptz` left as text (instantsAsText). */
@@ -132,6 +199,12 @@ export class PreparingClient extends pg.Client {
     }
     const query = youngRowsQuery(text, values, instantsAsText.has(text) ? this.textInstants : undefined);
     query.name = name;
+    // pg's own fields again: only where they are as this was written for.
+    const described = query as DescribedQuery;
+    if (described._result && pgDescribe) {
+      described.described = this.described;
+      described.handleRowDescription = describeAsBefore;
+    }
     query.callback = (error, result) => {
       if (!error || !isStalePlan(error)) return done(error, result);
       this.stale.add(name);

@@ -43,6 +43,20 @@ describe.skipIf(!pgUrl)("prepared statements on PostgreSQL", () => {
     expect(await preparedTexts()).toEqual([text]);
   });
 
+  it("reads a named statement's every answer as its first (parsers kept per connection)", async () => {
+    const text = "select $1::jsonb as doc, $2::timestamptz as at, $3::int as n, $4::text as note";
+    prepareStatement(text);
+    const at = "2026-11-29T04:05:06.789Z";
+    for (const [doc, n, note] of [
+      [{ a: 1 }, 1, "x"],
+      [{ b: [2] }, null, null],
+      [[3], 3, "z"],
+    ] as const)
+      expect((await pool.query(text, [JSON.stringify(doc), at, n, note])).rows).toEqual([
+        { doc, at: new Date(at), n, note },
+      ]);
+  });
+
   it("answers with the new column once its table changed, instead of failing", async () => {
     const text = "select * from gadgets where id = $1";
     await pool.query(text, [1]);
