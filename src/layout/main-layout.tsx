@@ -21,6 +21,7 @@ import { LIST_PATH } from "../app-paths";
 import { Brand } from "../components/brand";
 import { preloadIcons, watchIconsBesideWords } from "../components/module-icons";
 import { statusOf } from "../lib/errors";
+import { coalesceQueryNotices } from "../lib/query-notify";
 import { preloadListScreen } from "../resources/screens";
 import { APP_NAME } from "../theme";
 import { AppBreadcrumb } from "./app-breadcrumb";
@@ -54,6 +55,8 @@ const RESOURCE_BASE_PATHS: Readonly<Record<ServiceBaseName, string>> = {
 // renders with the layout instead of suspending first (src/components/lazy-screen.tsx).
 if (LIST_PATH.test(window.location.pathname)) void preloadListScreen();
 preloadIcons(MENU_ICONS);
+// The queries that settle together re-render the screen together (the sider's access checks: one commit, not 26).
+coalesceQueryNotices();
 
 function createProviders() {
   const queryClient = new QueryClient({
