@@ -6,7 +6,7 @@ import "./layout.css";
 import { Refine, type ResourceProps } from "@refinedev/core";
 import { DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
 import { QueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { createAccessControlProvider } from "../../providers/access-control";
 import { createAuthProvider } from "../../providers/auth-provider";
 import { createDataProviders } from "../../providers/data-provider";
@@ -87,6 +87,13 @@ export default function MainLayout() {
   // Resources defined at run time (CMS content types), after the fixed ones.
   const [runtime, setRuntime] = useState<readonly ResourceProps[]>([]);
   const resources = useMemo(() => [...RESOURCES, ...runtime], [runtime]);
+  // New resources re-render all of Refine (the sider, every screen): none before and none now
+  // (no CMS types, or not read yet) is no change, and keeps the list it had.
+  const onRuntime = useCallback(
+    (next: readonly ResourceProps[]) =>
+      setRuntime((known) => (known.length === 0 && next.length === 0 ? known : next)),
+    [],
+  );
 
   // Keeps the access token fresh while signed in (spec §4): refresh 1 minute before expiry,
   // re-armed whenever new tokens are saved.
@@ -127,7 +134,7 @@ export default function MainLayout() {
         breadcrumb: <AppBreadcrumb />,
       }}
     >
-      <RuntimeResources onChange={setRuntime} />
+      <RuntimeResources onChange={onRuntime} />
       <AppRoutes />
       <UnsavedChangesNotifier />
       <DocumentTitleHandler handler={documentTitle} />
