@@ -8,7 +8,7 @@ import { lazy, Suspense } from "react";
 import { BrowserRouter, Route, Routes } from "react-router";
 import { earlyReads } from "../providers/early-reads";
 import { SERVICE_BASES } from "../providers/service-bases";
-import { LIST_PATH } from "./app-paths";
+import { LIST_PATH, PUBLIC_PATHS } from "./app-paths";
 import { ErrorBoundary } from "./components/error-boundary";
 import { lazyScreen } from "./components/lazy-screen";
 import { NetworkToasts } from "./components/network-toasts";
@@ -28,8 +28,6 @@ const loadMainLayout = () => import("./layout/main-layout");
 const MainLayout = lazyScreen(loadMainLayout);
 
 const LOGIN_PATH = /^\/manage\/login\/?$/;
-/** Addresses of the screens before sign-in (under the basename). */
-const PUBLIC_PATHS = /^\/manage\/(login|password_reset|resetpassword\/|404)/;
 
 /**
  * With a session (its access token), a screen behind sign-in fetches the layout's code (and,
