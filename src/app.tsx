@@ -34,7 +34,8 @@ const LOGIN_PATH = /^\/manage\/login\/?$/;
  * on a list's address, the list's) as the app starts, side by side, rather than each after
  * the one before has rendered: one round of requests instead of three in a row before the
  * first row shows. Its first reads (the identity, and what the screen read last time) start
- * then too, beside the code (providers/early-reads.ts).
+ * then too, beside the code (providers/early-reads.ts). index.html has asked for the same chunks
+ * already, beside the shell's (scripts/vite/signed-in-preload.ts): these imports run them.
  */
 export function preloadScreens(
   location: Pick<Location, "pathname" | "search">,
