@@ -229,7 +229,10 @@ export default defineConfig({
     signedInPreload({
       sessionCookie: ACCESS_TOKEN_COOKIE,
       publicPaths: PUBLIC_PATHS,
-      layers: [{ name: "app" }, { name: "list", path: LIST_PATH }],
+      layers: [
+        { module: "src/layout/main-layout.tsx" },
+        { module: "src/resources/list/list-page.tsx", path: LIST_PATH },
+      ],
     }),
     precompressAssets(),
   ],

@@ -11,16 +11,21 @@
  * (less what index.html loads already) and stylesheets; the server's CSP allows the inline
  * script by its hash (server/http/built-pages.ts).
  */
+import path from "node:path";
 import type { OutputBundle, OutputChunk } from "rolldown";
-import type { Plugin } from "vite";
+import { normalizePath, type Plugin } from "vite";
 
 export interface SignedInPreloadOptions {
   /** The cookie holding the access token (providers/token-store.ts). */
   sessionCookie: string;
   /** Addresses that need no session (src/app-paths.ts): nothing is preloaded there. */
   publicPaths: RegExp;
-  /** Chunks (route layer names) to preload behind sign-in: everywhere, or where `path` matches. */
-  layers: readonly { name: string; path?: RegExp }[];
+  /**
+   * Chunks to preload behind sign-in, each named by a module it holds (a route layer's root, from
+   * the project root): everywhere, or where `path` matches. Not by chunk name: antd's List
+   * component's chunk is called "list" too.
+   */
+  layers: readonly { module: string; path?: RegExp }[];
 }
 
 /** The files a chunk brings: itself, what it imports statically (transitively), their CSS. */
@@ -60,11 +65,13 @@ export function preloadScript(
 
 export function signedInPreload(options: SignedInPreloadOptions): Plugin {
   let base = "/";
+  let root = "";
   return {
     name: "atelier-signed-in-preload",
     apply: "build",
     configResolved(config) {
       base = config.base;
+      root = config.root;
     },
     transformIndexHtml: {
       order: "post",
@@ -78,10 +85,11 @@ export function signedInPreload(options: SignedInPreloadOptions): Plugin {
         const links: [string | null, string, string][] = [];
         const listed = new Set<string>();
         for (const layer of options.layers) {
+          const id = normalizePath(path.resolve(root, layer.module));
           const chunk = Object.values(bundle).find(
-            (item): item is OutputChunk => item.type === "chunk" && item.name === layer.name && !item.isEntry,
+            (item): item is OutputChunk => item.type === "chunk" && item.moduleIds.includes(id),
           );
-          if (!chunk) throw new Error(`signed-in-preload: no chunk named ${layer.name} in the build`);
+          if (!chunk) throw new Error(`signed-in-preload: no chunk holds ${layer.module}`);
           const { js, css } = filesOf(bundle, chunk);
           for (const [files, kind] of [
             [js, "script"],

@@ -7,7 +7,10 @@ import { LIST_PATH, PUBLIC_PATHS } from "../../src/app-paths";
 const OPTIONS: SignedInPreloadOptions = {
   sessionCookie: ACCESS_TOKEN_COOKIE,
   publicPaths: PUBLIC_PATHS,
-  layers: [{ name: "app" }, { name: "list", path: LIST_PATH }],
+  layers: [
+    { module: "src/layout/main-layout.tsx" },
+    { module: "src/resources/list/list-page.tsx", path: LIST_PATH },
+  ],
 };
 const LINKS: [string | null, string, string][] = [
   [null, "/manage/assets/app-1.js", "script"],
