@@ -2,11 +2,14 @@ import path from "node:path";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 import { resolveServiceBases, type ServiceBase } from "./providers/service-bases";
+import { ACCESS_TOKEN_COOKIE } from "./providers/token-store";
 import { antdIconsByName } from "./scripts/vite/antd-icons";
 import { antdStyles } from "./scripts/vite/antd-styles";
 import { browserFinders } from "./scripts/vite/browser-finders";
 import { precompressAssets } from "./scripts/vite/precompress";
 import { routeChunks } from "./scripts/vite/route-chunks";
+import { signedInPreload } from "./scripts/vite/signed-in-preload";
+import { LIST_PATH, PUBLIC_PATHS } from "./src/app-paths";
 
 /** Where the admin app is served; the server redirects `/` here. */
 const BASE = "/manage/";
@@ -212,6 +215,7 @@ export default defineConfig({
   // antdIconsByName: icons named by definitions, checked, in one lazy chunk.
   // routeChunks: the first routes' code in a few large chunks (see scripts/vite/route-chunks.ts).
   // antdStyles: antd's CSS made at build time for the app's theme (scripts/vite/antd-styles.ts).
+  // signedInPreload: with a session, the layout's chunk (and a list's) fetched beside the shell's.
   plugins: [
     react(),
     browserFinders(),
@@ -222,6 +226,14 @@ export default defineConfig({
     cspSources(),
     embedScript(),
     antdStyles(),
+    signedInPreload({
+      sessionCookie: ACCESS_TOKEN_COOKIE,
+      publicPaths: PUBLIC_PATHS,
+      layers: [
+        { module: "src/layout/main-layout.tsx" },
+        { module: "src/resources/list/list-page.tsx", path: LIST_PATH },
+      ],
+    }),
     precompressAssets(),
   ],
   resolve: { alias: [...ESM_ICONS, ...LIGHTER] },

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStorage } from "../src/lib/memory-storage";
-import { createEarlyReads, EARLY_FRESH_MS, EARLY_READS_KEY, LEARN_MS, MAX_SCREENS } from "./early-reads";
+import {
+  createEarlyReads,
+  EARLY_FRESH_MS,
+  EARLY_READS_KEY,
+  LEARN_MS,
+  MAX_SCREENS,
+  READ_HERE_MS,
+} from "./early-reads";
 import { createHttpClient } from "./http";
 import { type TestServer, withTestServer } from "./test-support";
 
@@ -75,6 +82,24 @@ describe("early reads", () => {
     early.moveTo("/manage/users", "token-1");
     await client.get("/api/users");
     expect(server.requests.map((r) => r.path)).toEqual(["/api/users"]);
+  });
+
+  it("does not send again on a move what the app read on this page a moment ago", async () => {
+    server.handle((request) => rows(request.path));
+    const { early, client, storage, clock } = setup();
+    const me = `${server.url}/api/users/me`;
+    const list = `${server.url}/api/products?page=1`;
+    storage.setItem(EARLY_READS_KEY, JSON.stringify({ "/manage/products/products": [me, list] }));
+    await client.get("/api/users/me");
+    server.requests.length = 0;
+    early.moveTo("/manage/products/products", "token-1");
+    await expect.poll(() => server.count("/api/products?page=1")).toBe(1);
+    expect(server.requests.map((r) => r.path)).toEqual(["/api/products?page=1"]);
+    // Read longer ago than that: sent with the others.
+    clock.now += READ_HERE_MS + 1;
+    server.requests.length = 0;
+    early.moveTo("/manage/products/products", "token-1");
+    await expect.poll(() => server.count("/api/users/me")).toBe(1);
   });
 
   it("sends to the server what an early read cannot answer: a failure, a stale answer, another URL", async () => {

@@ -21,6 +21,11 @@ export const EARLY_FRESH_MS = 10_000;
 /** Reads remembered per address, and addresses remembered. */
 export const MAX_READS = 12;
 export const MAX_SCREENS = 30;
+/**
+ * A read the app made on this page this recently is in its cache (react-query keeps an answer
+ * 5 minutes after its last screen): a move does not send it again, the screen shows it at once.
+ */
+export const READ_HERE_MS = 60_000;
 /** localStorage key of the remembered reads: `{ [address]: url[] }`, most recent last. */
 export const EARLY_READS_KEY = "atelier.earlyReads";
 
@@ -47,6 +52,8 @@ const SECRET_QUERY = /[?&][^=&]*(token|secret|password|key)[^=&]*=/i;
 export function createEarlyReads(options: EarlyReadsOptions) {
   const now = options.now ?? (() => Date.now());
   const started = new Map<string, Started>();
+  /** When the app last read each URL on this page. */
+  const readAt = new Map<string, number>();
   let learning: { address: string; until: number; urls: string[] } | null = null;
 
   const remembered = (): Record<string, string[]> => {
@@ -102,11 +109,14 @@ export function createEarlyReads(options: EarlyReadsOptions) {
      * A move inside the app to `address` (a link clicked, {@link startReadsOnLinkClicks}):
      * sends the reads remembered for it that are not on their way already, as a start there
      * does, so the screen's data comes while its code renders, not after (issue 28: a list's
-     * first row after a menu click); and learns the reads the app makes there.
+     * first row after a menu click); and learns the reads the app makes there. What the app
+     * read on this page a moment ago (the identity, the menu's counts) it has: not sent again.
      */
     moveTo(address: string, token: string): void {
       learning = { address, until: now() + LEARN_MS, urls: [] };
       for (const url of remembered()[address] ?? []) {
+        const lastRead = readAt.get(url);
+        if (lastRead !== undefined && now() - lastRead <= READ_HERE_MS) continue;
         const early = started.get(url);
         if (!early || now() - early.at > EARLY_FRESH_MS) started.set(url, read(url, token));
       }
@@ -125,6 +135,11 @@ export function createEarlyReads(options: EarlyReadsOptions) {
 
     /** A GET the app sent: one of the address's first reads while they are learnt. */
     sent(url: string): void {
+      // A long session reads many URLs: those read too long ago to matter are let go.
+      if (readAt.size >= 500)
+        for (const [old, at] of readAt) if (now() - at > READ_HERE_MS) readAt.delete(old);
+      readAt.delete(url);
+      readAt.set(url, now());
       if (!learning) return;
       if (now() > learning.until) {
         learning = null;

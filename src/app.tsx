@@ -8,7 +8,7 @@ import { lazy, Suspense } from "react";
 import { BrowserRouter, Route, Routes } from "react-router";
 import { earlyReads } from "../providers/early-reads";
 import { SERVICE_BASES } from "../providers/service-bases";
-import { LIST_PATH } from "./app-paths";
+import { LIST_PATH, PUBLIC_PATHS } from "./app-paths";
 import { ErrorBoundary } from "./components/error-boundary";
 import { lazyScreen } from "./components/lazy-screen";
 import { NetworkToasts } from "./components/network-toasts";
@@ -28,15 +28,14 @@ const loadMainLayout = () => import("./layout/main-layout");
 const MainLayout = lazyScreen(loadMainLayout);
 
 const LOGIN_PATH = /^\/manage\/login\/?$/;
-/** Addresses of the screens before sign-in (under the basename). */
-const PUBLIC_PATHS = /^\/manage\/(login|password_reset|resetpassword\/|404)/;
 
 /**
  * With a session (its access token), a screen behind sign-in fetches the layout's code (and,
  * on a list's address, the list's) as the app starts, side by side, rather than each after
  * the one before has rendered: one round of requests instead of three in a row before the
  * first row shows. Its first reads (the identity, and what the screen read last time) start
- * then too, beside the code (providers/early-reads.ts).
+ * then too, beside the code (providers/early-reads.ts). index.html has asked for the same chunks
+ * already, beside the shell's (scripts/vite/signed-in-preload.ts): these imports run them.
  */
 export function preloadScreens(
   location: Pick<Location, "pathname" | "search">,

@@ -6,7 +6,7 @@ import "./layout.css";
 import { Refine, type ResourceProps } from "@refinedev/core";
 import { DocumentTitleHandler, UnsavedChangesNotifier } from "@refinedev/react-router";
 import { QueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { createAccessControlProvider } from "../../providers/access-control";
 import { createAuthProvider } from "../../providers/auth-provider";
 import { createDataProviders } from "../../providers/data-provider";
@@ -21,6 +21,7 @@ import { LIST_PATH } from "../app-paths";
 import { Brand } from "../components/brand";
 import { preloadIcons, watchIconsBesideWords } from "../components/module-icons";
 import { statusOf } from "../lib/errors";
+import { coalesceQueryNotices } from "../lib/query-notify";
 import { preloadListScreen } from "../resources/screens";
 import { APP_NAME } from "../theme";
 import { AppBreadcrumb } from "./app-breadcrumb";
@@ -54,6 +55,8 @@ const RESOURCE_BASE_PATHS: Readonly<Record<ServiceBaseName, string>> = {
 // renders with the layout instead of suspending first (src/components/lazy-screen.tsx).
 if (LIST_PATH.test(window.location.pathname)) void preloadListScreen();
 preloadIcons(MENU_ICONS);
+// The queries that settle together re-render the screen together (the sider's access checks: one commit, not 26).
+coalesceQueryNotices();
 
 function createProviders() {
   const queryClient = new QueryClient({
@@ -84,6 +87,13 @@ export default function MainLayout() {
   // Resources defined at run time (CMS content types), after the fixed ones.
   const [runtime, setRuntime] = useState<readonly ResourceProps[]>([]);
   const resources = useMemo(() => [...RESOURCES, ...runtime], [runtime]);
+  // New resources re-render all of Refine (the sider, every screen): none before and none now
+  // (no CMS types, or not read yet) is no change, and keeps the list it had.
+  const onRuntime = useCallback(
+    (next: readonly ResourceProps[]) =>
+      setRuntime((known) => (known.length === 0 && next.length === 0 ? known : next)),
+    [],
+  );
 
   // Keeps the access token fresh while signed in (spec §4): refresh 1 minute before expiry,
   // re-armed whenever new tokens are saved.
@@ -124,7 +134,7 @@ export default function MainLayout() {
         breadcrumb: <AppBreadcrumb />,
       }}
     >
-      <RuntimeResources onChange={setRuntime} />
+      <RuntimeResources onChange={onRuntime} />
       <AppRoutes />
       <UnsavedChangesNotifier />
       <DocumentTitleHandler handler={documentTitle} />
