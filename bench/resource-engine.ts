@@ -42,6 +42,9 @@
  * Both drivers, all cases, defaults: about 7 minutes on 2 cores (each case ≈ 21 s a driver: the
  * products' 4 ≈ 3 minutes, the 5 module lists ≈ 3.5; BENCH_CASES=list,get,create,update for the first).
  *
+ * Each driver runs in a process of its own (this script, BENCH_DRIVERS set to it), as a
+ * deployment runs one driver; the summary gathers them.
+ *
  * Load comes from autocannon in a child process (bench/resource-engine-load.ts, forked with
  * `--load-child`), so the load generator does not share the servers' event loop. PostgreSQL is
  * a throwaway cluster (scripts/pg-cluster.ts: initdb/pg_ctl, stock settings, loopback, free
@@ -52,7 +55,11 @@
  * each side was measured, and `node bench/cpuprofile-summary.mjs <file> --window <those spans>`
  * sums the self time of those spans by function and by file.
  */
+import { fork } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { type Cleanup, reportFailure, runCleanups } from "./bench-run";
 import { runCases } from "./resource-engine-cases";
 import { LoadRunner } from "./resource-engine-load";
@@ -86,20 +93,53 @@ async function runDriver(driver: Driver, load: LoadRunner, summary: string[]) {
   }
 }
 
+/**
+ * Each driver's engine in a process of its own (this script again, one driver), as a deployment
+ * runs one: measured one after the other in one process, PostgreSQL's engine after PGlite's ran
+ * on code V8 had optimised for the other driver's objects (its node time per list request
+ * 722 µs instead of 373 in one quiet window). Answers each one's summary lines.
+ */
+function runDriverApart(driver: Driver): Promise<string[]> {
+  const file = path.join(os.tmpdir(), `atelier-bench-engine-${process.pid}-${driver}.json`);
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(import.meta.url), [], {
+      env: { ...process.env, BENCH_DRIVERS: driver, BENCH_SUMMARY_FILE: file },
+      stdio: "inherit",
+    });
+    child.on("error", reject);
+    child.on("exit", () => {
+      try {
+        resolve(JSON.parse(readFileSync(file, "utf8")) as string[]);
+        rmSync(file, { force: true });
+      } catch {
+        resolve([`${driver.padEnd(9)} (no summary: its run failed, see above)`]);
+      }
+    });
+  });
+}
+
 async function main() {
-  console.log(
-    `resource engine benchmark — node ${process.version}, ${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? ""}`,
-  );
   const unknown = [...CASES].filter((c) => !ALL_CASES.includes(c));
   if (unknown.length)
     throw new Error(`BENCH_CASES: no case ${unknown.join(", ")} (cases: ${ALL_CASES.join(", ")})`);
-  const load = new LoadRunner();
   const summary: string[] = [];
   const started = Date.now();
-  try {
-    for (const driver of DRIVERS) await runDriver(driver, load, summary);
-  } finally {
-    load.stop();
+  if (DRIVERS.length > 1) {
+    for (const driver of DRIVERS) summary.push(...(await runDriverApart(driver)));
+  } else {
+    console.log(
+      `resource engine benchmark — node ${process.version}, ${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? ""}`,
+    );
+    const load = new LoadRunner();
+    try {
+      for (const driver of DRIVERS) await runDriver(driver, load, summary);
+    } finally {
+      load.stop();
+    }
+    if (process.env.BENCH_SUMMARY_FILE) {
+      writeFileSync(process.env.BENCH_SUMMARY_FILE, JSON.stringify(summary));
+      return;
+    }
   }
   console.log(`\nsummary (engine ÷ floor; target ≥ ${TARGET}×):`);
   for (const line of summary) console.log(`  ${line}`);
