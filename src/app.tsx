@@ -40,14 +40,21 @@ const LOGIN_PATH = /^\/manage\/login\/?$/;
 export function preloadScreens(
   location: Pick<Location, "pathname" | "search">,
   token: string | undefined,
-): void {
+): Promise<void> {
   const { pathname, search } = location;
   // Its code is at hand before the first render, so the form shows in it (lazyScreen).
-  if (LOGIN_PATH.test(pathname)) void LoginPage.preload();
-  if (!token || PUBLIC_PATHS.test(pathname)) return;
+  if (LOGIN_PATH.test(pathname)) return LoginPage.preload();
+  if (!token || PUBLIC_PATHS.test(pathname)) return Promise.resolve();
   earlyReads.start(pathname + search, token, [`${SERVICE_BASES.api}/api/users/me`]);
-  void MainLayout.preload();
-  if (LIST_PATH.test(pathname)) void import("./resources/list/list-page");
+  const screens = [MainLayout.preload()];
+  // Through the list screen's own lazyScreen (which the layout's chunk holds), so it renders at
+  // once in the layout's first render.
+  if (LIST_PATH.test(pathname)) screens.push(loadMainLayout().then((layout) => layout.preloadListScreen()));
+  // A failed load is the first render's to show (the error boundary's Retry).
+  return Promise.all(screens).then(
+    () => undefined,
+    () => undefined,
+  );
 }
 
 /** Toasts: top-centre (antd message's place), closing after 2000 ms (spec §9). */

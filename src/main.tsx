@@ -25,13 +25,19 @@ window.addEventListener("vite:preloadError", (event) => {
   if (reloadForNewBuild(window.sessionStorage, () => window.location.reload())) event.preventDefault();
 });
 
-preloadScreens(window.location, getAccessToken());
+const firstScreens = preloadScreens(window.location, getAccessToken());
 startReadsOnLinkClicks(document, import.meta.env.BASE_URL, getAccessToken);
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+// The first render waits for the code of the screen it shows; index.html's splash shows
+// meanwhile. Rendered before it, the screen suspends: React shows the fallback, then holds the
+// screen back until 300 ms after it showed (lazy-screen.tsx), a third of a second of an idle
+// page between the list's data in hand and its first row.
+void firstScreens.then(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );

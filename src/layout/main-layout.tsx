@@ -23,6 +23,10 @@ import { preloadIcons, watchIconsBesideWords } from "../components/module-icons"
 import { statusOf } from "../lib/errors";
 import { coalesceQueryNotices } from "../lib/query-notify";
 import { preloadListScreen } from "../resources/screens";
+
+/** The list screen's code, fetched by the shell on a list's address (src/app.tsx preloadScreens). */
+export { preloadListScreen };
+
 import { APP_NAME } from "../theme";
 import { AppBreadcrumb } from "./app-breadcrumb";
 import { AppRoutes } from "./app-routes";
