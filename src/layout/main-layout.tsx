@@ -21,7 +21,7 @@ import { LIST_PATH } from "../app-paths";
 import { Brand } from "../components/brand";
 import { preloadIcons, watchIconsBesideWords } from "../components/module-icons";
 import { statusOf } from "../lib/errors";
-import { coalesceQueryNotices } from "../lib/query-notify";
+import { coalesceQueryNotices } from "../browser/query-notify";
 import { preloadListScreen } from "../resources/screens";
 
 /** The list screen's code, fetched by the shell on a list's address (src/app.tsx preloadScreens). */
