@@ -18,10 +18,10 @@ import { SERVICE_BASES } from "../../providers/service-bases";
 import { hasSession } from "../../providers/token-store";
 import type { ServiceBaseName } from "../../resources/contract";
 import { LIST_PATH } from "../app-paths";
+import { coalesceQueryNotices } from "../browser/query-notify";
 import { Brand } from "../components/brand";
 import { preloadIcons, watchIconsBesideWords } from "../components/module-icons";
 import { statusOf } from "../lib/errors";
-import { coalesceQueryNotices } from "../browser/query-notify";
 import { preloadListScreen } from "../resources/screens";
 
 /** The list screen's code, fetched by the shell on a list's address (src/app.tsx preloadScreens). */
