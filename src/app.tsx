@@ -10,10 +10,11 @@ import { earlyReads } from "../providers/early-reads";
 import { SERVICE_BASES } from "../providers/service-bases";
 import { LIST_PATH, PUBLIC_PATHS } from "./app-paths";
 import { ErrorBoundary } from "./components/error-boundary";
-import { lazyScreen } from "./components/lazy-screen";
+import { lazyScreen, scriptLoadTimeoutMs } from "./components/lazy-screen";
 import { NetworkToasts } from "./components/network-toasts";
 import { PageLoader } from "./components/page-loader";
 import { useReducedMotion } from "./hooks/use-reduced-motion";
+import { withScriptTimeout } from "./lib/chunk-reload";
 import { TOAST_AUTO_CLOSE_MS } from "./lib/constants";
 import { reducedMotionTheme, theme } from "./theme";
 
@@ -49,7 +50,15 @@ export function preloadScreens(
   const screens = [MainLayout.preload()];
   // Through the list screen's own lazyScreen (which the layout's chunk holds), so it renders at
   // once in the layout's first render.
-  if (LIST_PATH.test(pathname)) screens.push(loadMainLayout().then((layout) => layout.preloadListScreen()));
+  // Given up after the script load timeout, as the screens' own loads are: a chunk that never
+  // comes must not keep the first render (and its error with Retry) from happening.
+  if (LIST_PATH.test(pathname))
+    screens.push(
+      withScriptTimeout(
+        () => loadMainLayout().then((layout) => layout.preloadListScreen()),
+        scriptLoadTimeoutMs(),
+      ),
+    );
   // A failed load is the first render's to show (the error boundary's Retry).
   return Promise.all(screens).then(
     () => undefined,

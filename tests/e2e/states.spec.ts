@@ -253,6 +253,21 @@ test("a screen whose code does not arrive in time shows an error with Retry", as
   expect(await page.evaluate(() => (window as { __stillSamePage?: boolean }).__stillSamePage)).toBe(true);
 });
 
+test("a list opened with a session whose layout code never comes still shows the error with Retry", async ({
+  page,
+}) => {
+  await signInTo(page);
+  // The first render waits for the layout's and the list's code (src/main.tsx), never for good.
+  await page.addInitScript(() => {
+    window.__ATELIER_SCRIPT_TIMEOUT_MS = 1500;
+  });
+  await page.route(/\/assets\/app-[^/]+\.js$/, () => {});
+  await page.goto("/manage/products/products");
+  await expect(
+    page.getByRole("alert").filter({ hasText: "This screen took too long to load" }),
+  ).toBeVisible();
+});
+
 test("offline, a screen whose code was never loaded waits for the connection, then shows", async ({
   page,
   context,
