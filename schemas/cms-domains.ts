@@ -12,6 +12,9 @@ export type DomainAccess = (typeof DOMAIN_ACCESS)[number];
 
 export const DEFAULT_CACHE_CONTROL = "public, max-age=60";
 
+/** What a domain's preview address may hold, each filled in for the entry previewed. */
+export const PREVIEW_PLACEHOLDERS = ["type", "slug", "id", "domain"] as const;
+
 export const cmsDomainSchema = {
   $id: "cms-domain",
   title: "Domain",
@@ -62,6 +65,16 @@ export const cmsDomainSchema = {
       enum: DOMAIN_ACCESS,
       "x-enumLabels": ["Public", "API token required"],
       default: "public",
+    },
+    preview_url: {
+      type: "string",
+      title: "Preview address",
+      description:
+        "Your site's page for an entry, opened beside the entry's editor with its draft: {type}, {slug}, {id} and {domain} are filled in, e.g. https://site.example/{type}/{slug}",
+      maxLength: 500,
+      pattern: `^https?://[^\\s{}]+(?:\\{(?:${PREVIEW_PLACEHOLDERS.join("|")})\\}[^\\s{}]*)*$`,
+      "x-patternMessage":
+        "must be an http:// or https:// address, and its only placeholders may be {type}, {slug}, {id} and {domain}",
     },
     cache_control: {
       type: "string",

@@ -88,6 +88,7 @@ export interface CmsDomainsTable {
   allowed_origins: Json<string[]>;
   access: "public" | "token";
   cache_control: string;
+  preview_url: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
   created_by: string | null;

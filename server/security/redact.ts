@@ -49,6 +49,7 @@ export const SECRET_HEADERS = [
   "authorization",
   "cookie",
   "proxy-authorization",
+  "x-atelier-preview",
   "x-atelier-store-hook",
   "x-twilio-signature",
 ] as const;

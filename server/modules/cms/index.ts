@@ -11,6 +11,7 @@ import { ContentTypesService } from "./content-types.service";
 import { EntriesService } from "./entries.service";
 import { EntryLifecycle, SCHEDULE_ATTEMPTS, SCHEDULE_JOB, type SchedulePayload } from "./entry-lifecycle";
 import { navigationRoutes } from "./navigation.routes";
+import { previewRoutes } from "./preview";
 import { publicCmsRoutes } from "./public.routes";
 import { PublicCache } from "./public-cache";
 import { tokenRoutes } from "./token.routes";
@@ -47,6 +48,7 @@ export async function cmsModule(app: FastifyInstance, ctx: AppContext) {
   });
   await navigationRoutes(app, ctx, registry, delivery);
   await tokenRoutes(app, ctx);
+  await previewRoutes(app, ctx, registry);
   await publicCmsRoutes(app, ctx, registry, delivery);
   return { registry, types, entries, lifecycle };
 }

@@ -15,11 +15,21 @@ import { type ListQuery, listPage, listQuerySchema } from "../../http/list-query
 import type { AnyDb } from "../../resources/rules";
 import { resolveNavigation } from "./navigation-tree";
 import { MAX_POPULATE, Populator, publicEntry } from "./populate";
+import {
+  PREVIEW_CACHE_CONTROL,
+  PREVIEW_HEADER,
+  PREVIEW_QUERY,
+  previewedDraft,
+  previewTokenOf,
+} from "./preview";
 import type { PublicCache } from "./public-cache";
 import type { ContentType, TypeRegistry } from "./type-registry";
 
-/** A token domain's API token comes in `Authorization`: never logged, nor is its value. */
-const API_TOKEN = { headers: ["authorization"] };
+/**
+ * A token domain's API token comes in `Authorization`, a draft's preview token in
+ * `X-Atelier-Preview` or `?preview=`: never logged, nor are their values.
+ */
+const API_TOKEN = { headers: ["authorization", PREVIEW_HEADER], query: [PREVIEW_QUERY] };
 
 /** Cache-Control of every answer of a token-protected domain. */
 export const TOKEN_CACHE_CONTROL = "private, no-cache";
@@ -38,6 +48,12 @@ export const hashToken = (token: string) => createHash("sha256").update(token).d
 const populateQuery = {
   populate: { type: "integer", minimum: 0, maximum: MAX_POPULATE, default: 1 },
 } as const;
+/** One entry's routes also take a draft's preview token (preview.ts). */
+const entryQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: { ...populateQuery, [PREVIEW_QUERY]: { type: "string", maxLength: 600 } },
+} as const;
 const domainParam = { domain: { type: "string", minLength: 1, maxLength: 63 } } as const;
 const typeParam = { type: { type: "string", minLength: 1, maxLength: 63 } } as const;
 
@@ -52,8 +68,16 @@ export async function publicCmsRoutes(
   const db = ctx.db as unknown as AnyDb;
   const populator = new Populator(ctx, registry);
 
-  /** The domain of the path, its token checked when it wants one; CORS headers set. */
-  async function domainOf(request: FastifyRequest, reply: FastifyReply, key: string): Promise<Domain> {
+  /**
+   * The domain of the path, its token checked when it wants one (unless a preview token
+   * stands in for it: `previewed` checks that one); CORS headers set.
+   */
+  async function domainOf(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    key: string,
+    previewing = false,
+  ): Promise<Domain> {
     let row = cache.domain<Domain>(key);
     if (!row) {
       const generation = cache.generation;
@@ -71,10 +95,10 @@ export async function publicCmsRoutes(
     reply.header("vary", "Origin");
     if (origin && (origins as string[]).some((o) => o.replace(/\/+$/, "") === origin)) {
       reply.header("access-control-allow-origin", origin);
-      reply.header("access-control-allow-headers", "authorization, if-none-match");
+      reply.header("access-control-allow-headers", `authorization, if-none-match, ${PREVIEW_HEADER}`);
       reply.header("access-control-expose-headers", "etag");
     }
-    if (row.access === "token") {
+    if (row.access === "token" && !previewing) {
       const header = request.headers.authorization ?? "";
       const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
       const found = token
@@ -117,6 +141,27 @@ export async function publicCmsRoutes(
       return reply.status(304).send();
     }
     return reply.type("application/json; charset=utf-8").send(kept.body);
+  }
+
+  /**
+   * A draft's answer for a request with a preview token: never kept nor cached, said to be a
+   * draft (`X-Atelier-Preview: draft`), refused for any other entry or domain (preview.ts).
+   */
+  async function previewed(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    token: string,
+    domainKey: string,
+    type: () => Promise<ContentType>,
+    ref: string | null,
+    populate: number,
+  ) {
+    reply.header("cache-control", PREVIEW_CACHE_CONTROL);
+    const domain = await domainOf(request, reply, domainKey, true);
+    const contentType = await type();
+    const entry = await previewedDraft(ctx, token, domain.id, contentType, ref);
+    await populator.populate(contentType, [entry], populate, domain.id);
+    return reply.header(PREVIEW_HEADER, "draft").send({ data: entry });
   }
 
   async function publicType(name: string, kind: "collection" | "single"): Promise<ContentType> {
@@ -191,10 +236,16 @@ export async function publicCmsRoutes(
           tags,
           summary: "A single type's published entry in this domain",
           params: { type: "object", properties: { ...domainParam, ...typeParam } },
-          querystring: { type: "object", additionalProperties: false, properties: populateQuery },
+          querystring: entryQuery,
         },
       },
       async (request, reply) => {
+        const preview = previewTokenOf(request);
+        if (preview) {
+          const { domain, type } = request.params;
+          const populate = request.query.populate ?? 1;
+          return previewed(request, reply, preview, domain, () => publicType(type, "single"), null, populate);
+        }
         const domain = await domainOf(request, reply, request.params.domain);
         const type = await publicType(request.params.type, "single");
         return answer(request, reply, domain, async () => {
@@ -248,10 +299,16 @@ export async function publicCmsRoutes(
               ref: { type: "string", minLength: 1, maxLength: 200 },
             },
           },
-          querystring: { type: "object", additionalProperties: false, properties: populateQuery },
+          querystring: entryQuery,
         },
       },
       async (request, reply) => {
+        const preview = previewTokenOf(request);
+        if (preview) {
+          const { domain, type, ref } = request.params;
+          const populate = request.query.populate ?? 1;
+          return previewed(request, reply, preview, domain, () => publicType(type, "collection"), ref, populate);
+        }
         const domain = await domainOf(request, reply, request.params.domain);
         const type = await publicType(request.params.type, "collection");
         const ref = request.params.ref;
