@@ -15,5 +15,7 @@ export const cmsDomains: ResourceDefinition = {
   order: 5,
   columnWidths: { access: 160 },
   pages: { show: "domains.show" },
-  uiSchema: { "ui:order": ["name", "key", "hostname", "access", "allowed_origins", "preview_url", "cache_control"] },
+  uiSchema: {
+    "ui:order": ["name", "key", "hostname", "access", "allowed_origins", "preview_url", "cache_control"],
+  },
 };

@@ -214,7 +214,8 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     ...(cms ? [cmsOpenApi(cms.registry)] : []),
     customFieldsOpenApi(() => services.values()),
   ]);
-  await spaRoutes(app, config);
+  // The admin page frames the CMS domains' sites: an entry's live preview.
+  await spaRoutes(app, config, { frameSrc: () => cms?.previewOrigins.current() ?? Promise.resolve([]) });
   // On PostgreSQL, N instances may share the database: socket events reach every instance's
   // sockets through it. PGlite is one process: socket.io's in-memory adapter is all it needs.
   const adapter =

@@ -20,17 +20,23 @@ import { type PageKind, pageHeaders } from "./security-headers";
 /** The reset-password pages' client routes (src/app.tsx), the older two-segment form too. */
 export const RESET_PAGES = ["/manage/resetpassword/:id", "/manage/resetpassword/:length/:id"];
 
-export async function spaRoutes(app: FastifyInstance, config: Config) {
+export interface SpaOptions {
+  /** Origins the admin app may frame besides its own (the CMS domains' preview sites). */
+  frameSrc?: () => Promise<readonly string[]>;
+}
+
+export async function spaRoutes(app: FastifyInstance, config: Config, options: SpaOptions = {}) {
   const { clientDir } = config;
   const indexFile = path.join(clientDir, "index.html");
   const built = existsSync(indexFile);
 
   /** index.html as a page of `kind`: its CSP with the hashes of its inline scripts. */
-  const sendIndex = (reply: FastifyReply, kind: PageKind) => {
+  const sendIndex = async (reply: FastifyReply, kind: PageKind) => {
     const page = builtPage(indexFile);
     if (!page) return reply.status(503).type("text/plain").send("The admin app is not built.");
+    const frameSrc = (await options.frameSrc?.()) ?? [];
     return reply
-      .headers({ "cache-control": "no-cache", ...pageHeaders(config, kind, page) })
+      .headers({ "cache-control": "no-cache", ...pageHeaders(config, kind, { ...page, frameSrc }) })
       .type("text/html")
       .send(page.html);
   };

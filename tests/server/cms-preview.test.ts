@@ -57,7 +57,9 @@ describe.each(DRIVERS)("live preview on %s", (driver) => {
       preview_url: "https://site.example/{locale}/{slug}",
     });
     expect(bad.status).toBe(400);
-    expect(JSON.stringify(bad.body)).toContain("its only placeholders may be {type}, {slug}, {id} and {domain}");
+    expect(JSON.stringify(bad.body)).toContain(
+      "its only placeholders may be {type}, {slug}, {id} and {domain}",
+    );
 
     const site = (
       await call("POST", "/cms/domains", {
@@ -74,8 +76,11 @@ describe.each(DRIVERS)("live preview on %s", (driver) => {
     const other = (await call("POST", "/cms/entries/story", { title: "Other", domain_ids: [site.id] })).body;
     expect((await call("POST", `/cms/entries/story/${story.id}/publish`, {})).status).toBe(200);
     expect(
-      (await call("PATCH", `/cms/entries/story/${story.id}?autosave=true`, { title: "First light, redrafted" }))
-        .status,
+      (
+        await call("PATCH", `/cms/entries/story/${story.id}?autosave=true`, {
+          title: "First light, redrafted",
+        })
+      ).status,
     ).toBe(200);
 
     // The domain without a preview address is refused by name; the one with it is chosen.
@@ -133,7 +138,9 @@ describe.each(DRIVERS)("live preview on %s", (driver) => {
       401,
       "not valid",
     );
-    expect(readPreview(signer, signPreview(signer, { entryId: story.id, domainId: site.id, expiresAt: 1 }))).toEqual({
+    expect(
+      readPreview(signer, signPreview(signer, { entryId: story.id, domainId: site.id, expiresAt: 1 })),
+    ).toEqual({
       ok: false,
       reason: "expired",
     });
@@ -152,11 +159,13 @@ describe.each(DRIVERS)("live preview on %s", (driver) => {
     const noDomain = await call("POST", `/cms/entries/story/${entry.id}/preview`, {});
     expect(noDomain.status).toBe(400);
     expect(JSON.stringify(noDomain.body)).toContain("Add this entry to a domain first");
-    expect((await call("POST", `/cms/entries/story/${entry.id}/preview`, { domainId: "nope" })).status).toBe(400);
-    expect((await call("POST", "/cms/entries/story/not-a-uuid/preview", {})).status).toBe(400);
-    expect((await call("POST", "/cms/entries/nothing/00000000-0000-4000-8000-000000000000/preview", {})).status).toBe(
-      404,
+    expect((await call("POST", `/cms/entries/story/${entry.id}/preview`, { domainId: "nope" })).status).toBe(
+      400,
     );
+    expect((await call("POST", "/cms/entries/story/not-a-uuid/preview", {})).status).toBe(400);
+    expect(
+      (await call("POST", "/cms/entries/nothing/00000000-0000-4000-8000-000000000000/preview", {})).status,
+    ).toBe(404);
     expect((await s.api("POST", `/cms/entries/story/${entry.id}/preview`, { body: {} })).status).toBe(401);
     const long = "cmsp_".padEnd(700, "a");
     expect((await s.api("GET", `/public-cms/plain/story/x?preview=${long}`)).status).toBe(400);

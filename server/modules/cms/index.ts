@@ -11,7 +11,7 @@ import { ContentTypesService } from "./content-types.service";
 import { EntriesService } from "./entries.service";
 import { EntryLifecycle, SCHEDULE_ATTEMPTS, SCHEDULE_JOB, type SchedulePayload } from "./entry-lifecycle";
 import { navigationRoutes } from "./navigation.routes";
-import { previewRoutes } from "./preview";
+import { PreviewOrigins, previewRoutes } from "./preview";
 import { publicCmsRoutes } from "./public.routes";
 import { PublicCache } from "./public-cache";
 import { tokenRoutes } from "./token.routes";
@@ -50,5 +50,5 @@ export async function cmsModule(app: FastifyInstance, ctx: AppContext) {
   await tokenRoutes(app, ctx);
   await previewRoutes(app, ctx, registry);
   await publicCmsRoutes(app, ctx, registry, delivery);
-  return { registry, types, entries, lifecycle };
+  return { registry, types, entries, lifecycle, previewOrigins: new PreviewOrigins(ctx) };
 }

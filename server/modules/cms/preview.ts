@@ -12,7 +12,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
-import { PREVIEW_PLACEHOLDERS } from "../../../schemas/cms-domains";
+import type { PREVIEW_PLACEHOLDERS } from "../../../schemas/cms-domains";
 import { UUID } from "../../../schemas/uuid";
 import { moduleAccess } from "../../auth/access";
 import type { AppContext } from "../../context";
@@ -54,9 +54,7 @@ export function signPreview(signer: PreviewSigner, claims: PreviewClaims): strin
   return `${PREVIEW_TOKEN_PREFIX}${payload}.${signer.mac(MAC_PURPOSE, payload)}`;
 }
 
-export type PreviewCheck =
-  | { ok: true; claims: PreviewClaims }
-  | { ok: false; reason: "invalid" | "expired" };
+export type PreviewCheck = { ok: true; claims: PreviewClaims } | { ok: false; reason: "invalid" | "expired" };
 
 /** The token's claims when the server signed it and it has not expired. */
 export function readPreview(signer: PreviewSigner, token: string, nowMs = Date.now()): PreviewCheck {
@@ -167,7 +165,8 @@ export async function previewRoutes(app: FastifyInstance, ctx: AppContext, regis
       schema: {
         tags: ["cms entries"],
         security: [{ bearer: [] }],
-        summary: "A preview address of the entry's draft on one of its domains' sites, with a short-lived token",
+        summary:
+          "A preview address of the entry's draft on one of its domains' sites, with a short-lived token",
         params: entryParams,
         body: {
           type: "object",
@@ -198,7 +197,8 @@ export async function previewRoutes(app: FastifyInstance, ctx: AppContext, regis
       ).map((d) => ({ id: d.id, key: d.key, name: d.name, previewUrl: d.preview_url }));
       const asked = request.body?.domainId;
       const refuse = (message: string) => badRequest(message, [{ field: "domainId", message }]);
-      if (domains.length === 0) throw refuse("Add this entry to a domain first: a preview opens on a domain's site");
+      if (domains.length === 0)
+        throw refuse("Add this entry to a domain first: a preview opens on a domain's site");
       const domain = asked ? domains.find((d) => d.id === asked) : domains.find((d) => d.previewUrl);
       if (!domain) {
         throw refuse(
@@ -220,8 +220,64 @@ export async function previewRoutes(app: FastifyInstance, ctx: AppContext, regis
         url,
         expiresAt: new Date(expiresAt * 1000).toISOString(),
         domain: { id: domain.id, key: domain.key, name: domain.name },
-        domains: domains.map((d) => ({ id: d.id, key: d.key, name: d.name, hasPreview: Boolean(d.previewUrl) })),
+        domains: domains.map((d) => ({
+          id: d.id,
+          key: d.key,
+          name: d.name,
+          hasPreview: Boolean(d.previewUrl),
+        })),
       };
     },
   );
+}
+
+/** How long the admin page's list of preview origins is trusted without a domain change. */
+const ORIGINS_TTL_MS = 30_000;
+
+/**
+ * The origins of the domains' preview addresses, which the admin app's page may frame (its
+ * CSP's `frame-src`, server/http/spa.ts). Read again after a domain changes here, and at most
+ * 30 s after one changed on another instance. A placeholder in the host name may be its first
+ * label only (`https://{domain}.site.example/…` frames `https://*.site.example`).
+ */
+export class PreviewOrigins {
+  private origins: readonly string[] = [];
+  private readAt = 0;
+  private reading: Promise<readonly string[]> | null = null;
+
+  constructor(private readonly ctx: AppContext) {
+    ctx.events.subscribe((change) => {
+      if (change.resource === "domains") this.readAt = 0;
+    });
+  }
+
+  async current(): Promise<readonly string[]> {
+    if (Date.now() - this.readAt < ORIGINS_TTL_MS) return this.origins;
+    this.reading ??= this.read().finally(() => {
+      this.reading = null;
+    });
+    return this.reading;
+  }
+
+  private async read(): Promise<readonly string[]> {
+    const readAt = Date.now();
+    const rows = (await (this.ctx.db as unknown as AnyDb)
+      .selectFrom("cms_domains")
+      .select("preview_url")
+      .where("preview_url", "is not", null)
+      .execute()) as Array<{ preview_url: string }>;
+    this.origins = [...new Set(rows.map((r) => frameOrigin(r.preview_url)).filter((o) => o !== null))];
+    this.readAt = readAt;
+    return this.origins;
+  }
+}
+
+/** The CSP source a preview address is framed by, or null when its host cannot be one. */
+export function frameOrigin(template: string): string | null {
+  const match = /^(https?):\/\/([^/?#]+)/.exec(template);
+  if (!match) return null;
+  const [, scheme, host] = match as unknown as [string, string, string];
+  const wild = /^\{\w+\}\.([^{}]+)$/.exec(host);
+  if (wild) return `${scheme}://*.${wild[1]}`;
+  return host.includes("{") ? null : `${scheme}://${host}`;
 }

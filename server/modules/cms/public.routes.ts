@@ -307,7 +307,15 @@ export async function publicCmsRoutes(
         if (preview) {
           const { domain, type, ref } = request.params;
           const populate = request.query.populate ?? 1;
-          return previewed(request, reply, preview, domain, () => publicType(type, "collection"), ref, populate);
+          return previewed(
+            request,
+            reply,
+            preview,
+            domain,
+            () => publicType(type, "collection"),
+            ref,
+            populate,
+          );
         }
         const domain = await domainOf(request, reply, request.params.domain);
         const type = await publicType(request.params.type, "collection");

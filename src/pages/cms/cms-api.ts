@@ -208,3 +208,16 @@ export async function scheduleEntry(
 ): Promise<void> {
   await client.post(`${entryPath(type, id)}/schedule`, body);
 }
+
+/** A preview address of an entry's draft (POST /cms/entries/{type}/{id}/preview). */
+export interface EntryPreview {
+  url: string;
+  expiresAt: string;
+  domain: { id: string; key: string; name: string };
+  domains: Array<{ id: string; key: string; name: string; hasPreview: boolean }>;
+}
+
+export async function previewEntry(type: string, id: string, domainId?: string): Promise<EntryPreview> {
+  return (await client.post<EntryPreview>(`/entries/${type}/${id}/preview`, domainId ? { domainId } : {}))
+    .data;
+}

@@ -1,6 +1,6 @@
 import { Edit } from "@refinedev/antd";
 import { type HttpError, useForm, useNotification, useOne, useWarnAboutChange } from "@refinedev/core";
-import { useCallback, useRef, useState } from "react";
+import { type ReactNode, useCallback, useRef, useState } from "react";
 import { useParams } from "react-router";
 import { type FormData, toFormData, toUpdateBody } from "../form-schema";
 import { placeOfResource, RecordUnavailablePage } from "../record-not-found";
@@ -13,8 +13,16 @@ import { EditorsNotice } from "./editors-notice";
 import { ResourceForm, type ResourceFormHandle } from "./resource-form";
 import { useAutosave } from "./use-autosave";
 
+/** What a screen that wraps the edit page may add to it (the CMS entry's live preview). */
+export interface EditPageProps extends ScreenProps {
+  /** Buttons before the page's own (Delete, Refresh). */
+  headerButtons?: ReactNode;
+  /** Called with the record after each autosave of its draft. */
+  onDraftSaved?: (record: ResourceRecord) => void;
+}
+
 /** `/<module>/<name>/edit/:id`: the generated edit form; sends only the changed fields. */
-function ResourceEditPage({ def }: ScreenProps) {
+function ResourceEditPage({ def, headerButtons, onDraftSaved }: EditPageProps) {
   const { id } = useParams();
   const formRef = useRef<ResourceFormHandle>(null);
   const [serverErrors, setServerErrors] = useState<HttpError["errors"]>();
@@ -61,8 +69,9 @@ function ResourceEditPage({ def }: ScreenProps) {
         if (opened.current) opened.current = { ...opened.current, record: saved };
         autosaved.current = true;
         setWarnWhen(false);
+        onDraftSaved?.(saved);
       },
-      [setWarnWhen],
+      [setWarnWhen, onDraftSaved],
     ),
   );
 
@@ -111,6 +120,12 @@ function ResourceEditPage({ def }: ScreenProps) {
       recordItemId={id}
       title={label ? `Edit ${String(label)}` : `Edit ${def.singular.toLowerCase()}`}
       isLoading={state === "loading"}
+      headerButtons={({ defaultButtons }) => (
+        <>
+          {headerButtons}
+          {defaultButtons}
+        </>
+      )}
       saveButtonProps={{
         onClick: () => formRef.current?.submit(),
         loading: mutation.isPending,
