@@ -158,8 +158,13 @@ export function createDataProvider(client: AxiosInstance, base: string): DataPro
       pagination,
       sorters,
       filters,
+      meta,
     }: Parameters<DataProvider["getList"]>[0]) {
-      const params = toListParams(pagination, sorters, filters);
+      // `meta.query`: more query parameters of the list (a CMS list's `locale`).
+      const params = {
+        ...toListParams(pagination, sorters, filters),
+        ...(meta?.query as object | undefined),
+      };
       const body = await call(() =>
         client.get<ListResponse<TData>>(url(resource), { params, timeout: readTimeoutMs() }),
       );

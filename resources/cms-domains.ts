@@ -16,6 +16,16 @@ export const cmsDomains: ResourceDefinition = {
   columnWidths: { access: 160 },
   pages: { show: "domains.show" },
   uiSchema: {
-    "ui:order": ["name", "key", "hostname", "access", "allowed_origins", "preview_url", "cache_control"],
+    "ui:order": [
+      "name",
+      "key",
+      "hostname",
+      "access",
+      "default_locale",
+      "locales",
+      "allowed_origins",
+      "preview_url",
+      "cache_control",
+    ],
   },
 };

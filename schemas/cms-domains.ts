@@ -2,6 +2,7 @@
  * A CMS domain (issue 14): a site or app the content is delivered to. Its `key` is the first
  * segment of the public delivery paths (`/public-cms/{key}/…`); content belongs to domains.
  */
+import { BCP47_PATTERN, DEFAULT_LOCALE, MAX_LOCALES } from "./cms-locales";
 import { auditProperties, type EntitySchema } from "./contract";
 
 /** Words that cannot be a domain key: the public base's own paths. */
@@ -13,7 +14,7 @@ export type DomainAccess = (typeof DOMAIN_ACCESS)[number];
 export const DEFAULT_CACHE_CONTROL = "public, max-age=60";
 
 /** What a domain's preview address may hold, each filled in for the entry previewed. */
-export const PREVIEW_PLACEHOLDERS = ["type", "slug", "id", "domain"] as const;
+export const PREVIEW_PLACEHOLDERS = ["type", "slug", "id", "domain", "locale"] as const;
 
 export const cmsDomainSchema = {
   $id: "cms-domain",
@@ -66,15 +67,35 @@ export const cmsDomainSchema = {
       "x-enumLabels": ["Public", "API token required"],
       default: "public",
     },
+    default_locale: {
+      type: "string",
+      title: "Default locale",
+      description:
+        "The language content is written in first, as a BCP 47 tag such as en-IN; every locale's missing content falls back to it",
+      minLength: 2,
+      maxLength: 35,
+      pattern: BCP47_PATTERN,
+      "x-patternMessage": "must be a language tag such as en, en-IN or ta-IN",
+      default: DEFAULT_LOCALE,
+    },
+    locales: {
+      type: "array",
+      title: "Other locales",
+      description:
+        "One language tag each, such as hi-IN; write ta-IN → hi-IN for a locale whose missing content is read from another one (else from the default locale)",
+      maxItems: MAX_LOCALES,
+      default: [],
+      items: { type: "string", title: "Locale", maxLength: 80 },
+    },
     preview_url: {
       type: "string",
       title: "Preview address",
       description:
-        "Your site's page for an entry, opened beside the entry's editor with its draft: {type}, {slug}, {id} and {domain} are filled in, e.g. https://site.example/{type}/{slug}",
+        "Your site's page for an entry, opened beside the entry's editor with its draft: {type}, {slug}, {id}, {domain} and {locale} are filled in, e.g. https://site.example/{locale}/{type}/{slug}",
       maxLength: 500,
       pattern: `^https?://[^\\s{}]+(?:\\{(?:${PREVIEW_PLACEHOLDERS.join("|")})\\}[^\\s{}]*)*$`,
       "x-patternMessage":
-        "must be an http:// or https:// address, and its only placeholders may be {type}, {slug}, {id} and {domain}",
+        "must be an http:// or https:// address, and its only placeholders may be {type}, {slug}, {id}, {domain} and {locale}",
     },
     cache_control: {
       type: "string",

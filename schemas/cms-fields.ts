@@ -89,6 +89,8 @@ export interface ContentField {
   "x-slugFrom"?: string;
   /** Unique among the type's entries (per domain for slugs). */
   "x-unique"?: boolean;
+  /** One value in every locale, the entry's own (else each locale has its own: schemas/cms-locales.ts). */
+  "x-shared"?: boolean;
   "x-multiline"?: boolean;
   "x-richText"?: boolean;
   "x-media"?: boolean;

@@ -44,6 +44,9 @@ export interface CmsEntriesTable {
   published: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   published_at: NullableTimestamp;
   slug: string | null;
+  /** A variant: its locale and the entry it translates (both null for an entry itself). */
+  locale: string | null;
+  source_id: string | null;
   revision: Generated<number>;
   version: Generated<number>;
   draft_changed: Generated<boolean>;
@@ -88,6 +91,8 @@ export interface CmsDomainsTable {
   allowed_origins: Json<string[]>;
   access: "public" | "token";
   cache_control: string;
+  default_locale: string;
+  locales: Json<string[]>;
   preview_url: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -4,6 +4,7 @@ import type { ResourceDefinition } from "../../resources/contract";
 import { RESOURCES } from "../../resources/index";
 import type { AppContext } from "../context";
 import { automationRules } from "../modules/automation/automation.rules";
+import { domainRules } from "../modules/cms/domain.rules";
 import { clientRules } from "../modules/crm/client.rules";
 import { dropdownRules } from "../modules/crm/dropdowns.rules";
 import { opportunityRules } from "../modules/crm/opportunity.rules";
@@ -25,6 +26,7 @@ import type { ResourceService } from "./service";
 export const RULES: RulesRegistry = {
   automations: automationRules,
   clients: clientRules,
+  domains: domainRules,
   dropdowns: dropdownRules,
   forms: formRules,
   opportunities: opportunityRules,

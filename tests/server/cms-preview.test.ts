@@ -54,11 +54,11 @@ describe.each(DRIVERS)("live preview on %s", (driver) => {
     const bad = await call("POST", "/cms/domains", {
       key: "bad-preview",
       name: "Bad",
-      preview_url: "https://site.example/{locale}/{slug}",
+      preview_url: "https://site.example/{lang}/{slug}",
     });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain(
-      "its only placeholders may be {type}, {slug}, {id} and {domain}",
+      "its only placeholders may be {type}, {slug}, {id}, {domain} and {locale}",
     );
 
     const site = (

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from "fastify";
 import { MODULE_IDS } from "../../../resources/modules";
 import type { ContentTypeKind } from "../../../schemas/cms-fields";
+import { BCP47_PATTERN } from "../../../schemas/cms-locales";
 import { moduleAccess, principalOf } from "../../auth/access";
 import { notFound } from "../../http/errors";
 import { type ListQuery, listQuerySchema } from "../../http/list-query";
@@ -136,9 +137,14 @@ export async function cmsRoutes(app: FastifyInstance, { types, entries, lifecycl
 
   const entryListQuery = {
     ...listQuerySchema,
-    properties: { ...listQuerySchema.properties, domain: { type: "string", format: "uuid" } },
+    properties: {
+      ...listQuerySchema.properties,
+      domain: { type: "string", format: "uuid" },
+      locale: { type: "string", title: "Locale", maxLength: 35, pattern: BCP47_PATTERN },
+      missing: { type: "string", title: "Missing in locale", maxLength: 35, pattern: BCP47_PATTERN },
+    },
   };
-  app.get<TypeP & { Querystring: ListQuery & { domain?: string } }>(
+  app.get<TypeP & { Querystring: ListQuery & { domain?: string; locale?: string; missing?: string } }>(
     "/cms/entries/:type",
     {
       config,

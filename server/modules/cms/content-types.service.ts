@@ -52,6 +52,8 @@ const SYSTEM_FIELDS = new Set([
   "publish_at",
   "unpublish_at",
   "draft_changed",
+  "locale",
+  "source_id",
   "created_at",
   "updated_at",
   "created_by",

@@ -7,6 +7,7 @@
 import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
 import { slugify } from "../../../schemas/cms-fields";
+import { localisedValues, mergedLocaleValues } from "../../../schemas/cms-locales";
 import { type AjvErrorLike, fieldErrors, invalidInputMessage } from "../../../schemas/error-messages";
 import type { AppContext } from "../../context";
 import { StatementCache } from "../../db/statements";
@@ -54,11 +55,31 @@ export class EntriesService {
     return this.ctx.db as unknown as AnyDb;
   }
 
-  async list(type: ContentType, query: ListQuery & { domain?: string }) {
+  /**
+   * A type's entries (the default locale's), or with `locale` their variants in that locale,
+   * or with `missing` the entries that have none in that locale yet.
+   */
+  async list(type: ContentType, query: ListQuery & { domain?: string; locale?: string; missing?: string }) {
     const schema = type.schema;
     const json = this.registry.listFields(type, "t.data");
     let base = this.db.selectFrom("cms_entries as t").selectAll("t").where("t.type_id", "=", type.id);
-    if (query.domain) base = base.where(sql<boolean>`t.domain_ids @> array[${query.domain}]::uuid[]`);
+    const params: unknown[] = [type.id];
+    if (query.domain) {
+      base = base.where(sql<boolean>`t.domain_ids @> array[${query.domain}]::uuid[]`);
+      params.push(query.domain);
+    }
+    if (query.locale) {
+      base = base.where("t.locale", "=", query.locale);
+      params.push(query.locale);
+    } else {
+      base = base.where("t.source_id", "is", null);
+      if (query.missing) {
+        base = base.where(
+          sql<boolean>`not exists (select 1 from cms_entries v where v.source_id = t.id and v.locale = ${query.missing})`,
+        );
+        params.push(query.missing);
+      }
+    }
     const { rows, total, totalExact } = await listPage(
       this.db,
       base,
@@ -76,8 +97,8 @@ export class EntriesService {
       },
       {
         statements: this.statements,
-        key: query.domain ? "domain" : "",
-        params: query.domain ? [type.id, query.domain] : [type.id],
+        key: `${query.domain ? "domain" : ""} ${query.locale ? "locale" : query.missing ? "missing" : ""}`,
+        params,
       },
     );
     return { data: (rows as EntryRow[]).map((r) => entryRecord(type, r)), total, totalExact };
@@ -93,6 +114,18 @@ export class EntriesService {
 
   async get(type: ContentType, id: string): Promise<Values> {
     return entryRecord(type, await this.row(type, id));
+  }
+
+  /**
+   * An entry's values checked as `validate` does; a variant's with its entry's shared values
+   * (what the locale shows of them), keeping its localised fields only.
+   */
+  async checkedValues(db: AnyDb, type: ContentType, row: Pick<EntryRow, "source_id">, values: Values) {
+    if (!row.source_id) return this.validate(type, values);
+    const entry = await this.row(type, row.source_id, db);
+    const props = type.schema.properties;
+    const merged = mergedLocaleValues(props, this.current(type, entry.data), values);
+    return localisedValues(props, await this.validate(type, merged));
   }
 
   /** Checks values against the type (the one validator) and normalises them: defaults, slug, rich text. */
@@ -122,7 +155,7 @@ export class EntriesService {
   }
 
   /** The slug field's value, kept in its own column for public lookups. */
-  private slugOf(type: ContentType, values: Values): string | null {
+  slugOf(type: ContentType, values: Values): string | null {
     const name = Object.keys(type.schema.properties).find(
       (n) => type.schema.properties[n]["x-kind"] === "slug",
     );
@@ -131,12 +164,13 @@ export class EntriesService {
   }
 
   /** Rules a schema cannot hold: domains exist, one single per domain, unique fields and slugs, references. */
-  private async checkWrite(
+  async checkWrite(
     db: AnyDb,
     type: ContentType,
     id: string | null,
     values: Values,
     domainIds: string[],
+    locale: string | null = null,
   ) {
     // Uniqueness is checked by reading; two writes of one type checking at once could both find
     // a slug free. A lock per type, held to the end of the transaction, makes them take turns.
@@ -150,8 +184,13 @@ export class EntriesService {
           { field: "domain_ids", message: "A chosen domain does not exist" },
         ]);
     }
+    // Slugs and unique fields are unique among the entries of one locale (slugs may differ per locale).
     const others = () => {
-      let q = db.selectFrom("cms_entries").select("id").where("type_id", "=", type.id);
+      let q = db
+        .selectFrom("cms_entries")
+        .select("id")
+        .where("type_id", "=", type.id)
+        .where(locale === null ? sql<boolean>`locale is null` : sql<boolean>`locale = ${locale}`);
       if (id) q = q.where("id", "<>", id);
       return q;
     };
@@ -159,7 +198,7 @@ export class EntriesService {
       domainIds.length
         ? q.where(sql<boolean>`domain_ids && ${sql.val(domainIds)}::uuid[]`)
         : q.where(sql<boolean>`cardinality(domain_ids) = 0`);
-    if (type.kind === "single") {
+    if (type.kind === "single" && locale === null) {
       if (domainIds.length !== 1)
         throw badRequest(`${type.name} is a single: choose exactly one domain`, [
           { field: "domain_ids", message: "Choose exactly one domain" },
@@ -255,9 +294,20 @@ export class EntriesService {
       const existing = await this.row(type, id, trx, true);
       if (write.revision !== undefined && write.revision !== existing.revision)
         throw await this.conflictOf(trx, type, existing);
-      const values = await this.validate(type, { ...this.current(type, existing.data), ...write.values });
-      const domainIds = write.domainIds ? [...new Set(write.domainIds)] : existing.domain_ids;
-      await this.checkWrite(trx, type, id, values, domainIds);
+      const values = await this.checkedValues(trx, type, existing, {
+        ...this.current(type, existing.data),
+        ...write.values,
+      });
+      // A locale's variant is delivered where its entry is: it follows the entry's domains.
+      const domainIds =
+        write.domainIds && !existing.source_id ? [...new Set(write.domainIds)] : existing.domain_ids;
+      await this.checkWrite(trx, type, id, values, domainIds, existing.locale);
+      if (!existing.source_id && write.domainIds)
+        await trx
+          .updateTable("cms_entries")
+          .set({ domain_ids: sql`${sql.val(domainIds)}::uuid[]` })
+          .where("source_id", "=", id)
+          .execute();
       const version = write.autosave ? existing.version : existing.version + 1;
       return this.writeEntry(
         trx,
@@ -337,18 +387,24 @@ export class EntriesService {
 
   async remove(type: ContentType, ids: string[], actorId: string, mustExist: boolean): Promise<number> {
     const deleted = await this.db.transaction().execute(async (trx) => {
+      // An entry's variants go with it (by foreign key): their versions too.
+      const variants = await trx
+        .selectFrom("cms_entries")
+        .select("id")
+        .where("source_id", "in", ids)
+        .execute();
       const rows = await trx
         .deleteFrom("cms_entries")
         .where("type_id", "=", type.id)
         .where("id", "in", ids)
         .returning("id")
         .execute();
-      await deleteVersions(
-        trx,
-        entriesResource(type),
-        rows.map((r) => r.id as string),
-      );
-      return rows.map((r) => r.id as string);
+      const gone = rows.map((r) => r.id as string);
+      await deleteVersions(trx, entriesResource(type), [
+        ...gone,
+        ...variants.map((v) => v.id as string).filter((v) => !gone.includes(v)),
+      ]);
+      return gone;
     });
     if (mustExist && !deleted.length) throw notFound(`${type.name} entry not found`);
     if (deleted.length) this.changed(type, "deleted", deleted, actorId);

@@ -82,7 +82,12 @@ export class EntryLifecycle {
       if (revision !== undefined && revision !== existing.revision)
         throw await this.entries.conflictOf(trx, type, existing);
       // Published content must satisfy the type as it is now.
-      const values = await this.entries.validate(type, this.entries.current(type, existing.data));
+      const values = await this.entries.checkedValues(
+        trx,
+        type,
+        existing,
+        this.entries.current(type, existing.data),
+      );
       const version = existing.version + 1;
       const written = await this.entries.writeEntry(
         trx,
@@ -174,7 +179,12 @@ export class EntryLifecycle {
     const version = await this.version(type, id, number);
     const row = await this.db.transaction().execute(async (trx) => {
       const existing = await this.entries.row(type, id, trx, true);
-      const values = await this.entries.validate(type, this.entries.current(type, version.data));
+      const values = await this.entries.checkedValues(
+        trx,
+        type,
+        existing,
+        this.entries.current(type, version.data),
+      );
       const next = existing.version + 1;
       return this.entries.writeEntry(
         trx,

@@ -14,6 +14,9 @@ export interface EntryRow {
   published: Values | null;
   published_at: Date | string | null;
   slug: string | null;
+  /** A variant in another locale: its locale and its entry (null for an entry itself). */
+  locale: string | null;
+  source_id: string | null;
   revision: number;
   version: number;
   draft_changed: boolean;
@@ -32,6 +35,8 @@ export function entryRecord(type: ContentType, row: EntryRow): Values {
   return {
     ...out,
     id: row.id,
+    locale: row.locale ?? null,
+    source_id: row.source_id ?? null,
     status: row.status,
     domain_ids: row.domain_ids,
     revision: row.revision,

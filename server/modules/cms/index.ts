@@ -10,6 +10,7 @@ import { cmsRoutes } from "./cms.routes";
 import { ContentTypesService } from "./content-types.service";
 import { EntriesService } from "./entries.service";
 import { EntryLifecycle, SCHEDULE_ATTEMPTS, SCHEDULE_JOB, type SchedulePayload } from "./entry-lifecycle";
+import { EntryLocaleService, entryLocaleRoutes } from "./entry-locales";
 import { navigationRoutes } from "./navigation.routes";
 import { PreviewOrigins, previewRoutes } from "./preview";
 import { publicCmsRoutes } from "./public.routes";
@@ -39,6 +40,7 @@ export async function cmsModule(app: FastifyInstance, ctx: AppContext) {
     await ctx.webhooks.dispatch(MODULE_IDS.cms, `entry.${event}`, { type: type.apiName, entry });
   });
   await cmsRoutes(app, { types, entries, lifecycle });
+  await entryLocaleRoutes(app, registry, new EntryLocaleService(ctx, entries));
   await webhookRoutes(app, ctx, {
     moduleId: MODULE_IDS.cms,
     path: "/cms/webhooks",

@@ -32,10 +32,13 @@ export function publicEntry(row: {
   id: string;
   published: Values | null;
   published_at: Date | string | null;
+  /** The locale the values are in (issue 29). */
+  locale?: string | null;
 }): Values {
   return {
     id: row.id,
     ...(row.published ?? {}),
+    ...(row.locale ? { locale: row.locale } : {}),
     publishedAt: row.published_at ? new Date(row.published_at).toISOString() : null,
   };
 }

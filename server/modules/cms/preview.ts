@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
 import type { PREVIEW_PLACEHOLDERS } from "../../../schemas/cms-domains";
+import { mergedLocaleValues } from "../../../schemas/cms-locales";
 import { UUID } from "../../../schemas/uuid";
 import { moduleAccess } from "../../auth/access";
 import type { AppContext } from "../../context";
@@ -100,6 +101,8 @@ interface PreviewEntry {
   type_id: string;
   domain_ids: string[];
   slug: string | null;
+  locale: string | null;
+  source_id: string | null;
   data: Record<string, unknown>;
   published: Record<string, unknown> | null;
   published_at: Date | string | null;
@@ -129,21 +132,41 @@ export async function previewedDraft(
   if (claims.domainId !== domainId) throw new HttpError(403, "This preview token is for another domain");
   const entry = (await (ctx.db as unknown as AnyDb)
     .selectFrom("cms_entries")
-    .select(["id", "type_id", "domain_ids", "slug", "data", "published", "published_at"])
+    .select([
+      "id",
+      "type_id",
+      "domain_ids",
+      "slug",
+      "locale",
+      "source_id",
+      "data",
+      "published",
+      "published_at",
+    ])
     .where("id", "=", claims.entryId)
     .executeTakeFirst()) as PreviewEntry | undefined;
   if (!entry) throw notFound("The previewed entry no longer exists");
+  // A locale's variant: its localised values over its entry's shared ones, found by either's id.
+  const source = entry.source_id
+    ? ((await (ctx.db as unknown as AnyDb)
+        .selectFrom("cms_entries")
+        .select(["id", "data"])
+        .where("id", "=", entry.source_id)
+        .executeTakeFirst()) as Pick<PreviewEntry, "id" | "data"> | undefined)
+    : undefined;
   const slugField = Object.keys(type.schema.properties).find(
     (n) => type.schema.properties[n]["x-kind"] === "slug",
   );
-  const refs = [entry.id, entry.slug, slugField ? entry.published?.[slugField] : null];
+  const refs = [entry.id, source?.id, entry.slug, slugField ? entry.published?.[slugField] : null];
   if (entry.type_id !== type.id || (ref !== null && !refs.includes(ref)))
     throw new HttpError(403, "This preview token opens another entry");
   if (!entry.domain_ids.includes(domainId))
     throw new HttpError(403, "The previewed entry is no longer in this domain");
+  const values = source ? mergedLocaleValues(type.schema.properties, source.data, entry.data) : entry.data;
   return {
-    id: entry.id,
-    ...entry.data,
+    id: source?.id ?? entry.id,
+    ...values,
+    ...(entry.locale ? { locale: entry.locale } : {}),
     publishedAt: entry.published_at ? new Date(entry.published_at).toISOString() : null,
   };
 }
@@ -153,6 +176,7 @@ interface DomainRow {
   key: string;
   name: string;
   preview_url: string | null;
+  default_locale: string;
 }
 
 /** `POST /cms/entries/{type}/{id}/preview`: a preview address with a fresh token. */
@@ -180,21 +204,27 @@ export async function previewRoutes(app: FastifyInstance, ctx: AppContext, regis
       if (!type || type.kind === "component") throw notFound("Content type not found");
       const entry = (await db
         .selectFrom("cms_entries")
-        .select(["id", "domain_ids", "slug"])
+        .select(["id", "domain_ids", "slug", "locale"])
         .where("id", "=", request.params.id)
         .where("type_id", "=", type.id)
-        .executeTakeFirst()) as Pick<PreviewEntry, "id" | "domain_ids" | "slug"> | undefined;
+        .executeTakeFirst()) as Pick<PreviewEntry, "id" | "domain_ids" | "slug" | "locale"> | undefined;
       if (!entry) throw notFound("Entry not found");
       const domains = (
         entry.domain_ids.length
           ? ((await db
               .selectFrom("cms_domains")
-              .select(["id", "key", "name", "preview_url"])
+              .select(["id", "key", "name", "preview_url", "default_locale"])
               .where(sql<boolean>`id = any(${entry.domain_ids}::uuid[])`)
               .orderBy("name")
               .execute()) as DomainRow[])
           : []
-      ).map((d) => ({ id: d.id, key: d.key, name: d.name, previewUrl: d.preview_url }));
+      ).map((d) => ({
+        id: d.id,
+        key: d.key,
+        name: d.name,
+        previewUrl: d.preview_url,
+        locale: d.default_locale,
+      }));
       const asked = request.body?.domainId;
       const refuse = (message: string) => badRequest(message, [{ field: "domainId", message }]);
       if (domains.length === 0)
@@ -213,7 +243,13 @@ export async function previewRoutes(app: FastifyInstance, ctx: AppContext, regis
       const token = signPreview(ctx.tokens, { entryId: entry.id, domainId: domain.id, expiresAt });
       const url = previewAddress(
         domain.previewUrl,
-        { type: type.apiName, slug: entry.slug ?? entry.id, id: entry.id, domain: domain.key },
+        {
+          type: type.apiName,
+          slug: entry.slug ?? entry.id,
+          id: entry.id,
+          domain: domain.key,
+          locale: entry.locale ?? domain.locale,
+        },
         token,
       );
       return {

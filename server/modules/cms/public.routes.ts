@@ -7,6 +7,13 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { sql } from "kysely";
+import {
+  acceptedLanguages,
+  BCP47_PATTERN,
+  type DomainLocales,
+  domainLocalesOf,
+  localeChain,
+} from "../../../schemas/cms-locales";
 import { UUID } from "../../../schemas/uuid";
 import { markScopePublic } from "../../auth/access";
 import type { AppContext } from "../../context";
@@ -41,12 +48,15 @@ interface Domain {
   access: "public" | "token";
   allowed_origins: string[];
   cache_control: string;
+  default_locale: string;
+  locales: unknown;
 }
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 const populateQuery = {
   populate: { type: "integer", minimum: 0, maximum: MAX_POPULATE, default: 1 },
+  locale: { type: "string", maxLength: 35, pattern: BCP47_PATTERN },
 } as const;
 /** One entry's routes also take a draft's preview token (preview.ts). */
 const entryQuery = {
@@ -57,7 +67,17 @@ const entryQuery = {
 const domainParam = { domain: { type: "string", minLength: 1, maxLength: 63 } } as const;
 const typeParam = { type: { type: "string", minLength: 1, maxLength: 63 } } as const;
 
-type Query = ListQuery & { populate?: number };
+type Query = ListQuery & { populate?: number; locale?: string };
+
+/**
+ * The locales a request is answered in, best first (`?locale=`, else `Accept-Language`, then
+ * the domain's fallbacks, ending at its default: schemas/cms-locales.ts).
+ */
+function chainOf(request: FastifyRequest, domain: Domain): string[] {
+  const asked = (request.query as { locale?: string }).locale;
+  const wanted = asked ? [asked] : acceptedLanguages(request.headers["accept-language"]);
+  return localeChain(domainLocalesOf(domain) as DomainLocales, wanted);
+}
 
 export async function publicCmsRoutes(
   app: FastifyInstance,
@@ -83,7 +103,7 @@ export async function publicCmsRoutes(
       const generation = cache.generation;
       row = (await db
         .selectFrom("cms_domains")
-        .select(["id", "key", "access", "allowed_origins", "cache_control"])
+        .select(["id", "key", "access", "allowed_origins", "cache_control", "default_locale", "locales"])
         .where("key", "=", key)
         .executeTakeFirst()) as Domain | undefined;
       if (!row) throw notFound("No such domain");
@@ -92,7 +112,7 @@ export async function publicCmsRoutes(
     const origins =
       typeof row.allowed_origins === "string" ? JSON.parse(row.allowed_origins) : row.allowed_origins;
     const origin = request.headers.origin;
-    reply.header("vary", "Origin");
+    reply.header("vary", "Origin, Accept-Language");
     if (origin && (origins as string[]).some((o) => o.replace(/\/+$/, "") === origin)) {
       reply.header("access-control-allow-origin", origin);
       reply.header("access-control-allow-headers", `authorization, if-none-match, ${PREVIEW_HEADER}`);
@@ -126,7 +146,8 @@ export async function publicCmsRoutes(
     domain: Domain,
     compute: () => Promise<unknown>,
   ) {
-    const key = `${domain.id} ${request.url}`;
+    // The locales asked for by header are part of what the answer is (by query, of its URL).
+    const key = `${domain.id} ${chainOf(request, domain).join(",")} ${request.url}`;
     let kept = cache.get(key);
     if (!kept) {
       const generation = cache.generation;
@@ -171,13 +192,58 @@ export async function publicCmsRoutes(
     return type;
   }
 
-  const published = (type: ContentType, domain: Domain) =>
-    db
-      .selectFrom("cms_entries as t")
-      .select(["t.id", "t.published", "t.published_at"])
-      .where("t.type_id", "=", type.id)
-      .where("t.status", "=", "published")
-      .where(sql<boolean>`t.domain_ids @> array[${domain.id}]::uuid[]`);
+  /**
+   * A type's entries published in the domain, each in the first locale of `chain` it is
+   * published in: its variant's localised values over the entry's shared ones (the entry's
+   * published copy), `locale` naming which. An entry published in none of them is left out.
+   * As a table `t` (`id`, `published`, `published_at`, `locale`) the list contract reads as before.
+   */
+  const published = (type: ContentType, domain: Domain, chain: readonly string[], id?: string) => {
+    const others = chain.slice(0, -1);
+    const defaultLocale = chain.at(-1) ?? domain.default_locale;
+    let entries = db
+      .selectFrom("cms_entries as e")
+      .where("e.type_id", "=", type.id)
+      .where("e.source_id", "is", null)
+      .where(sql<boolean>`e.domain_ids @> array[${domain.id}]::uuid[]`);
+    if (id) entries = entries.where("e.id", "=", id);
+    if (!others.length) {
+      return db
+        .selectFrom(
+          entries
+            .where("e.status", "=", "published")
+            .select([
+              "e.id",
+              "e.published",
+              "e.published_at",
+              sql<string>`${defaultLocale}::text`.as("locale"),
+            ])
+            .as("t"),
+        )
+        .selectAll("t");
+    }
+    const best = sql`lateral (
+      select v.locale, v.published, v.published_at from cms_entries v
+      where v.source_id = e.id and v.status = 'published' and v.locale = any(${sql.val(others)}::text[])
+      order by array_position(${sql.val(others)}::text[], v.locale) limit 1
+    )`;
+    return db
+      .selectFrom(
+        entries
+          .leftJoin(best.as("v"), (join) => join.onTrue())
+          .where((eb) => eb.or([eb("e.status", "=", "published"), eb("v.locale", "is not", null)]))
+          .select([
+            "e.id",
+            sql<
+              Record<string, unknown>
+            >`coalesce(e.published, '{}'::jsonb) || coalesce(v.published, '{}'::jsonb)`.as("published"),
+            sql<Date>`coalesce(v.published_at, e.published_at)`.as("published_at"),
+            sql<string>`coalesce(v.locale, ${defaultLocale}::text)`.as("locale"),
+          ])
+          .as("t"),
+      )
+      .selectAll("t");
+  };
 
   await app.register(async (scope) => {
     markScopePublic(scope);
@@ -213,14 +279,19 @@ export async function publicCmsRoutes(
         return answer(request, reply, domain, async () => {
           const schema = type.schema;
           const json = registry.listFields(type, "t.published");
-          const { rows, total } = await listPage(db, published(type, domain), request.query, {
-            table: "t",
-            defaultSort: "-published_at",
-            sortFields: [...schema["x-filterable"].filter((f) => json.filterFields[f]), "published_at"],
-            filterFields: { ...json.filterFields, published_at: "date", id: "uuid" },
-            expressions: json.expressions,
-            search: schema["x-searchable"],
-          });
+          const { rows, total } = await listPage(
+            db,
+            published(type, domain, chainOf(request, domain)),
+            request.query,
+            {
+              table: "t",
+              defaultSort: "-published_at",
+              sortFields: [...schema["x-filterable"].filter((f) => json.filterFields[f]), "published_at"],
+              filterFields: { ...json.filterFields, published_at: "date", id: "uuid" },
+              expressions: json.expressions,
+              search: schema["x-searchable"],
+            },
+          );
           const data = rows.map((r) => publicEntry(r as never));
           await populator.populate(type, data, request.query.populate ?? 1, domain.id);
           return { data, total };
@@ -249,7 +320,7 @@ export async function publicCmsRoutes(
         const domain = await domainOf(request, reply, request.params.domain);
         const type = await publicType(request.params.type, "single");
         return answer(request, reply, domain, async () => {
-          const row = await published(type, domain).executeTakeFirst();
+          const row = await published(type, domain, chainOf(request, domain)).executeTakeFirst();
           if (!row) throw notFound(`${type.name} is not published in this domain`);
           const entry = publicEntry(row as never);
           await populator.populate(type, [entry], request.query.populate ?? 1, domain.id);
@@ -321,16 +392,27 @@ export async function publicCmsRoutes(
         const type = await publicType(request.params.type, "collection");
         const ref = request.params.ref;
         return answer(request, reply, domain, async () => {
-          // The published slug (the draft's may have changed since), through the published index.
+          // The entry by its id or a published slug of any of its locales (the draft's may have
+          // changed since), through the published index; then the entry in the asked locale.
           const slugField = Object.keys(type.schema.properties).find(
             (n) => type.schema.properties[n]["x-kind"] === "slug",
           );
           const bySlug = slugField
-            ? sql<boolean>`t.published @> ${JSON.stringify({ [slugField]: ref })}::jsonb`
+            ? sql<boolean>`r.published @> ${JSON.stringify({ [slugField]: ref })}::jsonb`
             : sql<boolean>`false`;
-          const row = await published(type, domain)
-            .where((eb) => (UUID.test(ref) ? eb.or([eb("t.id", "=", ref), bySlug]) : bySlug))
+          const found = await db
+            .selectFrom("cms_entries as r")
+            .select(sql<string>`coalesce(r.source_id, r.id)`.as("id"))
+            .where("r.type_id", "=", type.id)
+            .where("r.status", "=", "published")
+            .where(sql<boolean>`r.domain_ids @> array[${domain.id}]::uuid[]`)
+            .where((eb) =>
+              UUID.test(ref) ? eb.or([eb("r.id", "=", ref), eb("r.source_id", "=", ref), bySlug]) : bySlug,
+            )
             .executeTakeFirst();
+          const row = found
+            ? await published(type, domain, chainOf(request, domain), found.id).executeTakeFirst()
+            : undefined;
           if (!row) throw notFound(`No published ${type.name.toLowerCase()} '${ref}' in this domain`);
           const entry = publicEntry(row as never);
           await populator.populate(type, [entry], request.query.populate ?? 1, domain.id);

@@ -41,6 +41,7 @@ export const fieldBody = {
     "x-components": names("Allowed components"),
     "x-slugFrom": text("Generated from", 63),
     "x-unique": { type: "boolean", title: "Unique" },
+    "x-shared": { type: "boolean", title: "Same in every locale" },
     minItems: { type: "integer", title: "Fewest items", minimum: 0, maximum: 1000 },
     maxItems: { type: "integer", title: "Most items", minimum: 1, maximum: 1000 },
   },

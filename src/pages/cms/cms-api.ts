@@ -90,6 +90,9 @@ export interface DomainRecord {
   id: string;
   key: string;
   name: string;
+  default_locale: string;
+  /** `hi-IN`, or `ta-IN → hi-IN` (schemas/cms-locales.ts). */
+  locales: string[];
 }
 
 export async function listDomains(): Promise<DomainRecord[]> {
@@ -220,4 +223,35 @@ export interface EntryPreview {
 export async function previewEntry(type: string, id: string, domainId?: string): Promise<EntryPreview> {
   return (await client.post<EntryPreview>(`/entries/${type}/${id}/preview`, domainId ? { domainId } : {}))
     .data;
+}
+
+/** An entry's locales (GET /cms/entries/{type}/{id}/locales; server/modules/cms/entry-locales.ts). */
+export interface EntryLocales {
+  entryId: string;
+  defaultLocales: string[];
+  locales: Array<{
+    code: string;
+    fallback: string | null;
+    variantId: string | null;
+    status: "draft" | "published" | "unpublished" | null;
+    draftChanged: boolean;
+    updatedAt: string | null;
+    behind: boolean;
+  }>;
+}
+
+export async function listEntryLocales(type: string, id: string): Promise<EntryLocales> {
+  return (await client.get<EntryLocales>(`/entries/${type}/${id}/locales`)).data;
+}
+
+/** Starts the entry in `locale` from the default locale's values, or `from`'s. */
+export async function startEntryLocale(
+  type: string,
+  id: string,
+  locale: string,
+  from?: string,
+): Promise<{ id: string }> {
+  return (
+    await client.post<{ id: string }>(`/entries/${type}/${id}/locales`, from ? { locale, from } : { locale })
+  ).data;
 }

@@ -14,6 +14,7 @@ import {
   RELATION_RESOURCES,
   type TypeCatalogue,
 } from "../../../schemas/cms-fields";
+import { isLocalisedField } from "../../../schemas/cms-locales";
 import { auditProperties, type EntitySchema, type FieldSchema } from "../../../schemas/contract";
 import { BLOCK_KIND_WIDGET } from "../../resources/form-schema";
 
@@ -205,5 +206,32 @@ export function entryDefinition(
     csv: false,
     revisionField: "revision",
     autosave: true,
+  };
+}
+
+/**
+ * The definition a locale's variant is edited with: the type's localised fields only (shared
+ * ones are the entry's, edited in the default locale), and no domains (a variant follows its
+ * entry's).
+ */
+export function variantDefinition(def: ResourceDefinition, type: ContentTypeRecord): ResourceDefinition {
+  const shared = new Set(
+    Object.entries(type.schema.properties)
+      .filter(([, f]) => !isLocalisedField(f))
+      .map(([name]) => name),
+  );
+  shared.add("domain_ids");
+  const properties = Object.fromEntries(
+    Object.entries(def.schema.properties).filter(([name]) => !shared.has(name)),
+  ) as EntitySchema["properties"];
+  const order = (def.uiSchema?.["ui:order"] as string[] | undefined) ?? [];
+  return {
+    ...def,
+    schema: {
+      ...def.schema,
+      properties,
+      required: (def.schema.required ?? []).filter((name) => !shared.has(name)),
+    },
+    uiSchema: { ...def.uiSchema, "ui:order": order.filter((name) => !shared.has(name)) },
   };
 }

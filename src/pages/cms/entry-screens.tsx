@@ -4,17 +4,20 @@
  * life: status, publish, versions.
  */
 import { EyeOutlined } from "@ant-design/icons";
+import { useOne } from "@refinedev/core";
 import { Button, Flex, Result } from "antd";
-import { type ComponentType, useCallback, useState } from "react";
+import { type ComponentType, useCallback, useMemo, useState } from "react";
 import { Route, Routes, useNavigate, useParams } from "react-router";
 import type { ResourceDefinition } from "../../../resources/contract";
 import { LoadError } from "../../components/load-error";
 import { PageLoader } from "../../components/page-loader";
 import type { EditPageProps } from "../../resources/form/edit-page";
+import type { ListPageProps } from "../../resources/list/list-page";
 import { screenOf } from "../../resources/screens";
 import type { ResourceRecord } from "../../resources/types";
-import { entriesResourceName } from "./entry-definition";
+import { type ContentTypeRecord, entriesResourceName, variantDefinition } from "./entry-definition";
 import { EntryLifecycleBar } from "./entry-lifecycle-bar";
+import { EntryLocaleSwitch, ListLocaleSelect, listQueryOfLocale, VariantNotice } from "./entry-locales";
 import { EntryPreviewPane } from "./entry-preview";
 import { useContentTypes, useEntryDefinitions } from "./use-content-types";
 
@@ -32,9 +35,31 @@ function EntryShow({ def }: { def: ResourceDefinition }) {
 /** Whether the preview pane is open, kept for the next entry opened. */
 const PREVIEW_OPEN_KEY = "atelier.cms.previewOpen";
 
-/** The generated edit form, and beside it the draft's live preview when opened (entry-preview.tsx). */
-function EntryEdit({ def }: { def: ResourceDefinition }) {
+/** A type's entries in the default locale, in another, or missing in one (entry-locales.tsx). */
+function EntryList({ def }: { def: ResourceDefinition }) {
+  const List = screenOf(def, "list") as ComponentType<ListPageProps>;
+  const [choice, setChoice] = useState("");
+  return (
+    <List
+      def={def}
+      query={listQueryOfLocale(choice)}
+      headerControls={<ListLocaleSelect value={choice} onChange={setChoice} />}
+    />
+  );
+}
+
+/**
+ * The generated edit form, with the entry's locales beside its title, and beside it the
+ * draft's live preview when opened (entry-preview.tsx). A locale's version is edited with its
+ * localised fields only.
+ */
+function EntryEdit({ def: typeDef, type }: { def: ResourceDefinition; type: ContentTypeRecord }) {
   const { id = "" } = useParams();
+  const { query } = useOne<Record<string, unknown>>({ resource: typeDef.name, id, errorNotification: false });
+  const record = query.data?.data;
+  const locale = typeof record?.locale === "string" ? record.locale : null;
+  const sourceId = typeof record?.source_id === "string" ? record.source_id : null;
+  const def = useMemo(() => (locale ? variantDefinition(typeDef, type) : typeDef), [locale, typeDef, type]);
   const Edit = screenOf(def, "edit") as ComponentType<EditPageProps>;
   const [open, setOpen] = useState(() => localStorage.getItem(PREVIEW_OPEN_KEY) === "true");
   const [savedRevision, setSavedRevision] = useState<unknown>(null);
@@ -43,15 +68,19 @@ function EntryEdit({ def }: { def: ResourceDefinition }) {
     setOpen(value);
     localStorage.setItem(PREVIEW_OPEN_KEY, String(value));
   };
-  const toggle = (
-    <Button icon={<EyeOutlined aria-hidden />} aria-pressed={open} onClick={() => show(!open)}>
-      {open ? "Hide preview" : "Preview"}
-    </Button>
+  const controls = (
+    <>
+      {record && <EntryLocaleSwitch type={type.apiName} id={id} locale={locale} sourceId={sourceId} />}
+      <Button icon={<EyeOutlined aria-hidden />} aria-pressed={open} onClick={() => show(!open)}>
+        {open ? "Hide preview" : "Preview"}
+      </Button>
+    </>
   );
   return (
     <Flex gap={16} align="stretch">
       <div style={{ flex: "1 1 0", minWidth: 0 }}>
-        <Edit def={def} headerButtons={toggle} onDraftSaved={onDraftSaved} />
+        {locale && sourceId && <VariantNotice type={type.apiName} sourceId={sourceId} locale={locale} />}
+        <Edit def={def} headerButtons={controls} onDraftSaved={onDraftSaved} />
       </div>
       {open && (
         <div style={{ flex: "0 0 min(46%, 760px)", minWidth: 320 }}>
@@ -89,13 +118,16 @@ export default function EntryScreens() {
         }
       />
     );
-  const List = screenOf(def, "list");
+  const typeRecord = types.data?.find((t) => entriesResourceName(t.apiName) === def.name);
   const Create = screenOf(def, "create");
   return (
     <Routes>
-      <Route index element={<List key={`${def.name}:list`} def={def} />} />
+      <Route index element={<EntryList key={`${def.name}:list`} def={def} />} />
       <Route path="create" element={<Create key={`${def.name}:create`} def={def} />} />
-      <Route path="edit/:id" element={<EntryEdit key={`${def.name}:edit`} def={def} />} />
+      <Route
+        path="edit/:id"
+        element={typeRecord && <EntryEdit key={`${def.name}:edit`} def={def} type={typeRecord} />}
+      />
       <Route path="show/:id" element={<EntryShow key={`${def.name}:show`} def={def} />} />
     </Routes>
   );

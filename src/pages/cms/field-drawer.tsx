@@ -62,6 +62,8 @@ interface Values {
   defaultText?: string;
   defaultNumber?: number;
   defaultBoolean?: boolean;
+  /** One value in every locale (schemas/cms-locales.ts). */
+  shared?: boolean;
 }
 
 const TEXT_KINDS: ReadonlySet<FieldKind> = new Set(["text", "longtext", "richtext", "email", "url"]);
@@ -79,6 +81,7 @@ function valuesOf(draft: FieldDraft | undefined): Partial<Values> {
     description: f.description,
     required: draft.required,
     unique: f["x-unique"],
+    shared: f["x-shared"],
     multiple: f["x-multiple"],
     minLength: f.minLength,
     maxLength: f.maxLength,
@@ -126,6 +129,7 @@ function fieldOf(v: Values): ContentField {
   if (v.kind === "media" || v.kind === "relation" || v.kind === "component")
     if (v.multiple) f["x-multiple"] = true;
   if (v.unique && ["text", "email", "url", "integer"].includes(v.kind)) f["x-unique"] = true;
+  if (v.shared) f["x-shared"] = true;
   return f;
 }
 
@@ -229,6 +233,13 @@ export function FieldDrawer({
               <Checkbox>{kind === "component" ? "Repeatable" : "Many"}</Checkbox>
             </Form.Item>
           )}
+          <Form.Item
+            name="shared"
+            valuePropName="checked"
+            tooltip="One value for every locale, such as a price or a photo; other fields are translated per locale"
+          >
+            <Checkbox>Same in every locale</Checkbox>
+          </Form.Item>
         </Space>
         {TEXT_KINDS.has(kind) && (
           <Row gutter={16}>

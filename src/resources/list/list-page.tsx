@@ -1,7 +1,7 @@
 import { CreateButton, List, useTable } from "@refinedev/antd";
 import type { CrudFilter } from "@refinedev/core";
 import { Button, type CheckboxProps, Empty, Flex, Table } from "antd";
-import { type AriaAttributes, type MouseEvent, useCallback, useMemo, useState } from "react";
+import { type AriaAttributes, type MouseEvent, type ReactNode, useCallback, useMemo, useState } from "react";
 import { canCreate } from "../../../resources/contract";
 import { type ListColumnsPreference, PREFERENCE_KEYS } from "../../../schemas/preferences";
 import { LoadError } from "../../components/load-error";
@@ -32,7 +32,16 @@ import { totalLabel } from "./total-label";
  * above the table instead of a page header, its query kept out of the address, and each
  * record opened in place by its label, Show or a click on its row.
  */
-function ResourceListPage({ def, embedded }: ScreenProps & { embedded?: ListEmbedding }) {
+/** What a screen that wraps the list may add to it (a CMS type's locale choice). */
+export interface ListPageProps extends ScreenProps {
+  embedded?: ListEmbedding;
+  /** More query parameters of the list's reads (`{ locale: "hi-IN" }`). */
+  query?: Record<string, string>;
+  /** Controls before the page's own buttons. */
+  headerControls?: ReactNode;
+}
+
+function ResourceListPage({ def, embedded, query, headerControls }: ListPageProps) {
   const [selected, setSelected] = useState<string[]>([]);
   const { tableProps, tableQuery, sorters, filters, setFilters, setCurrentPage } = useTable<ResourceRecord>({
     resource: def.name,
@@ -41,6 +50,7 @@ function ResourceListPage({ def, embedded }: ScreenProps & { embedded?: ListEmbe
     pagination: { pageSize: DEFAULT_PAGE_SIZE },
     sorters: { initial: defaultSorters(def) },
     syncWithLocation: !embedded,
+    ...(query ? { meta: { query } } : {}),
   });
   const layout = usePreference<ListColumnsPreference>(PREFERENCE_KEYS.listColumns(def.name));
   const allColumns = useMemo(() => listColumns(def), [def]);
@@ -166,6 +176,7 @@ function ResourceListPage({ def, embedded }: ScreenProps & { embedded?: ListEmbe
       title={def.label}
       headerButtons={({ defaultButtons }) => (
         <>
+          {headerControls}
           {actions}
           {defaultButtons}
         </>
