@@ -5,7 +5,10 @@ export type NavItemKind = "entry" | "url" | "group";
 
 export interface NavItem {
   id: string;
+  /** In the domain's default locale. */
   label: string;
+  /** In the domain's other locales, by tag (missing ones follow the fallback chain). */
+  labels?: Record<string, string>;
   kind: NavItemKind;
   /** entry: the entry's type (API name) and id. */
   type?: string;

@@ -205,4 +205,65 @@ describe.each(DRIVERS)("content in several languages on %s", (driver) => {
     expect((await call("DELETE", `/cms/entries/article/${article.id}`)).status).toBe(204);
     expect((await call("GET", `/cms/entries/article/${ta.body.id}`)).status).toBe(404);
   });
+
+  it("localises navigations: labels and entry links along the chain", async () => {
+    const site = (
+      await call("POST", "/cms/domains", {
+        key: "menu-site",
+        name: "Menu site",
+        default_locale: "en-IN",
+        locales: ["hi-IN", "ta-IN → hi-IN"],
+      })
+    ).body;
+    const entry = (await call("POST", "/cms/entries/article", { title: "About us", domain_ids: [site.id] }))
+      .body;
+    expect((await call("POST", `/cms/entries/article/${entry.id}/publish`, {})).status).toBe(200);
+    const hindi = (await call<Rec>("POST", `/cms/entries/article/${entry.id}/locales`, { locale: "hi-IN" }))
+      .body;
+    await call("PATCH", `/cms/entries/article/${hindi.id}`, {
+      title: "हमारे बारे में",
+      slug: "hamare-bare-mein",
+    });
+    expect((await call("POST", `/cms/entries/article/${hindi.id}/publish`, {})).status).toBe(200);
+    const made = await call("POST", "/cms/navigations", {
+      domain_id: site.id,
+      name: "main",
+      title: "Main",
+      items: [
+        {
+          id: "a",
+          label: "About",
+          labels: { "hi-IN": "परिचय" },
+          kind: "entry",
+          type: "article",
+          entryId: entry.id,
+          children: [],
+        },
+        { id: "b", label: "Blog", kind: "url", url: "/blog", children: [] },
+      ],
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const bad = await call("POST", "/cms/navigations", {
+      domain_id: site.id,
+      name: "bad",
+      title: "Bad",
+      items: [{ id: "a", label: "x", labels: { "not a tag": "y" }, kind: "url", url: "/", children: [] }],
+    });
+    expect(bad.status).toBe(400);
+    const menu = async (query: string) =>
+      (
+        await s.api<{ data: { items: Array<{ label: string; url: string }> } }>(
+          "GET",
+          `/public-cms/menu-site/navigations/main${query}`,
+        )
+      ).body.data.items;
+    expect(await menu("")).toEqual([
+      expect.objectContaining({ label: "About", url: "/article/about-us" }),
+      expect.objectContaining({ label: "Blog", url: "/blog" }),
+    ]);
+    expect(await menu("?locale=ta-IN")).toEqual([
+      expect.objectContaining({ label: "परिचय", url: "/article/hamare-bare-mein" }),
+      expect.objectContaining({ label: "Blog", url: "/blog" }),
+    ]);
+  });
 });

@@ -3,9 +3,11 @@
  * groups), nested to the navigation's maximum depth. The public API serves them resolved
  * (navigation-tree.ts).
  */
+
 import type { FastifyInstance } from "fastify";
 import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
+import { BCP47_PATTERN } from "../../../schemas/cms-locales";
 import { checkNavigation, MAX_NAV_ITEMS, type NavItem } from "../../../schemas/cms-navigation";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
@@ -30,6 +32,13 @@ function itemSchemaOf(depth: number): Record<string, unknown> {
     properties: {
       id: { type: "string", minLength: 1, maxLength: 64 },
       label: { type: "string", title: "Label", maxLength: 120 },
+      labels: {
+        type: "object",
+        title: "Labels by locale",
+        maxProperties: 30,
+        propertyNames: { pattern: BCP47_PATTERN, maxLength: 35 },
+        additionalProperties: { type: "string", maxLength: 120 },
+      },
       kind: { type: "string", title: "Kind", enum: ["entry", "url", "group"] },
       type: { type: "string", title: "Content type", maxLength: 63 },
       entryId: { type: "string", title: "Entry", format: "uuid" },

@@ -337,6 +337,11 @@ export async function publicCmsRoutes(
           tags,
           summary: "A navigation of this domain: its visible items, entry links resolved to their slugs",
           params: { type: "object", properties: { ...domainParam, name: { type: "string", maxLength: 63 } } },
+          querystring: {
+            type: "object",
+            additionalProperties: false,
+            properties: { locale: populateQuery.locale },
+          },
         },
       },
       async (request, reply) => {
@@ -349,7 +354,13 @@ export async function publicCmsRoutes(
             .where("name", "=", request.params.name)
             .executeTakeFirst();
           if (!nav) throw notFound("No such navigation");
-          const items = await resolveNavigation(ctx, registry, domain.id, nav.items as never);
+          const items = await resolveNavigation(
+            ctx,
+            registry,
+            domain.id,
+            nav.items as never,
+            chainOf(request, domain),
+          );
           return { data: { name: nav.name, title: nav.title, items } };
         });
       },

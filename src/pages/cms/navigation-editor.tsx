@@ -110,6 +110,11 @@ function Row({ row, index, count, maxDepth, onShift, onToggle, onRemove }: RowPr
           {...listeners}
         />
         <Typography.Text strong>{item.label}</Typography.Text>
+        {Object.entries(item.labels ?? {}).map(([code, text]) => (
+          <Typography.Text key={code} type="secondary">
+            {code}: {text}
+          </Typography.Text>
+        ))}
         <Tag>{KIND_LABELS[item.kind]}</Tag>
         {target && (
           <Typography.Text type="secondary" ellipsis style={{ maxWidth: 320 }}>

@@ -21,6 +21,7 @@ import {
 } from "antd";
 import { useEffect, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
+import { domainLocalesOf } from "../../../schemas/cms-locales";
 import type { NavItem, NavItemKind } from "../../../schemas/cms-navigation";
 import { LoadError } from "../../components/load-error";
 import { PageLoader } from "../../components/page-loader";
@@ -43,13 +44,30 @@ import { useContentTypes } from "./use-content-types";
 
 interface NewItem {
   label: string;
+  /** By the domain's other locales (schemas/cms-locales.ts). */
+  labels?: Record<string, string | undefined>;
   kind: NavItemKind;
   url?: string;
   type?: string;
   entryId?: string;
 }
 
-function AddItemForm({ onAdd }: { onAdd: (item: Omit<NavItem, "children">) => void }) {
+/** The item's label in each given locale, the blank ones left out (they follow the fallback chain). */
+function labelsOf(labels: NewItem["labels"]): Record<string, string> | undefined {
+  const kept = Object.entries(labels ?? {}).flatMap(([code, text]) =>
+    text?.trim() ? [[code, text.trim()]] : [],
+  );
+  return kept.length ? Object.fromEntries(kept) : undefined;
+}
+
+function AddItemForm({
+  onAdd,
+  locales,
+}: {
+  onAdd: (item: Omit<NavItem, "children">) => void;
+  /** The domain's other locales, each offered a label of its own. */
+  locales: readonly string[];
+}) {
   const [form] = Form.useForm<NewItem>();
   const kind = Form.useWatch("kind", form) ?? "url";
   const type = Form.useWatch("type", form);
@@ -72,11 +90,12 @@ function AddItemForm({ onAdd }: { onAdd: (item: Omit<NavItem, "children">) => vo
         onAdd({
           id: randomId(12),
           label: v.label.trim(),
+          ...(labelsOf(v.labels) ? { labels: labelsOf(v.labels) } : {}),
           kind: v.kind,
           ...(v.kind === "url" ? { url: v.url } : {}),
           ...(v.kind === "entry" ? { type: v.type, entryId: v.entryId } : {}),
         });
-        form.resetFields(["label", "url", "entryId"]);
+        form.resetFields(["label", "labels", "url", "entryId"]);
       }}
       style={{ rowGap: 8 }}
     >
@@ -97,6 +116,11 @@ function AddItemForm({ onAdd }: { onAdd: (item: Omit<NavItem, "children">) => vo
       >
         <Input data-nav-add maxLength={120} style={{ width: 180 }} />
       </Form.Item>
+      {locales.map((code) => (
+        <Form.Item key={code} name={["labels", code]} label={code}>
+          <Input maxLength={120} style={{ width: 150 }} placeholder="As its fallback" />
+        </Form.Item>
+      ))}
       {kind === "url" && (
         <Form.Item
           name="url"
@@ -313,7 +337,12 @@ export default function NavigationsPage() {
             takes out a level) and press Space to drop.
           </Typography.Text>
           <NavigationEditor rows={rows} maxDepth={nav.max_depth} onChange={change} />
-          <AddItemForm onAdd={(item) => change([...rows, { item, depth: 0 }])} />
+          <AddItemForm
+            locales={domainLocalesOf(domains.data.find((d) => d.id === domainId) ?? {}).locales.map(
+              (l) => l.code,
+            )}
+            onAdd={(item) => change([...rows, { item, depth: 0 }])}
+          />
           <Flex justify="end" gap={8} align="center">
             {dirty && <Typography.Text type="secondary">Unsaved changes</Typography.Text>}
             <Button
