@@ -79,4 +79,9 @@ test("an entry translated from its locale switch, listed by locale and delivered
   await choose(page, "Locale", "Missing in ta-IN");
   await expect(page.locator(".ant-table-row").first()).toContainText("Festive offer");
   await shoot(page, "cms-locales", "list-missing");
+
+  // The domain's form: its locales with their fallbacks.
+  await page.goto(`${E2E_ORIGIN}/manage/cms/domains/edit/${domain.id}`);
+  await expect(page.getByLabel("Default locale", { exact: true })).toHaveValue("en-IN");
+  await shoot(page, "cms-locales", "domain-form");
 });

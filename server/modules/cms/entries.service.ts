@@ -7,7 +7,7 @@
 import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
 import { slugify } from "../../../schemas/cms-fields";
-import { localisedValues, mergedLocaleValues } from "../../../schemas/cms-locales";
+import { isLocalisedField, localisedValues, mergedLocaleValues } from "../../../schemas/cms-locales";
 import { type AjvErrorLike, fieldErrors, invalidInputMessage } from "../../../schemas/error-messages";
 import type { AppContext } from "../../context";
 import { StatementCache } from "../../db/statements";
@@ -16,8 +16,9 @@ import { canonicalJson } from "../../http/idempotency";
 import { type ListQuery, listPage } from "../../http/list-query";
 import type { AnyDb } from "../../resources/rules";
 import { addVersion, deleteVersions, type VersionKind } from "../../versions/versions";
+import { checkEntryWrite } from "./entry-checks";
 import { type EntryRow, entryRecord, type Values } from "./entry-record";
-import { referencesOf, sanitiseRichText } from "./entry-values";
+import { sanitiseRichText } from "./entry-values";
 import { type ContentType, TypeRegistry } from "./type-registry";
 
 export { type EntryRow, entryRecord } from "./entry-record";
@@ -101,7 +102,29 @@ export class EntriesService {
         params,
       },
     );
-    return { data: (rows as EntryRow[]).map((r) => entryRecord(type, r)), total, totalExact };
+    return { data: await this.records(type, rows as EntryRow[]), total, totalExact };
+  }
+
+  /**
+   * Rows as the admin API answers them; a variant's shared fields shown as its entry's (what
+   * the locale delivers), read for all of a page's variants at once.
+   */
+  async records(type: ContentType, rows: readonly EntryRow[]): Promise<Values[]> {
+    const sources = [...new Set(rows.flatMap((r) => (r.source_id ? [r.source_id] : [])))];
+    const shared = Object.entries(type.schema.properties).filter(([, f]) => !isLocalisedField(f));
+    if (!sources.length || !shared.length) return rows.map((r) => entryRecord(type, r));
+    const entries = await this.db
+      .selectFrom("cms_entries")
+      .select(["id", "data"])
+      .where("id", "in", sources)
+      .execute();
+    const dataOf = new Map(entries.map((e) => [e.id as string, e.data as Values]));
+    return rows.map((r) => {
+      const record = entryRecord(type, r);
+      const data = r.source_id ? dataOf.get(r.source_id) : undefined;
+      if (data) for (const [name] of shared) record[name] = data[name] ?? null;
+      return record;
+    });
   }
 
   async row(type: ContentType, id: string, db: AnyDb = this.db, lock = false): Promise<EntryRow> {
@@ -113,7 +136,8 @@ export class EntriesService {
   }
 
   async get(type: ContentType, id: string): Promise<Values> {
-    return entryRecord(type, await this.row(type, id));
+    const [record] = await this.records(type, [await this.row(type, id)]);
+    return record as Values;
   }
 
   /**
@@ -163,98 +187,16 @@ export class EntriesService {
     return typeof value === "string" && value ? value : null;
   }
 
-  /** Rules a schema cannot hold: domains exist, one single per domain, unique fields and slugs, references. */
-  async checkWrite(
+  /** Rules a schema cannot hold (entry-checks.ts). */
+  checkWrite(
     db: AnyDb,
     type: ContentType,
     id: string | null,
     values: Values,
     domainIds: string[],
     locale: string | null = null,
-  ) {
-    // Uniqueness is checked by reading; two writes of one type checking at once could both find
-    // a slug free. A lock per type, held to the end of the transaction, makes them take turns.
-    const fields = Object.values(type.schema.properties);
-    if (type.kind === "single" || fields.some((f) => f["x-kind"] === "slug" || f["x-unique"]))
-      await sql`select pg_advisory_xact_lock(hashtextextended(${`cms-entries:${type.id}`}, 0))`.execute(db);
-    if (domainIds.length) {
-      const found = await db.selectFrom("cms_domains").select("id").where("id", "in", domainIds).execute();
-      if (found.length !== new Set(domainIds).size)
-        throw badRequest("A chosen domain does not exist", [
-          { field: "domain_ids", message: "A chosen domain does not exist" },
-        ]);
-    }
-    // Slugs and unique fields are unique among the entries of one locale (slugs may differ per locale).
-    const others = () => {
-      let q = db
-        .selectFrom("cms_entries")
-        .select("id")
-        .where("type_id", "=", type.id)
-        .where(locale === null ? sql<boolean>`locale is null` : sql<boolean>`locale = ${locale}`);
-      if (id) q = q.where("id", "<>", id);
-      return q;
-    };
-    const overlapping = <Q extends ReturnType<typeof others>>(q: Q) =>
-      domainIds.length
-        ? q.where(sql<boolean>`domain_ids && ${sql.val(domainIds)}::uuid[]`)
-        : q.where(sql<boolean>`cardinality(domain_ids) = 0`);
-    if (type.kind === "single" && locale === null) {
-      if (domainIds.length !== 1)
-        throw badRequest(`${type.name} is a single: choose exactly one domain`, [
-          { field: "domain_ids", message: "Choose exactly one domain" },
-        ]);
-      if (await overlapping(others()).executeTakeFirst())
-        throw conflict(`${type.name} already has its entry in this domain`, [
-          { field: "domain_ids", message: "This domain already has its entry" },
-        ]);
-    }
-    for (const [name, f] of Object.entries(type.schema.properties)) {
-      const value = values[name];
-      if (value === null || value === undefined) continue;
-      if (f["x-kind"] === "slug") {
-        const taken = await overlapping(others().where("slug", "=", value as string)).executeTakeFirst();
-        if (taken)
-          throw conflict(`Another ${type.name} entry in the same domain has this ${f.title}`, [
-            { field: name, message: `${f.title} is already in use in this domain` },
-          ]);
-      } else if (f["x-unique"]) {
-        const taken = await others()
-          .where(sql<boolean>`data -> ${name} = ${JSON.stringify(value)}::jsonb`)
-          .executeTakeFirst();
-        if (taken)
-          throw conflict(`Another ${type.name} entry has this ${f.title}`, [
-            { field: name, message: `${f.title} is already in use` },
-          ]);
-      }
-    }
-    await this.checkReferences(db, type, values);
-  }
-
-  private async checkReferences(db: AnyDb, type: ContentType, values: Values): Promise<void> {
-    const refs = referencesOf(type.schema.properties, values, this.registry);
-    const types = await this.registry.all();
-    for (const ref of refs) {
-      let found: unknown;
-      if (ref.kind === "media") {
-        found = await db.selectFrom("dam_assets").select("id").where("id", "=", ref.id).executeTakeFirst();
-      } else if (types.has(ref.target)) {
-        const target = types.get(ref.target)!;
-        found = await db
-          .selectFrom("cms_entries")
-          .select("id")
-          .where("id", "=", ref.id)
-          .where("type_id", "=", target.id)
-          .executeTakeFirst();
-      } else if (ref.target === "products") {
-        found = await db.selectFrom("products").select("id").where("id", "=", ref.id).executeTakeFirst();
-      }
-      if (!found) {
-        const what =
-          ref.kind === "media" ? "media item" : (types.get(ref.target)?.name ?? ref.target).toLowerCase();
-        const message = `The chosen ${what} does not exist`;
-        throw badRequest(message, [{ field: ref.path, message }]);
-      }
-    }
+  ): Promise<void> {
+    return checkEntryWrite(db, this.registry, type, id, values, domainIds, locale);
   }
 
   async create(type: ContentType, write: EntryWrite, actorId: string): Promise<Values> {
@@ -325,7 +267,7 @@ export class EntriesService {
       );
     });
     this.changed(type, "updated", [id], actorId);
-    return entryRecord(type, row);
+    return (await this.records(type, [row]))[0] as Values;
   }
 
   /**

@@ -15,7 +15,7 @@ import { badRequest, conflict, notFound } from "../../http/errors";
 import type { AnyDb } from "../../resources/rules";
 import { addVersion } from "../../versions/versions";
 import { type EntriesService, entriesResource } from "./entries.service";
-import { type EntryRow, entryRecord } from "./entry-record";
+import type { EntryRow } from "./entry-record";
 import { entryParams } from "./route-schemas";
 import type { ContentType, TypeRegistry } from "./type-registry";
 
@@ -179,7 +179,7 @@ export class EntryLocaleService {
       return inserted;
     });
     this.entries.changed(type, "created", [row.id], actorId);
-    return entryRecord(type, row);
+    return (await this.entries.records(type, [row]))[0];
   }
 }
 

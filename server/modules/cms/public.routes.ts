@@ -7,13 +7,7 @@
 import { createHash } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { sql } from "kysely";
-import {
-  acceptedLanguages,
-  BCP47_PATTERN,
-  type DomainLocales,
-  domainLocalesOf,
-  localeChain,
-} from "../../../schemas/cms-locales";
+import { BCP47_PATTERN } from "../../../schemas/cms-locales";
 import { UUID } from "../../../schemas/uuid";
 import { markScopePublic } from "../../auth/access";
 import type { AppContext } from "../../context";
@@ -30,6 +24,7 @@ import {
   previewTokenOf,
 } from "./preview";
 import type { PublicCache } from "./public-cache";
+import { chainOf, publishedInChain } from "./public-locales";
 import type { ContentType, TypeRegistry } from "./type-registry";
 
 /**
@@ -68,16 +63,6 @@ const domainParam = { domain: { type: "string", minLength: 1, maxLength: 63 } } 
 const typeParam = { type: { type: "string", minLength: 1, maxLength: 63 } } as const;
 
 type Query = ListQuery & { populate?: number; locale?: string };
-
-/**
- * The locales a request is answered in, best first (`?locale=`, else `Accept-Language`, then
- * the domain's fallbacks, ending at its default: schemas/cms-locales.ts).
- */
-function chainOf(request: FastifyRequest, domain: Domain): string[] {
-  const asked = (request.query as { locale?: string }).locale;
-  const wanted = asked ? [asked] : acceptedLanguages(request.headers["accept-language"]);
-  return localeChain(domainLocalesOf(domain) as DomainLocales, wanted);
-}
 
 export async function publicCmsRoutes(
   app: FastifyInstance,
@@ -192,58 +177,8 @@ export async function publicCmsRoutes(
     return type;
   }
 
-  /**
-   * A type's entries published in the domain, each in the first locale of `chain` it is
-   * published in: its variant's localised values over the entry's shared ones (the entry's
-   * published copy), `locale` naming which. An entry published in none of them is left out.
-   * As a table `t` (`id`, `published`, `published_at`, `locale`) the list contract reads as before.
-   */
-  const published = (type: ContentType, domain: Domain, chain: readonly string[], id?: string) => {
-    const others = chain.slice(0, -1);
-    const defaultLocale = chain.at(-1) ?? domain.default_locale;
-    let entries = db
-      .selectFrom("cms_entries as e")
-      .where("e.type_id", "=", type.id)
-      .where("e.source_id", "is", null)
-      .where(sql<boolean>`e.domain_ids @> array[${domain.id}]::uuid[]`);
-    if (id) entries = entries.where("e.id", "=", id);
-    if (!others.length) {
-      return db
-        .selectFrom(
-          entries
-            .where("e.status", "=", "published")
-            .select([
-              "e.id",
-              "e.published",
-              "e.published_at",
-              sql<string>`${defaultLocale}::text`.as("locale"),
-            ])
-            .as("t"),
-        )
-        .selectAll("t");
-    }
-    const best = sql`lateral (
-      select v.locale, v.published, v.published_at from cms_entries v
-      where v.source_id = e.id and v.status = 'published' and v.locale = any(${sql.val(others)}::text[])
-      order by array_position(${sql.val(others)}::text[], v.locale) limit 1
-    )`;
-    return db
-      .selectFrom(
-        entries
-          .leftJoin(best.as("v"), (join) => join.onTrue())
-          .where((eb) => eb.or([eb("e.status", "=", "published"), eb("v.locale", "is not", null)]))
-          .select([
-            "e.id",
-            sql<
-              Record<string, unknown>
-            >`coalesce(e.published, '{}'::jsonb) || coalesce(v.published, '{}'::jsonb)`.as("published"),
-            sql<Date>`coalesce(v.published_at, e.published_at)`.as("published_at"),
-            sql<string>`coalesce(v.locale, ${defaultLocale}::text)`.as("locale"),
-          ])
-          .as("t"),
-      )
-      .selectAll("t");
-  };
+  const published = (type: ContentType, domain: Domain, chain: readonly string[], id?: string) =>
+    publishedInChain(db, type, domain, chain, id);
 
   await app.register(async (scope) => {
     markScopePublic(scope);
