@@ -39,6 +39,7 @@ describe.each(DRIVERS)("route table on %s", (driver) => {
       /^\/api\/users\/me\/second-factor\//, // codes are single use: a replayed answer would hand out recovery codes again
       /\/(delete|move|download)$/, // bulk actions on existing records
       /\/(publish|unpublish|schedule|restore)$/, // an existing entry's life (CMS)
+      /^\/cms\/entries\/:type\/:id\/preview$/, // a preview token, stored nowhere: a replay store would keep it
       /^\/api\/analytics\//, // reports: queries sent as a body
       /^\/api\/pdfs\/uploads$/, // resumable uploads: their own session protocol
     ];

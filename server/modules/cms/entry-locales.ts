@@ -212,7 +212,8 @@ export async function entryLocaleRoutes(
   app.post<{ Params: { type: string; id: string }; Body: { locale: string; from?: string } }>(
     "/cms/entries/:type/:id/locales",
     {
-      config,
+      // A resend (a lost answer) gets the first answer, not a 409 for the version it made.
+      config: { ...config, idempotent: true },
       schema: {
         tags,
         security,
