@@ -58,7 +58,7 @@ type Delta = { formId: string; source: string; starts: number; reached: number[]
 /**
  * Writes partial answers in the batch's transaction: one upsert each, then the funnel's counts
  * of the day: a start for a new partial answer, a page reached for each page past the furthest
- * one the visitor had reached (Back and Next again count nothing twice).
+ * one the visitor had reached (Back and Next again count nothing twice; skipped ones not at all).
  */
 export async function writePartials(
   trx: AnyDb,
@@ -115,7 +115,8 @@ export async function writePartials(
     const key = `${item.form.id}\u0000${source}`;
     const d = deltas.get(key) ?? { formId: item.form.id, source, starts: 0, reached: [] };
     if (!same) d.starts++;
-    for (let p = (same?.furthest ?? 0) + 1; p <= furthest; p++) d.reached[p] = (d.reached[p] ?? 0) + 1;
+    // A page counts when first reached; a page skipped on the way (its rules) is not reached.
+    if (item.page > (same?.furthest ?? 0)) d.reached[item.page] = (d.reached[item.page] ?? 0) + 1;
     deltas.set(key, d);
     known.set(hash, { token_hash: hash, form_id: item.form.id, furthest });
   }

@@ -262,8 +262,8 @@ export async function publicFormRoutes(
         }
         const nav = plain ? body[NAV_INPUT] : undefined;
         if ((nav === "next" || nav === "back") && isMultiPage(form.definition.fields)) {
-          const moved = await plainStep(reply, request, form, raw, nav, tracking);
-          if (moved) return moved;
+          // Not the reply itself: a reply is thenable, and awaiting it waits for nothing useful.
+          if (await plainStep(reply, request, form, raw, nav, tracking)) return reply;
         }
         const { values, errors } = checkAnswers(
           form.definition.fields,
@@ -316,8 +316,8 @@ export async function publicFormRoutes(
   /**
    * Back or Next on the page without JavaScript: Back shows the page before (nothing checked);
    * Next checks the pages so far, keeps the answers (its token in the form's cookie) and shows
-   * the next page, or the same page with its errors. Null when there is no next page: the post
-   * is then the form's sending.
+   * the next page, or the same page with its errors. False when there is no next page: the
+   * post is then the form's sending.
    */
   async function plainStep(
     reply: FastifyReply,
@@ -326,19 +326,21 @@ export async function publicFormRoutes(
     raw: Record<string, unknown>,
     nav: "next" | "back",
     tracking: ReturnType<typeof trackingFromFields>,
-  ) {
+  ): Promise<boolean> {
     const { fields } = form.definition;
     const current = pageToShow(shownPages(fields, raw), Number(raw[PAGE_INPUT]));
     const target = stepPage(fields, raw, current, nav === "next" ? 1 : -1);
-    const again = (opts: Partial<RenderOptions>, status = 200) =>
+    const again = (opts: Partial<RenderOptions>, status = 200) => {
       pageWith(reply, form, request, raw, tracking.parameters, { page: current, ...opts }, status);
+      return true;
+    };
     if (nav === "back") return again({ page: target ?? current });
     const { errors } = checkPages(fields, raw, (p) => p <= current);
     if (errors.length) {
       const pageOf = pageOfFields(fields);
       return again({ errors, page: Math.min(...errors.map((e) => pageOf.get(e.field) ?? current)) }, 400);
     }
-    if (target === null) return null;
+    if (target === null) return false;
     const saved = await keepPartial(
       writer,
       request,
