@@ -5,7 +5,10 @@
 import { answerText } from "../../../schemas/form-answers";
 import type { FormDefinition } from "../../../schemas/form-definition";
 import type { OutgoingMail } from "../../mail/mailer";
-import type { NewSubmission } from "./submission-writer";
+import type { PublishedForm } from "./forms.service";
+
+/** What the mails are made of: the form and the answers stored. */
+type Answered = { form: PublishedForm; answers: Record<string, unknown> };
 
 /** `{{field_id}}`, `{{form}}` and `{{answers}}` of a template, filled from a submission. */
 export function fillTemplate(
@@ -28,7 +31,7 @@ export function fillTemplate(
 }
 
 /** The notification (to Destination, Cc, Bcc; Reply-To the respondent) and the confirmation. */
-export function mailsOf(item: NewSubmission): OutgoingMail[] {
+export function mailsOf(item: Answered): OutgoingMail[] {
   const { definition, name } = item.form;
   const mail = definition.settings.mail;
   const respondent =
