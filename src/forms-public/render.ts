@@ -153,7 +153,7 @@ export function renderFormHtml(form: PublicForm, opts: RenderOptions = {}): stri
         .join("")
     : form.fields.map(renderBlock).join("");
   const progress = multi
-    ? tag(
+    ? `${tag(
         "div",
         { class: "atf-progress" },
         tag(
@@ -166,7 +166,7 @@ export function renderFormHtml(form: PublicForm, opts: RenderOptions = {}): stri
             { class: "atf-progress-bar", max: shown.length, value: position + 1, "aria-hidden": "true" },
             "",
           ),
-      ) + `<input${attrs({ type: "hidden", name: PAGE_INPUT, value: String(current) })}>`
+      )}<input${attrs({ type: "hidden", name: PAGE_INPUT, value: String(current) })}>`
     : "";
   const sendLabel = escapeHtml(form.settings.submit.buttonLabel || "Submit");
   const actions = multi

@@ -29,7 +29,7 @@ function clientDir(): string {
 }
 
 /** Three pages: about you; the company (skipped for the Free plan); anything else. */
-export function threePages(): FormDefinition {
+function threePages(): FormDefinition {
   return {
     fields: [
       { id: "name", kind: "text", label: "Name", required: true, validation: { maxLength: 80 } },

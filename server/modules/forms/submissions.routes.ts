@@ -7,7 +7,6 @@
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify/sync";
 import type { FastifyInstance } from "fastify";
-import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
 import { answerText } from "../../../schemas/form-answers";
 import type { FormDefinition } from "../../../schemas/form-definition";
