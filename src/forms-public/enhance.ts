@@ -134,13 +134,13 @@ export function enhanceForm(root: HTMLElement, form: PublicForm, opts: EnhanceOp
       if (currentPage(el) !== null) showPage(el, fields, read(), sendLabel, pageToResume(saved.page));
     });
   // The first answer counts as a start (the funnel) and is kept; leaving keeps the rest.
-  window.addEventListener(
-    "visibilitychange",
-    () => {
-      if (document.visibilityState === "hidden" && unsaved && !sending) void save(true);
-    },
-    { signal: controller.signal },
-  );
+  const leaving = () => {
+    if (unsaved && !sending) void save(true);
+  };
+  window.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && leaving(), {
+    signal: controller.signal,
+  });
+  window.addEventListener("pagehide", leaving, { signal: controller.signal });
 
   listen("input", (e) => {
     const id = fieldIdOf(e.target);
