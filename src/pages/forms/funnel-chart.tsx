@@ -6,9 +6,8 @@
  */
 import { ArrowDownOutlined } from "@ant-design/icons";
 import { Flex, Typography, theme } from "antd";
+import { formatRate } from "./insights-logic";
 import type { FunnelStep } from "./partials-api";
-
-const percent = (rate: number) => `${Math.round(rate * 100)}%`;
 
 export default function FunnelChart({ steps }: { steps: readonly FunnelStep[] }) {
   const { token } = theme.useToken();
@@ -22,7 +21,7 @@ export default function FunnelChart({ steps }: { steps: readonly FunnelStep[] })
               <ArrowDownOutlined aria-hidden />
               <Typography.Text type={step.dropOff > 0 ? "danger" : "secondary"}>
                 {step.dropOff > 0
-                  ? `${step.dropOff.toLocaleString("en-IN")} left here${step.dropOffRate === null ? "" : ` (${percent(step.dropOffRate)})`}`
+                  ? `${step.dropOff.toLocaleString("en-IN")} left here${step.dropOffRate === null ? "" : ` (${formatRate(step.dropOffRate)})`}`
                   : "No one left here"}
               </Typography.Text>
             </Flex>
