@@ -32,7 +32,8 @@ export const isEmailAddress = (text: string) => text.length <= 320 && EMAIL.test
  * answer of a hidden field counts as empty, whether that field comes before or after it: the
  * states are worked out again with the newly hidden answers left out until nothing changes,
  * so a chain (B shows when A says yes, C when B is filled) hides as a person expects and no
- * answer to a hidden field can change what is shown or required.
+ * answer to a hidden field can change what is shown or required. A page break hidden by its
+ * rules hides every field of its page (a skipped page).
  */
 export function fieldStates(fields: readonly FormFieldDef[], values: Answers): FieldStates {
   let hidden = new Set<string>();
@@ -50,12 +51,15 @@ export function fieldStates(fields: readonly FormFieldDef[], values: Answers): F
 function pass(fields: readonly FormFieldDef[], seen: Answers): FieldStates {
   const visible = new Set<string>();
   const required = new Set<string>();
+  // A page break's rules show or skip its whole page (schemas/form-pages.ts).
+  let pageShown = true;
   for (const f of fields) {
     const rules = (f.logic ?? []).filter((r) => r.conditions.length);
     const holds = (action: string) =>
       rules.filter((r) => r.action === action).some((r) => matches(seen, [logicFilter(r)]));
     const shown = (!rules.some((r) => r.action === "show") || holds("show")) && !holds("hide");
-    if (!shown) continue;
+    if (f.kind === "page") pageShown = shown;
+    if (!shown || !pageShown) continue;
     visible.add(f.id);
     if (answers(f) && (f.required || holds("require"))) required.add(f.id);
   }

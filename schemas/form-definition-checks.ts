@@ -6,6 +6,7 @@
 import type { FieldError } from "./error-messages";
 import { isEmailAddress } from "./form-answers";
 import { answers, type FormDefinition, hasOptions } from "./form-definition";
+import { pageProblems } from "./form-pages";
 import { DEFAULT_TRACKING_PARAMETERS, type FormFieldKind } from "./forms";
 
 /** Field ids the submissions list uses for its own columns. */
@@ -143,6 +144,7 @@ export function definitionProblems(def: FormDefinition): FieldError[] {
       field: `fields.${ids.get(cycle[0])}.logic`,
       message: `Fields ${cycle.join(" and ")} each wait on the other to show, so neither ever shows`,
     });
+  problems.push(...pageProblems(def));
   const mail = def.settings.mail;
   for (const list of ["Destination", "sendCc", "sendBcc"] as const)
     mail[list].forEach((address, i) => {

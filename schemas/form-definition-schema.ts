@@ -9,6 +9,7 @@ import {
   FIRST_TOUCH_MODES,
   LOGIC_ACTIONS,
   MAX_FORM_FIELDS,
+  MAX_RESUME_DAYS,
   PARAMETER_NAME_PATTERN,
 } from "./form-definition";
 import { FORM_FIELD_KINDS } from "./forms";
@@ -188,6 +189,14 @@ export const formDefinitionSchema = {
             phoneField: fieldRef("Phone field"),
             companyField: fieldRef("Company field"),
             sequenceId: { type: ["string", "null"], title: "Sequence", format: "uuid" },
+          },
+        },
+        resume: {
+          type: "object",
+          additionalProperties: false,
+          required: ["days"],
+          properties: {
+            days: { type: "integer", title: "Resume window (days)", minimum: 1, maximum: MAX_RESUME_DAYS },
           },
         },
       },

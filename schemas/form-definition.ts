@@ -87,6 +87,20 @@ export interface CrmSettings {
   sequenceId: string | null;
 }
 
+/**
+ * Partial answers (answers kept as a visitor goes, so a return continues where they left):
+ * how many days after its last save a partial answer can be resumed; it is deleted then.
+ */
+export interface ResumeSettings {
+  days: number;
+}
+export const DEFAULT_RESUME_DAYS = 7;
+export const MAX_RESUME_DAYS = 90;
+
+/** The resume window of a form in days (forms saved before partial answers: the default). */
+export const resumeDaysOf = (settings: Pick<FormSettings, "resume">) =>
+  settings.resume?.days ?? DEFAULT_RESUME_DAYS;
+
 export interface FormSettings {
   mail: MailSettings;
   utm: UtmSettings;
@@ -94,6 +108,8 @@ export interface FormSettings {
   firstTouch: FirstTouchMode;
   /** Absent in forms saved before the CRM: read as `defaultCrmSettings()`. */
   crm?: CrmSettings;
+  /** Absent in forms saved before partial answers: {@link DEFAULT_RESUME_DAYS}. */
+  resume?: ResumeSettings;
 }
 
 export const defaultCrmSettings = (): CrmSettings => ({
@@ -162,8 +178,8 @@ export function defaultSettings(): FormSettings {
 
 export const emptyDefinition = (): FormDefinition => ({ fields: [], settings: defaultSettings() });
 
-/** Kinds that hold an answer (a heading only shows text). */
-export const answers = (f: Pick<FormFieldDef, "kind">) => f.kind !== "heading";
+/** Kinds that hold an answer (a heading only shows text; a page break starts a page). */
+export const answers = (f: Pick<FormFieldDef, "kind">) => f.kind !== "heading" && f.kind !== "page";
 
 /** Kinds whose answer is one of, or some of, the field's options. */
 export const hasOptions = (kind: FormFieldKind) =>

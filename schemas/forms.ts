@@ -19,6 +19,7 @@ export const FORM_FIELD_KINDS = [
   "consent",
   "rating",
   "heading",
+  "page",
 ] as const;
 export type FormFieldKind = (typeof FORM_FIELD_KINDS)[number];
 
@@ -37,6 +38,7 @@ export const FORM_FIELD_LABELS: Readonly<Record<FormFieldKind, string>> = {
   consent: "Consent",
   rating: "Rating",
   heading: "Heading / section",
+  page: "Page break",
 };
 
 /** What a field's answer is checked against; which keys apply depends on the kind. */

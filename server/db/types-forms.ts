@@ -1,6 +1,6 @@
 /**
  * Tables of the forms module (issue 15): forms, their definitions, submissions, daily stats
- * and uploaded files. Part of the one Database interface (types.ts).
+ * and uploaded files, and partial answers. Part of the one Database interface (types.ts).
  */
 import type { ColumnType, Generated } from "kysely";
 
@@ -51,6 +51,26 @@ export interface FormStatsTable {
   utm_source: string;
   views: Generated<number>;
   submissions: Generated<number>;
+  /** Visitors whose first answer was kept (migration 0040). */
+  starts: Generated<number>;
+  /** reached[k]: visitors who reached page k (pages counted from 0, arrays from 1: page 0 is `starts`). */
+  reached: ColumnType<number[], number[] | undefined, number[]>;
+}
+
+/** A visitor's answers kept as they go (issue 29), keyed by the hash of their resume token. */
+export interface FormPartialsTable {
+  id: Generated<string>;
+  form_id: string;
+  token_hash: string;
+  version: number;
+  answers: Json<Record<string, unknown>>;
+  page: number;
+  furthest: number;
+  tracking: Json<Record<string, unknown>>;
+  utm_source: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  expires_at: Timestamp;
 }
 
 export interface FormFilesTable {

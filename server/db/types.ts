@@ -19,6 +19,7 @@ import type { CrmSequenceTables } from "./types-crm-sequences";
 import type {
   FormDefinitionsTable,
   FormFilesTable,
+  FormPartialsTable,
   FormStatsTable,
   FormSubmissionsTable,
   FormsTable,
@@ -392,6 +393,7 @@ export interface Database
   form_submissions: FormSubmissionsTable;
   form_stats: FormStatsTable;
   form_files: FormFilesTable;
+  form_partials: FormPartialsTable;
   notifications: NotificationsTable;
   run_definitions: RunDefinitionsTable;
   runs: RunsTable;

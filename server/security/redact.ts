@@ -50,6 +50,7 @@ export const SECRET_HEADERS = [
   "cookie",
   "proxy-authorization",
   "x-atelier-preview",
+  "x-atelier-resume",
   "x-atelier-store-hook",
   "x-twilio-signature",
 ] as const;

@@ -6,8 +6,19 @@
  */
 import { checkAnswers, fieldStates } from "../../schemas/form-answers";
 import { answers, HONEYPOT_FIELD } from "../../schemas/form-definition";
-import { applyStates, collectAnswers, fieldBlock, fieldIdOf, focusField, showFieldError } from "./form-dom";
+import { checkPages, pageOfFields, stepPage } from "../../schemas/form-pages";
+import {
+  applyStates,
+  collectAnswers,
+  fieldBlock,
+  fieldIdOf,
+  fillAnswers,
+  focusField,
+  showFieldError,
+} from "./form-dom";
 import { summary } from "./messages";
+import { currentPage, focusPage, showPage } from "./pages";
+import { forgetResume, loadPartial, partialUrlOf, resumeToken, savePartial } from "./partials";
 import type { PublicForm } from "./public-form";
 import { idempotencyKeys, type SendOutcome, sendSubmission } from "./submit";
 import { pageTracking } from "./tracking";
@@ -56,12 +67,38 @@ export function enhanceForm(root: HTMLElement, form: PublicForm, opts: EnhanceOp
   const uploadProblems = new Map<string, string>();
   const keyFor = idempotencyKeys();
   let sending = false;
+  const sendLabel = form.settings.submit.buttonLabel || "Submit";
+  const pageOf = pageOfFields(fields);
+  // Answers are kept as the visitor goes (partials.ts), never from the admin's preview.
+  const partialUrl = opts.submitUrl === null ? null : partialUrlOf(opts.submitUrl);
+  /** Answers changed since they were last saved. */
+  let unsaved = false;
+  let started = false;
 
   const read = () => collectAnswers(el, fields);
-  const problems = (): Problem[] => [
-    ...checkAnswers(fields, read()).errors,
-    ...[...uploadProblems].map(([field, message]) => ({ field, message })),
+  /** The problems of the answers; with `page`, of that page's fields only (Next). */
+  const problems = (page: number | null = null): Problem[] => [
+    ...(page === null ? checkAnswers(fields, read()) : checkPages(fields, read(), (p) => p === page)).errors,
+    ...[...uploadProblems]
+      .filter(([field]) => page === null || pageOf.get(field) === page)
+      .map(([field, message]) => ({ field, message })),
   ];
+  const visibleAnswers = () => {
+    const raw = read();
+    const visible = fieldStates(fields, raw).visible;
+    return Object.fromEntries(Object.entries(raw).filter(([id]) => visible.has(id)));
+  };
+  const trackingNow = () => (opts.tracking ?? defaultTracking(form))();
+  const save = (leaving = false) => {
+    if (!partialUrl) return Promise.resolve();
+    unsaved = false;
+    return savePartial(
+      partialUrl,
+      form.slug,
+      { answers: visibleAnswers(), page: currentPage(el) ?? 0, tracking: trackingNow() },
+      leaving,
+    );
+  };
   const show = (id: string, list: readonly Problem[]) => {
     const block = fieldBlock(el, id);
     if (block) showFieldError(block, list.find((p) => p.field === id)?.message ?? null);
@@ -73,14 +110,47 @@ export function enhanceForm(root: HTMLElement, form: PublicForm, opts: EnhanceOp
     if (text) requestAnimationFrame(() => (region.textContent = text));
   };
 
-  const refresh = () => applyStates(el, fields, fieldStates(fields, read()));
+  const refresh = () => {
+    const values = read();
+    applyStates(el, fields, fieldStates(fields, values));
+    showPage(el, fields, values, sendLabel);
+  };
 
   if (opts.submitUrl !== null) fillFromUrl(el, form);
   refresh();
+  /** The page saved, or the last page before it that these answers show. */
+  const pageToResume = (page: number) => {
+    let at = 0;
+    for (let next = stepPage(fields, read(), at, 1); next !== null && next <= page; )
+      [at, next] = [next, stepPage(fields, read(), next, 1)];
+    return at;
+  };
+  // A return within the resume window: the answers saved before, on the page the visitor left.
+  if (partialUrl && resumeToken(form.slug))
+    void loadPartial(partialUrl, form.slug).then((saved) => {
+      if (!saved || controller.signal.aborted || touched.size) return;
+      fillAnswers(el, fields, saved.answers);
+      refresh();
+      if (currentPage(el) !== null) showPage(el, fields, read(), sendLabel, pageToResume(saved.page));
+    });
+  // The first answer counts as a start (the funnel) and is kept; leaving keeps the rest.
+  const leaving = () => {
+    if (unsaved && !sending) void save(true);
+  };
+  window.addEventListener("visibilitychange", () => document.visibilityState === "hidden" && leaving(), {
+    signal: controller.signal,
+  });
+  window.addEventListener("pagehide", leaving, { signal: controller.signal });
 
   listen("input", (e) => {
     const id = fieldIdOf(e.target);
     if (id) touched.add(id);
+    unsaved = true;
+    // The first answer on this visit is kept at once: the funnel counts the visitor as started.
+    if (id && !started) {
+      started = true;
+      if (!resumeToken(form.slug)) void save();
+    }
     refresh();
     // "Preview: this would be sent" was about the answers before this change.
     if (!sending && status?.textContent) status.textContent = "";
@@ -94,6 +164,7 @@ export function enhanceForm(root: HTMLElement, form: PublicForm, opts: EnhanceOp
   listen("change", (e) => {
     const id = fieldIdOf(e.target);
     if (id) touched.add(id);
+    unsaved = true;
     refresh();
     const input = e.target;
     if (id && input instanceof HTMLInputElement && input.type === "file") {
@@ -131,8 +202,40 @@ export function enhanceForm(root: HTMLElement, form: PublicForm, opts: EnhanceOp
   });
   listen("submit", (e) => {
     e.preventDefault();
-    if (!sending) void submit();
+    if (sending) return;
+    const page = currentPage(el);
+    const submitter = (e as SubmitEvent).submitter;
+    if (page !== null && submitter instanceof HTMLElement && submitter.classList.contains("atf-back"))
+      return move(stepPage(fields, read(), page, -1));
+    if (page !== null && stepPage(fields, read(), page, 1) !== null) return next(page);
+    void submit();
   });
+
+  /** Next: the page's own answers checked (only its visible fields), then the next page shown. */
+  function next(page: number) {
+    const list = problems(page);
+    const mine = fields.filter((f) => pageOf.get(f.id) === page && known.has(f.id));
+    for (const f of mine) show(f.id, list);
+    const first = mine.find((f) => list.some((p) => p.field === f.id));
+    if (first) {
+      say(alert, summary(list, known));
+      const block = fieldBlock(el, first.id);
+      if (block) focusField(block);
+      return;
+    }
+    if (el.querySelector(".atf-step:not([hidden]) .atf-field[data-uploading]"))
+      return say(alert, UPLOADING_MESSAGE);
+    say(alert, "");
+    move(stepPage(fields, read(), page, 1));
+    void save();
+  }
+
+  function move(page: number | null) {
+    if (page === null) return;
+    say(alert, "");
+    showPage(el, fields, read(), sendLabel, page);
+    focusPage(el);
+  }
 
   async function submit() {
     const list = problems();
@@ -140,6 +243,7 @@ export function enhanceForm(root: HTMLElement, form: PublicForm, opts: EnhanceOp
     const first = fields.find((f) => list.some((p) => p.field === f.id));
     if (first) {
       say(alert, summary(list, known));
+      toPageOf(first.id);
       const block = fieldBlock(el, first.id);
       if (block) focusField(block);
       return;
@@ -148,15 +252,16 @@ export function enhanceForm(root: HTMLElement, form: PublicForm, opts: EnhanceOp
     say(alert, "");
     if (opts.submitUrl === null) return say(status, PREVIEW_MESSAGE);
 
-    const raw = read();
-    const visible = fieldStates(fields, raw).visible;
-    const given = Object.fromEntries(Object.entries(raw).filter(([id]) => visible.has(id)));
+    const given = visibleAnswers();
     const honeypot = el.querySelector<HTMLInputElement>(`input[name="${HONEYPOT_FIELD}"]`)?.value ?? "";
     const key = keyFor(JSON.stringify(given));
+    const token = resumeToken(form.slug);
     const body = JSON.stringify({
       answers: given,
-      tracking: (opts.tracking ?? defaultTracking(form))(),
+      tracking: trackingNow(),
       [HONEYPOT_FIELD]: honeypot,
+      // The partial answer goes once this is stored.
+      ...(token ? { resumeToken: token } : {}),
     });
 
     sending = true;
@@ -172,6 +277,8 @@ export function enhanceForm(root: HTMLElement, form: PublicForm, opts: EnhanceOp
 
   function settle(outcome: SendOutcome) {
     if (outcome.kind === "sent") {
+      forgetResume(form.slug);
+      unsaved = false;
       const done = successElement(form);
       el.replaceWith(done);
       done.focus();
@@ -184,8 +291,16 @@ export function enhanceForm(root: HTMLElement, form: PublicForm, opts: EnhanceOp
     for (const id of known) show(id, onFields);
     say(alert, onFields.length ? summary(outcome.errors, known) : outcome.message);
     const first = fields.find((f) => onFields.some((p) => p.field === f.id));
+    if (first) toPageOf(first.id);
     const block = first && fieldBlock(el, first.id);
     if (block) focusField(block);
+  }
+
+  /** A multi-page form shows the page of a field with a problem. */
+  function toPageOf(id: string) {
+    const page = pageOf.get(id);
+    if (currentPage(el) !== null && page !== undefined && page !== currentPage(el))
+      showPage(el, fields, read(), sendLabel, page);
   }
 
   let observer: ResizeObserver | null = null;

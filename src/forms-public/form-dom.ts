@@ -133,3 +133,19 @@ export function fieldIdOf(target: EventTarget | null): string | null {
   const block = target instanceof Element ? target.closest<HTMLElement>(".atf-field[data-field]") : null;
   return block?.dataset.field ?? null;
 }
+
+/** Puts saved answers back into the controls (a partial answer resumed); files are chosen again. */
+export function fillAnswers(form: HTMLFormElement, fields: readonly FormFieldDef[], values: Answers) {
+  for (const f of fields) {
+    if (!answers(f) || f.kind === "file" || !Object.hasOwn(values, f.id)) continue;
+    const block = fieldBlock(form, f.id);
+    if (!block) continue;
+    const value = values[f.id];
+    const list = (Array.isArray(value) ? value : [value]).map((v) => String(v));
+    for (const c of controlsOf(block)) {
+      if (c instanceof HTMLInputElement && (c.type === "checkbox" || c.type === "radio"))
+        c.checked = f.kind === "consent" ? value === true : list.includes(c.value);
+      else if (value !== null && value !== undefined && !Array.isArray(value)) c.value = String(value);
+    }
+  }
+}

@@ -10,6 +10,7 @@ import {
   type SubmitSettings,
   trackedParameters,
 } from "../../schemas/form-definition";
+import { formPages } from "../../schemas/form-pages";
 
 export interface PublicForm {
   slug: string;
@@ -17,6 +18,11 @@ export interface PublicForm {
   /** The published version the answers are given to. */
   version: number;
   fields: FormFieldDef[];
+  /**
+   * A multi-page form's pages (absent for a form of one page): each page's title and fields'
+   * ids, in order; a page break (a field of kind `page`) starts each page after the first.
+   */
+  pages?: Array<{ title: string; fields: string[] }>;
   settings: {
     submit: SubmitSettings;
     /** The URL parameters recorded with an answer, by name (`utm_source`, a custom `gclid`). */
@@ -39,11 +45,15 @@ export function toPublicForm(
   def: FormDefinition,
 ): PublicForm {
   const { submit, utm, firstTouch } = def.settings;
+  const pages = formPages(def.fields);
   return {
     slug: record.slug,
     name: record.name,
     version,
     fields: def.fields.map(publicField),
+    ...(pages.length > 1
+      ? { pages: pages.map((p) => ({ title: p.title, fields: p.fields.map((f) => f.id) })) }
+      : {}),
     settings: {
       submit: { buttonLabel: submit.buttonLabel, successMessage: submit.successMessage },
       utm: { parameters: trackedParameters(utm).map((p) => p.name) },

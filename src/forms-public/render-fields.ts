@@ -182,6 +182,10 @@ export const FIELD_RENDERERS: Readonly<Record<FormFieldKind, (ctx: FieldContext)
       ctx.field.help ? tag("p", { class: "atf-help" }, escapeHtml(ctx.field.help)) : ""
     }`,
   hidden: (ctx) => `<input${attrs({ type: "hidden", id: ctx.id, name: ctx.field.id, value: textOf(ctx) })}>`,
+  page: (ctx) =>
+    `${tag("h2", { class: "atf-page-heading", id: ctx.id }, escapeHtml(ctx.field.label))}${
+      ctx.field.help ? tag("p", { class: "atf-help" }, escapeHtml(ctx.field.help)) : ""
+    }`,
   longtext: (ctx) =>
     labelled(
       ctx,

@@ -23,9 +23,9 @@ const HOSTILE = `"><img src=x onerror=alert(1)><script>alert('x')</script>`;
 describe("renderFormHtml: one block per field, by kind", () => {
   const html = renderFormHtml(sampleForm());
 
-  it("covers every kind of field", () => {
+  it("covers every kind of field (page breaks in the multi-page tests below)", () => {
     const kinds = new Set(sampleForm().fields.map((f) => f.kind));
-    expect([...kinds].sort()).toEqual([...FORM_FIELD_KINDS].sort());
+    expect([...kinds].sort()).toEqual([...FORM_FIELD_KINDS].filter((k) => k !== "page").sort());
     for (const f of sampleForm().fields) expect(opening(html, f.id)).toContain(`data-kind="${f.kind}"`);
   });
 
@@ -395,5 +395,56 @@ describe("renderFormDocument", () => {
       "<title>$&amp; $&#39; $` __ATELIER_BODY_CLASS__ &lt;!--atelier:data--&gt;</title>",
     );
     expect(page.match(/id="atelier-form-data"/g)).toHaveLength(1);
+  });
+});
+
+describe("renderFormHtml: a form of several pages", () => {
+  const paged: PublicForm = {
+    ...sampleForm(),
+    fields: [
+      { id: "name", kind: "text", label: "Name", required: true, validation: {} },
+      { id: "plan", kind: "radio", label: "Plan", options: ["Free", "Pro"], validation: {} },
+      {
+        id: "more",
+        kind: "page",
+        label: "About your team",
+        help: "Two questions",
+        validation: {},
+        logic: [
+          { action: "hide", match: "all", conditions: [{ field: "plan", operator: "eq", value: "Free" }] },
+        ],
+      },
+      { id: "team", kind: "number", label: "Team size", validation: {} },
+      { id: "last", kind: "page", label: "Done", validation: {} },
+      { id: "notes", kind: "longtext", label: "Notes", validation: {} },
+    ],
+  };
+
+  it("shows the first page with its progress, Next first and Back hidden", () => {
+    const html = renderFormHtml(paged);
+    expect(html).toContain('data-page="0"><div class="atf-progress">');
+    expect(html).toContain("Page 1 of 3");
+    expect(html).toContain('<progress class="atf-progress-bar" max="3" value="1"');
+    expect(html).toContain('<section class="atf-step" data-page="1" hidden aria-label="About your team">');
+    expect(html).toMatch(
+      /<button type="submit" class="atf-submit" name="_nav" value="next">Next<\/button><button[^>]*value="back" hidden>/,
+    );
+    expect(html).toContain('<input type="hidden" name="_page" value="0">');
+  });
+
+  it("counts only the pages the answers show, and sends from the last of them", () => {
+    const html = renderFormHtml(paged, { values: { name: "A", plan: "Free" }, page: 2 });
+    expect(html).toContain("Page 2 of 2");
+    expect(html).toContain('value="send">Send</button>');
+    expect(html).not.toMatch(/value="back" hidden/);
+    // A skipped page asked for gives the nearest shown before it.
+    expect(renderFormHtml(paged, { values: { plan: "Free" }, page: 1 })).toContain('name="_page" value="0"');
+  });
+
+  it("renders a form of one page as before: no sections, no progress, a plain button", () => {
+    const html = renderFormHtml(sampleForm());
+    expect(html).not.toContain("atf-step");
+    expect(html).not.toContain("atf-progress");
+    expect(html).toContain('<button type="submit" class="atf-submit">');
   });
 });

@@ -9,6 +9,7 @@
  */
 import { type Answers, fieldStates } from "../../schemas/form-answers";
 import { answers, HONEYPOT_FIELD } from "../../schemas/form-definition";
+import { formPages, shownPages } from "../../schemas/form-pages";
 import { EMBED_BODY_CLASS, FORM_DATA_ID } from "./embed-protocol";
 import { attrs, escapeHtml, tag } from "./html";
 import { CLOSED_MESSAGE, summary } from "./messages";
@@ -28,6 +29,24 @@ export interface RenderOptions {
   tracking?: Readonly<Record<string, string>>;
   /** The admin's live preview: marked so, never posts. */
   preview?: boolean;
+  /** A multi-page form's page to show (0 for the first; a skipped one gives the nearest before). */
+  page?: number;
+}
+
+/** The hidden input naming the page a multi-page form shows (the page without JavaScript posts it). */
+export const PAGE_INPUT = "_page";
+/** The name of a multi-page form's buttons; their value says which: `next`, `back` or `send`. */
+export const NAV_INPUT = "_nav";
+export const NEXT_LABEL = "Next";
+export const BACK_LABEL = "Back";
+
+/** "Page 2 of 3": where a visitor stands among the pages shown for their answers. */
+export const progressText = (position: number, count: number) => `Page ${position} of ${count}`;
+
+/** The page shown of `wanted`: itself when shown for these answers, else the nearest shown before it. */
+export function pageToShow(shown: readonly number[], wanted: number | undefined): number {
+  const before = shown.filter((p) => p <= (wanted ?? 0));
+  return before[before.length - 1] ?? shown[0] ?? 0;
 }
 
 /** The form's submissions route under the default forms base (the server passes its own). */
@@ -83,7 +102,7 @@ export function renderFormHtml(form: PublicForm, opts: RenderOptions = {}): stri
     ? action.replace(/\/submissions(\?.*)?$/, "/files")
     : filesPath(form.slug);
 
-  const blocks = form.fields.map((field) => {
+  const renderBlock = (field: PublicForm["fields"][number]) => {
     const id = fieldDomId(form.slug, field.id);
     const required = states.required.has(field.id);
     const error = known.has(field.id) ? errors.get(field.id) : undefined;
@@ -108,7 +127,60 @@ export function renderFormHtml(form: PublicForm, opts: RenderOptions = {}): stri
       },
       inner,
     );
-  });
+  };
+  const pages = formPages(form.fields);
+  const multi = pages.length > 1;
+  const shown = multi ? shownPages(form.fields, values) : [0];
+  const current = pageToShow(shown, opts.page);
+  const position = shown.indexOf(current);
+  const last = position === shown.length - 1;
+  // One page: the fields as before. Several: a section per page, only the current one shown
+  // (the others' answers still post with it, so the page without JavaScript carries them).
+  const body = multi
+    ? pages
+        .map((page) =>
+          tag(
+            "section",
+            {
+              class: "atf-step",
+              "data-page": page.index,
+              hidden: page.index !== current,
+              "aria-label": page.title || undefined,
+            },
+            [page.pageBreak, ...page.fields].map((f) => (f ? renderBlock(f) : "")).join(""),
+          ),
+        )
+        .join("")
+    : form.fields.map(renderBlock).join("");
+  const progress = multi
+    ? `${tag(
+        "div",
+        { class: "atf-progress" },
+        tag(
+          "p",
+          { class: "atf-progress-text", "aria-live": "polite" },
+          progressText(position + 1, shown.length),
+        ) +
+          tag(
+            "progress",
+            { class: "atf-progress-bar", max: shown.length, value: position + 1, "aria-hidden": "true" },
+            "",
+          ),
+      )}<input${attrs({ type: "hidden", name: PAGE_INPUT, value: String(current) })}>`
+    : "";
+  const sendLabel = escapeHtml(form.settings.submit.buttonLabel || "Submit");
+  const actions = multi
+    ? tag(
+        "button",
+        { type: "submit", class: "atf-submit", name: NAV_INPUT, value: last ? "send" : "next" },
+        last ? sendLabel : NEXT_LABEL,
+      ) +
+      tag(
+        "button",
+        { type: "submit", class: "atf-back", name: NAV_INPUT, value: "back", hidden: position === 0 },
+        BACK_LABEL,
+      )
+    : tag("button", { type: "submit", class: "atf-submit" }, sendLabel);
 
   const honeypot =
     `<div class="atf-hp" aria-hidden="true">` +
@@ -134,10 +206,11 @@ export function renderFormHtml(form: PublicForm, opts: RenderOptions = {}): stri
       "data-slug": form.slug,
       "data-version": form.version,
       "data-preview": opts.preview === true,
+      "data-page": multi ? current : undefined,
     },
-    `<div class="atf-fields">${blocks.join("")}</div>${honeypot}${tracking}` +
+    `${progress}<div class="atf-fields">${body}</div>${honeypot}${tracking}` +
       tag("div", { class: "atf-alert", role: "alert" }, escapeHtml(summary(opts.errors ?? [], known))) +
-      `<div class="atf-actions">${tag("button", { type: "submit", class: "atf-submit" }, escapeHtml(form.settings.submit.buttonLabel || "Submit"))}</div>` +
+      `<div class="atf-actions">${actions}</div>` +
       `<div class="atf-status" role="status" aria-live="polite"></div>`,
   );
 }

@@ -10,6 +10,9 @@ import { webhookRoutes } from "../../webhooks/webhook.routes";
 import { notifyFormOwners } from "./answer-notices";
 import { formRoutes } from "./forms.routes";
 import { FormsService } from "./forms.service";
+import { insightsRoutes } from "./insights.routes";
+import { sweepPartials } from "./partial-store";
+import { partialsRoutes } from "./partials.routes";
 import { publicFormRoutes } from "./public.routes";
 import { SUBMISSION_EVENT, SubmissionWriter } from "./submission-writer";
 import { submissionRoutes } from "./submissions.routes";
@@ -20,8 +23,11 @@ export async function formsModule(app: FastifyInstance, ctx: AppContext) {
   const writer = new SubmissionWriter(ctx);
   const views = new ViewCounter(ctx);
   writer.onStored(notifyFormOwners(ctx));
+  sweepPartials(ctx);
   await formRoutes(app, forms);
   await submissionRoutes(app, ctx, forms);
+  await insightsRoutes(app, ctx, forms);
+  await partialsRoutes(app, ctx, forms);
   await webhookRoutes(app, ctx, {
     moduleId: MODULE_IDS.forms,
     path: "/forms/webhooks",

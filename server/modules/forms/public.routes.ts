@@ -11,8 +11,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { type FieldError, invalidInputMessage } from "../../../schemas/error-messages";
 import { checkAnswers } from "../../../schemas/form-answers";
 import { HONEYPOT_FIELD } from "../../../schemas/form-definition";
+import { checkPages, isMultiPage, pageOfFields, shownPages, stepPage } from "../../../schemas/form-pages";
 import { toPublicForm } from "../../../src/forms-public/public-form";
-import { renderFormDocument, renderFormHtml } from "../../../src/forms-public/render";
+import {
+  NAV_INPUT,
+  PAGE_INPUT,
+  pageToShow,
+  type RenderOptions,
+  renderFormDocument,
+  renderFormHtml,
+} from "../../../src/forms-public/render";
 import { markScopePublic } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { builtPage } from "../../http/built-pages";
@@ -21,6 +29,15 @@ import { idempotencyKeyOf } from "../../http/idempotency";
 import { pageHeaders } from "../../http/security-headers";
 import { claimableFiles, formFileRoutes } from "./files.routes";
 import type { FormsService, PublishedForm } from "./forms.service";
+import {
+  answersInProgress,
+  cookieToken,
+  keepPartial,
+  partialRoutes,
+  resumeDays,
+  setResumeCookie,
+} from "./partial.routes";
+import { isResumeToken, loadPartial } from "./partial-store";
 import type { SubmissionWriter } from "./submission-writer";
 import { trackingFromFields, trackingFromJson } from "./tracking";
 import type { ViewCounter } from "./view-counter";
@@ -116,7 +133,7 @@ export async function publicFormRoutes(
     reply.headers({
       "access-control-allow-origin": "*",
       "access-control-allow-methods": "GET, POST",
-      "access-control-allow-headers": "content-type, idempotency-key",
+      "access-control-allow-headers": "content-type, idempotency-key, x-atelier-resume",
       "access-control-max-age": "600",
     });
 
@@ -128,6 +145,7 @@ export async function publicFormRoutes(
       (_request, body, done) => done(null, parseForm(body as string)),
     );
     await formFileRoutes(scope, ctx, published);
+    await partialRoutes(scope, ctx, writer, published, cors);
 
     let embedScript: { body: Buffer; at: number } | null = null;
     scope.get("/forms/embed.js", { schema: { hide: true } }, async (_request, reply) => {
@@ -173,9 +191,13 @@ export async function publicFormRoutes(
         if (!form.accepting) return page(reply, form, { state: "closed", embed });
         if (query.sent === "1") return page(reply, form, { state: "sent", embed });
         views.count(form.id, source);
+        // A return without JavaScript: the answers its cookie's token kept, on the page left.
+        const token = cookieToken(request);
+        const resumed = token ? await loadPartial(ctx, form.id, token) : null;
         const formHtml = renderFormHtml(publicOf(form), {
           action: `${pagePath(form.slug)}/submissions${embed ? "?embed=1" : ""}`,
           tracking: trackingInputs(form, request),
+          ...(resumed ? { values: resumed.answers, page: resumed.page } : {}),
         });
         return page(reply, form, { state: "open", embed, formHtml });
       },
@@ -189,7 +211,7 @@ export async function publicFormRoutes(
       "/forms/f/:slug/submissions",
       {
         bodyLimit: MAX_SUBMISSION_BYTES,
-        config: { idempotent: true },
+        config: { idempotent: true, secrets: { body: ["resumeToken"] } },
         schema: {
           tags: ["public forms"],
           summary: "Send an answer to a published form (JSON, or the plain form's post)",
@@ -238,6 +260,11 @@ export async function publicFormRoutes(
             .status(201)
             .send({ id: null, message: form.definition.settings.submit.successMessage });
         }
+        const nav = plain ? body[NAV_INPUT] : undefined;
+        if ((nav === "next" || nav === "back") && isMultiPage(form.definition.fields)) {
+          // Not the reply itself: a reply is thenable, and awaiting it waits for nothing useful.
+          if (await plainStep(reply, request, form, raw, nav, tracking)) return reply;
+        }
         const { values, errors } = checkAnswers(
           form.definition.fields,
           typeof raw === "object" && raw ? raw : {},
@@ -254,6 +281,11 @@ export async function publicFormRoutes(
             idempotencyKey: key === null ? null : `ip:${request.ip}:${key}`,
             files,
             ip: request.ip,
+            resumeToken: plain
+              ? cookieToken(request)
+              : isResumeToken(body.resumeToken)
+                ? body.resumeToken
+                : null,
           })
           .catch((error) => {
             if (!plain || !(error instanceof HttpError) || error.statusCode !== 429) throw error;
@@ -270,13 +302,79 @@ export async function publicFormRoutes(
           });
           return page(reply, form, { state: "open", embed: embedded, formHtml }, 429);
         }
-        if (plain) return reply.status(303).header("location", sentPage).send();
+        if (plain) {
+          if (cookieToken(request)) setResumeCookie(reply, ctx, form, "", 0);
+          return reply.status(303).header("location", sentPage).send();
+        }
         return reply
           .status(201)
           .send({ id: stored.id, message: form.definition.settings.submit.successMessage });
       },
     );
   });
+
+  /**
+   * Back or Next on the page without JavaScript: Back shows the page before (nothing checked);
+   * Next checks the pages so far, keeps the answers (its token in the form's cookie) and shows
+   * the next page, or the same page with its errors. False when there is no next page: the
+   * post is then the form's sending.
+   */
+  async function plainStep(
+    reply: FastifyReply,
+    request: FastifyRequest,
+    form: PublishedForm,
+    raw: Record<string, unknown>,
+    nav: "next" | "back",
+    tracking: ReturnType<typeof trackingFromFields>,
+  ): Promise<boolean> {
+    const { fields } = form.definition;
+    const current = pageToShow(shownPages(fields, raw), Number(raw[PAGE_INPUT]));
+    const target = stepPage(fields, raw, current, nav === "next" ? 1 : -1);
+    const again = (opts: Partial<RenderOptions>, status = 200) => {
+      pageWith(reply, form, request, raw, tracking.parameters, { page: current, ...opts }, status);
+      return true;
+    };
+    if (nav === "back") return again({ page: target ?? current });
+    const { errors } = checkPages(fields, raw, (p) => p <= current);
+    if (errors.length) {
+      const pageOf = pageOfFields(fields);
+      return again({ errors, page: Math.min(...errors.map((e) => pageOf.get(e.field) ?? current)) }, 400);
+    }
+    if (target === null) return false;
+    const saved = await keepPartial(
+      writer,
+      request,
+      form,
+      { answers: answersInProgress(form, raw), page: target, tracking },
+      cookieToken(request),
+    ).catch((error) => {
+      // Over the address's limit: the visitor goes on, their answers not kept this time.
+      if (error instanceof HttpError && error.statusCode === 429) return null;
+      throw error;
+    });
+    if (saved) setResumeCookie(reply, ctx, form, saved.token, resumeDays(form));
+    return again({ page: target });
+  }
+
+  /** The form's page again with the answers posted, on a page, with errors or not. */
+  function pageWith(
+    reply: FastifyReply,
+    form: PublishedForm,
+    request: FastifyRequest,
+    raw: Record<string, unknown>,
+    parameters: Record<string, string>,
+    opts: Partial<RenderOptions>,
+    status: number,
+  ) {
+    const embed = (request.query as { embed?: string }).embed === "1";
+    const formHtml = renderFormHtml(publicOf(form), {
+      action: `${pagePath(form.slug)}/submissions${embed ? "?embed=1" : ""}`,
+      values: raw,
+      tracking: { ...parameters, ...pickTracking(raw) },
+      ...opts,
+    });
+    return page(reply, form, { state: "open", embed, formHtml }, status);
+  }
 
   /** 400: JSON with per-field details, or the page again with its errors and the answers kept. */
   function refuse(
@@ -289,14 +387,18 @@ export async function publicFormRoutes(
     request: FastifyRequest,
   ) {
     if (!plain) throw badRequest(invalidInputMessage(errors), errors);
-    const embed = (request.query as { embed?: string }).embed === "1";
-    const formHtml = renderFormHtml(publicOf(form), {
-      action: `${pagePath(form.slug)}/submissions${embed ? "?embed=1" : ""}`,
-      values: raw,
-      errors,
-      tracking: { ...parameters, ...pickTracking(raw) },
-    });
-    return page(reply, form, { state: "open", embed, formHtml }, 400);
+    // A multi-page form opens on the page of the first answer to fix.
+    const pageOf = pageOfFields(form.definition.fields);
+    const first = form.definition.fields.find((f) => errors.some((e) => e.field === f.id));
+    return pageWith(
+      reply,
+      form,
+      request,
+      raw,
+      parameters,
+      { errors, page: pageOf.get(first?.id ?? "") },
+      400,
+    );
   }
 }
 

@@ -11,18 +11,29 @@
  *
  * A batch that fails for another reason than the database being away is retried one
  * submission at a time, so one bad submission cannot fail the others.
+ *
+ * Partial answers (partial-store.ts: a visitor's answers kept on each Next, with the funnel's
+ * counts) go through the same batches, in a transaction of their own after the submissions'; a
+ * stored submission deletes its respondent's partial answer in its own transaction.
  */
 import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
-import { answerText } from "../../../schemas/form-answers";
-import type { FormDefinition } from "../../../schemas/form-definition";
+import { resumeDaysOf } from "../../../schemas/form-definition";
 import { hit } from "../../auth/rate-limit";
 import type { AppContext } from "../../context";
 import { isDatabaseUnavailable } from "../../db/unavailable";
 import { badRequest, HttpError } from "../../http/errors";
-import type { OutgoingMail } from "../../mail/mailer";
 import type { AnyDb } from "../../resources/rules";
 import type { PublishedForm } from "./forms.service";
+import {
+  deletePartials,
+  hashResumeToken,
+  isResumeToken,
+  type NewPartial,
+  type SavedPartial,
+  writePartials,
+} from "./partial-store";
+import { mailsOf } from "./submission-mails";
 import type { Tracking } from "./tracking";
 
 /** The event the module's webhooks hear. */
@@ -39,6 +50,8 @@ export interface NewSubmission {
   files: string[];
   /** The sender's address: submissions are limited per address and minute. */
   ip: string;
+  /** The respondent's resume token, if they have one: their partial answer goes with this. */
+  resumeToken?: string | null;
 }
 
 export interface StoredSubmission {
@@ -48,11 +61,22 @@ export interface StoredSubmission {
   repeated: boolean;
 }
 
-interface Pending {
-  item: NewSubmission;
-  resolve: (stored: StoredSubmission) => void;
-  reject: (error: unknown) => void;
-}
+type Pending =
+  | {
+      kind: "submission";
+      item: NewSubmission;
+      resolve: (stored: StoredSubmission) => void;
+      reject: (error: unknown) => void;
+    }
+  | {
+      kind: "partial";
+      item: NewPartial;
+      resolve: (saved: SavedPartial) => void;
+      reject: (error: unknown) => void;
+    };
+
+/** Partial saves an address may make a minute, as many times its submissions (one a Next). */
+const PARTIALS_PER_SUBMISSION = 4;
 
 /** A new submission as other modules see it, in the transaction that stores it. */
 export interface StoredForHooks {
@@ -92,7 +116,15 @@ export class SubmissionWriter {
   /** Resolves once the submission (with its mails and deliveries) is committed. */
   submit(item: NewSubmission): Promise<StoredSubmission> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      this.queue.push({ kind: "submission", item, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Resolves once the partial answer (and its funnel counts) is committed. */
+  savePartial(item: NewPartial): Promise<SavedPartial> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ kind: "partial", item, resolve, reject });
       this.schedule();
     });
   }
@@ -132,10 +164,21 @@ export class SubmissionWriter {
   }
 
   private async run(batch: Pending[]): Promise<void> {
-    const settle = (p: Pending, outcome: StoredSubmission | HttpError) =>
+    const submissions = batch.filter((p) => p.kind === "submission");
+    const partials = batch.filter((p) => p.kind === "partial");
+    if (submissions.length) await this.runKind(submissions, (items) => this.write(items));
+    if (partials.length) await this.runKind(partials, (items) => this.writePartials(items));
+  }
+
+  /** Writes one kind's items together; when that fails, one at a time (see the top). */
+  private async runKind<T, R>(
+    batch: Array<{ item: T; resolve: (r: R) => void; reject: (e: unknown) => void }>,
+    write: (items: T[]) => Promise<Array<R | HttpError>>,
+  ): Promise<void> {
+    const settle = (p: (typeof batch)[number], outcome: R | HttpError) =>
       outcome instanceof HttpError ? p.reject(outcome) : p.resolve(outcome);
     try {
-      const stored = await this.write(batch.map((p) => p.item));
+      const stored = await write(batch.map((p) => p.item));
       for (const [i, p] of batch.entries()) settle(p, stored[i]);
     } catch (error) {
       if (batch.length === 1 || isDatabaseUnavailable(error)) {
@@ -144,7 +187,7 @@ export class SubmissionWriter {
       }
       for (const p of batch) {
         try {
-          settle(p, (await this.write([p.item]))[0]);
+          settle(p, (await write([p.item]))[0]);
         } catch (single) {
           p.reject(single);
         }
@@ -153,16 +196,32 @@ export class SubmissionWriter {
   }
 
   /** Per-address limit: which of `items` are past it (counted, the refused ones too). */
-  private async refused(trx: AnyDb, items: NewSubmission[]): Promise<Set<NewSubmission>> {
-    const byIp = new Map<string, NewSubmission[]>();
+  private async refused<T extends { ip: string }>(trx: AnyDb, items: T[], kind = "forms", times = 1) {
+    const byIp = new Map<string, T[]>();
     for (const item of items) byIp.set(item.ip, [...(byIp.get(item.ip) ?? []), item]);
-    const out = new Set<NewSubmission>();
+    const out = new Set<T>();
     for (const [ip, mine] of byIp) {
-      const count = Number(await hit(trx as unknown as AppContext["db"], `forms:${ip}`, 60, mine.length));
-      const over = Math.min(mine.length, count - this.ctx.config.formsRateLimit);
+      const count = Number(await hit(trx as unknown as AppContext["db"], `${kind}:${ip}`, 60, mine.length));
+      const over = Math.min(mine.length, count - this.ctx.config.formsRateLimit * times);
       for (let i = 0; i < over; i++) out.add(mine[mine.length - 1 - i]);
     }
     return out;
+  }
+
+  /** Partial answers: limited per address as submissions are (more of them: one a page). */
+  private async writePartials(items: NewPartial[]): Promise<Array<SavedPartial | HttpError>> {
+    const db = this.ctx.db as unknown as AnyDb;
+    const refused = await this.refused(db, items, "forms-partial", PARTIALS_PER_SUBMISSION);
+    const accepted = items.filter((i) => !refused.has(i));
+    const saved = accepted.length
+      ? await db.transaction().execute((trx) =>
+          writePartials(
+            trx,
+            accepted.map((i) => ({ ...i, days: resumeDaysOf(i.form.definition.settings) })),
+          ),
+        )
+      : [];
+    return items.map((i) => (refused.has(i) ? tooMany() : (saved.shift() as SavedPartial)));
   }
 
   private async write(items: NewSubmission[]): Promise<Array<StoredSubmission | HttpError>> {
@@ -259,6 +318,12 @@ export class SubmissionWriter {
           { field: "files", message: "A file was sent with another answer already; choose it again" },
         ]);
     }
+    await deletePartials(
+      trx,
+      fresh
+        .filter(({ item }) => isResumeToken(item.resumeToken))
+        .map(({ item }) => ({ formId: item.form.id, hash: hashResumeToken(item.resumeToken as string) })),
+    );
     const mails = fresh.flatMap(({ item }) => mailsOf(item));
     await this.ctx.mailer.queue(mails, trx as unknown as AppContext["db"]);
     await this.ctx.webhooks.queueMany(
@@ -313,53 +378,3 @@ export class SubmissionWriter {
     return after;
   }
 }
-
-/** `{{field_id}}`, `{{form}}` and `{{answers}}` of a template, filled from a submission. */
-export function fillTemplate(
-  template: string,
-  def: FormDefinition,
-  formName: string,
-  answers: Record<string, unknown>,
-) {
-  const fields = new Map(def.fields.map((f) => [f.id, f]));
-  return template.replace(/\{\{\s*([a-z][a-z0-9_]*)\s*\}\}/g, (whole, name: string) => {
-    if (name === "form") return formName;
-    if (name === "answers")
-      return def.fields
-        .filter((f) => Object.hasOwn(answers, f.id))
-        .map((f) => `${f.label}: ${answerText(f, answers[f.id])}`)
-        .join("\n");
-    const field = fields.get(name);
-    return field ? answerText(field, Object.hasOwn(answers, name) ? answers[name] : undefined) : whole;
-  });
-}
-
-/** The notification (to Destination, Cc, Bcc; Reply-To the respondent) and the confirmation. */
-function mailsOf(item: NewSubmission): OutgoingMail[] {
-  const { definition, name } = item.form;
-  const mail = definition.settings.mail;
-  const respondent =
-    mail.replyToField && typeof item.answers[mail.replyToField] === "string"
-      ? (item.answers[mail.replyToField] as string)
-      : undefined;
-  const out: OutgoingMail[] = [];
-  if (mail.isEmail && mail.Destination.length)
-    out.push({
-      to: mail.Destination,
-      cc: mail.sendCc,
-      bcc: mail.sendBcc,
-      replyTo: respondent,
-      subject: oneLine(fillTemplate(mail.subject || `New answer to ${name}`, definition, name, item.answers)),
-      text: fillTemplate(mail.body || "{{answers}}", definition, name, item.answers),
-    });
-  if (mail.confirmation?.enabled && respondent)
-    out.push({
-      to: respondent,
-      subject: oneLine(fillTemplate(mail.confirmation.subject, definition, name, item.answers)),
-      text: fillTemplate(mail.confirmation.body, definition, name, item.answers),
-    });
-  return out;
-}
-
-/** A subject is one line: answers with line breaks cannot add headers. */
-const oneLine = (text: string) => text.replace(/[\r\n]+/g, " ").slice(0, 250);

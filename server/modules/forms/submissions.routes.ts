@@ -2,12 +2,11 @@
  * A form's submissions for its admins (`/forms/forms/{id}/submissions`): the list contract over
  * the answers (one field per form field, read from `jsonb` as runtime-defined entities are,
  * server/entities/jsonb-fields.ts) and the tracking's utm columns, one submission, delete, the
- * CSV export, and the views-against-submissions counts behind the insights charts.
+ * CSV export (the counts behind the insights charts are in insights.routes.ts).
  */
 import { Readable } from "node:stream";
 import { stringify } from "csv-stringify/sync";
 import type { FastifyInstance } from "fastify";
-import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
 import { answerText } from "../../../schemas/form-answers";
 import type { FormDefinition } from "../../../schemas/form-definition";
@@ -294,65 +293,6 @@ export async function submissionRoutes(app: FastifyInstance, ctx: AppContext, fo
       return {
         deleted: await remove(request.params.id, [...new Set(request.body.ids)], principalOf(request).userId),
       };
-    },
-  );
-
-  app.get<{ Params: { id: string }; Querystring: { days?: number } }>(
-    "/forms/forms/:id/stats",
-    {
-      config,
-      schema: {
-        tags,
-        security,
-        summary: "Views and submissions of a form per day and per utm_source",
-        params: formParams,
-        querystring: {
-          type: "object",
-          additionalProperties: false,
-          properties: { days: { type: "integer", title: "Days", minimum: 1, maximum: 366, default: 30 } },
-        },
-      },
-    },
-    async (request) => {
-      await forms.form(request.params.id);
-      const days = request.query.days ?? 30;
-      const since = sql<string>`current_date - ${days - 1}::integer`;
-      const perDay = await db
-        .selectFrom("form_stats")
-        .select([
-          sql<string>`to_char(day, 'YYYY-MM-DD')`.as("day"),
-          sql<number>`sum(views)::integer`.as("views"),
-          sql<number>`sum(submissions)::integer`.as("submissions"),
-        ])
-        .where("form_id", "=", request.params.id)
-        .where("day", ">=", since)
-        .groupBy("day")
-        .execute();
-      const bySource = await db
-        .selectFrom("form_stats")
-        .select([
-          "utm_source as source",
-          sql<number>`sum(views)::integer`.as("views"),
-          sql<number>`sum(submissions)::integer`.as("submissions"),
-        ])
-        .where("form_id", "=", request.params.id)
-        .where("day", ">=", since)
-        .groupBy("utm_source")
-        .orderBy(sql`sum(submissions)`, "desc")
-        .orderBy(sql`sum(views)`, "desc")
-        .limit(50)
-        .execute();
-      const today = await db
-        .selectNoFrom(sql<string>`to_char(current_date, 'YYYY-MM-DD')`.as("today"))
-        .executeTakeFirstOrThrow();
-      const found = new Map(perDay.map((d) => [d.day, d]));
-      const end = new Date(`${today.today}T00:00:00Z`);
-      const series = Array.from({ length: days }, (_, i) => {
-        const day = new Date(end.getTime() - (days - 1 - i) * 86_400_000).toISOString().slice(0, 10);
-        const d = found.get(day);
-        return { day, views: d?.views ?? 0, submissions: d?.submissions ?? 0 };
-      });
-      return { days: series, sources: bySource };
     },
   );
 }

@@ -7,6 +7,7 @@ import { PlusOutlined } from "@ant-design/icons";
 import { useDroppable } from "@dnd-kit/core";
 import { SortableContext, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import type { FormFieldDef } from "../../../schemas/form-definition";
+import { pageOfFields } from "../../../schemas/form-pages";
 import { CANVAS_END } from "./builder-dnd";
 import { type DropHint, FieldCard } from "./field-card";
 
@@ -49,6 +50,7 @@ export function FieldCanvas({
   onDelete,
 }: FieldCanvasProps) {
   const ids = items.map((f) => f.id);
+  const pageOf = pageOfFields(items);
   const dependentsOf = (id: string) =>
     items.filter((f) => f.logic?.some((r) => r.conditions.some((c) => c.field === id))).map((f) => f.label);
   const hint = (index: number): DropHint => {
@@ -73,6 +75,7 @@ export function FieldCanvas({
                 dropHint={hint(index)}
                 onSelect={() => onSelect(index)}
                 onDelete={() => onDelete(index)}
+                pageNumber={field.kind === "page" ? (pageOf.get(field.id) ?? 0) + 1 : undefined}
               />
             ))}
           </ul>

@@ -26,22 +26,27 @@ interface FieldCardProps {
   dropHint: DropHint;
   onSelect: () => void;
   onDelete: () => void;
+  /** A page break's page number (the page it starts). */
+  pageNumber?: number;
 }
 
 const ACTION_WORDS = { show: "Shown", hide: "Hidden", require: "Required" } as const;
+const PAGE_ACTION_WORDS = { show: "Shown", hide: "Skipped", require: "Required" } as const;
 
 /** The logic of a field in a sentence, for the badge's tooltip. */
 function logicSummary(field: FormFieldDef): string {
   return (field.logic ?? [])
     .map((rule) => {
       const fields = [...new Set(rule.conditions.map((c) => c.field))].join(", ");
-      return `${ACTION_WORDS[rule.action]} when ${rule.match === "all" ? "all" : "any"} of ${plural(rule.conditions.length, "condition")} on ${fields || "—"} hold`;
+      const words = field.kind === "page" ? PAGE_ACTION_WORDS : ACTION_WORDS;
+      return `${words[rule.action]} when ${rule.match === "all" ? "all" : "any"} of ${plural(rule.conditions.length, "condition")} on ${fields || "—"} hold`;
     })
     .join("; ");
 }
 
 export function FieldCard(props: FieldCardProps) {
-  const { field, index, count, selected, problems, dependents, dropHint, onSelect, onDelete } = props;
+  const { field, index, count, selected, problems, dependents, dropHint, onSelect, onDelete, pageNumber } =
+    props;
   const label = field.label || "(no label)";
   return (
     <SortableCard
@@ -49,7 +54,7 @@ export function FieldCard(props: FieldCardProps) {
       block="fb-card"
       selected={selected}
       problems={problems}
-      modifiers={[dropHint && `drop-${dropHint}`]}
+      modifiers={[dropHint && `drop-${dropHint}`, field.kind === "page" && "page"]}
       moveLabel={`Move ${label} (position ${index + 1} of ${count})`}
       editLabel={`Edit ${label}`}
       onSelect={onSelect}
@@ -61,7 +66,7 @@ export function FieldCard(props: FieldCardProps) {
             {Boolean(field.logic?.length) && (
               <Tooltip title={logicSummary(field)}>
                 <Tag color="purple" icon={<BranchesOutlined aria-hidden />} className="fb-badge">
-                  Logic
+                  {field.kind === "page" ? "Skip rule" : "Logic"}
                 </Tag>
               </Tooltip>
             )}
@@ -104,8 +109,10 @@ export function FieldCard(props: FieldCardProps) {
         )}
       </span>
       <span className="fb-card-meta">
-        <span>{FORM_FIELD_LABELS[field.kind]}</span>
-        {field.kind !== "heading" && (
+        <span>
+          {pageNumber ? `Page break · page ${pageNumber} starts here` : FORM_FIELD_LABELS[field.kind]}
+        </span>
+        {field.kind !== "heading" && field.kind !== "page" && (
           <Typography.Text type="secondary" code className="fb-card-id">
             {field.id}
           </Typography.Text>

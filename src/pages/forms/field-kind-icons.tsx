@@ -4,6 +4,7 @@
  */
 import {
   AlignLeftOutlined,
+  BorderHorizontalOutlined,
   CalendarOutlined,
   CheckCircleOutlined,
   CheckSquareOutlined,
@@ -32,6 +33,7 @@ export const FIELD_KIND_ICONS: Readonly<Record<FormFieldKind, ComponentType<{ "a
   hidden: EyeInvisibleOutlined,
   longtext: AlignLeftOutlined,
   number: NumberOutlined,
+  page: BorderHorizontalOutlined,
   phone: PhoneOutlined,
   radio: CheckCircleOutlined,
   rating: StarOutlined,

@@ -23,13 +23,14 @@ const FIELD_ID = new RegExp(FIELD_ID_PATTERN);
 export const PALETTE_GROUPS: ReadonlyArray<{ title: string; kinds: readonly FormFieldKind[] }> = [
   { title: "Text and numbers", kinds: ["text", "longtext", "email", "phone", "number", "date"] },
   { title: "Choices", kinds: ["dropdown", "radio", "checkboxes", "consent", "rating"] },
-  { title: "More", kinds: ["file", "hidden", "heading"] },
+  { title: "More", kinds: ["file", "hidden", "heading", "page"] },
 ];
 
 /** What a new field of each kind is called until the admin names it. */
 const NEW_LABELS: Partial<Record<FormFieldKind, string>> = {
   consent: "I agree to be contacted",
   heading: "Section title",
+  page: "Next page",
   hidden: "Campaign",
   rating: "How would you rate us?",
 };
@@ -164,7 +165,12 @@ function logicProblems(field: FormFieldDef, { fields }: FieldContext, problems: 
 export function fieldProblems(field: FormFieldDef, ctx: FieldContext): FieldProblems {
   const problems: FieldProblems = {};
   if (isBlank(field.label))
-    problems.label = field.kind === "heading" ? "Give the section a title" : "Give the field a label";
+    problems.label =
+      field.kind === "heading"
+        ? "Give the section a title"
+        : field.kind === "page"
+          ? "Give the page a title"
+          : "Give the field a label";
   const id = idProblem(field, ctx);
   if (id) problems.id = id;
   if (hasOptions(field.kind)) optionProblems(field, problems);

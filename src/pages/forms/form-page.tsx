@@ -2,7 +2,7 @@
  * `/forms/forms/show/:id`: a form's page. The header says where the form stands (draft,
  * published version, unpublished or unsaved changes) and saves (also Ctrl/⌘+S), publishes,
  * shares and restores versions; the tabs build it, set its mail, UTM and sending, and show its
- * submissions and insights. Unsaved changes are asked about before leaving.
+ * submissions, its partial answers (started, not sent) and insights. Unsaved changes are asked about before leaving.
  */
 import { Show } from "@refinedev/antd";
 import { useInvalidate, useOne } from "@refinedev/core";
@@ -30,8 +30,9 @@ import { VersionsDrawer } from "./versions-drawer";
 const FormBuilder = lazy(() => import("./form-builder"));
 const FormSubmissions = lazy(() => import("./submissions-tab"));
 const FormInsights = lazy(() => import("./insights-tab"));
+const FormPartials = lazy(() => import("./partials-tab"));
 
-const TABS = ["build", "settings", "submissions", "insights"] as const;
+const TABS = ["build", "settings", "submissions", "partials", "insights"] as const;
 type Tab = (typeof TABS)[number];
 
 /** The space a tab takes while its code loads, so the page does not jump when it arrives. */
@@ -154,6 +155,17 @@ export default function FormPage({ def }: ScreenProps) {
           children: (
             <Suspense fallback={tabFallback}>
               {tab === "submissions" && <FormSubmissions formId={id} />}
+            </Suspense>
+          ),
+        },
+        {
+          key: "partials",
+          label: "Partial answers",
+          children: (
+            <Suspense fallback={tabFallback}>
+              {tab === "partials" && (
+                <FormPartials formId={id} fields={published.data?.definition.fields ?? draft.state.items} />
+              )}
             </Suspense>
           ),
         },

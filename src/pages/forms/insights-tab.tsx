@@ -1,7 +1,8 @@
 /**
  * A form's Insights tab: over the last 7, 30 or 90 days, how many opened the public form, how
  * many answered and the conversion between the two, per day (a chart, loaded lazily) and by
- * utm_source. Lazy-loaded by the form's page.
+ * utm_source, and the funnel (views, starts, each page reached, completions, with drop-offs).
+ * Lazy-loaded by the form's page.
  */
 import { EyeOutlined, RiseOutlined, SendOutlined } from "@ant-design/icons";
 import { useOne } from "@refinedev/core";
@@ -27,6 +28,7 @@ import { lazyScreen } from "../../components/lazy-screen";
 import { LoadError } from "../../components/load-error";
 import { loadFailed } from "../../lib/load-failure";
 import { type FormRecord, publicFormUrl } from "./forms-api";
+import { FunnelCard } from "./funnel-card";
 import {
   completeDays,
   type FormStats,
@@ -182,6 +184,7 @@ export function FormInsights({ formId }: { formId: string }) {
             <InsightsChart days={days} />
           </Suspense>
         </Card>
+        <FunnelCard formId={formId} />
         <Card title="By source">
           <SourcesTable rows={sources} />
         </Card>

@@ -12,12 +12,15 @@ import {
   type FormFieldDef,
   hasOptions,
   LOGIC_ACTIONS,
+  type LogicAction,
 } from "../../../schemas/form-definition";
 import { needsValue, operatorsFor } from "./field-rules";
 
 const MAX_RULES = 10;
 const MAX_CONDITIONS = 20;
 const ACTION_LABELS = { show: "Show", hide: "Hide", require: "Require" } as const;
+/** A page break's rules show or skip its page; "require" means nothing for a page. */
+const PAGE_ACTION_LABELS = { show: "Show page", hide: "Skip page" } as const;
 
 type Condition = FieldLogic["conditions"][number];
 
@@ -89,7 +92,18 @@ function ValueInput({
 
 export function LogicEditor({ field, fields, problems, onChange }: LogicEditorProps) {
   const logic = field.logic ?? [];
-  const sources = fields.filter((f) => f.id !== field.id && answers(f));
+  // A page is skipped by what was answered before it: only the fields above it are offered.
+  const before =
+    field.kind === "page"
+      ? fields.slice(
+          0,
+          Math.max(
+            0,
+            fields.findIndex((f) => f.id === field.id),
+          ),
+        )
+      : fields;
+  const sources = before.filter((f) => f.id !== field.id && answers(f));
   const setRule = (r: number, rule: FieldLogic) => onChange(logic.map((x, i) => (i === r ? rule : x)));
   const setCondition = (r: number, c: number, next: Condition) =>
     setRule(r, { ...logic[r], conditions: logic[r].conditions.map((x, i) => (i === c ? next : x)) });
@@ -118,8 +132,15 @@ export function LogicEditor({ field, fields, problems, onChange }: LogicEditorPr
               size="small"
               value={rule.action}
               onChange={(action) => setRule(r, { ...rule, action })}
-              options={LOGIC_ACTIONS.map((a) => ({ value: a, label: ACTION_LABELS[a] }))}
-              style={{ width: 92 }}
+              options={
+                field.kind === "page"
+                  ? (["show", "hide"] as const).map((a) => ({ value: a, label: PAGE_ACTION_LABELS[a] }))
+                  : LOGIC_ACTIONS.map((a): { value: LogicAction; label: string } => ({
+                      value: a,
+                      label: ACTION_LABELS[a],
+                    }))
+              }
+              style={{ width: field.kind === "page" ? 110 : 92 }}
             />
             <Typography.Text>if</Typography.Text>
             <Select

@@ -57,7 +57,9 @@ const KIND_OPTIONS = FORM_FIELD_KINDS.map((kind) => ({
 export function PropertyPanel(props: PropertyPanelProps) {
   const { field, fields, edited, idLocked, problems, onEdit, onChangeKind, onApply, onCancel } = props;
   const count = Object.keys(problems).length;
-  const heading = field.kind === "heading";
+  // A heading and a page break show text only: a title and words under it, no answer.
+  const heading = field.kind === "heading" || field.kind === "page";
+  const page = field.kind === "page";
   const logicCount = field.logic?.length ?? 0;
   const sections = [
     ...(hasValidationInputs(field.kind)
@@ -81,7 +83,7 @@ export function PropertyPanel(props: PropertyPanelProps) {
             key: "logic",
             label: (
               <Flex gap={8} align="center">
-                Conditional logic
+                {page ? "Skip rules" : "Conditional logic"}
                 {logicCount > 0 && <Tag color="purple">{plural(logicCount, "rule")}</Tag>}
               </Flex>
             ),
@@ -115,7 +117,20 @@ export function PropertyPanel(props: PropertyPanelProps) {
           .map(([path, message]) => (
             <Alert key={path} type="error" showIcon message={message} style={{ marginBottom: 12 }} />
           ))}
-        <PanelItem id="fb-p-label" label={heading ? "Title" : "Label"} message={problems.label} required>
+        {page && (
+          <Alert
+            type="info"
+            showIcon
+            style={{ marginBottom: 12 }}
+            message="A page break starts a new page with this title. Visitors go through the pages with Back and Next; a rule below can skip the page by earlier pages' answers."
+          />
+        )}
+        <PanelItem
+          id="fb-p-label"
+          label={page ? "Page title" : heading ? "Title" : "Label"}
+          message={problems.label}
+          required
+        >
           <Input
             id="fb-p-label"
             value={field.label}
@@ -169,7 +184,11 @@ export function PropertyPanel(props: PropertyPanelProps) {
             />
           </PanelItem>
         )}
-        <PanelItem id="fb-p-help" label={heading ? "Text" : "Help text"} message={problems.help}>
+        <PanelItem
+          id="fb-p-help"
+          label={page ? "Text under the title" : heading ? "Text" : "Help text"}
+          message={problems.help}
+        >
           <Input.TextArea
             id="fb-p-help"
             value={field.help ?? ""}

@@ -6,6 +6,7 @@
 import { useList } from "@refinedev/core";
 import { Col, Row } from "antd";
 import { useMemo } from "react";
+import { resumeDaysOf } from "../../../schemas/form-definition";
 import { CrmSettingsCard } from "./crm-settings";
 import { MailSettingsCard } from "./mail-settings";
 import { problemsAt } from "./settings-rules";
@@ -74,6 +75,8 @@ export function SettingsTab({ draft }: { draft: FormDraft }) {
               messagesAt={under("")}
               onSubmitChange={(submit, path) => setSettings({ ...settings, submit }, `submit.${path}`)}
               onFirstTouchChange={(firstTouch) => setSettings({ ...settings, firstTouch }, "firstTouch")}
+              resumeDays={resumeDaysOf(settings)}
+              onResumeDaysChange={(days) => setSettings({ ...settings, resume: { days } }, "resume.days")}
             />
           </Col>
         </Row>

@@ -1,11 +1,13 @@
 /**
- * What the respondent sees at the end (the button's label, the message once sent) and whether
+ * What the respondent sees at the end (the button's label, the message once sent), how long a
+ * visitor's unsent answers are kept for them to come back to (the resume window), and whether
  * the embed script remembers where visitors first came from (first-touch attribution).
  */
-import { Card, Flex, Form, Input, Select, Typography } from "antd";
+import { Card, Flex, Form, Input, InputNumber, Select, Typography } from "antd";
 import {
   FIRST_TOUCH_MODES,
   type FirstTouchMode,
+  MAX_RESUME_DAYS,
   type SubmitSettings,
 } from "../../../schemas/form-definition";
 import { PanelItem } from "./panel-item";
@@ -33,10 +35,13 @@ interface SubmitSettingsCardProps {
   messagesAt: (path: string) => string[];
   onSubmitChange: (submit: SubmitSettings, path: string) => void;
   onFirstTouchChange: (mode: FirstTouchMode) => void;
+  resumeDays: number;
+  onResumeDaysChange: (days: number) => void;
 }
 
 export function SubmitSettingsCard(props: SubmitSettingsCardProps) {
   const { submit, firstTouch, messagesAt, onSubmitChange, onFirstTouchChange } = props;
+  const { resumeDays, onResumeDaysChange } = props;
   return (
     <Flex vertical gap={16}>
       <Card size="small" title="Sending">
@@ -71,6 +76,31 @@ export function SubmitSettingsCard(props: SubmitSettingsCardProps) {
               }
             />
           </PanelItem>
+        </Form>
+      </Card>
+      <Card size="small" title="Partial answers">
+        <Form layout="vertical" component="div">
+          <PanelItem
+            id="fs-resume-days"
+            label="Keep unsent answers for (days)"
+            message={messagesAt("resume.days")}
+            className="fs-last"
+          >
+            <InputNumber
+              id="fs-resume-days"
+              min={1}
+              max={MAX_RESUME_DAYS}
+              precision={0}
+              value={resumeDays}
+              onChange={(days) => typeof days === "number" && onResumeDaysChange(days)}
+              style={{ width: 120 }}
+            />
+          </PanelItem>
+          <Typography.Paragraph type="secondary" style={{ margin: "8px 0 0" }}>
+            A visitor's answers are kept as they go (at each Next), so coming back within this many days
+            continues where they left. Unsent answers are listed under Partial answers and deleted once this
+            window has passed since their last change.
+          </Typography.Paragraph>
         </Form>
       </Card>
       <Card size="small" title="First-touch attribution">
