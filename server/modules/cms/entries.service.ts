@@ -204,31 +204,47 @@ export class EntriesService {
     const domainIds = [...new Set(write.domainIds ?? [])];
     const row = await this.db.transaction().execute(async (trx) => {
       await this.checkWrite(trx, type, null, values, domainIds);
-      const inserted = (await trx
-        .insertInto("cms_entries")
-        .values({
-          type_id: type.id,
-          domain_ids: sql`${sql.val(domainIds)}::uuid[]`,
-          data: JSON.stringify(values),
-          slug: this.slugOf(type, values),
-          version: 1,
-          created_by: actorId,
-          updated_by: actorId,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow()) as EntryRow;
-      await addVersion(trx, {
-        resource: entriesResource(type),
-        recordId: inserted.id,
-        number: 1,
-        kind: "save",
-        data: values,
-        actorId,
-      });
-      return inserted;
+      return this.insertEntry(trx, type, values, domainIds, actorId);
     });
     this.changed(type, "created", [row.id], actorId);
     return entryRecord(type, row);
+  }
+
+  /**
+   * Inserts an entry (or, with `variant`, a locale's version of one) as its first version:
+   * a create and a locale's start both go through here.
+   */
+  async insertEntry(
+    trx: AnyDb,
+    type: ContentType,
+    values: Values,
+    domainIds: readonly string[],
+    actorId: string,
+    variant?: { locale: string; sourceId: string },
+  ): Promise<EntryRow> {
+    const inserted = (await trx
+      .insertInto("cms_entries")
+      .values({
+        type_id: type.id,
+        domain_ids: sql`${sql.val(domainIds)}::uuid[]`,
+        data: JSON.stringify(values),
+        slug: this.slugOf(type, values),
+        ...(variant ? { locale: variant.locale, source_id: variant.sourceId } : {}),
+        version: 1,
+        created_by: actorId,
+        updated_by: actorId,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow()) as EntryRow;
+    await addVersion(trx, {
+      resource: entriesResource(type),
+      recordId: inserted.id,
+      number: 1,
+      kind: "save",
+      data: values,
+      actorId,
+    });
+    return inserted;
   }
 
   async update(type: ContentType, id: string, write: EntryWrite, actorId: string): Promise<Values> {

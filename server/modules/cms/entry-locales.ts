@@ -13,8 +13,7 @@ import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import type { AnyDb } from "../../resources/rules";
-import { addVersion } from "../../versions/versions";
-import { type EntriesService, entriesResource } from "./entries.service";
+import type { EntriesService } from "./entries.service";
 import type { EntryRow } from "./entry-record";
 import { entryParams } from "./route-schemas";
 import type { ContentType, TypeRegistry } from "./type-registry";
@@ -153,30 +152,10 @@ export class EntryLocaleService {
         localisedValues(props, this.entries.current(type, source)),
       );
       await this.entries.checkWrite(trx, type, null, values, entry.domain_ids, locale);
-      const inserted = (await trx
-        .insertInto("cms_entries")
-        .values({
-          type_id: type.id,
-          domain_ids: sql`${sql.val(entry.domain_ids)}::uuid[]`,
-          data: JSON.stringify(values),
-          slug: this.entries.slugOf(type, values),
-          locale,
-          source_id: entry.id,
-          version: 1,
-          created_by: actorId,
-          updated_by: actorId,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow()) as EntryRow;
-      await addVersion(trx, {
-        resource: entriesResource(type),
-        recordId: inserted.id,
-        number: 1,
-        kind: "save",
-        data: values,
-        actorId,
+      return this.entries.insertEntry(trx, type, values, entry.domain_ids, actorId, {
+        locale,
+        sourceId: entry.id,
       });
-      return inserted;
     });
     this.entries.changed(type, "created", [row.id], actorId);
     return (await this.entries.records(type, [row]))[0];
