@@ -38,6 +38,7 @@ import {
   setResumeCookie,
 } from "./partial.routes";
 import { isResumeToken, loadPartial } from "./partial-store";
+import { blank, parseForm, pickTracking, queryOf } from "./plain-form-input";
 import type { SubmissionWriter } from "./submission-writer";
 import { trackingFromFields, trackingFromJson } from "./tracking";
 import type { ViewCounter } from "./view-counter";
@@ -49,21 +50,6 @@ const CLOSED = "This form is closed and takes no more answers";
 
 /** The form's page path (never the request's own URL, which may name another host). */
 const pagePath = (slug: string) => `/forms/f/${encodeURIComponent(slug)}`;
-const queryOf = (url: string) => (url.includes("?") ? url.slice(url.indexOf("?")) : "");
-const blank = (v: unknown): boolean =>
-  v === undefined || v === null || v === "" || (Array.isArray(v) && v.every(blank));
-
-type Fields = Record<string, string | string[]>;
-
-/** The form-encoded body as fields; a repeated name (checkboxes) becomes a list. */
-function parseForm(text: string): Fields {
-  const out: Fields = {};
-  for (const [key, value] of new URLSearchParams(text)) {
-    const had = out[key];
-    out[key] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
-  }
-  return out;
-}
 
 const slugParams = {
   type: "object",
@@ -400,12 +386,4 @@ export async function publicFormRoutes(
       400,
     );
   }
-}
-
-/** The plain form's own `_t_*` inputs, carried into the page rendered again. */
-function pickTracking(raw: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(raw))
-    if (k.startsWith("_t_") && typeof v === "string") out[k.slice(3)] = v.slice(0, 2000);
-  return out;
 }
