@@ -66,6 +66,7 @@ import {
   submissionBody,
   submitPath,
 } from "./forms-submissions-setup";
+import { captureStatements } from "./resource-engine-capture";
 import { measureSides } from "./resource-engine-cases";
 import { LoadRunner, type LoadSpec, type PhaseResult } from "./resource-engine-load";
 import { fmt, lpad, type Measured, pad, problems } from "./resource-engine-report";
@@ -135,18 +136,36 @@ async function measure(driver: Driver, sides: FormSides, load: LoadRunner, t0: n
     stored: await floorStored(sides.floor.ready.url),
   };
   await sides.floor.stop();
+  const capture = captureStatements();
   const [app] = await measureSides(
     load,
     [{ spec: { ...spec(sides.app.url, submitPath, "bench"), collectIds: true }, process: "engine" }],
     processes,
     1,
   );
+  const statements = capture.stop();
   const duringLoad = await sinkReceived(sides.sink);
   process.stderr.write(
     `  ${driver}: load done (${((Date.now() - t0) / 1000).toFixed(0)} s); measured at s ${app.window} of the app's process, ` +
       `${floor.window} of the floor's\n`,
   );
-  return { app: sideOf(app), floor: sideOf(floor), floorCheck, duringLoad };
+  return { app: sideOf(app), floor: sideOf(floor), floorCheck, duringLoad, statements };
+}
+
+/** The statements the app sent while loaded, per acknowledged submission, most frequent first. */
+function printStatements(statements: string[], acknowledged: number) {
+  const byShape = new Map<string, number>();
+  for (const s of statements) {
+    const shape = s.length > 110 ? `${s.slice(0, 107)}...` : s;
+    byShape.set(shape, (byShape.get(shape) ?? 0) + 1);
+  }
+  const per = (n: number) => (n / Math.max(1, acknowledged)).toFixed(2);
+  console.log(
+    `statements while the app was loaded (warm-up and measured, deliveries included): ${statements.length}, ` +
+      `${per(statements.length)} per acknowledged submission; the most sent:`,
+  );
+  for (const [shape, n] of [...byShape].sort((a, b) => b[1] - a[1]).slice(0, 12))
+    console.log(`  ${per(n).padStart(6)}  ${shape}`);
 }
 
 interface Figures {
@@ -155,6 +174,8 @@ interface Figures {
   floorCheck: { acknowledged: number; stored: number };
   /** What the sink had received when the app's load ended (its warm-up and measured run). */
   duringLoad: Received;
+  /** Every statement the app sent during its load (resource-engine-capture.ts). */
+  statements: string[];
 }
 
 function print(driver: Driver, f: Figures, check: StoredCheck): string[] {
@@ -175,6 +196,7 @@ function print(driver: Driver, f: Figures, check: StoredCheck): string[] {
   line(`app, POST /forms/f/${SLUG}/submissions`, f.app);
   line("floor, one INSERT per request", f.floor);
   for (const l of describeCheck(check)) console.log(l);
+  printStatements(f.statements, f.app.acknowledged);
   const loadSeconds = WARMUP + DURATION;
   console.log(
     `delivered while the app was loaded (${loadSeconds} s): ${f.duringLoad.hooks} webhook calls (${fmt(f.duringLoad.hooks / loadSeconds)}/s), ` +

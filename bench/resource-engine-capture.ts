@@ -27,7 +27,8 @@ export function captureStatements(): { stop(): string[] } {
     const original = proto[name];
     patched.push([proto, name, original]);
     proto[name] = function (this: unknown, ...args: unknown[]) {
-      if (!inConnection || outer) seen.push(text(args[0]).replace(/\s+/g, " ").trim());
+      // Kept as sent; made one line at stop(), so capturing under load costs little.
+      if (!inConnection || outer) seen.push(text(args[0]));
       if (!outer) return original.apply(this, args);
       inConnection++;
       const done = () => inConnection--;
@@ -43,7 +44,7 @@ export function captureStatements(): { stop(): string[] } {
   return {
     stop() {
       for (const [proto, name, original] of patched.reverse()) proto[name] = original;
-      return seen;
+      return seen.map((s) => s.replace(/\s+/g, " ").trim());
     },
   };
 }

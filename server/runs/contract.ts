@@ -212,6 +212,13 @@ export interface SignalInput {
   data?: unknown;
 }
 
+export interface SignalEachInput {
+  event: string;
+  kind?: string;
+  /** One signal a cause, in order: the runs of each subject awaiting `event` go on with its data. */
+  signals: ReadonlyArray<{ subject: RunSubject; data?: unknown }>;
+}
+
 export interface ListRunsQuery {
   kind: string;
   ownerKey?: string;
@@ -239,6 +246,11 @@ export interface RunEngine {
   exit(db: Db, input: ExitInput): Promise<Run[]>;
   /** Resumes runs waiting for an event (their awaited step is done with the event as output). */
   signal(db: Db, input: SignalInput): Promise<Run[]>;
+  /**
+   * Many signals of one event (a batch of form answers): which subjects have a run awaiting it
+   * is read once, and only theirs are signalled as `signal` would, in order.
+   */
+  signalEach(db: Db, input: SignalEachInput): Promise<Run[]>;
   /** Ends an active run as 'cancelled'. 404 when unknown, 409 when it ended already. */
   cancel(runId: string, db?: Db): Promise<Run>;
   /** Runs a failed run again from the step it failed on, with fresh attempts. 409 unless failed. */

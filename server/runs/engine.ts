@@ -35,6 +35,7 @@ import {
   lockRun,
   saveDefinition,
   startRun,
+  subjectsAwaiting,
   updateRun,
   updateStep,
 } from "./runs.repository";
@@ -249,6 +250,21 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
         }
         return resumed;
       });
+    },
+
+    async signalEach(db, input) {
+      if (!input.signals.length) return [];
+      await flushMoves(db);
+      const awaiting = await subjectsAwaiting(db, {
+        event: input.event,
+        kind: input.kind,
+        subjects: input.signals.map((s) => s.subject),
+      });
+      const resumed: Run[] = [];
+      for (const { subject, data } of input.signals)
+        if (awaiting.has(`${subject.type}:${subject.id}`))
+          resumed.push(...(await engine.signal(db, { event: input.event, kind: input.kind, subject, data })));
+      return resumed;
     },
 
     cancel(runId, db = core.db) {

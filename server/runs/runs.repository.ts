@@ -254,6 +254,35 @@ export async function lockActiveRuns(db: Db, filter: ActiveRunFilter): Promise<R
   return rows.map(toRun);
 }
 
+/**
+ * Which of `subjects` have an active run awaiting `event` (of `kind`), as `type:id` keys: one
+ * read, no locks (a signal then locks the runs of those it names).
+ */
+export async function subjectsAwaiting(
+  db: Db,
+  input: { event: string; kind?: string; subjects: readonly RunSubject[] },
+): Promise<Set<string>> {
+  const byType = new Map<string, string[]>();
+  for (const s of input.subjects) byType.set(s.type, [...(byType.get(s.type) ?? []), s.id]);
+  if (!byType.size) return new Set();
+  let query = db
+    .selectFrom("runs")
+    .select(["subject_type", "subject_id"])
+    .distinct()
+    .where("status", "in", ACTIVE_STATUSES)
+    .where("awaiting", "=", input.event)
+    .where((eb) =>
+      eb.or(
+        [...byType].map(([type, ids]) =>
+          eb.and([eb("subject_type", "=", type), eb("subject_id", "in", [...new Set(ids)])]),
+        ),
+      ),
+    );
+  if (input.kind) query = query.where("kind", "=", input.kind);
+  const rows = await query.execute();
+  return new Set(rows.map((r) => `${r.subject_type}:${r.subject_id}`));
+}
+
 /** A run's step as it is now. */
 export async function getStep(db: Db, runId: string, key: string): Promise<RunStep | undefined> {
   const row = await db

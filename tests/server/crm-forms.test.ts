@@ -95,6 +95,35 @@ describe.each(DRIVERS)("form answers as clients on %s", (driver) => {
     expect(timeline.body.data[1].body).toContain("Company: Kite Labs");
   });
 
+  it("makes one client an address of answers sent at once, filling what the first left empty", async () => {
+    await publish("burst", contactForm());
+    const answers = [
+      { name: "Ana Das", email: "Ana@burst.test", plan: "Free" },
+      { name: "Ana Das", email: "ana@BURST.test", plan: "Pro", company: "Kite Labs" },
+      { name: "Bo Lind", email: "bo@burst.test", plan: "Free" },
+      { name: "Cy Park", email: "cy@burst.test", plan: "Pro", company: "Park & Co" },
+    ];
+    // Sent together, so the writer stores them in one batch (or a few): the same clients either way.
+    const sent = await Promise.all(
+      answers.map((a) => submit("burst", a, { parameters: {}, referrer: "", landingPage: "" })),
+    );
+    expect(sent.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    const clients = await call<{ data: Rec[] }>(
+      "GET",
+      `/crm/clients?filters=${encodeURIComponent(JSON.stringify([{ field: "email", operator: "contains", value: "burst.test" }]))}&sort=email`,
+    );
+    expect(clients.body.data.map((c) => [c.email, c.name, c.company, c.source])).toEqual([
+      ["ana@burst.test", "Ana Das", "Kite Labs", "form"],
+      ["bo@burst.test", "Bo Lind", null, "form"],
+      ["cy@burst.test", "Cy Park", "Park & Co", "form"],
+    ]);
+    for (const client of clients.body.data) {
+      expect(client.last_activity_at).toBeTruthy();
+      const timeline = await call<{ data: Rec[] }>("GET", `/crm/clients/${client.id}/timeline?kind=form`);
+      expect(timeline.body.data).toHaveLength(client.email === "ana@burst.test" ? 2 : 1);
+    }
+  });
+
   it("makes no client when the form says not to, or when the answer has no address", async () => {
     const def = contactForm();
     def.settings.crm = {

@@ -8,33 +8,53 @@ import type { AnyDb } from "../../resources/rules";
 import type { Db } from "../../runs";
 import type { ContentType } from "../cms/type-registry";
 import type { StoredForHooks } from "../forms/submission-writer";
-import { AUTOMATION_KIND, dispatchTrigger } from "./triggers";
+import { AUTOMATION_KIND, dispatchTrigger, dispatchTriggers } from "./triggers";
 
-/** Starts the automations of each answer; runs waiting for a form's answer from its client go on. */
+/**
+ * Starts the automations of each answer; runs waiting for a form's answer from its client go on.
+ * A batch of answers costs a few statements, not a few an answer: their clients, the runs
+ * awaiting them and the automations are each read once.
+ */
 export function formSubmitted(ctx: AppContext) {
   return async (trx: AnyDb, stored: StoredForHooks[]): Promise<undefined> => {
     const db = trx as unknown as Db;
-    for (const submission of stored) {
-      // The client the CRM made of this answer (its timeline entry names it), if any.
-      const entry = await db
-        .selectFrom("crm_timeline")
-        .select("client_id")
-        .where("dedupe_key", "=", `form:${submission.id}`)
-        .executeTakeFirst();
-      const subject = entry ? { type: "client", id: entry.client_id } : null;
-      const record = {
-        ...submission.answers,
-        answers: submission.answers,
-        formId: submission.form.id,
-        form: submission.form.name,
-        submissionId: submission.id,
-        submittedAt: submission.createdAt,
-        utm: submission.tracking.parameters,
+    if (!stored.length) return undefined;
+    // The client the CRM made of each answer (its timeline entry names it), if any.
+    const entries = await db
+      .selectFrom("crm_timeline")
+      .select(["client_id", "dedupe_key"])
+      .where(
+        "dedupe_key",
+        "in",
+        stored.map((s) => `form:${s.id}`),
+      )
+      .execute();
+    const clientOf = new Map(entries.map((e) => [e.dedupe_key, e.client_id]));
+    const events = stored.map((submission) => {
+      const clientId = clientOf.get(`form:${submission.id}`);
+      return {
+        subject: clientId ? { type: "client", id: clientId } : null,
+        record: {
+          ...submission.answers,
+          answers: submission.answers,
+          formId: submission.form.id,
+          form: submission.form.name,
+          submissionId: submission.id,
+          submittedAt: submission.createdAt,
+          utm: submission.tracking.parameters,
+        },
       };
-      if (subject)
-        await ctx.runs.signal(db, { event: "form-submitted", subject, kind: AUTOMATION_KIND, data: record });
-      await dispatchTrigger(ctx, db, { kind: "form-submitted", record, subject });
-    }
+    });
+    await ctx.runs.signalEach(db, {
+      event: "form-submitted",
+      kind: AUTOMATION_KIND,
+      signals: events.flatMap((e) => (e.subject ? [{ subject: e.subject, data: e.record }] : [])),
+    });
+    await dispatchTriggers(
+      ctx,
+      db,
+      events.map((e) => ({ kind: "form-submitted" as const, record: e.record, subject: e.subject })),
+    );
     return undefined;
   };
 }

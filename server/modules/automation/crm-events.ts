@@ -6,16 +6,25 @@
  */
 import type { AppContext } from "../../context";
 import type { Db, Run } from "../../runs";
-import { AUTOMATION_KIND, dispatchTrigger } from "./triggers";
+import { AUTOMATION_KIND, dispatchTrigger, dispatchTriggers } from "./triggers";
 
 type Row = Record<string, unknown>;
 
-export async function clientCreated(ctx: AppContext, db: Db, client: Row): Promise<void> {
-  await dispatchTrigger(ctx, db, {
-    kind: "client-created",
-    record: client,
-    subject: { type: "client", id: String(client.id) },
-  });
+export function clientCreated(ctx: AppContext, db: Db, client: Row): Promise<void> {
+  return clientsCreated(ctx, db, [client]);
+}
+
+/** Clients made at once (a batch of form answers): the automations are read once for all. */
+export async function clientsCreated(ctx: AppContext, db: Db, clients: readonly Row[]): Promise<void> {
+  await dispatchTriggers(
+    ctx,
+    db,
+    clients.map((client) => ({
+      kind: "client-created" as const,
+      record: client,
+      subject: { type: "client", id: String(client.id) },
+    })),
+  );
 }
 
 export async function opportunityMoved(

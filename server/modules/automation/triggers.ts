@@ -58,21 +58,45 @@ export function triggerFits(trigger: Trigger, event: TriggerEvent): boolean {
 }
 
 /** Starts the runs an event triggers; answers them. */
-export async function dispatchTrigger(ctx: AppContext, db: Db, input: TriggerEvent): Promise<Run[]> {
-  // As JSON, as the run keeps it: dates as ISO text, so the filter reads what later steps read.
-  const event = { ...input, record: JSON.parse(JSON.stringify(input.record)) as Record<string, unknown> };
-  let query = db
-    .selectFrom("automations as a")
-    .innerJoin("automation_definitions as d", "d.automation_id", "a.id")
-    .select(["a.id", "a.published_version", "d.published"])
-    .where("a.published_version", "is not", null);
-  if (!event.byHand) query = query.where("a.trigger_kind", "=", event.kind).where("a.status", "=", "active");
-  if (event.automationId) query = query.where("a.id", "=", event.automationId);
-  const automations = await query.orderBy("a.id").execute();
+export function dispatchTrigger(ctx: AppContext, db: Db, input: TriggerEvent): Promise<Run[]> {
+  return dispatchTriggers(ctx, db, [input]);
+}
+
+/**
+ * Starts the runs of many events (a batch of form answers, the clients they made), in their
+ * order: the automations each kind of event may start are read once, not once an event.
+ */
+export async function dispatchTriggers(
+  ctx: AppContext,
+  db: Db,
+  inputs: readonly TriggerEvent[],
+): Promise<Run[]> {
+  const read = new Map<string, Promise<PublishedAutomation[]>>();
+  const candidates = (event: TriggerEvent) => {
+    const key = `${event.byHand ? "" : event.kind}\u0000${event.automationId ?? ""}`;
+    let found = read.get(key);
+    if (!found) {
+      let query = db
+        .selectFrom("automations as a")
+        .innerJoin("automation_definitions as d", "d.automation_id", "a.id")
+        .select(["a.id", "a.published_version", "d.published"])
+        .where("a.published_version", "is not", null);
+      if (!event.byHand)
+        query = query.where("a.trigger_kind", "=", event.kind).where("a.status", "=", "active");
+      if (event.automationId) query = query.where("a.id", "=", event.automationId);
+      found = query.orderBy("a.id").execute();
+      read.set(key, found);
+    }
+    return found;
+  };
   const started: Run[] = [];
-  for (const automation of automations) {
-    const run = await startAutomation(ctx, db, automation, event);
-    if (run) started.push(run);
+  for (const input of inputs) {
+    // As JSON, as the run keeps it: dates as ISO text, so the filter reads what later steps read.
+    const event = { ...input, record: JSON.parse(JSON.stringify(input.record)) as Record<string, unknown> };
+    for (const automation of await candidates(event)) {
+      const run = await startAutomation(ctx, db, automation, event);
+      if (run) started.push(run);
+    }
   }
   // The automation's last run and open pages follow through the run engine's change feed
   // (automation.kind.ts, onRunsChanged): no row every run of an automation shares is written here.

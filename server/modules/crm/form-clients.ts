@@ -13,7 +13,7 @@ import { crmFieldsOf, defaultCrmSettings, type FormFieldDef } from "../../../sch
 import type { AppContext } from "../../context";
 import type { AnyDb } from "../../resources/rules";
 import type { Db as RunDb } from "../../runs";
-import { clientCreated } from "../automation/crm-events";
+import { clientsCreated } from "../automation/crm-events";
 import type { StoredForHooks } from "../forms/submission-writer";
 import { addTimeline, type Db, timelineChanged } from "./timeline";
 
@@ -82,10 +82,23 @@ export function formClients(ctx: AppContext, enrol: () => Enrol | undefined) {
     const created: string[] = [];
     const updated: string[] = [];
     const clientOf = new Map<StoredForHooks, string>();
+    // One row an address (a statement may not update a row twice): the batch's first answer
+    // names the client, and each of phone, company and first visit is the first one given, as
+    // answers stored one by one would leave them.
+    const byEmail = new Map<string, ClientOfAnswer>();
     for (const a of answers) {
-      const row = await db
-        .insertInto("clients")
-        .values({
+      const first = byEmail.get(a.email);
+      if (!first) byEmail.set(a.email, { ...a });
+      else {
+        first.phone ??= a.phone;
+        first.company ??= a.company;
+        first.firstTouch ??= a.firstTouch;
+      }
+    }
+    const rows = await db
+      .insertInto("clients")
+      .values(
+        [...byEmail.values()].map((a) => ({
           name: a.name,
           email: a.email,
           phone: a.phone,
@@ -93,21 +106,22 @@ export function formClients(ctx: AppContext, enrol: () => Enrol | undefined) {
           source: "form",
           tags: "[]",
           first_touch: a.firstTouch,
-        })
-        .onConflict((oc) =>
-          oc.column("email").doUpdateSet({
-            // What the client had stays; an answer only fills what was missing.
-            phone: sql`coalesce(clients.phone, excluded.phone)`,
-            company: sql`coalesce(clients.company, excluded.company)`,
-            first_touch: sql`coalesce(clients.first_touch, excluded.first_touch)`,
-            updated_at: sql`now()`,
-          }),
-        )
-        .returning(["id", sql<boolean>`(xmax = 0)`.as("inserted")])
-        .executeTakeFirstOrThrow();
-      clientOf.set(a.submission, row.id);
-      (row.inserted ? created : updated).push(row.id);
-    }
+        })),
+      )
+      .onConflict((oc) =>
+        oc.column("email").doUpdateSet({
+          // What the client had stays; an answer only fills what was missing.
+          phone: sql`coalesce(clients.phone, excluded.phone)`,
+          company: sql`coalesce(clients.company, excluded.company)`,
+          first_touch: sql`coalesce(clients.first_touch, excluded.first_touch)`,
+          updated_at: sql`now()`,
+        }),
+      )
+      .returning(["id", "email", sql<boolean>`(xmax = 0)`.as("inserted")])
+      .execute();
+    const idOf = new Map(rows.map((r) => [r.email, r.id]));
+    for (const r of rows) (r.inserted ? created : updated).push(r.id);
+    for (const a of answers) clientOf.set(a.submission, idOf.get(a.email) as string);
     await addTimeline(
       db,
       answers.map((a) => ({
@@ -140,7 +154,7 @@ export function formClients(ctx: AppContext, enrol: () => Enrol | undefined) {
         .where("id", "in", created)
         .orderBy("id")
         .execute();
-      for (const client of made) await clientCreated(ctx, trx as unknown as RunDb, client);
+      await clientsCreated(ctx, trx as unknown as RunDb, made);
     }
     const bySequence = new Map<string, string[]>();
     for (const a of answers) {

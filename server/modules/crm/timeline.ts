@@ -72,14 +72,26 @@ export async function addTimeline(db: Db, entries: readonly TimelineInput[]): Pr
     const at = new Date(r.occurred_at);
     if (!(latest.get(r.client_id)! > at)) latest.set(r.client_id, at);
   }
-  for (const [clientId, at] of [...latest].sort(([a], [b]) => a.localeCompare(b))) {
-    await db
-      .updateTable("clients")
-      .set({ last_activity_at: sql`greatest(last_activity_at, ${at})` as never })
-      .where("id", "=", clientId)
-      .execute();
-  }
+  await markActive(db, latest);
   return rows.length;
+}
+
+/**
+ * Moves each client's last activity up to its instant, in one statement however many clients:
+ * their rows are locked in id order first, so two writers marking the same clients never wait
+ * on each other in a loop.
+ */
+async function markActive(db: Db, latest: ReadonlyMap<string, Date>): Promise<void> {
+  if (!latest.size) return;
+  const ids = [...latest.keys()];
+  const instants = ids.map((id) => (latest.get(id) as Date).toISOString());
+  await sql`with locked as (
+      select id from clients where id = any(cast(${ids} as uuid[])) order by id for update
+    )
+    update clients set last_activity_at = greatest(clients.last_activity_at, u.at)
+    from unnest(cast(${ids} as uuid[]), cast(${instants} as timestamptz[])) as u(id, at)
+    join locked on locked.id = u.id
+    where clients.id = u.id`.execute(db);
 }
 
 /** Tells open client pages that these clients' timelines grew (after the commit). */
