@@ -6,19 +6,26 @@
  * or the error) for the admin to read. Targets go through the outbound client, which refuses
  * private addresses unless configuration allows them.
  */
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { isoOrNull as iso } from "../../src/lib/dates";
 import type { CoreContext } from "../core-context";
 import { SharedCache } from "../db/shared-cache";
 import { badRequest, notFound } from "../http/errors";
-import { outboundCall, outboundProblem } from "../http/outbound";
+import { outboundProblem } from "../http/outbound";
+import {
+  DELIVER_JOB,
+  DELIVERIES_PER_JOB,
+  DELIVERY_ATTEMPTS,
+  type DeliverPayload,
+  deliver,
+  deliveriesOf,
+} from "./deliveries";
+
+export { DELIVER_JOB, DELIVERY_ATTEMPTS, signature } from "./deliveries";
 
 /** What the sender uses of the app (app.ts hands it the AppContext, which has all of it). */
 export type WebhookDeps = Pick<CoreContext, "config" | "db" | "jobs" | "broadcast" | "log">;
-
-export const DELIVER_JOB = "webhook.deliver";
-export const DELIVERY_ATTEMPTS = 6;
 
 export interface WebhookRecord {
   id: string;
@@ -41,12 +48,6 @@ export interface DeliveryRecord {
   deliveredAt: string | null;
 }
 
-/** The signature header's value: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "t.body">`. */
-export function signature(secret: string, timestamp: number, body: string): string {
-  const mac = createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
-  return `t=${timestamp},v1=${mac}`;
-}
-
 // biome-ignore lint/suspicious/noExplicitAny: rows of webhooks.
 const toWebhook = (r: any): WebhookRecord => ({
   id: r.id,
@@ -64,9 +65,9 @@ export class WebhookService {
 
   constructor(private readonly ctx: WebhookDeps) {
     this.listening = new SharedCache(ctx, "atelier_webhooks", 100);
-    ctx.jobs.register<{ deliveryId: string }>(
+    ctx.jobs.register<DeliverPayload>(
       DELIVER_JOB,
-      (job) => this.deliver(job.payload.deliveryId, job.attempt),
+      (job) => deliver(ctx, deliveriesOf(job.payload), job.attempt),
       {
         concurrency: 4,
         maxAttempts: DELIVERY_ATTEMPTS,
@@ -229,59 +230,11 @@ export class WebhookService {
       )
       .returning("id")
       .execute();
-    await this.ctx.jobs.enqueueMany(
-      DELIVER_JOB,
-      deliveries.map((d) => ({ deliveryId: d.id })),
-      { db },
-    );
+    // Jobs of many deliveries each: sending them costs a few statements a job (deliveries.ts).
+    const jobs: DeliverPayload[] = [];
+    for (let i = 0; i < deliveries.length; i += DELIVERIES_PER_JOB)
+      jobs.push({ deliveryIds: deliveries.slice(i, i + DELIVERIES_PER_JOB).map((d) => d.id) });
+    await this.ctx.jobs.enqueueMany(DELIVER_JOB, jobs, { db });
     return deliveries.length;
-  }
-
-  /** One attempt; throwing makes the queue try again later (until the last attempt). */
-  private async deliver(deliveryId: string, attempt: number): Promise<void> {
-    const found = await this.ctx.db
-      .selectFrom("webhook_deliveries as d")
-      .innerJoin("webhooks as w", "w.id", "d.webhook_id")
-      .select(["d.id", "d.event", "d.payload", "d.state", "w.url", "w.secret", "w.active"])
-      .where("d.id", "=", deliveryId)
-      .executeTakeFirst();
-    if (!found || found.state === "delivered") return;
-    const body = typeof found.payload === "string" ? found.payload : JSON.stringify(found.payload);
-    const timestamp = Math.floor(Date.now() / 1000);
-    let status: number | null = null;
-    let error: string | null = null;
-    try {
-      const answer = await outboundCall(
-        found.url,
-        {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            "x-atelier-event": found.event,
-            "x-atelier-delivery": found.id,
-            "x-atelier-signature": signature(found.secret, timestamp, body),
-          },
-          body,
-        },
-        { allowPrivate: this.ctx.config.outboundAllowPrivate, timeoutMs: 10_000 },
-      );
-      status = answer.status;
-      if (status < 200 || status >= 300) error = `The endpoint answered ${status}`;
-    } catch (e) {
-      error = (e as Error).message || "The call failed";
-    }
-    const last = attempt >= DELIVERY_ATTEMPTS;
-    await this.ctx.db
-      .updateTable("webhook_deliveries")
-      .set({
-        attempts: attempt,
-        response_status: status,
-        error,
-        state: error ? (last ? "failed" : "pending") : "delivered",
-        ...(error ? {} : { delivered_at: sql`now()` }),
-      })
-      .where("id", "=", deliveryId)
-      .execute();
-    if (error && !last) throw new Error(error);
   }
 }

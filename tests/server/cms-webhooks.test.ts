@@ -4,35 +4,12 @@
  * job queue and the delivery log says so; private targets are refused unless allowed.
  */
 import { createHmac } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPublicAddress } from "../../server/http/outbound";
 import { DRIVERS, startServer, type TestServer } from "./harness";
+import { receiver } from "./webhook-receiver";
 
 type Rec = Record<string, unknown> & { id: string };
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** A loopback endpoint: answers each request with the next status of `statuses` (then 200). */
-async function receiver(statuses: number[] = []) {
-  const received: Received[] = [];
-  const server = http.createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body });
-      res.statusCode = statuses.shift() ?? 200;
-      res.end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-  return { url, received, close: () => new Promise((r) => server.close(r)) };
-}
 
 async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;

@@ -14,7 +14,7 @@ import { notFound } from "../../http/errors";
 import type { OnDemandSource } from "../../storage/on-demand";
 import { CONTENT_TYPE, parseZoomKey } from "./pdf.keys";
 import { type PdfRenderer, specOf } from "./render";
-import { createLimiter } from "./render/parallel";
+import { createLimiter } from "../../parallel";
 
 /** Zoom images one address without a session may have made per minute: a reader zooms a few pages. */
 export const ZOOMS_PER_MINUTE = 60;

@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { derivePage, encodePage, normaliseSpecs, parsePpm } from "./encode-page";
 import { normalisePages, planRanges } from "./pages";
-import { createLimiter, eachLimit } from "./parallel";
+import { createLimiter, eachLimit } from "../../../parallel";
 import { PdfError } from "./pdf-error";
 import { parseBboxLayout, parsePdfInfo } from "./poppler-output";
 import { runTool } from "./run-tool";

@@ -1,4 +1,4 @@
-/** Small concurrency helpers for the renderers' worker pools. */
+/** Small concurrency helpers: the PDF renderers' worker pools, the webhook sender's calls. */
 
 /**
  * Runs `task` over `items`, at most `limit` at a time; the first failure stops new tasks from
