@@ -11,10 +11,10 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import type { AppContext } from "../../context";
 import { notFound } from "../../http/errors";
+import { createLimiter } from "../../parallel";
 import type { OnDemandSource } from "../../storage/on-demand";
 import { CONTENT_TYPE, parseZoomKey } from "./pdf.keys";
 import { type PdfRenderer, specOf } from "./render";
-import { createLimiter } from "../../parallel";
 
 /** Zoom images one address without a session may have made per minute: a reader zooms a few pages. */
 export const ZOOMS_PER_MINUTE = 60;
