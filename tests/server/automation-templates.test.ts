@@ -180,7 +180,8 @@ describe.each(DRIVERS)("automation templates on %s", (driver) => {
     expect(first.name).toBe("Proposal accepted → task for the owner");
     expect(second.name).toBe("Proposal accepted → task for the owner 2");
     expect((await ok("GET", `/api/automations/${second.id}/versions`)).total).toBe(0);
-    for (const id of [named.id, first.id, second.id]) await ok("DELETE", `/api/automations/${id}`, undefined, 204);
+    for (const id of [named.id, first.id, second.id])
+      await ok("DELETE", `/api/automations/${id}`, undefined, 204);
   });
 
   it("answers bad input with a 4xx per field, and needs the Automation module", async () => {
