@@ -57,7 +57,8 @@ export async function automationTemplateRoutes(
   app.post<{ Body: { templateId: string; name?: string } }>(
     "/api/automations/from-template",
     {
-      config,
+      // A retry with the same Idempotency-Key answers the automation the first call made.
+      config: { ...config, idempotent: true },
       schema: {
         tags,
         security,
