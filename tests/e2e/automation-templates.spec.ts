@@ -5,6 +5,7 @@
  * then answers the form on its public page, and the run (tagged, agreed, welcome sent) is in the
  * automation's history and the welcome mail in the outbox.
  */
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { defaultSettings } from "../../schemas/form-definition";
 import { apiSession, dialogOpened, openSignedIn, waitForMail } from "./helpers";
@@ -22,6 +23,17 @@ const definition = {
     submit: { buttonLabel: "Send", successMessage: "Thanks, we will be in touch." },
   },
 };
+
+/** Serious and critical accessibility violations of the page as it is now. */
+async function violations(page: Page): Promise<string[]> {
+  const { violations: found } = await new AxeBuilder({ page })
+    .setLegacyMode()
+    .options({ resultTypes: ["violations"] })
+    .analyze();
+  return found
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.id} at ${n.target.join(" ")}: ${v.help}`));
+}
 
 /** Picks `option` in the select whose input has `id` (the builder's selects are named by id). */
 async function pick(page: Page, id: string, option: string) {
@@ -62,6 +74,7 @@ test("a person starts from a template, makes its one choice, publishes, and sees
   await expect(card).toContainText("Form submitted → Add tag → Condition → Send email → Create CRM record");
   await expect(gallery.getByRole("listitem")).toHaveCount(6);
   await shoot(page, "automation-templates", "gallery");
+  expect(await violations(page)).toEqual([]);
   // Keyboard: the cards are buttons in the tab order.
   await card.focus();
   await page.keyboard.press("Enter");
@@ -85,6 +98,7 @@ test("a person starts from a template, makes its one choice, publishes, and sees
   await expect(page.getByText("Never published")).toBeVisible();
   await expect(canvas.locator(".af-node--problem")).toHaveCount(1);
   await shoot(page, "automation-templates", "choices");
+  expect(await violations(page)).toEqual([]);
 
   // The trigger is selected: its form is chosen as a person would.
   await pick(page, "af-trigger-form", formName);
