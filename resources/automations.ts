@@ -3,8 +3,9 @@ import type { ResourceDefinition } from "./contract";
 import { MODULE_IDS } from "./modules";
 
 /**
- * Automations (issue 17): the list and the create form are the engine's; an automation's page
- * is its canvas, versions and run history ("automations.show").
+ * Automations (issue 17): the list is the engine's with "Start from a template" beside Create
+ * ("automations.list", issue 30), the create form is the engine's; an automation's page is its
+ * canvas, versions and run history ("automations.show").
  */
 export const automations: ResourceDefinition = {
   name: "automations",
@@ -24,6 +25,6 @@ export const automations: ResourceDefinition = {
     failed_runs: 100,
   },
   csv: false,
-  pages: { show: "automations.show" },
+  pages: { list: "automations.list", show: "automations.show" },
   uiSchema: { "ui:order": ["name", "description", "status", "owner_id"] },
 };

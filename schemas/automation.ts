@@ -58,6 +58,7 @@ export const WAIT_EVENTS = [
   "sms-replied",
   "form-submitted",
   "opportunity-stage-changed",
+  "cart-converted",
 ] as const;
 export type WaitEvent = (typeof WAIT_EVENTS)[number];
 
@@ -68,6 +69,7 @@ export const WAIT_EVENT_LABELS: Readonly<Record<WaitEvent, string>> = {
   "sms-replied": "The SMS is answered",
   "form-submitted": "A form is submitted",
   "opportunity-stage-changed": "The opportunity changes stage",
+  "cart-converted": "The store cart becomes an order",
 };
 
 /**

@@ -202,7 +202,11 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     cms = await cmsModule(scope, ctx);
     const forms = await formsModule(scope, ctx);
     await crmModule(scope, ctx, { submissions: forms.writer });
-    await automationModule(scope, ctx, { submissions: forms.writer, cms: cms?.lifecycle });
+    await automationModule(scope, ctx, {
+      submissions: forms.writer,
+      cms: cms?.lifecycle,
+      automations: services.get("automations"),
+    });
     await storeModule(scope, ctx);
   });
   await damRoutes(app, ctx, async (scope, dam) => {

@@ -22,6 +22,7 @@ const runtimePage = (load: () => Promise<{ default: ComponentType<ScreenProps> }
   });
 
 export const CUSTOM_PAGES: Readonly<Record<string, ComponentType<ScreenProps>>> = {
+  "automations.list": lazyScreen(() => import("../pages/automation/automations-list-page")),
   "automations.show": lazyScreen(() => import("../pages/automation/automation-page")),
   "crm.client": runtimePage(() => import("../pages/crm/client-page")),
   "domains.show": lazyScreen(() => import("../pages/cms/domain-show-page")),

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
+import type { ResourceService } from "../../resources/service";
 import type { EntryLifecycle } from "../cms/entry-lifecycle";
 import type { SubmissionWriter } from "../forms/submission-writer";
 import { registerAutomationKind } from "./automation.kind";
@@ -14,6 +15,7 @@ import { entryPublished, formSubmitted } from "./content-events";
 import { automationHookRoutes } from "./hooks.routes";
 import { automationRunRoutes } from "./runs.routes";
 import { registerScheduleJob } from "./schedule";
+import { automationTemplateRoutes } from "./templates.routes";
 
 export { automationRules } from "./automation.rules";
 export { AUTOMATION_KIND, dispatchTrigger, type TriggerEvent } from "./triggers";
@@ -23,6 +25,8 @@ export interface AutomationDependencies {
   submissions: SubmissionWriter;
   /** CMS publishes: the "CMS entry published" trigger. */
   cms?: EntryLifecycle;
+  /** The automations resource: a template's new automation is made through it. */
+  automations?: ResourceService;
 }
 
 export async function automationModule(
@@ -37,4 +41,5 @@ export async function automationModule(
   await automationRoutes(app, ctx);
   await automationRunRoutes(app, ctx);
   await automationHookRoutes(app, ctx);
+  if (deps.automations) await automationTemplateRoutes(app, ctx, deps.automations);
 }

@@ -6,7 +6,7 @@
  */
 import type { AppContext } from "../../context";
 import type { Db } from "../../runs";
-import { dispatchTrigger } from "./triggers";
+import { AUTOMATION_KIND, dispatchTrigger } from "./triggers";
 
 type Row = Record<string, unknown>;
 
@@ -30,5 +30,19 @@ export async function cartAbandoned(
     kind: "cart-abandoned",
     record: cart,
     subject: clientId ? { type: "client", id: clientId } : null,
+  });
+}
+
+/**
+ * A store cart became an order: the client's runs waiting for "the store cart becomes an order"
+ * (`cart-converted`) go on, with the cart as the event's data (an abandoned cart's reminder
+ * flow takes its event branch and sends nothing).
+ */
+export async function cartConverted(ctx: AppContext, db: Db, cart: Row, clientId: string): Promise<void> {
+  await ctx.runs.signal(db, {
+    event: "cart-converted",
+    subject: { type: "client", id: clientId },
+    kind: AUTOMATION_KIND,
+    data: cart,
   });
 }

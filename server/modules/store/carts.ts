@@ -12,7 +12,7 @@ import { isoOrNull } from "../../../src/lib/dates";
 import type { AppContext } from "../../context";
 import { parsedJson } from "../../db/json";
 import type { AnyDb } from "../../resources/rules";
-import { cartAbandoned } from "../automation/store-events";
+import { cartAbandoned, cartConverted } from "../automation/store-events";
 import { addTimeline, type Db } from "../crm/timeline";
 import type { PlatformCart } from "./platforms";
 import { winOpportunity } from "./proposal-opportunity";
@@ -236,6 +236,8 @@ export async function cartWasConverted(
       dedupeKey: `store-cart:${cart.id}:converted`,
     },
   ]);
+  // Its client's runs waiting for the order go on (an abandoned cart's reminder is not sent).
+  await cartConverted(ctx, trx, { id: cart.id, cartId, orderId }, row.client_id);
   // A proposal's cart ordered: its opportunity is won, as an accepted proposal's is.
   if (row.proposal_id) {
     const proposal = await trx

@@ -8,6 +8,7 @@ import { useInvalidate } from "@refinedev/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Space, Tag, Typography } from "antd";
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
+import { useSearchParams } from "react-router";
 import { resourceByName } from "../../../resources";
 import { type AutomationDefinition, stepNumbers, TRIGGER_ID } from "../../../schemas/automation";
 import { LoadError } from "../../components/load-error";
@@ -21,6 +22,7 @@ import { FlowCanvas, focusCanvasNode } from "./flow-canvas";
 import { stepsBefore } from "./flow-edits";
 import { graphToDefinition, parseParentId } from "./flow-graph";
 import { NodeSidebar } from "./node-sidebar";
+import { TemplateChoices, useDraftTemplate, useTemplateChoices } from "./template-choices";
 import { stepOutputFields, triggerFields, variableGroups } from "./variables";
 
 type SaveState =
@@ -68,6 +70,19 @@ export function AutomationBuilder({ id }: { id: string }) {
     () => (state.nodes.length ? graphToDefinition(state.nodes) : null),
     [state.nodes],
   );
+  // A draft just made from a template: its choices left are marked until the first publish,
+  // and the first of them is selected when it opens.
+  const [params] = useSearchParams();
+  const template = useDraftTemplate(params.get("template"), draft.data?.publishedVersion);
+  const choices = useTemplateChoices(template, definition);
+  const pointed = useRef(false);
+  useEffect(() => {
+    const first = choices.keys().next().value;
+    if (pointed.current || !first) return;
+    pointed.current = true;
+    dispatch({ type: "select", nodeId: first });
+  }, [choices]);
+  const marked = problems.size ? problems : choices;
   const text = definition ? JSON.stringify(definition) : "";
   const unsaved = Boolean(definition) && text !== lastSaved.current;
 
@@ -235,6 +250,13 @@ export function AutomationBuilder({ id }: { id: string }) {
           Publish
         </Button>
       </div>
+      {template && faulty.length === 0 && (
+        <TemplateChoices
+          template={template}
+          choices={choices}
+          onSelect={(nodeId) => dispatch({ type: "select", nodeId })}
+        />
+      )}
       {faulty.length > 0 && (
         <Alert
           type="error"
@@ -264,7 +286,7 @@ export function AutomationBuilder({ id }: { id: string }) {
           nodes={state.nodes}
           edges={state.edges}
           selected={state.selectedNode}
-          problems={problems}
+          problems={marked}
           onSelect={(nodeId) => dispatch({ type: "select", nodeId })}
           onDeleteRequest={askDelete}
         />
@@ -272,7 +294,7 @@ export function AutomationBuilder({ id }: { id: string }) {
           <NodeSidebar
             state={state}
             dispatch={dispatch}
-            problems={(state.selectedNode && problems.get(state.selectedNode)) || []}
+            problems={(state.selectedNode && marked.get(state.selectedNode)) || []}
             triggerFields={state.formFields}
             groups={groups}
             webhookPath={draft.data?.webhookPath}
