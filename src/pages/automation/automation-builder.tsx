@@ -20,7 +20,7 @@ import { automationReducer, initialAutomationState } from "./automation-state";
 import { type DeleteChoice, DeleteStepDialog } from "./delete-step-dialog";
 import { FlowCanvas, focusCanvasNode } from "./flow-canvas";
 import { stepsBefore } from "./flow-edits";
-import { graphToDefinition, parseParentId } from "./flow-graph";
+import { definitionToGraph, graphToDefinition, parseParentId } from "./flow-graph";
 import { NodeSidebar } from "./node-sidebar";
 import { TemplateChoices, useDraftTemplate, useTemplateChoices } from "./template-choices";
 import { stepOutputFields, triggerFields, variableGroups } from "./variables";
@@ -61,7 +61,9 @@ export function AutomationBuilder({ id }: { id: string }) {
   useEffect(() => {
     if (!draft.data || loaded.current === id) return;
     loaded.current = id;
-    lastSaved.current = JSON.stringify(draft.data.definition);
+    // As the canvas gives it back (its keys in the canvas's order, not the database's): a draft
+    // just opened reads as saved, and is not saved again for nothing.
+    lastSaved.current = JSON.stringify(graphToDefinition(definitionToGraph(draft.data.definition).nodes));
     baseRevision.current = draft.data.revision;
     dispatch({ type: "load", definition: draft.data.definition });
   }, [draft.data, id]);
