@@ -38,7 +38,18 @@ export interface AutomationDefinitionsTable {
   updated_by: string | null;
 }
 
+/** A person's last test run of an automation (migration 0043; test-run.ts). */
+export interface AutomationTestRunsTable {
+  automation_id: string;
+  user_id: string;
+  /** jsonb written as JSON text and read back parsed. */
+  sample: ColumnType<unknown, string, string>;
+  result: ColumnType<unknown, string, string>;
+  updated_at: Timestamp;
+}
+
 export interface AutomationTables {
   automations: AutomationsTable;
   automation_definitions: AutomationDefinitionsTable;
+  automation_test_runs: AutomationTestRunsTable;
 }

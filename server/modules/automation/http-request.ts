@@ -8,27 +8,44 @@
  */
 import type { ActionStep } from "../../../schemas/automation";
 import type { AppContext } from "../../context";
-import { OutboundRefused, outboundCall } from "../../http/outbound";
+import { OutboundRefused, outboundCall, outboundProblem } from "../../http/outbound";
 import { PermanentStepError, type StepOutcome } from "../../runs";
 import { type AutomationExecutor as Executor, scopeOf } from "./run-scope";
+import { testRunTrx } from "./test-mode";
 import { fillVariables, variableValues } from "./variables";
 
 export function httpRequestExecutor(ctx: AppContext): Executor {
   interface HttpPrepared {
     request: { method: string; url: string; headers: Record<string, string>; body?: string };
-    response: { status: number; headers: Record<string, unknown>; body: unknown };
+    response: { status: number | null; headers: Record<string, unknown>; body: unknown; notSent?: string };
   }
 
   const http_request: Executor = {
     async prepare({ run, step: { step }, idempotencyKey, signal }): Promise<HttpPrepared> {
       const { inputs } = step as ActionStep;
-      const values = variableValues(await scopeOf(ctx.db, run));
+      // A test run: its values as its transaction sees them, and nothing sent (test-mode.ts).
+      const testTrx = testRunTrx(run);
+      const values = variableValues(await scopeOf(testTrx ?? ctx.db, run));
       const url = fillVariables(inputs.url ?? "", values).trim();
       const method = inputs.method ?? "GET";
       const headers: Record<string, string> = { "idempotency-key": idempotencyKey };
       for (const h of inputs.headers ?? []) headers[h.name.toLowerCase()] = fillVariables(h.value, values);
       const body = inputs.body?.trim() ? fillVariables(inputs.body, values) : undefined;
       if (body !== undefined) headers["content-type"] ??= "application/json";
+      if (testTrx) {
+        // Checked as the outbound client would, without calling it.
+        const problem = await outboundProblem(url, ctx.config.outboundAllowPrivate);
+        if (problem) throw new PermanentStepError(`${url || "The URL"}: the URL ${problem}`);
+        return {
+          request: { method, url, headers, body },
+          response: {
+            status: null,
+            headers: {},
+            body: null,
+            notSent: "A test run does not send the request",
+          },
+        };
+      }
       if (signal.aborted) throw new Error("The app is stopping");
       let answer: Awaited<ReturnType<typeof outboundCall>>;
       try {

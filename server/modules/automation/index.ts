@@ -16,6 +16,7 @@ import { automationHookRoutes } from "./hooks.routes";
 import { automationRunRoutes } from "./runs.routes";
 import { registerScheduleJob } from "./schedule";
 import { automationTemplateRoutes } from "./templates.routes";
+import { automationTestRoutes } from "./test-runs.routes";
 
 export { automationRules } from "./automation.rules";
 export { AUTOMATION_KIND, dispatchTrigger, type TriggerEvent } from "./triggers";
@@ -42,4 +43,5 @@ export async function automationModule(
   await automationRunRoutes(app, ctx);
   await automationHookRoutes(app, ctx);
   if (deps.automations) await automationTemplateRoutes(app, ctx, deps.automations);
+  await automationTestRoutes(app, ctx);
 }
