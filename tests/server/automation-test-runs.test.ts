@@ -145,6 +145,8 @@ describe.each(DRIVERS)("automation test runs on %s", (driver) => {
       body: "Hello Asha Test",
     });
     expect(byId.welcome.note).toMatch(/^Not sent/);
+    expect(byId.welcome.outputs).toEqual({ wouldSend: "email", to: "asha.test@example.com" });
+    expect(byId.text.outputs).toEqual({ wouldSend: "sms", to: "+919800000042" });
     expect(byId.pause.note).toBe("Would wait 2 days");
     expect(byId.task.note).toMatch(/^Not kept/);
     const taskId = byId.task.outputs.id as string;

@@ -90,11 +90,11 @@ export function actionNote(step: ActionStep, output: Record<string, unknown>): s
   if (typeof output.skipped === "string") return `A real run would skip it: ${output.skipped}`;
   switch (step.type) {
     case "send_email":
-      return "Not sent: the email above is what a real run would send";
+      return "Not sent: below is the email a real run would send";
     case "send_sms":
-      return "Not sent: the SMS above is what a real run would send";
+      return "Not sent: below is the SMS a real run would send";
     case "http_request":
-      return "Not sent: the request above is what a real run would send";
+      return "Not sent: below is the request a real run would send";
     case "create_record":
       return "Not kept: the record is removed again at the end of the test";
     case "update_record":

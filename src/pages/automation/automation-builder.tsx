@@ -3,7 +3,7 @@
  * the draft by itself (a moment after the last one); Publish saves what is left, then makes the
  * draft the next version, or marks each node at fault with what to fix.
  */
-import { CloudUploadOutlined } from "@ant-design/icons";
+import { CloudUploadOutlined, ExperimentOutlined } from "@ant-design/icons";
 import { useInvalidate } from "@refinedev/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Alert, App, Button, Space, Tag, Typography } from "antd";
@@ -23,6 +23,9 @@ import { stepsBefore } from "./flow-edits";
 import { definitionToGraph, graphToDefinition, parseParentId } from "./flow-graph";
 import { NodeSidebar } from "./node-sidebar";
 import { TemplateChoices, useDraftTemplate, useTemplateChoices } from "./template-choices";
+import { TestStepPanel, TestSummary } from "./test-results";
+import { TestSampleDialog } from "./test-sample-dialog";
+import { useTestRun } from "./use-test-run";
 import { stepOutputFields, triggerFields, variableGroups } from "./variables";
 
 type SaveState =
@@ -158,6 +161,16 @@ export function AutomationBuilder({ id }: { id: string }) {
     [state.formFields, state.actionFormFields],
   );
 
+  const tests = useTestRun(id, {
+    saveFirst: () => (definition && unsaved ? saveNow(definition) : Promise.resolve(true)),
+    select: (nodeId) => {
+      dispatch({ type: "select", nodeId });
+      requestAnimationFrame(() => focusCanvasNode(nodeId));
+    },
+    current: text,
+  });
+  const selectedTest = tests.test?.steps.find((s) => s.id === state.selectedNode);
+
   const onPublish = async () => {
     if (!definition) return;
     setPublishing(true);
@@ -243,20 +256,40 @@ export function AutomationBuilder({ id }: { id: string }) {
             <Tag>Never published</Tag>
           )}
         </Space>
-        <Button
-          type="primary"
-          icon={<CloudUploadOutlined aria-hidden />}
-          loading={publishing}
-          onClick={onPublish}
-        >
-          Publish
-        </Button>
+        <Space size={8}>
+          <Button
+            icon={<ExperimentOutlined aria-hidden />}
+            loading={tests.running === "all"}
+            onClick={() => tests.setOpen(true)}
+          >
+            Test
+          </Button>
+          <Button
+            type="primary"
+            icon={<CloudUploadOutlined aria-hidden />}
+            loading={publishing}
+            onClick={onPublish}
+          >
+            Publish
+          </Button>
+        </Space>
       </div>
       {template && faulty.length === 0 && (
         <TemplateChoices
           template={template}
           choices={choices}
           onSelect={(nodeId) => dispatch({ type: "select", nodeId })}
+        />
+      )}
+      {tests.test && (
+        <TestSummary
+          test={tests.test}
+          stale={tests.stale}
+          onSelect={(nodeId) => {
+            dispatch({ type: "select", nodeId });
+            focusCanvasNode(nodeId);
+          }}
+          onClear={tests.clear}
         />
       )}
       {faulty.length > 0 && (
@@ -289,10 +322,18 @@ export function AutomationBuilder({ id }: { id: string }) {
           edges={state.edges}
           selected={state.selectedNode}
           problems={marked}
+          tests={tests.marks}
           onSelect={(nodeId) => dispatch({ type: "select", nodeId })}
           onDeleteRequest={askDelete}
         />
         <aside className="af-sidebar" aria-label="Selected step">
+          {selectedTest && state.sidebarType !== "insert" && (
+            <TestStepPanel
+              result={selectedTest}
+              testing={tests.running === selectedTest.id}
+              onTestStep={selectedTest.id === TRIGGER_ID ? undefined : () => tests.testStep(selectedTest.id)}
+            />
+          )}
           <NodeSidebar
             state={state}
             dispatch={dispatch}
@@ -304,6 +345,15 @@ export function AutomationBuilder({ id }: { id: string }) {
           />
         </aside>
       </div>
+      <TestSampleDialog
+        open={tests.open}
+        automationId={id}
+        fields={state.formFields}
+        running={tests.running === "all"}
+        error={tests.error}
+        onRun={tests.run}
+        onCancel={() => tests.setOpen(false)}
+      />
       <DeleteStepDialog
         node={state.nodes.find((n) => n.id === deleting)}
         onCancel={onDeleteCancel}

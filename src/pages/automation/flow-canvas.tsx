@@ -23,6 +23,7 @@ import { type FlowEdge, type FlowNode, parseParentId } from "./flow-graph";
 import { NODE_SIZES } from "./flow-layout";
 import { type CanvasNodeData, NODE_COMPONENTS } from "./flow-nodes";
 import { nodeSummary } from "./node-summary";
+import type { TestMark } from "./test-results";
 
 interface FlowCanvasProps {
   nodes: readonly FlowNode[];
@@ -30,12 +31,15 @@ interface FlowCanvasProps {
   selected: string | null;
   /** Messages of a refused publish, by node. */
   problems: ReadonlyMap<string, readonly string[]>;
+  /** The last test run's marks by node id. */
+  tests?: ReadonlyMap<string, TestMark>;
   onSelect: (nodeId: string | null) => void;
   /** Delete or Backspace on the selected step. */
   onDeleteRequest: (nodeId: string) => void;
 }
 
 const NO_PROBLEMS: readonly string[] = [];
+const NO_TESTS: ReadonlyMap<string, TestMark> = new Map();
 const FIT = { maxZoom: 1, minZoom: 0.5, padding: 0.1 };
 
 /**
@@ -58,7 +62,15 @@ const isTyping = (target: EventTarget) =>
   target instanceof HTMLElement &&
   (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
 
-export function FlowCanvas({ nodes, edges, selected, problems, onSelect, onDeleteRequest }: FlowCanvasProps) {
+export function FlowCanvas({
+  nodes,
+  edges,
+  selected,
+  problems,
+  tests = NO_TESTS,
+  onSelect,
+  onDeleteRequest,
+}: FlowCanvasProps) {
   const canvasNodes = useMemo<Node<CanvasNodeData>[]>(() => {
     const numbers = new Map(
       nodes.flatMap((n) => (n.data.step === undefined ? [] : [[n.id, n.data.step] as const])),
@@ -74,13 +86,20 @@ export function FlowCanvas({ nodes, edges, selected, problems, onSelect, onDelet
       draggable: false,
       connectable: false,
       deletable: false,
-      ariaLabel: ariaLabelOf(n, numbers),
+      ariaLabel: tests.get(n.id)
+        ? `${ariaLabelOf(n, numbers)}. Test: ${tests.get(n.id)?.text}`
+        : ariaLabelOf(n, numbers),
       ariaRole: n.type === "emptyNode" ? undefined : "button",
       selectable: n.type !== "emptyNode",
       focusable: n.type !== "emptyNode",
-      data: { ...n.data, hangsAt: n.parentId, problems: problems.get(n.id) ?? NO_PROBLEMS },
+      data: {
+        ...n.data,
+        hangsAt: n.parentId,
+        problems: problems.get(n.id) ?? NO_PROBLEMS,
+        test: tests.get(n.id),
+      },
     }));
-  }, [nodes, selected, problems]);
+  }, [nodes, selected, problems, tests]);
   const canvasEdges = useMemo<Edge[]>(
     () =>
       edges.map((e) => ({

@@ -20,12 +20,15 @@ import { plural } from "../../lib/text";
 import type { FlowNodeData, FlowNodeType } from "./flow-graph";
 import { NODE_SIZES } from "./flow-layout";
 import { nodeSummary } from "./node-summary";
+import { type TestMark, testIcon } from "./test-results";
 
 /** What the canvas hands each node: its model data, and the page's marks. */
 export interface CanvasNodeData extends FlowNodeData, Record<string, unknown> {
   /** The model's parentId (xyflow keeps `parentId` for sub-flows). */
   hangsAt: string | null;
   problems: readonly string[];
+  /** The last test run's result on this node, if it ran. */
+  test?: TestMark;
 }
 
 type CanvasNodeProps = NodeProps & { data: CanvasNodeData };
@@ -50,6 +53,7 @@ function Card({
   const classes = ["af-node", `af-node--${type}`];
   if (selected) classes.push("af-node--selected");
   if (data.problems.length) classes.push("af-node--problem");
+  if (data.test) classes.push(`af-node--test-${data.test.status}`);
   return (
     <div className={classes.join(" ")} style={sized(type)} title={data.problems.join("\n") || undefined}>
       {type !== "triggerNode" && <Handle type="target" position={Position.Top} isConnectable={false} />}
@@ -62,10 +66,16 @@ function Card({
               <ExclamationCircleFilled aria-hidden /> {plural(data.problems.length, "problem")}
             </span>
           )}
+          {data.test && (
+            <span className={`af-node-test af-node-test--${data.test.status}`} data-testid="test-mark">
+              {testIcon(data.test.status)} {data.test.text}
+            </span>
+          )}
         </span>
         <strong className="af-node-title">{title}</strong>
         {detail && <span className="af-node-detail">{detail}</span>}
       </span>
+
       {children ?? <Handle type="source" position={Position.Bottom} isConnectable={false} />}
     </div>
   );
