@@ -99,7 +99,7 @@ test("test a draft with a real client: statuses on the canvas, a step's outputs,
   await expect(node(/^Step 4: .*Test: Skipped$/)).toBeVisible();
   await expect(node(/^Step 5: .*Test: Passed$/)).toBeVisible();
   const summary = page.locator(".af-test-summary");
-  await expect(summary).toContainText("Test run passed: 5 steps ran on the draft");
+  await expect(summary).toContainText("Test run passed: 5 steps ran on the draft.");
   await expect(summary).toContainText(
     "Nothing was sent (a real run would send 1 email) and nothing was kept.",
   );
@@ -134,4 +134,41 @@ test("test a draft with a real client: statuses on the canvas, a step's outputs,
   expect(tasks.total).toBe(0);
   const reread = await admin.expect<{ tags: string[] | null }>("GET", `/crm/clients/${client.id}`, 200);
   expect(reread.tags ?? []).not.toContain("onboarded");
+
+  // A step that cannot run: the test stops there, selects it and says what to fix.
+  const broken = await admin.expect<{ id: string }>("POST", "/api/automations", 201, {
+    name: `Broken ${run}`,
+  });
+  await admin.expect("PUT", `/api/automations/${broken.id}/draft`, 200, {
+    definition: {
+      trigger: { kind: "client-created" },
+      steps: [
+        {
+          id: "note",
+          name: "Note to the office",
+          kind: "action",
+          type: "send_email",
+          inputs: { to: "{{trigger.office_email}}", subject: "New client", body: "{{trigger.name}} joined" },
+        },
+      ],
+    },
+  });
+  await openSignedIn(page, `automation/automations/show/${broken.id}`);
+  await expect(canvas.getByRole("button", { name: "Trigger: Client created", exact: true })).toBeVisible({
+    timeout: 60_000,
+  });
+  await page.getByRole("button", { name: "Test", exact: true }).click();
+  await expect(dialog).toBeVisible();
+  await picker.click();
+  await picker.fill(`Mira Test ${run}`);
+  await page
+    .locator(".ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option")
+    .filter({ hasText: `Mira Test ${run}` })
+    .click();
+  await dialog.getByRole("button", { name: "Run test" }).click();
+  await expect(node(/^Step 1: Note to the office\. Test: Failed$/)).toBeVisible();
+  await expect(summary).toContainText("Test run stopped at");
+  await expect(result).toContainText("The email has no address once its variables are filled");
+  await expect(result).toContainText("What to fix: Set To to an email address");
+  await shoot(page, SPEC, "failed-step");
 });

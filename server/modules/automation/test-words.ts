@@ -79,9 +79,7 @@ export function delayNote(step: DelayStep): string {
 
 /** The note of a wait a test treats as answered at once. */
 export function waitNote(step: WaitForEventStep): string {
-  const event = step.event
-    ? WAIT_EVENT_LABELS[step.event].replace(/^The /, "the ").replace(/^A /, "a ")
-    : "the event";
+  const event = step.event ? `"${WAIT_EVENT_LABELS[step.event]}"` : "the event";
   return `Would wait up to ${amountOf(step.timeout.amount, step.timeout.unit)} for ${event}: tested as if it happened (Event branch)`;
 }
 

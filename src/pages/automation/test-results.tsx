@@ -159,6 +159,7 @@ export function TestSummary({
   const wouldSend = [...counts.entries()]
     .map(([c, n]) => plural(n, CHANNEL_WORDS[c] ?? c, c === "sms" ? "SMS" : undefined))
     .join(", ");
+  const outcome = `Nothing was sent${wouldSend ? ` (a real run would send ${wouldSend})` : ""} and nothing was kept.`;
   return (
     <Alert
       type={failed ? "error" : "success"}
@@ -166,23 +167,19 @@ export function TestSummary({
       className="af-test-summary"
       role="status"
       message={
-        failed ? (
-          <span>
-            Test run stopped at{" "}
-            <Button type="link" size="small" className="af-inline-link" onClick={() => onSelect(failed.id)}>
-              {failed.id === TRIGGER_ID ? "the trigger" : `Step ${failed.number} · ${failed.title}`}
-            </Button>
-            : {failed.fix ?? failed.error}
-          </span>
-        ) : (
-          `Test run passed: ${plural(steps.length, "step")} ran on the draft`
-        )
-      }
-      description={
         <Space size={4} wrap>
-          <span>
-            Nothing was sent{wouldSend ? ` (a real run would send ${wouldSend})` : ""} and nothing was kept.
-          </span>
+          {failed ? (
+            <span>
+              Test run stopped at{" "}
+              <Button type="link" size="small" className="af-inline-link" onClick={() => onSelect(failed.id)}>
+                {failed.id === TRIGGER_ID ? "the trigger" : `Step ${failed.number} · ${failed.title}`}
+              </Button>
+              — {failed.error?.replace(/\.$/, "")}.
+            </span>
+          ) : (
+            <strong>Test run passed: {plural(steps.length, "step")} ran on the draft.</strong>
+          )}
+          <span>{outcome}</span>
           {stale && <Tag color="gold">The flow changed since this test</Tag>}
         </Space>
       }
