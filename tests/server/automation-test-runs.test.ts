@@ -147,6 +147,8 @@ describe.each(DRIVERS)("automation test runs on %s", (driver) => {
     expect(byId.welcome.note).toMatch(/^Not sent/);
     expect(byId.welcome.outputs).toEqual({ wouldSend: "email", to: "asha.test@example.com" });
     expect(byId.text.outputs).toEqual({ wouldSend: "sms", to: "+919800000042" });
+    // Later steps read what a real run's step answers.
+    expect(tested.body.outputs.welcome).toMatchObject({ sent: "email", to: "asha.test@example.com" });
     expect(byId.pause.note).toBe("Would wait 2 days");
     expect(byId.task.note).toMatch(/^Not kept/);
     const taskId = byId.task.outputs.id as string;

@@ -88,6 +88,14 @@ export interface TestRun {
 type Trx = Transaction<Database>;
 type Executor = StepExecutor<AutomationStepDef, AutomationContext>;
 
+/**
+ * What a step answered when its shown outputs differ (a mail's: shown as `wouldSend`, without the
+ * rolled-back ids): later steps and branches read what a real run's step answers.
+ */
+const flowOutputs = new WeakMap<TestStepResult, unknown>();
+const flowOutputOf = (result: TestStepResult) =>
+  flowOutputs.has(result) ? flowOutputs.get(result) : result.outputs;
+
 /** Thrown at the end of every test to roll its transaction back. */
 class RollBack extends Error {}
 
@@ -289,8 +297,9 @@ export class TestRunner {
           if (!place) break;
           const result = await this.runStep(trx, run, place, numbers.get(key) ?? 0, problems.get(key));
           steps.push(result);
-          if (result.status === "failed" || only) break;
-          outputs = { ...run.outputs, [key]: result.outputs };
+          if (result.status === "failed") break;
+          outputs = { ...run.outputs, [key]: flowOutputOf(result) };
+          if (only) break;
           run.outputs = outputs;
           const action = place.step.kind === "action" ? (place.step as ActionStep) : null;
           const send =
@@ -298,7 +307,7 @@ export class TestRunner {
               ? wouldSend(action, result.inputs as Record<string, unknown>)
               : null;
           if (send) sent.push(send);
-          key = automationFlow.next(draft, key, result.outputs);
+          key = automationFlow.next(draft, key, flowOutputOf(result));
         }
         if (only && steps[0]?.status !== "failed") {
           const step = automationFlow.step(draft, only)?.step;
@@ -307,7 +316,6 @@ export class TestRunner {
               ? wouldSend(step, steps[0].inputs as Record<string, unknown>)
               : null;
           if (send) sent.push(send);
-          outputs = { ...outputs, [only]: steps[0].outputs };
         }
         throw new RollBack();
       });
@@ -390,13 +398,15 @@ export class TestRunner {
           // Sent in a transaction rolled back: it would be sent, and the ids it got are no one's.
           if (output && typeof output.sent === "string") {
             const { sent: channel, messageId: _m, outboxId: _o, smsId: _s, status: _st, ...rest } = output;
-            return {
+            const result: TestStepResult = {
               ...base,
               status: "passed",
               ...(note ? { note } : {}),
               inputs,
               outputs: { wouldSend: channel, ...rest },
             };
+            flowOutputs.set(result, output);
+            return result;
           }
           const skipped = typeof output?.skipped === "string";
           return {

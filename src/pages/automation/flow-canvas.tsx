@@ -47,14 +47,15 @@ const FIT = { maxZoom: 1, minZoom: 0.5, padding: 0.1 };
  * short glide, or at once for a person who asked their system for less motion (and the steps
  * then never move under a click).
  */
-function FitOnGrowth({ count }: { count: number }) {
+function FitOnGrowth({ count, marked }: { count: number; marked: boolean }) {
   const { fitView } = useReactFlow();
   const reduced = useReducedMotion();
   useEffect(() => {
     if (!count) return;
     const frame = requestAnimationFrame(() => void fitView({ ...FIT, duration: reduced ? 0 : 200 }));
     return () => cancelAnimationFrame(frame);
-  }, [count, fitView, reduced]);
+    // `marked`: a test's summary came or went above the canvas, which changed its height.
+  }, [count, marked, fitView, reduced]);
   return null;
 }
 
@@ -160,7 +161,7 @@ export function FlowCanvas({
           maxZoom={1.5}
           proOptions={{ hideAttribution: true }}
         >
-          <FitOnGrowth count={nodes.length} />
+          <FitOnGrowth count={nodes.length} marked={tests.size > 0} />
           <Background gap={20} />
           <Controls showInteractive={false} position="bottom-left" />
           <MiniMap

@@ -34,3 +34,13 @@ describe("test marks on the canvas", () => {
     expect(testMarks(null).size).toBe(0);
   });
 });
+
+describe("typed sample fields", () => {
+  it("reads field = value lines, leaving out lines without a field", async () => {
+    const { otherValues } = await import("./test-sample-dialog");
+    expect(otherValues("order.total = 1200\nname=Asha = A\n= nothing\nno equals")).toEqual({
+      "order.total": "1200",
+      name: "Asha = A",
+    });
+  });
+});

@@ -25,6 +25,17 @@ interface TestSampleDialogProps {
 const typeable = (fields: readonly MergeField[]) =>
   fields.filter((f) => f.key.startsWith("trigger.") && !/\.(answers|items|utm)$/.test(f.key)).slice(0, 24);
 
+/** `field = value` lines as values (a line without `=` is left out). */
+export function otherValues(text: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const line of text.split("\n")) {
+    const at = line.indexOf("=");
+    const key = line.slice(0, at).trim();
+    if (at > 0 && key) values[key] = line.slice(at + 1).trim();
+  }
+  return values;
+}
+
 export function TestSampleDialog({
   open,
   automationId,
@@ -39,6 +50,7 @@ export function TestSampleDialog({
   const [mode, setMode] = useState<"record" | "variables">("record");
   const [recordId, setRecordId] = useState<string | null>(null);
   const [values, setValues] = useState<Record<string, string>>({});
+  const [others, setOthers] = useState("");
   // A search goes out a moment after the last key, not on each.
   useEffect(() => {
     const timer = setTimeout(() => setQ(search.trim()), 250);
@@ -62,7 +74,10 @@ export function TestSampleDialog({
       if (recordId) onRun({ kind: "record", id: recordId });
       return;
     }
-    const filled = Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== ""));
+    const filled = {
+      ...otherValues(others),
+      ...Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== "")),
+    };
     onRun({ kind: "variables", values: filled });
   };
 
@@ -113,7 +128,7 @@ export function TestSampleDialog({
               }))}
             />
           </Form.Item>
-        ) : shown.length ? (
+        ) : (
           shown.map((f, i) => (
             <Form.Item key={f.key} label={f.label} htmlFor={`af-test-${f.key}`}>
               <Input
@@ -126,10 +141,22 @@ export function TestSampleDialog({
               />
             </Form.Item>
           ))
-        ) : (
-          <Typography.Paragraph>
-            This trigger gives the run no variables: the test runs with an empty record.
-          </Typography.Paragraph>
+        )}
+        {!useRecord && (
+          <Form.Item
+            label={shown.length ? "Other fields" : "The trigger's fields"}
+            htmlFor="af-test-others"
+            extra="One a line, as field = value (order.total = 1200); dots reach inside."
+          >
+            <Input.TextArea
+              id="af-test-others"
+              autoFocus={!shown.length}
+              rows={3}
+              value={others}
+              placeholder="order.total = 1200"
+              onChange={(e) => setOthers(e.target.value)}
+            />
+          </Form.Item>
         )}
       </Form>
       {error && <Alert type="error" showIcon message={error} role="alert" />}
