@@ -50,11 +50,11 @@ const FIT = { maxZoom: 1, minZoom: 0.5, padding: 0.1 };
 function FitOnGrowth({ count, marked }: { count: number; marked: boolean }) {
   const { fitView } = useReactFlow();
   const reduced = useReducedMotion();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `marked` — a test's summary came or went above the canvas, which changed its height: fit again.
   useEffect(() => {
     if (!count) return;
     const frame = requestAnimationFrame(() => void fitView({ ...FIT, duration: reduced ? 0 : 200 }));
     return () => cancelAnimationFrame(frame);
-    // `marked`: a test's summary came or went above the canvas, which changed its height.
   }, [count, marked, fitView, reduced]);
   return null;
 }
