@@ -11,6 +11,7 @@ import type { SubmissionWriter } from "../forms/submission-writer";
 import { registerAutomationKind } from "./automation.kind";
 import { automationRoutes } from "./automations.routes";
 import { entryPublished, formSubmitted } from "./content-events";
+import { automationFailureRoutes } from "./failures.routes";
 import { automationHookRoutes } from "./hooks.routes";
 import { automationRunRoutes } from "./runs.routes";
 import { registerScheduleJob } from "./schedule";
@@ -37,4 +38,5 @@ export async function automationModule(
   await automationRoutes(app, ctx);
   await automationRunRoutes(app, ctx);
   await automationHookRoutes(app, ctx);
+  await automationFailureRoutes(app, ctx);
 }
