@@ -25,5 +25,7 @@ export const automations: ResourceDefinition = {
   },
   csv: false,
   pages: { show: "automations.show" },
-  uiSchema: { "ui:order": ["name", "description", "status", "owner_id"] },
+  uiSchema: {
+    "ui:order": ["name", "description", "status", "owner_id", "notify_on_failure", "failure_automation_id"],
+  },
 };
