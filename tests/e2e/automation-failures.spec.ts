@@ -148,4 +148,10 @@ test("a failed run notifies its owner, and failed runs are filtered and retried 
   await expect(rows).toHaveCount(3);
   await expect(page.getByText("3 failed runs selected")).toBeHidden();
   await shoot(page, "automation-failures", "runs-filtered");
+
+  // The failure settings are the automation's fields, on its Edit form.
+  await page.getByRole("button", { name: "Edit" }).click();
+  await expect(page.getByRole("checkbox", { name: "Tell the owner when a run fails" })).toBeChecked();
+  await expect(page.getByText("When a run fails, start")).toBeVisible();
+  await shoot(page, "automation-failures", "settings");
 });
