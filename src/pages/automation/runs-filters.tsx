@@ -69,7 +69,7 @@ export function RunsFilters({
       </Suspense>
       <Input.Search
         aria-label="Search the trigger records"
-        placeholder="Trigger record: name, email…"
+        placeholder="Search trigger records"
         allowClear
         defaultValue={value.record}
         style={{ width: 260 }}

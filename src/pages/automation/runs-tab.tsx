@@ -195,6 +195,7 @@ export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: st
           {
             title: "Where / why",
             render: (_, run) =>
+              (run.exitReason === "retried" ? exitReasonText(run.exitReason) : null) ??
               run.error ??
               (run.exitReason ? exitReasonText(run.exitReason) : null) ??
               (run.cursor ? <AtStep id={id} version={run.version} stepKey={run.cursor} /> : "—"),
