@@ -26,5 +26,7 @@ export const automations: ResourceDefinition = {
   },
   csv: false,
   pages: { list: "automations.list", show: "automations.show" },
-  uiSchema: { "ui:order": ["name", "description", "status", "owner_id"] },
+  uiSchema: {
+    "ui:order": ["name", "description", "status", "owner_id", "notify_on_failure", "failure_automation_id"],
+  },
 };

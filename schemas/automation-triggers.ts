@@ -15,6 +15,7 @@ export const TRIGGER_KINDS = [
   "schedule",
   "webhook",
   "manual",
+  "automation-failed",
 ] as const;
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 
@@ -30,4 +31,5 @@ export const TRIGGER_LABELS: Readonly<Record<TriggerKind, string>> = {
   schedule: "On a schedule",
   webhook: "Incoming webhook",
   manual: "Run by hand",
+  "automation-failed": "Another automation failed",
 };

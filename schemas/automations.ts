@@ -44,8 +44,23 @@ export const automationSchema = {
       type: ["string", "null"],
       format: "uuid",
       title: "Owner",
-      description: "Told when a run fails (with the admins)",
+      description: "Told when a run fails (with the admins), unless that is turned off",
       "x-relation": { resource: "users", labelField: "name", onDelete: "set null" },
+    },
+    notify_on_failure: {
+      type: "boolean",
+      title: "Tell the owner when a run fails",
+      description:
+        "The owner (else the author) and the admins get a notification, and a mail if they asked for one",
+      default: true,
+    },
+    failure_automation_id: {
+      type: ["string", "null"],
+      format: "uuid",
+      title: "When a run fails, start",
+      description:
+        'Another automation, with the trigger "Another automation failed": it gets the failed run\'s trigger, step and error',
+      "x-relation": { resource: "automations", labelField: "name", onDelete: "set null" },
     },
     trigger_kind: {
       type: ["string", "null"],

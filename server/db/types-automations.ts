@@ -24,6 +24,8 @@ export interface AutomationsTable {
   published_at: NullableTimestamp;
   last_run_at: NullableTimestamp;
   failed_runs: Generated<number>;
+  notify_on_failure: Generated<boolean>;
+  failure_automation_id: string | null;
 }
 
 export interface AutomationDefinitionsTable {

@@ -224,6 +224,13 @@ export interface ListRunsQuery {
   ownerKey?: string;
   subject?: RunSubject;
   status?: readonly RunStatus[];
+  /** Runs whose cursor is at this step (the step a failed run failed on, an active run's next). */
+  step?: string;
+  /** Runs started at or after / before this time. */
+  startedFrom?: Date;
+  startedBefore?: Date;
+  /** Runs whose context's JSON holds this text, whatever its case (a trigger record's email). */
+  contextText?: string;
   /** 1-based (default 1). */
   page?: number;
   /** Default 10, at most 200. */
@@ -251,8 +258,11 @@ export interface RunEngine {
    * is read once, and only theirs are signalled as `signal` would, in order.
    */
   signalEach(db: Db, input: SignalEachInput): Promise<Run[]>;
-  /** Ends an active run as 'cancelled'. 404 when unknown, 409 when it ended already. */
-  cancel(runId: string, db?: Db): Promise<Run>;
+  /**
+   * Ends an active (or failed) run as 'cancelled', with `reason` as its exit reason when given
+   * (`retried`: a new run took its place). 404 when unknown, 409 when it ended already.
+   */
+  cancel(runId: string, db?: Db, reason?: string): Promise<Run>;
   /** Runs a failed run again from the step it failed on, with fresh attempts. 409 unless failed. */
   retryFromFailed(runId: string, db?: Db): Promise<Run>;
   get(runId: string, db?: Db): Promise<RunWithSteps | undefined>;

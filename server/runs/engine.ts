@@ -267,7 +267,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
       return resumed;
     },
 
-    cancel(runId, db = core.db) {
+    cancel(runId, db = core.db, reason) {
       return inTransaction(db, async (trx) => {
         await flushMoves(trx);
         const locked = await lockRun(trx, runId, null);
@@ -276,7 +276,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
         if (run.status !== "running" && run.status !== "waiting" && run.status !== "failed") {
           throw conflict("This run has ended already");
         }
-        return endRun(core, trx, kindEntry(core, run.kind), run, "cancelled");
+        return endRun(core, trx, kindEntry(core, run.kind), run, "cancelled", { exitReason: reason });
       });
     },
 
@@ -320,6 +320,10 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
         ownerKey: query.ownerKey,
         subject: query.subject,
         status: query.status,
+        step: query.step,
+        startedFrom: query.startedFrom,
+        startedBefore: query.startedBefore,
+        contextText: query.contextText,
         limit: pageSize,
         offset: (page - 1) * pageSize,
       });

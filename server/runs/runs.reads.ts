@@ -2,6 +2,7 @@
  * The run engine's reads for history and figures (engine.get, list, counts): no locks, and
  * nothing here moves a run. The writes are in runs.repository.ts.
  */
+import { sql } from "kysely";
 import { pageWithTotal } from "../http/list-page";
 import type { Db, Run, RunCounts, RunStatus, RunStep, RunSubject } from "./contract";
 import { RUN_STATUSES } from "./contract";
@@ -27,6 +28,10 @@ export interface ListFilter {
   ownerKey?: string;
   subject?: RunSubject;
   status?: readonly RunStatus[];
+  step?: string;
+  startedFrom?: Date;
+  startedBefore?: Date;
+  contextText?: string;
   limit: number;
   offset: number;
 }
@@ -38,6 +43,16 @@ export async function listRuns(db: Db, filter: ListFilter): Promise<{ data: Run[
     query = query.where("subject_type", "=", filter.subject.type).where("subject_id", "=", filter.subject.id);
   }
   if (filter.status?.length) query = query.where("status", "in", filter.status);
+  if (filter.step !== undefined) query = query.where("cursor", "=", filter.step);
+  if (filter.startedFrom) query = query.where("started_at", ">=", filter.startedFrom);
+  if (filter.startedBefore) query = query.where("started_at", "<", filter.startedBefore);
+  if (filter.contextText) {
+    // The context as JSON text: a value with a quote or a backslash is searched as JSON writes it.
+    const text = JSON.stringify(filter.contextText)
+      .slice(1, -1)
+      .replace(/[\\%_]/g, "\\$&");
+    query = query.where(sql<string>`cast(context as text)`, "ilike", `%${text}%`);
+  }
   const { rows, total } = await pageWithTotal(
     db,
     query.selectAll().orderBy("started_at", "desc").orderBy("id", "desc"),

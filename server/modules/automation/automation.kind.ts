@@ -3,16 +3,17 @@
  * automation, its definition the published flow it started on (pinned by the engine, so a later
  * publish never changes a run in flight), its subject the client the trigger is about, if any.
  * A run that fails is never silent: the automation's failed-runs count goes up (the list's
- * badge) and its owner and the admins are told through the notification centre.
+ * badge), and as its settings ask its owner and the admins are told through the notification
+ * centre and another automation starts (failures.ts).
  */
 import { sql, type Transaction } from "kysely";
-import { ROLES } from "../../../schemas/auth";
 import { ACTION_LABELS, type AutomationDefinition, STEP_KIND_LABELS } from "../../../schemas/automation";
 import { isUuid } from "../../../schemas/uuid";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db";
 import type { RunKind, RunStep } from "../../runs";
 import { automationExecutors } from "./executors";
+import { runFailed } from "./failures";
 import { type AutomationStepDef, automationFlow } from "./flow";
 import { publishLive } from "./live";
 import { type AutomationContext, type AutomationRun, checkClient, lockedClient } from "./run-scope";
@@ -52,29 +53,9 @@ export function automationKind(
       for (const id of ids) publishLive(ctx, id);
     },
 
+    // The badge, the owner's notification and the failure automation, as the automation asks.
     async onRunFailed(trx, run: AutomationRun, step: RunStep) {
-      const automation = await trx
-        .updateTable("automations")
-        .set((eb) => ({ failed_runs: eb("failed_runs", "+", 1) }))
-        .where("id", "=", run.ownerKey)
-        .returning(["id", "name", "owner_id", "created_by"])
-        .executeTakeFirst();
-      if (!automation) return;
-      const admins = await trx.selectFrom("users").select("id").where("role", "=", ROLES.admin).execute();
-      const userIds = [automation.owner_id ?? automation.created_by, ...admins.map((a) => a.id)].filter(
-        (u): u is string => Boolean(u),
-      );
-      if (!userIds.length) return;
-      await ctx.notifications.notify(trx, {
-        userIds: [...new Set(userIds)],
-        kind: "automation.failed",
-        title: `${automation.name}: a run failed at "${await stepTitle(trx, run, step.key)}"`,
-        body: step.error ?? run.error ?? undefined,
-        link: `/automation/automations/show/${automation.id}?run=${run.id}`,
-        data: { automationId: automation.id, runId: run.id, step: step.key },
-        // Per failure: a run retried by hand restarts its attempts at 1, and its next failure is news too.
-        dedupeKey: `automation.failed:${run.id}:${step.key}:${step.attempt}:${(step.startedAt ?? step.dueAt).getTime()}`,
-      });
+      await runFailed(ctx, trx, run, step, await stepTitle(trx, run, step.key));
     },
   };
 }

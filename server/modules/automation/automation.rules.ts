@@ -1,6 +1,7 @@
 /**
  * The `automations` resource's rules: a new automation gets its flow (an empty draft) and its
- * webhook secret in the same transaction; it cannot be made active before it was published;
+ * webhook secret in the same transaction; it cannot be made active before it was published, nor
+ * name itself as what starts when it fails;
  * deleting one deletes its runs and their queued steps in the same transaction.
  */
 
@@ -18,6 +19,11 @@ export const automationRules: ResourceRules = {
     if (values.status === "draft" && existing?.published_version)
       throw badRequest("A published automation is active or paused", [
         { field: "status", message: "must be Active or Paused once the automation is published" },
+      ]);
+    // A failure of this automation starting this automation would start it again at once.
+    if (values.failure_automation_id && existing && values.failure_automation_id === existing.id)
+      throw badRequest("An automation cannot start itself when it fails", [
+        { field: "failure_automation_id", message: "must be another automation" },
       ]);
   },
 

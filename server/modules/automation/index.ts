@@ -12,6 +12,7 @@ import type { SubmissionWriter } from "../forms/submission-writer";
 import { registerAutomationKind } from "./automation.kind";
 import { automationRoutes } from "./automations.routes";
 import { entryPublished, formSubmitted } from "./content-events";
+import { automationFailureRoutes } from "./failures.routes";
 import { automationHookRoutes } from "./hooks.routes";
 import { automationRunRoutes } from "./runs.routes";
 import { registerScheduleJob } from "./schedule";
@@ -44,4 +45,5 @@ export async function automationModule(
   await automationHookRoutes(app, ctx);
   if (deps.automations) await automationTemplateRoutes(app, ctx, deps.automations);
   await automationTestRoutes(app, ctx);
+  await automationFailureRoutes(app, ctx);
 }

@@ -19,6 +19,8 @@ export interface AutomationContext {
   record: Record<string, unknown>;
   /** Who ran it by hand, if someone did. */
   startedBy?: string | null;
+  /** The failed run this one runs again from the start (docs/automation-api.md, "When a run fails"). */
+  retryOf?: string;
 }
 
 export type AutomationRun = Run<AutomationContext>;

@@ -1,20 +1,22 @@
 /**
- * An automation's runs (docs/automation-api.md, "Runs"): the list with a status filter
- * (`GET /api/automations/{id}/runs`), a run by hand (`POST …/run`), one run's history with each
+ * An automation's runs (docs/automation-api.md, "Runs"): the list with filters (status, step,
+ * dates, trigger record: `GET /api/automations/{id}/runs`), a run by hand (`POST …/run`), one run's history with each
  * step's input, output, timing and error (`GET /api/automation-runs/{id}`) and re-running a failed
- * run from its failed step (`POST /api/automation-runs/{id}/retry`). Every route needs the
- * Automation module.
+ * run from its failed step or from the start (`POST /api/automation-runs/{id}/retry`; in bulk:
+ * failures.routes.ts). Every route needs the Automation module.
  */
 import type { FastifyInstance } from "fastify";
 import { MODULE_IDS } from "../../../resources/modules";
+import { RETRY_FROM, type RetryFrom } from "../../../schemas/automation-failures";
 import { moduleAccess, principalOf } from "../../auth/access";
 import type { AppContext } from "../../context";
 import { BoundStatements } from "../../db/statements";
-import { conflict, notFound } from "../../http/errors";
+import { badRequest, conflict, notFound } from "../../http/errors";
 import { idParams, uuid } from "../../http/route-params";
 import { RUN_STATUSES, type RunStatus } from "../../runs";
 import { hasCrm, requireCrm, withoutRecords } from "./crm-access";
 import { definitionsOf } from "./definitions";
+import { retryRun } from "./failures";
 import { AUTOMATION_KIND, startAutomation } from "./triggers";
 
 const config = { access: moduleAccess(MODULE_IDS.automation) };
@@ -26,6 +28,10 @@ const startReads = new BoundStatements();
 
 interface RunsQuery {
   status?: RunStatus[];
+  step?: string;
+  from?: string;
+  to?: string;
+  record?: string;
   page: number;
   pageSize: number;
 }
@@ -38,7 +44,7 @@ export async function automationRunRoutes(app: FastifyInstance, ctx: AppContext)
       schema: {
         tags,
         security,
-        summary: "An automation's runs, newest first (status filter, paging)",
+        summary: "An automation's runs, newest first (filters: status, step, dates, trigger record; paging)",
         params: idParams,
         querystring: {
           type: "object",
@@ -50,6 +56,10 @@ export async function automationRunRoutes(app: FastifyInstance, ctx: AppContext)
               items: { type: "string", enum: RUN_STATUSES },
               maxItems: RUN_STATUSES.length,
             },
+            step: { type: "string", title: "Step", minLength: 1, maxLength: 100 },
+            from: { type: "string", format: "date-time", title: "Started from" },
+            to: { type: "string", format: "date-time", title: "Started before" },
+            record: { type: "string", title: "Trigger record", minLength: 1, maxLength: 200 },
             page: { type: "integer", title: "Page", minimum: 1, maximum: 100_000, default: 1 },
             pageSize: { type: "integer", title: "Page size", minimum: 1, maximum: 200, default: 10 },
           },
@@ -58,11 +68,23 @@ export async function automationRunRoutes(app: FastifyInstance, ctx: AppContext)
     },
     async (request) => {
       await definitionsOf(ctx.db, request.params.id);
-      const { status, page, pageSize } = request.query;
+      const { status, step, from, to, record, page, pageSize } = request.query;
+      // A search in the records is a way to read them: the CRM module's.
+      if (record) requireCrm(request, "A search in the runs' trigger records");
+      const startedFrom = from ? new Date(from) : undefined;
+      const startedBefore = to ? new Date(to) : undefined;
+      if (startedFrom && startedBefore && startedFrom >= startedBefore)
+        throw badRequest("Invalid query: please correct the highlighted fields", [
+          { field: "to", message: "must be after From" },
+        ]);
       const runs = await ctx.runs.list({
         kind: AUTOMATION_KIND,
         ownerKey: request.params.id,
         status,
+        step,
+        startedFrom,
+        startedBefore,
+        contextText: record,
         page,
         pageSize,
       });
@@ -157,27 +179,26 @@ export async function automationRunRoutes(app: FastifyInstance, ctx: AppContext)
     },
   );
 
-  app.post<{ Params: { id: string } }>(
+  app.post<{ Params: { id: string }; Body: { from?: RetryFrom } | undefined }>(
     "/api/automation-runs/:id/retry",
     {
       config,
       schema: {
         tags,
         security,
-        summary: "Run a failed run again from the step it failed on (409 unless it failed)",
+        summary:
+          "Run a failed run again: from the step it failed on (the default), or as a new run from the start (409 unless it failed)",
         params: idParams,
+        body: {
+          type: ["object", "null"],
+          additionalProperties: false,
+          properties: { from: { type: "string", title: "From", enum: RETRY_FROM, default: "failed-step" } },
+        },
       },
     },
     async (request) =>
       ctx.db.transaction().execute(async (trx) => {
-        const found = await ctx.runs.get(request.params.id, trx);
-        if (!found || found.kind !== AUTOMATION_KIND) throw notFound("Run not found");
-        const run = await ctx.runs.retryFromFailed(request.params.id, trx);
-        await trx
-          .updateTable("automations")
-          .set((eb) => ({ failed_runs: eb.fn("greatest", [eb.lit(0), eb("failed_runs", "-", 1)]) }))
-          .where("id", "=", run.ownerKey)
-          .execute();
+        const run = await retryRun(ctx, trx, request.params.id, request.body?.from ?? "failed-step");
         return hasCrm(request) ? run : withoutRecords(run);
       }),
   );

@@ -1,10 +1,12 @@
 /**
  * The automation module's own calls (docs/automation-api.md): an automation's draft, its
- * publish (refused per node), versions, runs and a run's steps, retry, and a run by hand. The
+ * publish (refused per node), versions, runs (filtered) and a run's steps, retry (one or in bulk,
+ * from the failed step or the start), and a run by hand. The
  * records themselves (name, status) go through Refine's data provider as `automations`.
  */
 import { createServiceClient } from "../../../providers/http";
 import type { AutomationDefinition } from "../../../schemas/automation";
+import type { RetryFrom } from "../../../schemas/automation-failures";
 import type { ApiRun, ApiRunStep, ApiRunWithSteps, RunStatus } from "../../../schemas/runs";
 import type { VersionSummary } from "../../../schemas/versions";
 import { isRecord } from "../../lib/errors";
@@ -43,6 +45,10 @@ export type RunWithSteps = ApiRunWithSteps<unknown, AutomationDefinition>;
 
 export interface RunQuery {
   status?: RunStatus;
+  step?: string;
+  from?: string;
+  to?: string;
+  record?: string;
   page: number;
   pageSize: number;
 }
@@ -86,7 +92,10 @@ export async function getRuns(
   query: RunQuery,
 ): Promise<{ data: AutomationRun[]; total: number }> {
   const params = new URLSearchParams({ page: String(query.page), pageSize: String(query.pageSize) });
-  if (query.status) params.set("status", query.status);
+  for (const key of ["status", "step", "from", "to", "record"] as const) {
+    const value = query[key];
+    if (value) params.set(key, value);
+  }
   return (await client.get<{ data: AutomationRun[]; total: number }>(`${automationPath(id)}/runs?${params}`))
     .data;
 }
@@ -95,8 +104,26 @@ export async function getRun(runId: string): Promise<RunWithSteps> {
   return (await client.get<RunWithSteps>(runPath(runId))).data;
 }
 
-export async function retryRun(runId: string): Promise<AutomationRun> {
-  return (await client.post<AutomationRun>(`${runPath(runId)}/retry`, {})).data;
+export async function retryRun(runId: string, from: RetryFrom = "failed-step"): Promise<AutomationRun> {
+  return (await client.post<AutomationRun>(`${runPath(runId)}/retry`, { from })).data;
+}
+
+/** What a bulk retry answers: counts, and each run's outcome. */
+export interface BulkRetry {
+  retried: number;
+  refused: number;
+  notFound: number;
+  results: Array<{
+    id: string;
+    outcome: "retried" | "refused" | "not-found";
+    runId?: string;
+    message?: string;
+  }>;
+}
+
+/** Runs failed runs of the automation again, from their failed step or from the start. */
+export async function retryRuns(id: string, ids: readonly string[], from: RetryFrom): Promise<BulkRetry> {
+  return (await client.post<BulkRetry>(`${automationPath(id)}/runs/retry`, { ids, from })).data;
 }
 
 export async function runNow(id: string, clientId?: string): Promise<AutomationRun> {

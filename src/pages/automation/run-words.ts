@@ -216,6 +216,7 @@ const EXIT_REASONS: Readonly<Record<string, string>> = {
   "client-deleted": "The client was deleted",
   replied: "The client replied",
   "opted-out": "The client opted out",
+  retried: "Failed, then retried from the start as a new run",
 };
 
 /** Why a run left early, in words ("client-deleted" → "The client was deleted"). */

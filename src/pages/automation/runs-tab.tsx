@@ -1,23 +1,29 @@
 /**
- * An automation's run history: its runs newest first, filtered by status, following runs as
- * they move (live); a run opens in a drawer (run-drawer.tsx) with each step in words.
+ * An automation's run history: its runs newest first, filtered by status, step, dates and
+ * trigger record (runs-filters.tsx), following runs as they move (live); a run opens in a drawer
+ * (run-drawer.tsx) with each step in words. Failed runs are selected and run again in bulk, from
+ * their failed step or from the start, after a confirmation that says how many.
  */
 import { useSubscription } from "@refinedev/core";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Button, Empty, Segmented, Table, Tag } from "antd";
+import { App, Button, Empty, Space, Table, Tag, Typography } from "antd";
 import { useRef, useState } from "react";
+import type { RetryFrom } from "../../../schemas/automation-failures";
 import { DateText } from "../../components/date-text";
 import { LoadError } from "../../components/load-error";
+import { getErrorMessage } from "../../lib/errors";
 import {
   type AutomationRun,
   automationKeys,
+  getDraft,
   getRuns,
   getVersionDefinition,
-  RUN_STATUSES,
   type RunStatus,
+  retryRuns,
 } from "./automation-api";
 import { capital, RUN_STATUS_COLORS, RunDrawer } from "./run-drawer";
 import { exitReasonText, stepWords } from "./run-words";
+import { filtered, type RunFilters, RunsFilters } from "./runs-filters";
 
 const PAGE_SIZE = 20;
 
@@ -36,8 +42,11 @@ function AtStep({ id, version, stepKey }: { id: string; version: number; stepKey
 
 export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: string | null }) {
   const queryClient = useQueryClient();
-  const [status, setStatus] = useState<RunStatus | "all">("all");
+  const { modal, message } = App.useApp();
+  const [filters, setFilters] = useState<RunFilters>({});
   const [page, setPage] = useState(1);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [retrying, setRetrying] = useState<RetryFrom | null>(null);
   const [open, setOpen] = useState<string | null>(initialRun);
   // The run last shown: its Open button takes focus when the drawer closes (a row clicked is
   // not focusable, so focus would fall to the page).
@@ -51,7 +60,9 @@ export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: st
       const id = shown.current;
       if (id) document.querySelector<HTMLElement>(`[data-run-open="${CSS.escape(id)}"]`)?.focus();
     });
-  const query = { status: status === "all" ? undefined : status, page, pageSize: PAGE_SIZE };
+  const query = { ...filters, page, pageSize: PAGE_SIZE };
+  // The steps the step filter offers: the builder's draft (read once, shared with the builder).
+  const draft = useQuery({ queryKey: automationKeys.draft(id), queryFn: () => getDraft(id) });
   const runs = useQuery({
     queryKey: automationKeys.runs(id, query),
     queryFn: () => getRuns(id, query),
@@ -68,25 +79,89 @@ export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: st
     },
   });
 
+  const retrySelected = (from: RetryFrom) => {
+    const n = selected.length;
+    const runsWord = n === 1 ? "failed run" : `${n} failed runs`;
+    modal.confirm({
+      title: `Retry ${n === 1 ? "1 failed run" : runsWord} ${from === "start" ? "from the start" : "from the failed step"}?`,
+      content:
+        from === "start"
+          ? "Each starts again as a new run of the same version, with the same trigger record and client; the failed run is kept, marked as retried."
+          : "Each goes on from the step it failed on, with fresh attempts.",
+      okText: n === 1 ? "Retry 1 run" : `Retry ${n} runs`,
+      cancelText: "Keep them",
+      onOk: async () => {
+        setRetrying(from);
+        try {
+          const answer = await retryRuns(id, selected, from);
+          const others = answer.refused + answer.notFound;
+          const done = `${answer.retried} ${answer.retried === 1 ? "run" : "runs"} running again`;
+          if (others)
+            message.warning(
+              `${done}; ${others} could not be: ${answer.results.find((r) => r.message)?.message ?? ""}`,
+            );
+          else message.success(done);
+          setSelected([]);
+          await queryClient.invalidateQueries({ queryKey: automationKeys.runsOf(id) });
+        } catch (error) {
+          message.error(getErrorMessage(error));
+        } finally {
+          setRetrying(null);
+        }
+      },
+    });
+  };
+
   if (runs.isError && !runs.data)
     return <LoadError what="the runs" error={runs.error} onRetry={() => runs.refetch()} />;
   return (
     <div className="af-runs">
-      <Segmented<RunStatus | "all">
-        aria-label="Show runs"
-        value={status}
-        onChange={(s) => {
-          setStatus(s);
+      <RunsFilters
+        value={filters}
+        definition={draft.data?.definition}
+        onChange={(next) => {
+          setFilters(next);
           setPage(1);
+          setSelected([]);
         }}
-        options={[
-          { value: "all", label: "All" },
-          ...RUN_STATUSES.map((s) => ({ value: s, label: capital(s) })),
-        ]}
       />
+      {selected.length > 0 && (
+        <Space className="af-run-bulk" wrap aria-live="polite">
+          <Typography.Text strong>
+            {selected.length === 1 ? "1 failed run selected" : `${selected.length} failed runs selected`}
+          </Typography.Text>
+          <Button
+            loading={retrying === "failed-step"}
+            disabled={retrying !== null}
+            onClick={() => retrySelected("failed-step")}
+          >
+            Retry from the failed step
+          </Button>
+          <Button
+            type="primary"
+            loading={retrying === "start"}
+            disabled={retrying !== null}
+            onClick={() => retrySelected("start")}
+          >
+            Retry from the start
+          </Button>
+          <Button type="link" onClick={() => setSelected([])}>
+            Clear selection
+          </Button>
+        </Space>
+      )}
       <Table<AutomationRun>
         rowKey="id"
         size="middle"
+        rowSelection={{
+          selectedRowKeys: selected,
+          onChange: (keys) => setSelected(keys as string[]),
+          // Only failed runs can run again.
+          getCheckboxProps: (run) => ({
+            disabled: run.status !== "failed",
+            "aria-label": `Select the run of ${new Date(run.startedAt).toLocaleString("en-IN")}`,
+          }),
+        }}
         loading={runs.isFetching && !runs.data}
         dataSource={runs.data?.data}
         onRow={(run) => ({ onClick: () => show(run.id), className: "af-run-row" })}
@@ -94,9 +169,9 @@ export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: st
           emptyText: (
             <Empty
               description={
-                status === "all"
+                !filtered(filters)
                   ? "No run yet: publish, then let the trigger happen or run it by hand"
-                  : `No ${status} run`
+                  : "No run matches these filters"
               }
             />
           ),
@@ -120,6 +195,7 @@ export function RunsTab({ id, initialRun = null }: { id: string; initialRun?: st
           {
             title: "Where / why",
             render: (_, run) =>
+              (run.exitReason === "retried" ? exitReasonText(run.exitReason) : null) ??
               run.error ??
               (run.exitReason ? exitReasonText(run.exitReason) : null) ??
               (run.cursor ? <AtStep id={id} version={run.version} stepKey={run.cursor} /> : "—"),

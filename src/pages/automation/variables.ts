@@ -11,6 +11,7 @@ import {
   type Step,
   type Trigger,
 } from "../../../schemas/automation";
+import { FAILED_RUN_FIELDS } from "../../../schemas/automation-failures";
 import { type EntitySchema, isInternal } from "../../../schemas/contract";
 import { CLIENT_MERGE_FIELDS, type MergeField } from "../../../schemas/merge-fields";
 
@@ -90,6 +91,8 @@ export function triggerFields(
       return [{ key: "trigger.scheduledAt", label: "Scheduled time" }];
     case "webhook":
       return [];
+    case "automation-failed":
+      return FAILED_RUN_FIELDS.map((f) => ({ key: `trigger.${f.key}`, label: f.label }));
   }
 }
 
