@@ -45,6 +45,11 @@ describe.each(DRIVERS)("route table on %s", (driver) => {
       // A visitor's answers so far, an upsert by their resume token (a retry saves the same state);
       // its answer is that token, a secret no replay store may keep.
       /^\/forms\/f\/:slug\/partial$/,
+      // Failed runs run again: a second try of the same run is refused (it is failed no more).
+      /^\/api\/automation-runs\/:id\/retry$/,
+      /^\/api\/automations\/:id\/runs\/retry$/,
+      // A test run of a draft keeps nothing but the person's last test (replaced each time).
+      /^\/api\/automations\/:id\/test$/,
     ];
     const jsonPosts = routes().filter((r) => r.method === "POST" && r.jsonBody);
     expect(jsonPosts.length).toBeGreaterThan(5);
