@@ -6,12 +6,15 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
+import { watchRecords } from "../../resources/record-events";
 import type { EntryLifecycle } from "../cms/entry-lifecycle";
 import type { SubmissionWriter } from "../forms/submission-writer";
 import { registerAutomationKind } from "./automation.kind";
 import { automationRoutes } from "./automations.routes";
 import { entryPublished, formSubmitted } from "./content-events";
+import { automationEntityRoutes } from "./entity-access";
 import { automationHookRoutes } from "./hooks.routes";
+import { RecordTriggers } from "./record-triggers";
 import { automationRunRoutes } from "./runs.routes";
 import { registerScheduleJob } from "./schedule";
 
@@ -31,10 +34,13 @@ export async function automationModule(
   deps: AutomationDependencies,
 ): Promise<void> {
   registerAutomationKind(ctx);
+  // Every entity's writes may start automations (record triggers).
+  watchRecords(ctx, new RecordTriggers(ctx));
   registerScheduleJob(ctx);
   deps.submissions.onStored(formSubmitted(ctx));
   deps.cms?.onPublishing(entryPublished(ctx));
   await automationRoutes(app, ctx);
+  await automationEntityRoutes(app, ctx);
   await automationRunRoutes(app, ctx);
   await automationHookRoutes(app, ctx);
 }

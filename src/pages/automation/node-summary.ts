@@ -108,6 +108,10 @@ export function nodeSummary(type: FlowNodeType, data: FlowNodeData): { title: st
   }
 }
 
+/** An entity's name as words: "cms:blog-post" → "blog post entry", "price-lists" → "price lists". */
+const entityWords = (name: string) =>
+  name.startsWith("cms:") ? `${name.slice(4).replace(/[-_]/g, " ")} entry` : name.replace(/[-_]/g, " ");
+
 function actionDetail(type: ActionType, inputs: Record<string, unknown>): string {
   const text = (key: string) => (typeof inputs[key] === "string" ? (inputs[key] as string) : "");
   switch (type) {
@@ -121,7 +125,8 @@ function actionDetail(type: ActionType, inputs: Record<string, unknown>): string
       return text("tag") ? `Tag “${text("tag")}”` : "No tag yet";
     case "create_record":
     case "update_record":
-      return text("resource") ? withArticle(text("resource"), true) : "Choose a record";
+    case "find_record":
+      return text("resource") ? withArticle(entityWords(text("resource")), true) : "Choose a record";
     case "enrol_in_sequence":
       return text("sequenceId") ? "In a sequence" : "Choose a sequence";
   }
