@@ -1,20 +1,21 @@
 /**
  * The generic operations behind a resource's routes: list, get, create, update, delete.
- * Database errors become answers a person can act on: a unique violation is a 409 naming
- * its fields, a missing related record a 400 on its field, a record still in use a 409.
+ * Database errors become answers a person can act on (db-errors.ts). Writes are told to the
+ * app's record watcher (automations' record triggers, record-events.ts) in their transaction
+ * when it watches them, and may join a caller's transaction (an automation's step).
  */
 import { type Expression, type SqlBool, sql } from "kysely";
 import type { ResourceDefinition } from "../../resources/contract";
 import type { EntitySchema } from "../../schemas/contract";
-import { fieldErrors, invalidInputMessage, fieldTitle as titleOf } from "../../schemas/error-messages";
-import { withArticle } from "../../src/lib/text";
+import { fieldErrors, invalidInputMessage } from "../../schemas/error-messages";
 import type { AppContext } from "../context";
 import { MAX_SHAPES, StatementCache } from "../db/statements";
-import { badRequest, conflict, HttpError, notFound } from "../http/errors";
+import { badRequest, notFound } from "../http/errors";
 import { type ListQuery, type ListResult, listPage } from "../http/list-query";
 import { compileBody } from "../http/validation";
-import { type ScopedRelation, scopedRelationsOf, uniqueName } from "./columns";
+import { type ScopedRelation, scopedRelationsOf } from "./columns";
 import { type CustomFieldCatalogue, customFields } from "./custom-fields";
+import { dbErrorInWords } from "./db-errors";
 import { listOptionsOf } from "./list-options";
 import { optionFieldsOf, optionProblems } from "./options";
 import { type EntityWriteOptions, isWatched, type RecordChangeType, recordWatcherOf } from "./record-events";
@@ -22,13 +23,6 @@ import { bodySchemaOf, CUSTOM, mergeCustom, type Row, toColumns, toRecord } from
 import type { AnyDb, Quiet, ResourceRules } from "./rules";
 
 const listBaseOf = (db: AnyDb, table: string) => db.selectFrom(`${table} as t`).selectAll("t");
-
-interface PgError {
-  code?: string;
-  constraint?: string;
-  detail?: string;
-  table?: string;
-}
 
 export class ResourceService {
   readonly table: string;
@@ -395,45 +389,6 @@ export class ResourceService {
 
   /** A database error in words (also for writes outside this service: CSV imports). */
   translate(error: unknown): unknown {
-    if (error instanceof HttpError) return error;
-    const e = error as PgError;
-    const { schema } = this.def;
-    if (e.code === "23505") {
-      const fields = (schema["x-unique"] ?? []).find((f) => uniqueName(this.table, f) === e.constraint) ?? [];
-      const label = fields.map((f) => titleOf(schema, f)).join(" and ");
-      return conflict(
-        `${withArticle(this.def.singular.toLowerCase(), true)} with this ${label || "value"} already exists`,
-        fields.map((field) => ({ field, message: `${titleOf(schema, field)} is already in use` })),
-      );
-    }
-    // 23001: ON DELETE RESTRICT as PostgreSQL 16+ reports it (PGlite); 23503 elsewhere.
-    if (e.code === "23503" || e.code === "23001") {
-      const scoped = this.scoped.find((r) => r.constraint === e.constraint);
-      if (scoped) {
-        const title = (f: string) => titleOf(schema, f).toLowerCase();
-        const message = `The ${title(scoped.field)} does not belong to the chosen ${title(scoped.within)}`;
-        return badRequest(message, [{ field: scoped.field, message }]);
-      }
-      // Our table's foreign key: the related record is missing. Another table's: we are still used.
-      const field = Object.keys(schema.properties).find((f) => e.constraint === `${this.table}_${f}_fkey`);
-      if (field) {
-        const target = this.resolve(schema.properties[field]["x-relation"]?.resource ?? "");
-        const message = `The chosen ${(target?.singular ?? titleOf(schema, field)).toLowerCase()} does not exist`;
-        return badRequest(message, [{ field, message }]);
-      }
-      const user = resourceOfTable(this.resolve, e.table);
-      return conflict(
-        `This ${this.def.singular.toLowerCase()} is still used by ${user ? user.label.toLowerCase() : "other records"}; remove those first`,
-      );
-    }
-    return error;
+    return dbErrorInWords(error, this.def, this.table, this.scoped, this.resolve);
   }
-}
-
-function resourceOfTable(
-  resolve: (name: string) => ResourceDefinition | undefined,
-  table: string | undefined,
-): ResourceDefinition | undefined {
-  if (!table) return undefined;
-  return resolve(table.replace(/_/g, "-"));
 }

@@ -6,7 +6,6 @@
  */
 import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
-import { CMS_ENTITY_PREFIX } from "../../../schemas/automation-triggers";
 import { slugify } from "../../../schemas/cms-fields";
 import { isLocalisedField, localisedValues, mergedLocaleValues } from "../../../schemas/cms-locales";
 import { type AjvErrorLike, fieldErrors, invalidInputMessage } from "../../../schemas/error-messages";
@@ -15,19 +14,16 @@ import { StatementCache } from "../../db/statements";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import { canonicalJson } from "../../http/idempotency";
 import { type ListQuery, listPage } from "../../http/list-query";
-import {
-  type EntityWriteOptions,
-  isWatched,
-  type RecordChangeType,
-  recordWatcherOf,
-} from "../../resources/record-events";
+import { type EntityWriteOptions, isWatched } from "../../resources/record-events";
 import type { AnyDb } from "../../resources/rules";
 import { addVersion, deleteVersions, type VersionKind } from "../../versions/versions";
+import { cmsEntity, tellEntryChange } from "./entry-changes";
 import { checkEntryWrite } from "./entry-checks";
 import { type EntryRow, entryRecord, type Values } from "./entry-record";
 import { sanitiseRichText } from "./entry-values";
 import { type ContentType, TypeRegistry } from "./type-registry";
 
+export { cmsEntity } from "./entry-changes";
 export { type EntryRow, entryRecord } from "./entry-record";
 
 /** Fields of the entry itself that a list may filter and sort by. */
@@ -46,9 +42,6 @@ export interface EntryWrite {
   /** Update the draft without recording a version. */
   autosave?: boolean;
 }
-
-/** A type as an entity of automations (server/resources/record-events.ts): `cms:<apiName>`. */
-export const cmsEntity = (type: Pick<ContentType, "apiName">) => `${CMS_ENTITY_PREFIX}${type.apiName}`;
 
 /** The resource name of a type's entries (versions, live events, the SPA's resource). */
 export const entriesResource = (type: Pick<ContentType, "apiName">) => `entries/${type.apiName}`;
@@ -221,7 +214,7 @@ export class EntriesService {
     const row = await this.inTransaction(via, async (trx) => {
       await this.checkWrite(trx, type, null, values, domainIds);
       const row = await this.insertEntry(trx, type, values, domainIds, actorId);
-      if (watched) await this.tell(trx, type, "created", null, row, actorId, via);
+      if (watched) await tellEntryChange(this.ctx, trx, type, "created", null, row, actorId, via);
       return row;
     });
     this.changed(type, "created", [row.id], actorId);
@@ -306,7 +299,7 @@ export class EntriesService {
         },
         write.autosave ? undefined : { number: version, kind: "save", data: values, actorId },
       );
-      if (watched) await this.tell(trx, type, "updated", existing, written, actorId, via);
+      if (watched) await tellEntryChange(this.ctx, trx, type, "updated", existing, written, actorId, via);
       return written;
     });
     this.changed(type, "updated", [id], actorId);
@@ -383,7 +376,7 @@ export class EntriesService {
       const rows = watched ? await query.returningAll().execute() : await query.returning("id").execute();
       const gone = rows.map((r) => r.id as string);
       for (const row of watched ? rows : [])
-        await this.tell(trx, type, "deleted", row as EntryRow, null, actorId);
+        await tellEntryChange(this.ctx, trx, type, "deleted", row as EntryRow, null, actorId);
       await deleteVersions(trx, entriesResource(type), [
         ...gone,
         ...variants.map((v) => v.id as string).filter((v) => !gone.includes(v)),
@@ -401,28 +394,6 @@ export class EntriesService {
     work: (trx: AnyDb) => Promise<T>,
   ): Promise<T> {
     return via ? work(via.db) : this.db.transaction().execute(work);
-  }
-
-  /** Tells the record watcher (automations' record triggers) of a write, in its transaction. */
-  private async tell(
-    db: AnyDb,
-    type: ContentType,
-    change: RecordChangeType,
-    before: EntryRow | null,
-    after: EntryRow | null,
-    actorId: string | null,
-    via?: EntityWriteOptions,
-  ): Promise<void> {
-    await recordWatcherOf(this.ctx)?.changed(db, [
-      {
-        entity: cmsEntity(type),
-        type: change,
-        before: before && entryRecord(type, before),
-        after: after && entryRecord(type, after),
-        actorId,
-        cause: via?.cause ?? null,
-      },
-    ]);
   }
 
   changed(
