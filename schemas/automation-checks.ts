@@ -15,6 +15,7 @@ import {
   branchesOf,
   branchSteps,
   isBranching,
+  isRecordTrigger,
   MAX_STEPS,
   STEP_KIND_LABELS,
   type Step,
@@ -107,6 +108,7 @@ function conditionProblems(filters: readonly CrudFilter[], at: string, report: R
 
 function triggerProblems(trigger: Trigger, report: Report) {
   if (trigger.kind === "form-submitted" && !trigger.formId) report("formId", "choose the form");
+  if (isRecordTrigger(trigger.kind) && !trigger.resource) report("resource", "choose the kind of record");
   if (trigger.kind === "schedule") {
     const problem = trigger.cron?.trim() ? cronProblem(trigger.cron) : "enter when it runs (a cron schedule)";
     if (problem) report("cron", problem);
@@ -150,6 +152,11 @@ function actionProblems(step: ActionStep, report: Report) {
     case "send_sms":
       required("to", "enter the number the SMS goes to");
       required("body", "an SMS needs a message");
+      return;
+    case "find_record":
+      required("resource", "choose the kind of record");
+      if (!Object.keys(inputs.match ?? {}).length)
+        report("inputs.match", "enter at least one field to find by");
       return;
     case "create_record":
     case "update_record":

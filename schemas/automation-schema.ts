@@ -17,10 +17,10 @@ import {
   MAX_BRANCH_DEPTH,
   MAX_CONDITION_DEPTH,
   MAX_STEPS,
-  RECORD_RESOURCES,
   STEP_ID_PATTERN,
   STEP_KINDS,
   TRIGGER_KINDS,
+  TRIGGER_LABELS,
   WAIT_EVENTS,
 } from "./automation";
 import { OPERATORS } from "./conditions";
@@ -34,6 +34,13 @@ const unitSchema = {
   title: "Unit",
   enum: DELAY_UNITS,
   "x-enumLabels": ["Minutes", "Hours", "Days", "Weeks"],
+} as const;
+/** An entity: a CRM record's first name, a resource's name ("products"), or `cms:<apiName>`. */
+const entitySchema = {
+  type: "string",
+  title: "Record",
+  maxLength: 80,
+  pattern: "^(cms:)?[a-z][a-z0-9_-]{0,62}$",
 } as const;
 const amountSchema = { type: "integer", title: "Amount", minimum: 0, maximum: 100_000 } as const;
 
@@ -95,12 +102,8 @@ const inputsSchema = {
     subject: text("Subject", 200),
     body: text("Message", 20_000),
     templateId: nullableId("Template"),
-    resource: {
-      type: "string",
-      title: "Record",
-      enum: RECORD_RESOURCES,
-      "x-enumLabels": ["Client", "Opportunity", "Task"],
-    },
+    // A CRM record's first name (RECORD_RESOURCES), a resource's name or `cms:<apiName>`.
+    resource: entitySchema,
     recordId: text("Record ID", 200),
     fields: {
       type: "object",
@@ -108,6 +111,13 @@ const inputsSchema = {
       maxProperties: 50,
       propertyNames: { pattern: "^[a-z][a-z0-9_]{0,62}$" },
       additionalProperties: text("Field value", 5000),
+    },
+    match: {
+      type: "object",
+      title: "Find by",
+      maxProperties: 10,
+      propertyNames: { pattern: "^[a-z][a-z0-9_]{0,62}$" },
+      additionalProperties: text("Value", 2000),
     },
     tag: text("Tag", 60),
     sequenceId: nullableId("Sequence"),
@@ -212,19 +222,19 @@ export const triggerSchema = {
       type: "string",
       title: "Trigger",
       enum: TRIGGER_KINDS,
-      "x-enumLabels": [
-        "Client created",
-        "Opportunity stage changed",
-        "Form submitted",
-        "CMS entry published",
-        "On a schedule",
-        "Incoming webhook",
-        "Run by hand",
-      ],
+      "x-enumLabels": TRIGGER_KINDS.map((k) => TRIGGER_LABELS[k]),
     },
     stage: { type: ["string", "null"], title: "Stage", maxLength: 40 },
     formId: nullableId("Form"),
     contentType: { type: ["string", "null"], title: "Content type", maxLength: 63 },
+    resource: { ...entitySchema, type: ["string", "null"] },
+    fields: {
+      type: "array",
+      title: "When these fields change",
+      maxItems: 50,
+      uniqueItems: true,
+      items: { type: "string", title: "Field", pattern: "^[a-z][a-z0-9_]{0,62}$" },
+    },
     cron: text("Schedule", 200),
     timeZone: text("Time zone", 64),
     filter: { type: "array", title: "Filter", maxItems: 50, items: groupSchema },

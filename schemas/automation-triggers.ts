@@ -12,6 +12,9 @@ export const TRIGGER_KINDS = [
   "cart-abandoned",
   "email-opened",
   "email-clicked",
+  "record-created",
+  "record-updated",
+  "record-deleted",
   "schedule",
   "webhook",
   "manual",
@@ -28,8 +31,24 @@ export const TRIGGER_LABELS: Readonly<Record<TriggerKind, string>> = {
   "cart-abandoned": "Store cart abandoned",
   "email-opened": "Email opened",
   "email-clicked": "Link in an email clicked",
+  "record-created": "Record created",
+  "record-updated": "Record updated",
+  "record-deleted": "Record deleted",
   schedule: "On a schedule",
   webhook: "Incoming webhook",
   manual: "Run by hand",
   "automation-failed": "Another automation failed",
 };
+
+/**
+ * The trigger kinds of any entity (issue 30): a record of the trigger's `resource` — an engine
+ * resource's name ("products") or a CMS type's `cms:<apiName>` — created, updated or deleted.
+ */
+export const RECORD_TRIGGER_KINDS = ["record-created", "record-updated", "record-deleted"] as const;
+export type RecordTriggerKind = (typeof RECORD_TRIGGER_KINDS)[number];
+
+export const isRecordTrigger = (kind: string): kind is RecordTriggerKind =>
+  (RECORD_TRIGGER_KINDS as readonly string[]).includes(kind);
+
+/** The prefix of a CMS type's entity name: `cms:<apiName>` ("cms:article"). */
+export const CMS_ENTITY_PREFIX = "cms:";

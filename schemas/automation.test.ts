@@ -230,8 +230,8 @@ describe("publishProblems", () => {
       'Step 1 (HTTP request): "Bad Header" is not a header name',
       "Step 1 (HTTP request): a GET request sends no body: remove it or choose POST",
       "Step 2 (HTTP request): the body is not valid JSON",
-      "Step 3 (Update CRM record): enter which record to update",
-      "Step 3 (Update CRM record): set at least one field",
+      "Step 3 (Update record): enter which record to update",
+      "Step 3 (Update record): set at least one field",
     ]);
   });
 

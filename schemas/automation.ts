@@ -20,13 +20,23 @@ import type { ConditionalFilter, CrudFilter } from "./conditions";
 
 // The trigger kinds and their labels live in their own module: the app shell's resource list
 // (schemas/automations.ts) needs them without the rest of this model.
-export { TRIGGER_KINDS, TRIGGER_LABELS, type TriggerKind } from "./automation-triggers";
+export {
+  CMS_ENTITY_PREFIX,
+  isRecordTrigger,
+  RECORD_TRIGGER_KINDS,
+  type RecordTriggerKind,
+  TRIGGER_KINDS,
+  TRIGGER_LABELS,
+  type TriggerKind,
+} from "./automation-triggers";
 
 import type { TriggerKind } from "./automation-triggers";
 
 /**
  * What starts a run. Each kind reads its own fields: `stage` (the stage moved to; any when
- * empty), `formId`, `contentType` (any when empty), `cron` + `timeZone`. An incoming webhook's
+ * empty), `formId`, `contentType` (any when empty), `cron` + `timeZone`; a record trigger
+ * (`record-created`/`-updated`/`-deleted`) its `resource` and, when updated, `fields` (any change
+ * when empty). An incoming webhook's
  * secret is not part of the definition: the server keeps it apart and shows the URL.
  */
 export interface Trigger {
@@ -34,6 +44,10 @@ export interface Trigger {
   stage?: string | null;
   formId?: string | null;
   contentType?: string | null;
+  /** Record triggers: the entity, an engine resource's name or `cms:<apiName>`. */
+  resource?: string | null;
+  /** record-updated: only when one of these fields changes (any change when empty). */
+  fields?: string[];
   /** Five fields: minute hour day-of-month month day-of-week ("0 9 * * 1-5"). */
   cron?: string;
   /** IANA zone the cron is read in ("Europe/Paris"). */
@@ -92,8 +106,9 @@ export function waitEventOf(name: string): WaitEvent | null {
 export const ACTION_OPTIONS = [
   { value: "send email", label: "Send email" },
   { value: "send sms", label: "Send SMS" },
-  { value: "create record", label: "Create CRM record" },
-  { value: "update record", label: "Update CRM record" },
+  { value: "create record", label: "Create record" },
+  { value: "update record", label: "Update record" },
+  { value: "find record", label: "Find record" },
   { value: "add tag", label: "Add tag" },
   { value: "enrol in sequence", label: "Enrol in sequence" },
   { value: "http request", label: "HTTP request" },
@@ -104,6 +119,7 @@ export const ACTION_TYPES = [
   "send_sms",
   "create_record",
   "update_record",
+  "find_record",
   "add_tag",
   "enrol_in_sequence",
   "http_request",
@@ -123,9 +139,14 @@ export const ACTION_LABELS: Readonly<Record<ActionType, string>> = Object.fromEn
   ACTION_OPTIONS.map((o) => [actionTypeName(o.value), o.label]),
 ) as Record<ActionType, string>;
 
-/** The CRM records an action creates or updates. */
+/**
+ * The CRM records an action creates or updates by their first names (kept: flows published
+ * before issue 30 name them so). Any other entity is named as a record trigger's `resource`.
+ */
 export const RECORD_RESOURCES = ["client", "opportunity", "task"] as const;
 export type RecordResource = (typeof RECORD_RESOURCES)[number];
+/** An entity a record action writes or finds: a CRM record's first name, a resource, `cms:<apiName>`. */
+export type EntityName = RecordResource | (string & {});
 
 export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -146,11 +167,13 @@ export interface ActionInputs {
   /** send_email, send_sms: the message; http_request: the JSON body, as text. */
   body?: string;
   templateId?: string | null;
-  resource?: RecordResource;
+  resource?: EntityName;
   /** update_record: the record, usually a variable (`{{client.id}}`). */
   recordId?: string;
   /** create_record, update_record: field key → value (text with variables). */
   fields?: Record<string, string>;
+  /** find_record: field key → the value it must equal (text with variables); the first match. */
+  match?: Record<string, string>;
   tag?: string;
   sequenceId?: string | null;
   method?: HttpMethod;
@@ -164,6 +187,7 @@ export const ACTION_INPUTS: Readonly<Record<ActionType, ReadonlyArray<keyof Acti
   send_sms: ["to", "body", "templateId"],
   create_record: ["resource", "fields"],
   update_record: ["resource", "recordId", "fields"],
+  find_record: ["resource", "match"],
   add_tag: ["tag"],
   enrol_in_sequence: ["sequenceId"],
   http_request: ["method", "url", "headers", "body"],

@@ -16,8 +16,24 @@ import { proposalRules } from "../modules/store/proposal.rules";
 import { productStoreRules } from "../modules/store/push";
 import { registerCsvParser, registerCsvRoutes } from "./csv/routes";
 import { registerResource } from "./engine";
+import { addEntitySource, type Entity } from "./record-events";
 import type { RulesRegistry } from "./rules";
 import type { ResourceService } from "./service";
+
+/** A resource as an entity: its service's own create, update and find. */
+function entityOf(service: ResourceService): Entity {
+  const { def } = service;
+  return {
+    name: def.name,
+    label: def.label,
+    singular: def.singular,
+    moduleID: def.moduleID,
+    schema: () => service.schemaNow(),
+    create: (body, via) => service.create(body, via.actorId, via),
+    update: (id, body, via) => service.update(id, body, via.actorId, via),
+    find: (db, match) => service.findFirst(db, match),
+  };
+}
 
 /**
  * Rules by resource name (sorted). The product sub-category rule became a composite
@@ -53,5 +69,8 @@ export function registerResources(
     registerCsvRoutes(app, ctx, def, { service, resolve: byName, rules: rules[def.name] ?? {} });
     services.set(def.name, service);
   }
+  // Every resource is an entity automations start on and write (record-events.ts).
+  const entities = new Map([...services].map(([name, service]) => [name, entityOf(service)]));
+  addEntitySource(ctx, { list: () => [...entities.values()], get: (name) => entities.get(name) });
   return services;
 }

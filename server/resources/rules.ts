@@ -28,9 +28,12 @@ export interface AfterWriteContext {
   existing: Row | null;
   /** The row as stored now. */
   row: Row;
-  actorId: string;
+  /** Null: the system (an automation's step). */
+  actorId: string | null;
   /** The app's services (notifications, jobs), for what the write sets in motion. */
   app: AppContext;
+  /** What caused the write (an automation's run, whose chain what it starts continues). */
+  cause?: object | null;
 }
 
 /**

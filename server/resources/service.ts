@@ -1,32 +1,28 @@
 /**
  * The generic operations behind a resource's routes: list, get, create, update, delete.
- * Database errors become answers a person can act on: a unique violation is a 409 naming
- * its fields, a missing related record a 400 on its field, a record still in use a 409.
+ * Database errors become answers a person can act on (db-errors.ts). Writes are told to the
+ * app's record watcher (automations' record triggers, record-events.ts) in their transaction
+ * when it watches them, and may join a caller's transaction (an automation's step).
  */
 import { type Expression, type SqlBool, sql } from "kysely";
 import type { ResourceDefinition } from "../../resources/contract";
 import type { EntitySchema } from "../../schemas/contract";
-import { invalidInputMessage, fieldTitle as titleOf } from "../../schemas/error-messages";
-import { withArticle } from "../../src/lib/text";
+import { fieldErrors, invalidInputMessage } from "../../schemas/error-messages";
 import type { AppContext } from "../context";
 import { MAX_SHAPES, StatementCache } from "../db/statements";
-import { badRequest, conflict, HttpError, notFound } from "../http/errors";
+import { badRequest, notFound } from "../http/errors";
 import { type ListQuery, type ListResult, listPage } from "../http/list-query";
-import { type ScopedRelation, scopedRelationsOf, uniqueName } from "./columns";
+import { compileBody } from "../http/validation";
+import { type ScopedRelation, scopedRelationsOf } from "./columns";
 import { type CustomFieldCatalogue, customFields } from "./custom-fields";
+import { dbErrorInWords } from "./db-errors";
 import { listOptionsOf } from "./list-options";
 import { optionFieldsOf, optionProblems } from "./options";
-import { CUSTOM, mergeCustom, type Row, toColumns, toRecord } from "./records";
+import { type EntityWriteOptions, isWatched, type RecordChangeType, recordWatcherOf } from "./record-events";
+import { bodySchemaOf, CUSTOM, mergeCustom, type Row, toColumns, toRecord } from "./records";
 import type { AnyDb, Quiet, ResourceRules } from "./rules";
 
 const listBaseOf = (db: AnyDb, table: string) => db.selectFrom(`${table} as t`).selectAll("t");
-
-interface PgError {
-  code?: string;
-  constraint?: string;
-  detail?: string;
-  table?: string;
-}
 
 export class ResourceService {
   readonly table: string;
@@ -35,6 +31,8 @@ export class ResourceService {
   /** The list pages': their rows only become records, so their instants come as text. */
   private readonly listStatements = new StatementCache({ instantsAsText: true });
   private readonly quietness = new Map<string, Quiet>();
+  /** Bodies from elsewhere than a route, checked as the routes check them (`validate`). */
+  private readonly validators = new Map<"create" | "update", ReturnType<typeof compileBody>>();
   private base: ReturnType<typeof listBaseOf> | undefined;
   /** The custom fields of an `x-custom` resource; its schema is read per request. */
   private readonly runtime: CustomFieldCatalogue | undefined;
@@ -116,28 +114,41 @@ export class ResourceService {
   // functions: tsx (esbuild keepNames) gives each named closure a defineProperty call, on
   // every request.
 
-  async create(body: Row, actorId: string): Promise<Row> {
+  async create(body: Row, actorId: string | null, via?: EntityWriteOptions): Promise<Row> {
     const schema = await this.schemaNow();
+    if (via) this.validate(schema, "create", body);
     await this.checkBody(schema, "create", body);
     const values = { ...toColumns(schema, body), created_by: actorId, updated_by: actorId };
+    // A watched write (an automation's record trigger) runs in a transaction, told in it.
+    const watched = await this.watched("created");
     const row = await this.write(
       async (trx) => {
         const set: Row = {};
         await this.rules.beforeWrite?.({ db: trx, existing: null, values: body, set });
         const row = await this.insertRow(trx, { ...values, ...set });
-        await this.rules.afterWrite?.({ db: trx, existing: null, row, actorId, app: this.ctx });
+        await this.rules.afterWrite?.({
+          db: trx,
+          existing: null,
+          row,
+          actorId,
+          app: this.ctx,
+          cause: via?.cause,
+        });
+        if (watched) await this.tell(trx, schema, "created", null, row, actorId, via);
         return row;
       },
-      this.quiet("create", body) === true ? (db) => this.insertRow(db, values) : undefined,
+      !watched && this.quiet("create", body) === true ? (db) => this.insertRow(db, values) : undefined,
+      via?.db,
     );
     this.publish("created", [row.id as string], actorId);
     return toRecord(schema, row);
   }
 
-  async update(id: string, body: Row, actorId: string): Promise<Row> {
+  async update(id: string, body: Row, actorId: string | null, via?: EntityWriteOptions): Promise<Row> {
     const schema = await this.schemaNow();
+    if (via) this.validate(schema, "update", body);
     await this.checkBody(schema, "update", body, () =>
-      this.db
+      (via?.db ?? this.db)
         .selectFrom(this.table)
         .selectAll()
         .where("id", "=", id)
@@ -145,7 +156,8 @@ export class ResourceService {
         .then((r) => r ?? null),
     );
     const values = { ...toColumns(schema, body), updated_by: actorId };
-    const quiet = this.quiet("update", body);
+    const watched = await this.watched("updated");
+    const quiet = watched || via ? false : this.quiet("update", body);
     // Guarded by the rules' condition: no row back when it does not hold (or no such record).
     const guarded =
       typeof quiet === "object"
@@ -166,7 +178,15 @@ export class ResourceService {
           await this.rules.beforeWrite?.({ db: trx, existing, values: body, set });
           const row = await this.updateRow(trx, id, { ...values, ...set });
           if (!row) throw notFound(`${this.def.singular} not found`);
-          await this.rules.afterWrite?.({ db: trx, existing, row, actorId, app: this.ctx });
+          await this.rules.afterWrite?.({
+            db: trx,
+            existing,
+            row,
+            actorId,
+            app: this.ctx,
+            cause: via?.cause,
+          });
+          if (watched) await this.tell(trx, schema, "updated", existing, row, actorId, via);
           return row;
         },
         quiet === true
@@ -176,9 +196,68 @@ export class ResourceService {
               return row;
             }
           : undefined,
+        via?.db,
       ));
     this.publish("updated", [id], actorId);
     return toRecord(schema, row);
+  }
+
+  /**
+   * Whether the app's record watcher watches this resource's writes of `type`: answered from
+   * its memory, so a write nobody watches sends no statement more.
+   */
+  private watched(type: RecordChangeType): boolean | Promise<boolean> {
+    return isWatched(this.ctx, this.def.name, type);
+  }
+
+  /** Tells the record watcher of a write, in its transaction, with the records as the API shows them. */
+  private async tell(
+    db: AnyDb,
+    schema: EntitySchema,
+    type: RecordChangeType,
+    before: Row | null,
+    after: Row | null,
+    actorId: string | null,
+    via?: EntityWriteOptions,
+  ): Promise<void> {
+    await recordWatcherOf(this.ctx)?.changed(db, [
+      {
+        entity: this.def.name,
+        type,
+        before: before && toRecord(schema, before),
+        after: after && toRecord(schema, after),
+        actorId,
+        cause: via?.cause ?? null,
+      },
+    ]);
+  }
+
+  /**
+   * A body from elsewhere than a route (an automation's step) checked as the route checks it:
+   * the one validator, the engine's body schemas, the same words.
+   */
+  private validate(schema: EntitySchema, mode: "create" | "update", body: Row): void {
+    if (this.runtime) return; // checkBody validates an `x-custom` resource's body.
+    let check = this.validators.get(mode);
+    if (!check) {
+      check = compileBody(bodySchemaOf(schema, mode));
+      this.validators.set(mode, check);
+    }
+    if (!check(body)) {
+      const details = fieldErrors(check.errors ?? []);
+      throw badRequest(invalidInputMessage(details), details);
+    }
+  }
+
+  /** The first record whose fields equal `match`, oldest first (an automation's "find record"). */
+  async findFirst(db: AnyDb, match: Row): Promise<Row | null> {
+    const schema = await this.schemaNow();
+    const columns = toColumns(schema, match);
+    let query = db.selectFrom(this.table).selectAll();
+    for (const [column, value] of Object.entries(columns))
+      query = value === null ? query.where(column, "is", null) : query.where(column, "=", value);
+    const row = await query.orderBy("created_at").orderBy("id").limit(1).executeTakeFirst();
+    return row ? toRecord(schema, row as Row) : null;
   }
 
   /** The transaction of a write that is always sent as one statement. */
@@ -236,16 +315,32 @@ export class ResourceService {
   /** Deletes records; with `mustExist`, a missing one is a 404. Returns how many went. */
   async remove(ids: string[], actorId: string, mustExist: boolean): Promise<number> {
     const { afterDelete, beforeDelete } = this.rules;
+    const watched = await this.watched("deleted");
     const del = (db: AnyDb): Promise<Row[]> => {
       const query = db.deleteFrom(this.table).where("id", "in", ids);
-      return afterDelete ? query.returningAll().execute() : query.returning("id").execute();
+      return afterDelete || watched ? query.returningAll().execute() : query.returning("id").execute();
     };
-    const deleted = beforeDelete
-      ? await this.write(async (trx) => {
-          await beforeDelete({ db: trx, ids, app: this.ctx });
-          return del(trx);
-        }, undefined)
-      : await this.write(del, del);
+    const deleted =
+      beforeDelete || watched
+        ? await this.write(async (trx) => {
+            await beforeDelete?.({ db: trx, ids, app: this.ctx });
+            const rows = await del(trx);
+            if (watched && rows.length) {
+              const schema = await this.schemaNow();
+              await recordWatcherOf(this.ctx)?.changed(
+                trx,
+                rows.map((row) => ({
+                  entity: this.def.name,
+                  type: "deleted" as const,
+                  before: toRecord(schema, row),
+                  after: null,
+                  actorId,
+                })),
+              );
+            }
+            return rows;
+          }, undefined)
+        : await this.write(del, del);
     if (afterDelete && deleted.length) {
       await afterDelete(deleted, this.ctx).catch((error: unknown) =>
         this.ctx.log.error({ err: error, resource: this.def.name }, "after-delete rule failed"),
@@ -261,21 +356,30 @@ export class ResourceService {
     return deleted.length;
   }
 
-  private publish(type: "created" | "updated" | "deleted", ids: string[], actorId: string) {
-    this.ctx.events?.publish({ resource: this.def.name, moduleID: this.def.moduleID, type, ids, actorId });
+  private publish(type: "created" | "updated" | "deleted", ids: string[], actorId: string | null) {
+    this.ctx.events?.publish({
+      resource: this.def.name,
+      moduleID: this.def.moduleID,
+      type,
+      ids,
+      actorId: actorId ?? "",
+    });
   }
 
   /**
    * Runs a write and translates constraint violations: `single`, when given, is the one
    * statement the write needs (the rules leave it alone), sent as is, since the constraints
    * hold it together and a begin/commit pair would triple its round trips; else `work` runs
-   * in a transaction.
+   * in a transaction; `within`, the caller's transaction, which `work` joins.
    */
   private async write<T>(
     work: (trx: AnyDb) => Promise<T>,
     single: ((db: AnyDb) => Promise<T>) | undefined,
+    within?: AnyDb,
   ): Promise<T> {
     try {
+      // The caller's transaction (an automation's step): the write joins it.
+      if (within) return await work(within);
       if (single) return await single(this.db);
       return await this.db.transaction().execute(work);
     } catch (error) {
@@ -285,45 +389,6 @@ export class ResourceService {
 
   /** A database error in words (also for writes outside this service: CSV imports). */
   translate(error: unknown): unknown {
-    if (error instanceof HttpError) return error;
-    const e = error as PgError;
-    const { schema } = this.def;
-    if (e.code === "23505") {
-      const fields = (schema["x-unique"] ?? []).find((f) => uniqueName(this.table, f) === e.constraint) ?? [];
-      const label = fields.map((f) => titleOf(schema, f)).join(" and ");
-      return conflict(
-        `${withArticle(this.def.singular.toLowerCase(), true)} with this ${label || "value"} already exists`,
-        fields.map((field) => ({ field, message: `${titleOf(schema, field)} is already in use` })),
-      );
-    }
-    // 23001: ON DELETE RESTRICT as PostgreSQL 16+ reports it (PGlite); 23503 elsewhere.
-    if (e.code === "23503" || e.code === "23001") {
-      const scoped = this.scoped.find((r) => r.constraint === e.constraint);
-      if (scoped) {
-        const title = (f: string) => titleOf(schema, f).toLowerCase();
-        const message = `The ${title(scoped.field)} does not belong to the chosen ${title(scoped.within)}`;
-        return badRequest(message, [{ field: scoped.field, message }]);
-      }
-      // Our table's foreign key: the related record is missing. Another table's: we are still used.
-      const field = Object.keys(schema.properties).find((f) => e.constraint === `${this.table}_${f}_fkey`);
-      if (field) {
-        const target = this.resolve(schema.properties[field]["x-relation"]?.resource ?? "");
-        const message = `The chosen ${(target?.singular ?? titleOf(schema, field)).toLowerCase()} does not exist`;
-        return badRequest(message, [{ field, message }]);
-      }
-      const user = resourceOfTable(this.resolve, e.table);
-      return conflict(
-        `This ${this.def.singular.toLowerCase()} is still used by ${user ? user.label.toLowerCase() : "other records"}; remove those first`,
-      );
-    }
-    return error;
+    return dbErrorInWords(error, this.def, this.table, this.scoped, this.resolve);
   }
-}
-
-function resourceOfTable(
-  resolve: (name: string) => ResourceDefinition | undefined,
-  table: string | undefined,
-): ResourceDefinition | undefined {
-  if (!table) return undefined;
-  return resolve(table.replace(/_/g, "-"));
 }

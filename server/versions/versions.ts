@@ -22,7 +22,8 @@ export async function addVersion(
     number: number;
     kind: VersionKind;
     data: unknown;
-    actorId: string;
+    /** Null: the system (an automation's step). */
+    actorId: string | null;
   },
 ): Promise<void> {
   await db

@@ -11,6 +11,7 @@ import type { AppContext } from "../../context";
 import { idParams, uuid } from "../../http/route-params";
 import { requireCrm, touchesCrm } from "./crm-access";
 import { publish, readDraft, rotateWebhookSecret, saveDraft, version, versions } from "./definitions";
+import { requireEntities } from "./entity-access";
 import { scheduleNext } from "./schedule";
 
 const config = { access: moduleAccess(MODULE_IDS.automation) };
@@ -90,6 +91,7 @@ export async function automationRoutes(app: FastifyInstance, ctx: AppContext) {
       const id = request.params.id;
       const published = await publish(ctx.db, id, userId, async (trx, definition) => {
         if (touchesCrm(definition)) requireCrm(request, "Publishing this automation");
+        await requireEntities(ctx, request, definition);
         await scheduleNext(ctx, trx, id, definition, new Date());
       });
       changed(id, userId);

@@ -7,7 +7,7 @@
  */
 import type { FastifyRequest } from "fastify";
 import { MODULE_IDS } from "../../../resources/modules";
-import { type AutomationDefinition, walkSteps } from "../../../schemas/automation";
+import { type AutomationDefinition, RECORD_RESOURCES, walkSteps } from "../../../schemas/automation";
 import { principalOf } from "../../auth/access";
 import { forbidden } from "../../http/errors";
 import type { Run, RunWithSteps } from "../../runs";
@@ -23,14 +23,9 @@ const CRM_TRIGGERS: ReadonlySet<string> = new Set([
   "email-opened",
   "email-clicked",
 ]);
-const CRM_ACTIONS: ReadonlySet<string> = new Set([
-  "send_email",
-  "send_sms",
-  "create_record",
-  "update_record",
-  "add_tag",
-  "enrol_in_sequence",
-]);
+const CRM_ACTIONS: ReadonlySet<string> = new Set(["send_email", "send_sms", "add_tag", "enrol_in_sequence"]);
+/** Record steps on a CRM record by its first name; on any other entity its module is checked (entity-access.ts). */
+const RECORD_ACTIONS: ReadonlySet<string> = new Set(["create_record", "update_record", "find_record"]);
 
 export const hasCrm = (request: FastifyRequest) => principalOf(request).modules.has(MODULE_IDS.crm);
 
@@ -38,7 +33,13 @@ export const hasCrm = (request: FastifyRequest) => principalOf(request).modules.
 export function touchesCrm(definition: AutomationDefinition): boolean {
   if (CRM_TRIGGERS.has(definition.trigger.kind)) return true;
   return walkSteps(definition.steps).some(
-    (s) => (s.kind === "action" && s.type !== null && CRM_ACTIONS.has(s.type)) || s.kind === "wait",
+    (s) =>
+      (s.kind === "action" &&
+        s.type !== null &&
+        (CRM_ACTIONS.has(s.type) ||
+          (RECORD_ACTIONS.has(s.type) &&
+            (RECORD_RESOURCES as readonly string[]).includes(s.inputs.resource ?? "")))) ||
+      s.kind === "wait",
   );
 }
 

@@ -6,14 +6,17 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../../context";
+import { watchRecords } from "../../resources/record-events";
 import type { ResourceService } from "../../resources/service";
 import type { EntryLifecycle } from "../cms/entry-lifecycle";
 import type { SubmissionWriter } from "../forms/submission-writer";
 import { registerAutomationKind } from "./automation.kind";
 import { automationRoutes } from "./automations.routes";
 import { entryPublished, formSubmitted } from "./content-events";
+import { automationEntityRoutes } from "./entity-access";
 import { automationFailureRoutes } from "./failures.routes";
 import { automationHookRoutes } from "./hooks.routes";
+import { RecordTriggers } from "./record-triggers";
 import { automationRunRoutes } from "./runs.routes";
 import { registerScheduleJob } from "./schedule";
 import { automationTemplateRoutes } from "./templates.routes";
@@ -37,10 +40,13 @@ export async function automationModule(
   deps: AutomationDependencies,
 ): Promise<void> {
   registerAutomationKind(ctx);
+  // Every entity's writes may start automations (record triggers).
+  watchRecords(ctx, new RecordTriggers(ctx));
   registerScheduleJob(ctx);
   deps.submissions.onStored(formSubmitted(ctx));
   deps.cms?.onPublishing(entryPublished(ctx));
   await automationRoutes(app, ctx);
+  await automationEntityRoutes(app, ctx);
   await automationRunRoutes(app, ctx);
   await automationHookRoutes(app, ctx);
   if (deps.automations) await automationTemplateRoutes(app, ctx, deps.automations);

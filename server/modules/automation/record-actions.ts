@@ -5,7 +5,7 @@
  * triggers other automations with this run as parent (never this automation again: lineage).
  */
 import type { Transaction } from "kysely";
-import type { ActionStep, RecordResource } from "../../../schemas/automation";
+import { type ActionStep, RECORD_RESOURCES, type RecordResource } from "../../../schemas/automation";
 import type { EntitySchema } from "../../../schemas/contract";
 import { clientSchema } from "../../../schemas/crm-clients";
 import { opportunitySchema } from "../../../schemas/crm-opportunities";
@@ -19,6 +19,7 @@ import { PermanentStepError } from "../../runs";
 import { notifyAssignment } from "../crm/assignments";
 import { enrolClients } from "../crm/sequences/enrolments";
 import { opportunityMoved } from "./crm-events";
+import { entityExecutors } from "./entity-actions";
 import {
   type AutomationRun,
   type Client,
@@ -94,10 +95,18 @@ function withDefaults(resource: RecordResource, values: Record<string, unknown>)
   return out;
 }
 
+/** A CRM record named by its first name (`client`): the path flows published before issue 30 take. */
+const isCrmRecord = (resource: string | undefined): resource is RecordResource =>
+  (RECORD_RESOURCES as readonly string[]).includes(resource ?? "");
+
 export function recordExecutors(ctx: AppContext): Record<string, Executor> {
-  const create_record: Executor = async ({ trx, run, step: { step } }) => {
-    const { inputs } = step as ActionStep;
-    const resource = inputs.resource as RecordResource;
+  // Any other entity (a resource, a CMS type) through its own service: entity-actions.ts.
+  const entities = entityExecutors(ctx);
+  const create_record: Executor = async (context) => {
+    const { inputs } = context.step.step as ActionStep;
+    if (!isCrmRecord(inputs.resource)) return entities.create(context);
+    const { trx, run } = context;
+    const resource = inputs.resource;
     const values = await valuesFor(trx, run);
     const fields = withDefaults(
       resource,
@@ -124,9 +133,11 @@ export function recordExecutors(ctx: AppContext): Record<string, Executor> {
     return { input: { resource, fields }, output: { id: made.id, resource } };
   };
 
-  const update_record: Executor = async ({ trx, run, step: { step } }) => {
-    const { inputs } = step as ActionStep;
-    const resource = inputs.resource as RecordResource;
+  const update_record: Executor = async (context) => {
+    const { inputs } = context.step.step as ActionStep;
+    if (!isCrmRecord(inputs.resource)) return entities.update(context);
+    const { trx, run } = context;
+    const resource = inputs.resource;
     const values = await valuesFor(trx, run);
     const id = fillVariables(inputs.recordId ?? "", values).trim();
     if (!UUID.test(id)) throw new PermanentStepError(`"${id}" is not the ID of a record`);
@@ -208,5 +219,5 @@ export function recordExecutors(ctx: AppContext): Record<string, Executor> {
     return { input: { sequenceId: inputs.sequenceId }, output: { sequenceId: inputs.sequenceId, ...result } };
   };
 
-  return { create_record, update_record, add_tag, enrol_in_sequence };
+  return { create_record, update_record, find_record: entities.find, add_tag, enrol_in_sequence };
 }

@@ -39,6 +39,10 @@ export interface TriggerEvent {
    */
   byHand?: boolean;
   startedBy?: string | null;
+  /** Record triggers: the entity whose record changed (record-triggers.ts). */
+  entity?: string;
+  /** record-updated: the fields whose values changed. */
+  changedFields?: readonly string[];
 }
 
 /** Whether a published trigger is for this event (before its filter). */
@@ -52,6 +56,15 @@ export function triggerFits(trigger: Trigger, event: TriggerEvent): boolean {
       return !trigger.formId || trigger.formId === r.formId;
     case "cms-entry-published":
       return !trigger.contentType || trigger.contentType === r.contentType;
+    case "record-created":
+    case "record-deleted":
+      return trigger.resource === event.entity;
+    case "record-updated": {
+      if (trigger.resource !== event.entity) return false;
+      const changed = event.changedFields ?? [];
+      // Only when one of the chosen fields changed; with none chosen, when any did.
+      return trigger.fields?.length ? trigger.fields.some((f) => changed.includes(f)) : changed.length > 0;
+    }
     default:
       return true;
   }

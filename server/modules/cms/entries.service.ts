@@ -14,13 +14,16 @@ import { StatementCache } from "../../db/statements";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import { canonicalJson } from "../../http/idempotency";
 import { type ListQuery, listPage } from "../../http/list-query";
+import { type EntityWriteOptions, isWatched } from "../../resources/record-events";
 import type { AnyDb } from "../../resources/rules";
 import { addVersion, deleteVersions, type VersionKind } from "../../versions/versions";
+import { cmsEntity, tellEntryChange } from "./entry-changes";
 import { checkEntryWrite } from "./entry-checks";
 import { type EntryRow, entryRecord, type Values } from "./entry-record";
 import { sanitiseRichText } from "./entry-values";
 import { type ContentType, TypeRegistry } from "./type-registry";
 
+export { cmsEntity } from "./entry-changes";
 export { type EntryRow, entryRecord } from "./entry-record";
 
 /** Fields of the entry itself that a list may filter and sort by. */
@@ -199,12 +202,20 @@ export class EntriesService {
     return checkEntryWrite(db, this.registry, type, id, values, domainIds, locale);
   }
 
-  async create(type: ContentType, write: EntryWrite, actorId: string): Promise<Values> {
+  async create(
+    type: ContentType,
+    write: EntryWrite,
+    actorId: string | null,
+    via?: EntityWriteOptions,
+  ): Promise<Values> {
     const values = await this.validate(type, write.values);
     const domainIds = [...new Set(write.domainIds ?? [])];
-    const row = await this.db.transaction().execute(async (trx) => {
+    const watched = await isWatched(this.ctx, cmsEntity(type), "created");
+    const row = await this.inTransaction(via, async (trx) => {
       await this.checkWrite(trx, type, null, values, domainIds);
-      return this.insertEntry(trx, type, values, domainIds, actorId);
+      const row = await this.insertEntry(trx, type, values, domainIds, actorId);
+      if (watched) await tellEntryChange(this.ctx, trx, type, "created", null, row, actorId, via);
+      return row;
     });
     this.changed(type, "created", [row.id], actorId);
     return entryRecord(type, row);
@@ -219,7 +230,7 @@ export class EntriesService {
     type: ContentType,
     values: Values,
     domainIds: readonly string[],
-    actorId: string,
+    actorId: string | null,
     variant?: { locale: string; sourceId: string },
   ): Promise<EntryRow> {
     const inserted = (await trx
@@ -247,8 +258,15 @@ export class EntriesService {
     return inserted;
   }
 
-  async update(type: ContentType, id: string, write: EntryWrite, actorId: string): Promise<Values> {
-    const row = await this.db.transaction().execute(async (trx) => {
+  async update(
+    type: ContentType,
+    id: string,
+    write: EntryWrite,
+    actorId: string | null,
+    via?: EntityWriteOptions,
+  ): Promise<Values> {
+    const watched = await isWatched(this.ctx, cmsEntity(type), "updated");
+    const row = await this.inTransaction(via, async (trx) => {
       const existing = await this.row(type, id, trx, true);
       if (write.revision !== undefined && write.revision !== existing.revision)
         throw await this.conflictOf(trx, type, existing);
@@ -267,7 +285,7 @@ export class EntriesService {
           .where("source_id", "=", id)
           .execute();
       const version = write.autosave ? existing.version : existing.version + 1;
-      return this.writeEntry(
+      const written = await this.writeEntry(
         trx,
         type,
         id,
@@ -281,6 +299,8 @@ export class EntriesService {
         },
         write.autosave ? undefined : { number: version, kind: "save", data: values, actorId },
       );
+      if (watched) await tellEntryChange(this.ctx, trx, type, "updated", existing, written, actorId, via);
+      return written;
     });
     this.changed(type, "updated", [id], actorId);
     return (await this.records(type, [row]))[0] as Values;
@@ -295,7 +315,7 @@ export class EntriesService {
     type: ContentType,
     id: string,
     set: Values,
-    version?: { number: number; kind: VersionKind; data: Values; actorId: string },
+    version?: { number: number; kind: VersionKind; data: Values; actorId: string | null },
   ): Promise<EntryRow> {
     const row = (await trx
       .updateTable("cms_entries")
@@ -344,6 +364,7 @@ export class EntriesService {
   }
 
   async remove(type: ContentType, ids: string[], actorId: string, mustExist: boolean): Promise<number> {
+    const watched = await isWatched(this.ctx, cmsEntity(type), "deleted");
     const deleted = await this.db.transaction().execute(async (trx) => {
       // An entry's variants go with it (by foreign key): their versions too.
       const variants = await trx
@@ -351,13 +372,11 @@ export class EntriesService {
         .select("id")
         .where("source_id", "in", ids)
         .execute();
-      const rows = await trx
-        .deleteFrom("cms_entries")
-        .where("type_id", "=", type.id)
-        .where("id", "in", ids)
-        .returning("id")
-        .execute();
+      const query = trx.deleteFrom("cms_entries").where("type_id", "=", type.id).where("id", "in", ids);
+      const rows = watched ? await query.returningAll().execute() : await query.returning("id").execute();
       const gone = rows.map((r) => r.id as string);
+      for (const row of watched ? rows : [])
+        await tellEntryChange(this.ctx, trx, type, "deleted", row as EntryRow, null, actorId);
       await deleteVersions(trx, entriesResource(type), [
         ...gone,
         ...variants.map((v) => v.id as string).filter((v) => !gone.includes(v)),
@@ -369,13 +388,26 @@ export class EntriesService {
     return deleted.length;
   }
 
-  changed(type: ContentType, kind: "created" | "updated" | "deleted", ids: string[], actorId: string): void {
+  /** A write joins the caller's transaction (`via`, an automation's step), else has its own. */
+  private inTransaction<T>(
+    via: EntityWriteOptions | undefined,
+    work: (trx: AnyDb) => Promise<T>,
+  ): Promise<T> {
+    return via ? work(via.db) : this.db.transaction().execute(work);
+  }
+
+  changed(
+    type: ContentType,
+    kind: "created" | "updated" | "deleted",
+    ids: string[],
+    actorId: string | null,
+  ): void {
     this.ctx.events?.publish({
       resource: entriesResource(type),
       moduleID: MODULE_IDS.cms,
       type: kind,
       ids,
-      actorId,
+      actorId: actorId ?? "",
     });
   }
 }

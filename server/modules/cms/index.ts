@@ -5,10 +5,12 @@
 import type { FastifyInstance } from "fastify";
 import { MODULE_IDS } from "../../../resources/modules";
 import type { AppContext } from "../../context";
+import { addEntitySource } from "../../resources/record-events";
 import { webhookRoutes } from "../../webhooks/webhook.routes";
 import { cmsRoutes } from "./cms.routes";
 import { ContentTypesService } from "./content-types.service";
 import { EntriesService } from "./entries.service";
+import { cmsEntities } from "./entry-entities";
 import { EntryLifecycle, SCHEDULE_ATTEMPTS, SCHEDULE_JOB, type SchedulePayload } from "./entry-lifecycle";
 import { EntryLocaleService, entryLocaleRoutes } from "./entry-locales";
 import { navigationRoutes } from "./navigation.routes";
@@ -27,6 +29,8 @@ export async function cmsModule(app: FastifyInstance, ctx: AppContext) {
   const types = new ContentTypesService(ctx, registry);
   const entries = new EntriesService(ctx, registry);
   const lifecycle = new EntryLifecycle(ctx, registry, entries);
+  // Every collection and single type is an entity automations start on and write.
+  addEntitySource(ctx, cmsEntities(registry, entries));
   ctx.jobs.register<SchedulePayload>(
     SCHEDULE_JOB,
     (job) => lifecycle.runScheduled(job.payload, job.attempt),

@@ -6,7 +6,7 @@
 
 import { badRequest } from "../../http/errors";
 import type { ResourceRules } from "../../resources/rules";
-import type { Db as RunDb } from "../../runs";
+import type { Run, Db as RunDb } from "../../runs";
 import { opportunityMoved } from "../automation/crm-events";
 import { notifyAssignment } from "./assignments";
 import { placeOnArrival } from "./board-positions";
@@ -86,7 +86,14 @@ export const opportunityRules: ResourceRules = {
       await exitSequences(app, db as Db, String(row.client_id), row.status);
     // Automations on a stage change start, and runs waiting for one go on (issue 17).
     if (existing && existing.stage !== row.stage)
-      await opportunityMoved(app, db as unknown as RunDb, row, existing.stage);
+      await opportunityMoved(
+        app,
+        db as unknown as RunDb,
+        row,
+        existing.stage,
+        // An automation's step that moved it: the runs it starts continue that run's chain.
+        (context.cause as Run | null | undefined) ?? null,
+      );
     await addTimeline(
       db as Db,
       entries.map((e) => ({

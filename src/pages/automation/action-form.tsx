@@ -6,17 +6,17 @@
 import { DeleteOutlined, PlusOutlined } from "@ant-design/icons";
 import { useSelect } from "@refinedev/antd";
 import type { BaseRecord } from "@refinedev/core";
-import { Button, Input, Select, Space } from "antd";
+import { AutoComplete, Button, Input, Select, Space } from "antd";
 import {
   ACTION_INPUTS,
   ACTION_OPTIONS,
   type ActionInputs,
   type ActionStep,
   HTTP_METHODS,
-  RECORD_RESOURCES,
 } from "../../../schemas/automation";
 import { MergeLine, MergeText } from "../crm/email/merge-inputs";
 import { PanelItem } from "../forms/panel-item";
+import { entityOptions, useEntities } from "./entities";
 import type { VariableGroup } from "./variables";
 
 interface ActionFormProps {
@@ -28,19 +28,20 @@ interface ActionFormProps {
   onInputs: (inputs: ActionInputs) => void;
 }
 
-const RESOURCE_LABELS = { client: "Client", opportunity: "Opportunity", task: "Task" } as const;
-
 /** Rows of name and value (record fields, HTTP headers). */
 function Pairs({
   id,
   rows,
   nameLabel,
+  names,
   groups,
   onChange,
 }: {
   id: string;
   rows: ReadonlyArray<{ name: string; value: string }>;
   nameLabel: string;
+  /** The names to offer (a record's fields), typed or picked. */
+  names?: ReadonlyArray<{ value: string; label: string }>;
   groups: readonly VariableGroup[];
   onChange: (rows: Array<{ name: string; value: string }>) => void;
 }) {
@@ -51,14 +52,31 @@ function Pairs({
       {rows.map((row, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place.
         <Space.Compact key={i} block className="af-pair">
-          <Input
-            id={`${id}-${i}-name`}
-            aria-label={`${nameLabel} ${i + 1}`}
-            placeholder={nameLabel}
-            value={row.name}
-            onChange={(e) => set(i, { ...row, name: e.target.value })}
-            style={{ width: "40%" }}
-          />
+          {names ? (
+            <AutoComplete
+              id={`${id}-${i}-name`}
+              aria-label={`${nameLabel} ${i + 1}`}
+              placeholder={nameLabel}
+              value={row.name}
+              options={names.map((n) => ({ value: n.value, label: `${n.label} (${n.value})` }))}
+              filterOption={(typed, option) =>
+                String(option?.label ?? "")
+                  .toLowerCase()
+                  .includes(typed.toLowerCase())
+              }
+              onChange={(name: string) => set(i, { ...row, name })}
+              style={{ width: "40%" }}
+            />
+          ) : (
+            <Input
+              id={`${id}-${i}-name`}
+              aria-label={`${nameLabel} ${i + 1}`}
+              placeholder={nameLabel}
+              value={row.name}
+              onChange={(e) => set(i, { ...row, name: e.target.value })}
+              style={{ width: "40%" }}
+            />
+          )}
           <MergeLine
             id={`${id}-${i}-value`}
             value={row.value}
@@ -95,6 +113,11 @@ export function ActionForm({ step, option, groups, onChooseType, onInputs }: Act
     pagination: { pageSize: 50 },
     queryOptions: { enabled: step.type === "enrol_in_sequence" },
   });
+  const entities = useEntities();
+  const entity = entities.entityOf(inputs.resource);
+  /** The chosen record's fields, to pick (writable ones to set). */
+  const fieldNames = (writable: boolean) =>
+    entity?.fields.filter((f) => !writable || f.writable).map((f) => ({ value: f.key, label: f.title }));
   const text = (key: "to" | "subject" | "recordId" | "url", label: string, extra?: string) =>
     reads.has(key) && (
       <PanelItem id={`af-action-${key}`} label={label} extra={extra}>
@@ -127,10 +150,13 @@ export function ActionForm({ step, option, groups, onChooseType, onInputs }: Act
         <PanelItem id="af-action-resource" label="Record">
           <Select
             id="af-action-resource"
+            showSearch
+            optionFilterProp="label"
+            loading={entities.loading}
             value={inputs.resource}
             placeholder="Choose a kind of record"
-            options={RECORD_RESOURCES.map((r) => ({ value: r, label: RESOURCE_LABELS[r] }))}
-            onChange={(resource) => set({ resource })}
+            options={entityOptions(entities.entities, inputs.resource)}
+            onChange={(resource: string) => set({ resource })}
           />
         </PanelItem>
       )}
@@ -157,11 +183,28 @@ export function ActionForm({ step, option, groups, onChooseType, onInputs }: Act
           />
         </PanelItem>
       )}
+      {reads.has("match") && (
+        <PanelItem
+          id="af-action-match-0-name"
+          label="Find by"
+          extra="The first record whose fields equal these values; {{steps.<this step>.record.…}} reads it."
+        >
+          <Pairs
+            id="af-action-match"
+            nameLabel="Field"
+            names={fieldNames(false)}
+            rows={Object.entries(inputs.match ?? {}).map(([name, value]) => ({ name, value }))}
+            groups={groups}
+            onChange={(rows) => set({ match: Object.fromEntries(rows.map((r) => [r.name, r.value])) })}
+          />
+        </PanelItem>
+      )}
       {reads.has("fields") && (
         <PanelItem id="af-action-fields-0-name" label="Fields">
           <Pairs
             id="af-action-fields"
             nameLabel="Field"
+            names={fieldNames(true)}
             rows={Object.entries(inputs.fields ?? {}).map(([name, value]) => ({ name, value }))}
             groups={groups}
             onChange={(rows) => set({ fields: Object.fromEntries(rows.map((r) => [r.name, r.value])) })}

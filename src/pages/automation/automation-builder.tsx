@@ -18,6 +18,7 @@ import { plural } from "../../lib/text";
 import { automationKeys, getDraft, nodeProblemsOf, publish, saveDraft } from "./automation-api";
 import { automationReducer, initialAutomationState } from "./automation-state";
 import { type DeleteChoice, DeleteStepDialog } from "./delete-step-dialog";
+import { useEntities } from "./entities";
 import { FlowCanvas, focusCanvasNode } from "./flow-canvas";
 import { stepsBefore } from "./flow-edits";
 import { definitionToGraph, graphToDefinition, parseParentId } from "./flow-graph";
@@ -34,7 +35,6 @@ type SaveState =
   | { state: "conflict" };
 
 const SAVE_DELAY_MS = 800;
-const schemaOf = (name: string) => resourceByName(name)?.schema;
 
 export function AutomationBuilder({ id }: { id: string }) {
   const { message } = App.useApp();
@@ -146,13 +146,23 @@ export function AutomationBuilder({ id }: { id: string }) {
 
   // The variables a step may use (spec §3 formFields, actionFormFields).
   const trigger = definition?.trigger;
-  const fromTrigger = useMemo(() => (trigger ? triggerFields(trigger, schemaOf) : []), [trigger]);
+  // A resource's schema from the app's registry; any entity (a CMS type too) from the entities API.
+  const { schemaOf: entitySchemaOf } = useEntities();
+  const schemaOf = useCallback(
+    (name: string) => resourceByName(name)?.schema ?? entitySchemaOf(name),
+    [entitySchemaOf],
+  );
+  const fromTrigger = useMemo(() => (trigger ? triggerFields(trigger, schemaOf) : []), [trigger, schemaOf]);
   const fromSteps = useMemo(
     () =>
       definition && state.selectedNode
-        ? stepOutputFields(stepsBefore(definition, state.selectedNode), stepNumbers(definition.steps))
+        ? stepOutputFields(
+            stepsBefore(definition, state.selectedNode),
+            stepNumbers(definition.steps),
+            schemaOf,
+          )
         : [],
-    [definition, state.selectedNode],
+    [definition, state.selectedNode, schemaOf],
   );
   useEffect(() => dispatch({ type: "setFormFields", fields: fromTrigger }), [fromTrigger]);
   useEffect(() => dispatch({ type: "setActionFormFields", fields: fromSteps }), [fromSteps]);

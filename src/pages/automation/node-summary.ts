@@ -6,12 +6,14 @@
 import {
   ACTION_LABELS,
   type ActionType,
+  isRecordTrigger,
   TRIGGER_LABELS,
   type Trigger,
   WAIT_EVENT_LABELS,
 } from "../../../schemas/automation";
 import { type CrudFilter, type Operator, TEXT_CONDITION_LABELS } from "../../../schemas/conditions";
 import { plural, withArticle } from "../../lib/text";
+import { entityTitle } from "./entity-names";
 import type { FlowNodeData, FlowNodeType } from "./flow-graph";
 
 /** Every operator a condition offers, with its words: the ten text ones first. */
@@ -68,15 +70,30 @@ function triggerDetail(trigger: Trigger): string {
       return trigger.formId ? "One form" : "Any form";
     case "cms-entry-published":
       return trigger.contentType ? `Type ${trigger.contentType}` : "Any content type";
+    case "record-updated":
+      if (!trigger.resource) return "Choose the record";
+      if (!trigger.fields?.length) return "Any change";
+      return `When ${trigger.fields.join(", ").replace(/_/g, " ")} ${trigger.fields.length === 1 ? "changes" : "change"}`;
+    case "record-created":
+    case "record-deleted":
+      if (!trigger.resource) return "Choose the record";
+      return trigger.filter?.length ? `Only when ${plural(leaves(trigger.filter), "rule")} hold` : "";
     default:
       return trigger.filter?.length ? `Only when ${plural(leaves(trigger.filter), "rule")} hold` : "";
   }
 }
 
+/** A trigger's title: its label, or an entity's "Product updated". */
+function triggerTitle(trigger: Trigger): string {
+  if (isRecordTrigger(trigger.kind) && trigger.resource)
+    return `${entityTitle(trigger.resource)} ${trigger.kind.slice("record-".length)}`;
+  return TRIGGER_LABELS[trigger.kind];
+}
+
 /** The title and detail a node shows. */
 export function nodeSummary(type: FlowNodeType, data: FlowNodeData): { title: string; detail: string } {
   if (type === "triggerNode" && data.trigger)
-    return { title: TRIGGER_LABELS[data.trigger.kind], detail: triggerDetail(data.trigger) };
+    return { title: triggerTitle(data.trigger), detail: triggerDetail(data.trigger) };
   const config = data.config;
   if (!config) return { title: "", detail: "" };
   const named = (fallback: string) => config.name || fallback;
@@ -121,7 +138,10 @@ function actionDetail(type: ActionType, inputs: Record<string, unknown>): string
       return text("tag") ? `Tag “${text("tag")}”` : "No tag yet";
     case "create_record":
     case "update_record":
-      return text("resource") ? withArticle(text("resource"), true) : "Choose a record";
+    case "find_record":
+      return text("resource")
+        ? withArticle(entityTitle(text("resource")).toLowerCase(), true)
+        : "Choose a record";
     case "enrol_in_sequence":
       return text("sequenceId") ? "In a sequence" : "Choose a sequence";
   }

@@ -10,9 +10,12 @@ import { useEffect } from "react";
 import {
   type ConditionStep,
   type DelayStep,
+  isRecordTrigger,
+  type RecordTriggerKind,
   TRIGGER_KINDS,
   TRIGGER_LABELS,
   type Trigger,
+  type TriggerKind,
   WAIT_EVENT_LABELS,
   WAIT_EVENTS,
   type WaitForEventStep,
@@ -22,6 +25,7 @@ import type { MergeField } from "../../../schemas/merge-fields";
 import { DELAY_UNITS, type DelayUnit } from "../../lib/delays";
 import { PanelItem } from "../forms/panel-item";
 import { ConditionEditor } from "./condition-editor";
+import { recordTriggerOptions, recordTriggerValue, useEntities } from "./entities";
 
 const UNIT_OPTIONS = DELAY_UNITS.map((u) => ({ value: u, label: u }));
 const TIME_ZONES =
@@ -104,16 +108,67 @@ export function TriggerForm({
   });
   const filter: ConditionalFilter = { operator: "and", value: trigger.filter ?? [] };
   const webhookUrl = webhookPath ? `${window.location.origin}${webhookPath}` : "";
+  const { entities, entityOf, loading } = useEntities();
+  const record = isRecordTrigger(trigger.kind);
+  const entity = record ? entityOf(trigger.resource) : undefined;
+  // Any entity's record events come as "<entity> created / updated / deleted" (issue 30).
+  const kindOptions = [
+    {
+      label: "Events",
+      options: TRIGGER_KINDS.filter((k) => !isRecordTrigger(k)).map((k) => ({
+        value: k,
+        label: TRIGGER_LABELS[k],
+      })),
+    },
+    {
+      label: "Any record",
+      options: [
+        // A record trigger whose record is not chosen yet (or no longer exists) still shows its words.
+        ...(record && !entity
+          ? [{ value: trigger.kind, label: `${TRIGGER_LABELS[trigger.kind]}: choose the record` }]
+          : []),
+        ...recordTriggerOptions(entities),
+      ],
+    },
+  ];
+  const kindValue =
+    record && entity && trigger.resource
+      ? recordTriggerValue(trigger.kind as RecordTriggerKind, trigger.resource)
+      : trigger.kind;
+  const chooseKind = (value: string) => {
+    const [kind, resource] = value.split("|") as [TriggerKind, string | undefined];
+    if (!resource) onChange({ kind, resource: undefined, fields: undefined });
+    else onChange({ kind, resource, ...(kind === "record-updated" ? {} : { fields: undefined }) });
+  };
   return (
     <>
       <PanelItem id="af-trigger-kind" label="Starts when">
         <Select
           id="af-trigger-kind"
-          value={trigger.kind}
-          options={TRIGGER_KINDS.map((k) => ({ value: k, label: TRIGGER_LABELS[k] }))}
-          onChange={(kind) => onChange({ kind })}
+          showSearch
+          optionFilterProp="label"
+          loading={loading}
+          value={kindValue}
+          options={kindOptions}
+          onChange={chooseKind}
         />
       </PanelItem>
+      {trigger.kind === "record-updated" && (
+        <PanelItem id="af-trigger-fields" label="When these fields change" extra="Empty: any field">
+          <Select
+            id="af-trigger-fields"
+            mode="multiple"
+            allowClear
+            placeholder="Any field"
+            optionFilterProp="label"
+            value={trigger.fields ?? []}
+            options={(entity?.fields ?? [])
+              .filter((f) => !["id", "created_at", "updated_at"].includes(f.key))
+              .map((f) => ({ value: f.key, label: f.title }))}
+            onChange={(fields: string[]) => onChange({ fields: fields.length ? fields : undefined })}
+          />
+        </PanelItem>
+      )}
       {trigger.kind === "opportunity-stage-changed" && (
         <PanelItem id="af-trigger-stage" label="To stage" extra="Empty: any stage">
           <Input

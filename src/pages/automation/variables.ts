@@ -93,6 +93,21 @@ export function triggerFields(
       return [];
     case "automation-failed":
       return FAILED_RUN_FIELDS.map((f) => ({ key: `trigger.${f.key}`, label: f.label }));
+    case "record-created":
+    case "record-updated":
+    case "record-deleted": {
+      const schema = trigger.resource ? schemaOf(trigger.resource) : undefined;
+      const owner = schema?.title ?? "Record";
+      return [
+        ...schemaFields(schema, "trigger", owner),
+        ...(trigger.kind === "record-updated"
+          ? [
+              ...schemaFields(schema, "trigger.previous", `${owner} before`),
+              { key: "trigger.changedFields", label: "Fields that changed" },
+            ]
+          : []),
+      ];
+    }
   }
 }
 
@@ -115,6 +130,10 @@ const OUTPUTS: Readonly<Record<string, ReadonlyArray<readonly [string, string]>>
   ],
   create_record: [["id", "record's ID"]],
   update_record: [["id", "record's ID"]],
+  find_record: [
+    ["found", "found (true or false)"],
+    ["id", "record's ID"],
+  ],
   add_tag: [["tag", "tag"]],
   enrol_in_sequence: [["enrolled", "enrolled"]],
   http_request: [
@@ -133,14 +152,25 @@ export function stepLabel(step: Step, number: number | undefined): string {
   return `Step ${number ?? "?"} (${kind})`;
 }
 
-/** The outputs of `steps` (those a run passes before the step being edited). */
-export function stepOutputFields(steps: readonly Step[], numbers: ReadonlyMap<string, number>): MergeField[] {
+/**
+ * The outputs of `steps` (those a run passes before the step being edited); a "find record"
+ * step's found record gives its entity's fields too (`schemaOf` reads them).
+ */
+export function stepOutputFields(
+  steps: readonly Step[],
+  numbers: ReadonlyMap<string, number>,
+  schemaOf: (resource: string) => EntitySchema | undefined = () => undefined,
+): MergeField[] {
   return steps.flatMap((step) => {
     const key = step.kind === "action" ? (step.type ?? "") : step.kind;
-    return (OUTPUTS[key] ?? []).map(([field, words]) => ({
+    const label = stepLabel(step, numbers.get(step.id));
+    const fixed = (OUTPUTS[key] ?? []).map(([field, words]) => ({
       key: `steps.${step.id}.${field}`,
-      label: `${stepLabel(step, numbers.get(step.id))}: ${words}`,
+      label: `${label}: ${words}`,
     }));
+    if (step.kind !== "action" || step.type !== "find_record" || !step.inputs.resource) return fixed;
+    const found = schemaFields(schemaOf(step.inputs.resource), `steps.${step.id}.record`, label);
+    return [...fixed, ...found];
   });
 }
 
