@@ -71,7 +71,7 @@ test("a person starts from a template, makes its one choice, publishes, and sees
   const gallery = page.getByRole("dialog", { name: "Start from a template" });
   await dialogOpened(gallery);
   const card = gallery.getByRole("button", { name: /^New form answer → client \+ welcome email/ });
-  await expect(card).toContainText("Form submitted → Add tag → Condition → Send email → Create CRM record");
+  await expect(card).toContainText("Form submitted → Add tag → Condition → Send email → Create record");
   await expect(gallery.getByRole("listitem")).toHaveCount(6);
   await shoot(page, "automation-templates", "gallery");
   expect(await violations(page)).toEqual([]);

@@ -37,7 +37,7 @@ const ICONS: Readonly<Record<string, ComponentType>> = {
   UserAddOutlined,
 };
 
-/** "Form submitted → Add tag → Condition → Send email → Create CRM record". */
+/** "Form submitted → Add tag → Condition → Send email → Create record". */
 export function templatePreview(template: AutomationTemplate): string {
   const steps = walkSteps(template.definition.steps).map((s) =>
     s.kind === "action" && s.type ? ACTION_LABELS[s.type] : STEP_KIND_LABELS[s.kind],
