@@ -6,7 +6,7 @@
 import { CloudUploadOutlined, ExperimentOutlined } from "@ant-design/icons";
 import { useInvalidate } from "@refinedev/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Alert, App, Button, Space, Tag, Typography } from "antd";
+import { Alert, App, Button, Space, Tag } from "antd";
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from "react";
 import { useSearchParams } from "react-router";
 import { resourceByName } from "../../../resources";
@@ -23,16 +23,12 @@ import { FlowCanvas, focusCanvasNode } from "./flow-canvas";
 import { stepsBefore } from "./flow-edits";
 import { definitionToGraph, graphToDefinition, parseParentId } from "./flow-graph";
 import { NodeSidebar } from "./node-sidebar";
+import { type SaveState, SaveStatus } from "./save-status";
 import { TemplateChoices, useDraftTemplate, useTemplateChoices } from "./template-choices";
 import { TestStepPanel, TestSummary } from "./test-results";
 import { TestSampleDialog } from "./test-sample-dialog";
 import { useTestRun } from "./use-test-run";
 import { stepOutputFields, triggerFields, variableGroups } from "./variables";
-
-type SaveState =
-  | { state: "idle" | "saving" | "saved" }
-  | { state: "error"; message: string }
-  | { state: "conflict" };
 
 const SAVE_DELAY_MS = 800;
 
@@ -370,42 +366,5 @@ export function AutomationBuilder({ id }: { id: string }) {
         onConfirm={onDelete}
       />
     </div>
-  );
-}
-
-function SaveStatus({
-  save,
-  unsaved,
-  onReload,
-}: {
-  save: SaveState;
-  unsaved: boolean;
-  onReload: () => void;
-}) {
-  if (save.state === "conflict")
-    return (
-      <Typography.Text type="danger" role="status">
-        Someone else saved this draft since you opened it.{" "}
-        <Button size="small" onClick={onReload}>
-          Load their version
-        </Button>
-      </Typography.Text>
-    );
-  if (save.state === "error")
-    return (
-      <Typography.Text type="danger" role="status">
-        Draft not saved: {save.message}
-      </Typography.Text>
-    );
-  return (
-    <Typography.Text type="secondary" role="status">
-      {save.state === "saving"
-        ? "Saving draft…"
-        : unsaved
-          ? "Unsaved changes"
-          : save.state === "saved"
-            ? "Draft saved"
-            : "Draft"}
-    </Typography.Text>
   );
 }
