@@ -28,6 +28,7 @@ import {
   type WaitForEventStep,
 } from "../../../schemas/automation";
 import { publishProblems } from "../../../schemas/automation-checks";
+import type { TestRun, TestSample, TestStepResult, WouldSend } from "../../../schemas/automation-test-runs";
 import { matches } from "../../../schemas/conditions";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db";
@@ -40,13 +41,18 @@ import { type AutomationStepDef, automationFlow } from "./flow";
 import type { AutomationContext, AutomationRun } from "./run-scope";
 import { scopeOf } from "./run-scope";
 import { markTestRun } from "./test-mode";
-import type { TestRun, TestSample, TestStepResult, WouldSend } from "./test-run-types";
 import { type SampleStart, sampleFromRecord, sampleFromValues, sampleNoun } from "./test-samples";
 import { actionNote, delayNote, fixFor, stepTitle, waitNote } from "./test-words";
 import { AUTOMATION_KIND } from "./triggers";
 import { conditionRecord, fillVariables, variableValues } from "./variables";
 
-export type { TestRun, TestSample, TestStatus, TestStepResult, WouldSend } from "./test-run-types";
+export type {
+  TestRun,
+  TestSample,
+  TestStatus,
+  TestStepResult,
+  WouldSend,
+} from "../../../schemas/automation-test-runs";
 
 type Trx = Transaction<Database>;
 type Executor = StepExecutor<AutomationStepDef, AutomationContext>;

@@ -13,43 +13,15 @@ export const testKeys = {
   samples: (id: string, q: string) => ["automations", id, "test-samples", q] as const,
 };
 
-export type TestSample =
-  | { kind: "record"; id: string }
-  | { kind: "variables"; values: Record<string, string>; clientId?: string };
+import type { TestRun, TestSample } from "../../../schemas/automation-test-runs";
 
-export type TestStatus = "passed" | "failed" | "skipped" | "branch";
-
-/** One node's result: the trigger (`id` "trigger") or a step. */
-export interface TestStepResult {
-  id: string;
-  number: number;
-  title: string;
-  status: TestStatus;
-  branch?: string;
-  note?: string;
-  inputs: unknown;
-  outputs: unknown;
-  error?: string;
-  /** What to change, in words, when it failed. */
-  fix?: string;
-}
-
-/** What a real run would have sent (the test sent nothing). */
-export interface WouldSend {
-  stepId: string;
-  channel: "email" | "sms" | "http";
-  [field: string]: unknown;
-}
-
-export interface TestRun {
-  sample: TestSample;
-  steps: TestStepResult[];
-  sent: WouldSend[];
-  outputs: Record<string, unknown>;
-  testedAt: string;
-  /** Set when only this step ran ("Test this step"). */
-  stepId?: string;
-}
+export type {
+  TestRun,
+  TestSample,
+  TestStatus,
+  TestStepResult,
+  WouldSend,
+} from "../../../schemas/automation-test-runs";
 
 export interface SampleCandidate {
   id: string;

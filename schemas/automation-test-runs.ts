@@ -1,4 +1,4 @@
-/** What a test run of a draft answers (test-run.ts runs it; docs/automation-api.md, "Test runs"). */
+/** What a test run of a draft answers, for the server (server/modules/automation/test-run.ts) and the builder (docs/automation-api.md, "Test runs"). Pure types. */
 
 export type TestSample =
   | { kind: "record"; id?: string }
