@@ -12,6 +12,7 @@ import {
   TRIGGER_ID,
   walkSteps,
 } from "../../../schemas/automation";
+import type { EntityField, EntitySummary } from "../../../schemas/automation-entities";
 import type { EntitySchema, FieldSchema } from "../../../schemas/contract";
 import { isInternal } from "../../../schemas/contract";
 import { moduleAccess, principalOf } from "../../auth/access";
@@ -20,23 +21,7 @@ import { forbidden } from "../../http/errors";
 import { type Entity, entityNamed, listEntities } from "../../resources/record-events";
 import { invalid } from "./definitions";
 
-export interface EntityField {
-  key: string;
-  title: string;
-  /** The JSON Schema type, null left out ("string", "integer", "array", …). */
-  type: string;
-  format?: string;
-  /** Whether an automation's step may set it. */
-  writable: boolean;
-  enum?: readonly unknown[];
-}
-
-export interface EntitySummary {
-  name: string;
-  label: string;
-  singular: string;
-  fields: EntityField[];
-}
+export type { EntityField, EntitySummary };
 
 const AUDIT = new Set(["created_by", "updated_by"]);
 

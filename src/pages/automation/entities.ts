@@ -13,23 +13,10 @@ import {
   RECORD_TRIGGER_KINDS,
   type RecordTriggerKind,
 } from "../../../schemas/automation";
+import type { EntityField, EntitySummary } from "../../../schemas/automation-entities";
 import type { EntitySchema } from "../../../schemas/contract";
 
-export interface EntityField {
-  key: string;
-  title: string;
-  type: string;
-  format?: string;
-  writable: boolean;
-  enum?: readonly unknown[];
-}
-
-export interface EntitySummary {
-  name: string;
-  label: string;
-  singular: string;
-  fields: readonly EntityField[];
-}
+export type { EntityField, EntitySummary };
 
 const client = createServiceClient("api");
 
