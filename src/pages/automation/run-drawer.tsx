@@ -33,7 +33,7 @@ const STEP_COLORS: Readonly<Record<RunStep["status"], string>> = {
 export const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** A step's input or output as labelled fields, or why there is none. */
-function Fields({ title, fields }: { title: string; fields: RunField[] }) {
+export function Fields({ title, fields }: { title: string; fields: RunField[] }) {
   if (!fields.length) return null;
   return (
     <Descriptions

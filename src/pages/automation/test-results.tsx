@@ -11,10 +11,11 @@ import {
   ExperimentOutlined,
   MinusCircleFilled,
 } from "@ant-design/icons";
-import { Alert, Button, Descriptions, Space, Tag, Typography } from "antd";
+import { Alert, Button, Space, Tag, Typography } from "antd";
 import type { ReactNode } from "react";
 import { BRANCH_LABELS, type Branch, TRIGGER_ID } from "../../../schemas/automation";
 import { plural } from "../../lib/text";
+import { Fields } from "./run-drawer";
 import { type RunField, runFields, valueText } from "./run-words";
 import type { TestRun, TestStatus, TestStepResult } from "./test-api";
 
@@ -71,24 +72,6 @@ function fieldsOf(result: TestStepResult, which: "inputs" | "outputs"): RunField
     return [...extra, ...fields];
   }
   return fields;
-}
-
-function Fields({ title, fields }: { title: string; fields: RunField[] }) {
-  if (!fields.length) return null;
-  return (
-    <Descriptions
-      title={title}
-      column={1}
-      size="small"
-      bordered
-      className="af-run-fields"
-      items={fields.map((f, i) => ({
-        key: `${f.label}-${i}`,
-        label: f.label,
-        children: <span className="af-run-value">{f.value}</span>,
-      }))}
-    />
-  );
 }
 
 /** The selected node's result in the sidebar. */
