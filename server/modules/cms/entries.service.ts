@@ -13,26 +13,19 @@ import type { AppContext } from "../../context";
 import { StatementCache } from "../../db/statements";
 import { badRequest, conflict, notFound } from "../../http/errors";
 import { canonicalJson } from "../../http/idempotency";
-import { type ListQuery, listPage } from "../../http/list-query";
+import type { ListQuery } from "../../http/list-query";
 import { type EntityWriteOptions, isWatched } from "../../resources/record-events";
 import type { AnyDb } from "../../resources/rules";
 import { addVersion, deleteVersions, type VersionKind } from "../../versions/versions";
 import { cmsEntity, tellEntryChange } from "./entry-changes";
 import { checkEntryWrite } from "./entry-checks";
+import { entryRows } from "./entry-list";
 import { type EntryRow, entryRecord, type Values } from "./entry-record";
 import { sanitiseRichText } from "./entry-values";
 import { type ContentType, TypeRegistry } from "./type-registry";
 
 export { cmsEntity } from "./entry-changes";
 export { type EntryRow, entryRecord } from "./entry-record";
-
-/** Fields of the entry itself that a list may filter and sort by. */
-const ENTRY_COLUMNS = {
-  status: "string",
-  published_at: "date",
-  created_at: "date",
-  updated_at: "date",
-} as const;
 
 export interface EntryWrite {
   values: Values;
@@ -64,47 +57,7 @@ export class EntriesService {
    * or with `missing` the entries that have none in that locale yet.
    */
   async list(type: ContentType, query: ListQuery & { domain?: string; locale?: string; missing?: string }) {
-    const schema = type.schema;
-    const json = this.registry.listFields(type, "t.data");
-    let base = this.db.selectFrom("cms_entries as t").selectAll("t").where("t.type_id", "=", type.id);
-    const params: unknown[] = [type.id];
-    if (query.domain) {
-      base = base.where(sql<boolean>`t.domain_ids @> array[${query.domain}]::uuid[]`);
-      params.push(query.domain);
-    }
-    if (query.locale) {
-      base = base.where("t.locale", "=", query.locale);
-      params.push(query.locale);
-    } else {
-      base = base.where("t.source_id", "is", null);
-      if (query.missing) {
-        base = base.where(
-          sql<boolean>`not exists (select 1 from cms_entries v where v.source_id = t.id and v.locale = ${query.missing})`,
-        );
-        params.push(query.missing);
-      }
-    }
-    const { rows, total, totalExact } = await listPage(
-      this.db,
-      base,
-      query,
-      {
-        table: "t",
-        defaultSort: "-updated_at",
-        sortFields: [
-          ...schema["x-filterable"].filter((f) => json.filterFields[f]),
-          ...Object.keys(ENTRY_COLUMNS),
-        ],
-        filterFields: { ...json.filterFields, ...ENTRY_COLUMNS, id: "uuid", domain_ids: "uuids" },
-        expressions: json.expressions,
-        search: schema["x-searchable"],
-      },
-      {
-        statements: this.statements,
-        key: `${query.domain ? "domain" : ""} ${query.locale ? "locale" : query.missing ? "missing" : ""}`,
-        params,
-      },
-    );
+    const { rows, total, totalExact } = await entryRows(this.db, this.registry, this.statements, type, query);
     return { data: await this.records(type, rows as EntryRow[]), total, totalExact };
   }
 
