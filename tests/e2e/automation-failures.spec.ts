@@ -65,19 +65,16 @@ test("a failed run notifies its owner, and failed runs are filtered and retried 
     });
     started.push(r.id);
   }
-  await expect
-    .poll(
-      async () =>
-        (
-          await admin.expect<{ total: number }>(
-            "GET",
-            `/api/automations/${automation.id}/runs?status=failed`,
-            200,
-          )
-        ).total,
-      { timeout: 60_000 },
-    )
-    .toBe(3);
+  /** The automation's failed runs, counted by the API. */
+  const failedRuns = async () =>
+    (
+      await admin.expect<{ total: number }>(
+        "GET",
+        `/api/automations/${automation.id}/runs?status=failed`,
+        200,
+      )
+    ).total;
+  await expect.poll(failedRuns, { timeout: 60_000 }).toBe(3);
 
   // The owner's bell: the failure, named by the step, opens the run.
   await expect(bell(page)).toHaveAccessibleName(/Notifications, \d+ unread/, { timeout: 30_000 });
@@ -132,19 +129,7 @@ test("a failed run notifies its owner, and failed runs are filtered and retried 
       return all.data.filter((r) => r.status === "cancelled" && r.exitReason === "retried").length;
     })
     .toBe(3);
-  await expect
-    .poll(
-      async () =>
-        (
-          await admin.expect<{ total: number }>(
-            "GET",
-            `/api/automations/${automation.id}/runs?status=failed`,
-            200,
-          )
-        ).total,
-      { timeout: 60_000 },
-    )
-    .toBe(3);
+  await expect.poll(failedRuns, { timeout: 60_000 }).toBe(3);
   await expect(rows).toHaveCount(3);
   await expect(page.getByText("3 failed runs selected")).toBeHidden();
   await shoot(page, "automation-failures", "runs-filtered");
