@@ -11,11 +11,12 @@
  * which proves the LISTEN connection re-subscribed.
  */
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { findPgBin, type PgCluster, startPgCluster } from "../../scripts/pg-cluster";
 import { makeCataloguePdf } from "../fixtures/make-pdf";
 import { type ChildServer, freePort, GiveUp, spawnServer, waitFor } from "./child-server";
 import { ADMIN } from "./harness";
+import { freshBucket, s3Env } from "./s3";
 
 const bin = findPgBin();
 /** Long, so that only a NOTIFY can make the other process forget a session in time. */
@@ -35,6 +36,11 @@ const sidOf = (token: string): string =>
 describe.skipIf(!bin)("the server survives its PostgreSQL database going away", () => {
   let cluster: PgCluster;
   let databaseUrl: string;
+  /**
+   * One bucket for every process, as instances behind a load balancer share their files: a
+   * job another process takes must find the file the first one stored.
+   */
+  let storageEnv: Record<string, string>;
   const servers: ChildServer[] = [];
   let a: ChildServer;
   let b: ChildServer;
@@ -52,6 +58,7 @@ describe.skipIf(!bin)("the server survives its PostgreSQL database going away", 
 
   async function start(): Promise<ChildServer> {
     const server = spawnServer(await freePort(), {
+      ...storageEnv,
       DATABASE_URL: databaseUrl,
       SESSION_CACHE_MS: String(SESSION_CACHE_MS),
       AUTH_MAX_ATTEMPTS: "1000",
@@ -168,6 +175,7 @@ describe.skipIf(!bin)("the server survives its PostgreSQL database going away", 
     const url = new URL(cluster.url);
     url.pathname = `/${DB_NAME}`;
     databaseUrl = url.toString();
+    storageEnv = s3Env(await freshBucket(inject("s3Url")));
     // One after the other: both would run the migrations otherwise.
     a = await start();
     b = await start();
@@ -266,7 +274,7 @@ describe.skipIf(!bin)("the server survives its PostgreSQL database going away", 
     cluster.stopServer("fast");
     let late: ChildServer | null = null;
     try {
-      late = spawnServer(await freePort(), { DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" });
+      late = spawnServer(await freePort(), { ...storageEnv, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" });
       servers.push(late);
       const waiting = late;
       await waitFor(
@@ -302,7 +310,9 @@ describe.skipIf(!bin)("the server survives its PostgreSQL database going away", 
       "the PDF to be processed",
       async () => {
         const res = await a.api("GET", `/api/pdfs/${id}`, { token: accessToken });
-        return res.status === 200 && res.body.pdflist_status === "ready" ? res.body.pdflist_status : false;
+        if (res.status === 200 && res.body.pdflist_status === "ready") return res.body.pdflist_status;
+        // Thrown, so that a time-out says where the processing stood.
+        throw new Error(`${res.status} ${res.body.pdflist_status}: ${res.body.processing_text}`);
       },
       90_000,
       200,
