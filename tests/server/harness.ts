@@ -34,6 +34,17 @@ function migratedPglite(): Blob {
   return pgliteTemplate;
 }
 
+/**
+ * A new DATA_DIR (a temp folder, the caller removes it) whose PGlite database is already
+ * migrated, loaded from the template: a child server on it boots without running every
+ * migration (several seconds of CPU each time on a busy machine).
+ */
+export async function migratedDataDir(prefix: string): Promise<string> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `atelier-${prefix}-`));
+  await (await openDatabase({ databaseUrl: null, pgliteDir: dir, pgliteTemplate: migratedPglite() })).close();
+  return dir;
+}
+
 export const ADMIN = { email: "admin@example.com", password: "Admin-Passw0rd!" };
 export const DEVICE = { deviceId: "device-1", deviceName: "Linux Chrome" };
 export const CHROME_UA =

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { makeCataloguePdf } from "../fixtures/make-pdf";
 import { type ChildServer, freePort, spawnServer } from "./child-server";
-import { ADMIN, DEVICE, sleep } from "./harness";
+import { ADMIN, DEVICE, migratedDataDir, sleep } from "./harness";
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -41,6 +41,13 @@ async function countUsers(port: number, token: string): Promise<number> {
 
 function tempDir() {
   const dir = mkdtempSync(path.join(os.tmpdir(), "atelier-proc-"));
+  dirs.push(dir);
+  return dir;
+}
+
+/** A folder whose database is migrated already, for tests about what happens after a boot. */
+async function migratedDir() {
+  const dir = await migratedDataDir("proc");
   dirs.push(dir);
   return dir;
 }
@@ -81,7 +88,7 @@ describe("server process on PGlite", { timeout: 480_000 }, () => {
   });
 
   it("loses no write answered 2xx when killed with -9", async () => {
-    const dir = tempDir();
+    const dir = await migratedDir();
     const p = start(dir, await freePort());
     await waitHealthy(p);
     const token = await signIn(p.port);
@@ -126,7 +133,7 @@ describe("server process on PGlite", { timeout: 480_000 }, () => {
   });
 
   it("resumes a PDF's processing after kill -9, keeping the pages already rendered", async () => {
-    const dir = tempDir();
+    const dir = await migratedDir();
     const p = start(dir, await freePort());
     await waitHealthy(p);
     const token = await signIn(p.port);

@@ -9,7 +9,7 @@ import path from "node:path";
 import { expect, inject } from "vitest";
 import { openDatabase } from "../../server/db";
 import type { ChildServer } from "./child-server";
-import { ADMIN, DEVICE, type Driver } from "./harness";
+import { ADMIN, DEVICE, type Driver, migratedDataDir } from "./harness";
 import { createTestDatabase } from "./pg";
 
 export interface CrashDatabase {
@@ -33,7 +33,10 @@ export async function crashDatabase(
     env.DATABASE_URL = db.url;
     cleanups.push(() => db.drop());
   }
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `atelier-${prefix}-`));
+  // On PGlite the folder holds the migrated database already: the first boot is only a boot.
+  const dataDir = databaseUrl
+    ? mkdtempSync(path.join(os.tmpdir(), `atelier-${prefix}-`))
+    : await migratedDataDir(prefix);
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   env.DATA_DIR = dataDir;
   return { env, databaseUrl, dataDir };

@@ -14,7 +14,7 @@ import { sql } from "kysely";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { openDatabase } from "../../server/db";
 import { waitFor } from "./child-server";
-import { ADMIN, DRIVERS } from "./harness";
+import { ADMIN, DRIVERS, migratedDataDir } from "./harness";
 import { createTestDatabase } from "./pg";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -87,11 +87,13 @@ describe.each(DRIVERS)("kill -9 with runs in flight on %s", (driver) => {
       env.DATABASE_URL = db.url;
       cleanups.push(() => db.drop());
     }
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), "atelier-runs-crash-"));
+    // Migrated here, so the first child's boot (which sets the length of the waits) is only a boot.
+    const dataDir = databaseUrl
+      ? mkdtempSync(path.join(os.tmpdir(), "atelier-runs-crash-"))
+      : await migratedDataDir("runs-crash");
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     env.DATA_DIR = dataDir;
-    // Migrated here, so the first child's boot (which sets the length of the waits) is only a boot.
-    await (await openDatabase({ databaseUrl, pgliteDir: dataDir })).close();
+    if (databaseUrl) await (await openDatabase({ databaseUrl, pgliteDir: dataDir })).close();
 
     const first = spawnChild({ ...env, RUNS_START: String(RUNS) });
     cleanups.push(() => {
