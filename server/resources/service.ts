@@ -144,7 +144,17 @@ export class ResourceService {
     return toRecord(schema, row);
   }
 
-  async update(id: string, body: Row, actorId: string | null, via?: EntityWriteOptions): Promise<Row> {
+  /**
+   * Updates one record. `publish: false` leaves the live `updated` change to the caller, who
+   * sends one for many records (a bulk edit, server/resources/bulk).
+   */
+  async update(
+    id: string,
+    body: Row,
+    actorId: string | null,
+    via?: EntityWriteOptions,
+    publish = true,
+  ): Promise<Row> {
     const schema = await this.schemaNow();
     if (via) this.validate(schema, "update", body);
     await this.checkBody(schema, "update", body, () =>
@@ -198,7 +208,7 @@ export class ResourceService {
           : undefined,
         via?.db,
       ));
-    this.publish("updated", [id], actorId);
+    if (publish) this.publish("updated", [id], actorId);
     return toRecord(schema, row);
   }
 
