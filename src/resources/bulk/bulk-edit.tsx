@@ -176,10 +176,8 @@ function BulkEditDialog({
       destroyOnHidden
     >
       {step.step === "pick" && (
-        <Flex vertical gap={12}>
-          <label htmlFor="bulk-field">
-            <Typography.Text strong>Field</Typography.Text>
-          </label>
+        <Flex vertical gap={8}>
+          <label htmlFor="bulk-field">Field</label>
           <Select
             id="bulk-field"
             aria-label="Field to set"

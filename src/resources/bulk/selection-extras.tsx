@@ -1,5 +1,5 @@
 import type { CrudFilter } from "@refinedev/core";
-import { Button, Typography } from "antd";
+import { Button } from "antd";
 import { toListParams } from "../../../providers/data-provider";
 import type { ResourceDefinition } from "../../../resources/contract";
 import type { BulkUpdateInput } from "../../../schemas/saved-views";
@@ -53,9 +53,6 @@ export function SelectionExtras({
         <Button size="small" type="link" onClick={() => setAllMatching(true)}>
           {`Select all ${total.toLocaleString("en-IN")} ${plural} matching the filter`}
         </Button>
-      )}
-      {allMatching && (
-        <Typography.Text type="secondary">{`All ${total?.toLocaleString("en-IN")} matching are chosen`}</Typography.Text>
       )}
       <BulkEditButton def={def} target={target} onDone={onDone} />
     </>

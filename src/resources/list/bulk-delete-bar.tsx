@@ -11,8 +11,8 @@ interface BulkDeleteBarProps {
   onDone: () => void;
   /** More controls for the selection (select all matching, edit a field: src/resources/bulk). */
   extra?: ReactNode;
-  /** Every record matching the filter is chosen, not only these rows: no delete of them. */
-  allMatching?: boolean;
+  /** Every record matching the filter is chosen (this many), not only these rows: no delete of them. */
+  allMatching?: number;
 }
 
 /**
@@ -45,11 +45,15 @@ export const BulkDeleteBar = memo(function BulkDeleteBar({
         background: token.colorPrimaryBg,
       }}
     >
-      {!allMatching && <Typography.Text strong>{count} selected</Typography.Text>}
+      <Typography.Text strong>
+        {allMatching === undefined
+          ? `${count} selected`
+          : `All ${allMatching.toLocaleString("en-IN")} ${def.label.toLowerCase()} matching the filter are selected`}
+      </Typography.Text>
       <Button size="small" type="link" onClick={onDone}>
         Clear selection
       </Button>
-      {(allMatching ? [] : (def.actions?.bulk ?? [])).map((key) => {
+      {(allMatching !== undefined ? [] : (def.actions?.bulk ?? [])).map((key) => {
         const Action = BULK_ACTIONS[key];
         return Action ? (
           <Suspense key={key} fallback={null}>
@@ -58,7 +62,7 @@ export const BulkDeleteBar = memo(function BulkDeleteBar({
         ) : null;
       })}
       {extra}
-      {!allMatching && (
+      {allMatching === undefined && (
         <Popconfirm
           title={`Delete ${count} selected?`}
           description="This cannot be undone."

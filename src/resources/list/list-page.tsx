@@ -145,7 +145,7 @@ function ResourceListPage({ def, embedded, query, headerControls }: ListPageProp
         def={def}
         ids={selected}
         onDone={clearSelection}
-        allMatching={allMatching}
+        allMatching={allMatching ? tableQuery.data?.total : undefined}
         extra={
           engine && (
             <SelectionExtras
