@@ -144,10 +144,7 @@ export class ResourceService {
     return toRecord(schema, row);
   }
 
-  /**
-   * Updates one record. `publish: false` leaves the live `updated` change to the caller, who
-   * sends one for many records (a bulk edit, server/resources/bulk).
-   */
+  /** `publish: false`: the caller sends one live change for many records (bulk edit). */
   async update(
     id: string,
     body: Row,

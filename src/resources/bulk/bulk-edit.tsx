@@ -181,6 +181,7 @@ function BulkEditDialog({
           <Select
             id="bulk-field"
             aria-label="Field to set"
+            style={{ width: "calc(50% - 12px)" }}
             showSearch
             optionFilterProp="label"
             placeholder="Choose the field to set"
