@@ -136,15 +136,18 @@ export function ViewTabs({ def, controls }: { def: ResourceDefinition; controls:
 
   return (
     <>
-      <Tabs
-        aria-label={`Views of the ${plural} list`}
-        size="small"
-        activeKey={active?.id ?? ALL}
-        items={items}
-        tabBarExtraContent={extra}
-        onChange={(key) => views.apply(views.views.find((v) => v.id === key) ?? null)}
-        style={{ marginBottom: 4 }}
-      />
+      {/* The buttons beside the tabs, not in their tab list (which may hold only tabs). */}
+      <Flex align="center" gap={12} style={{ marginBottom: 4 }}>
+        <Tabs
+          aria-label={`Views of the ${plural} list`}
+          size="small"
+          activeKey={active?.id ?? ALL}
+          items={items}
+          onChange={(key) => views.apply(views.views.find((v) => v.id === key) ?? null)}
+          style={{ flex: 1, minWidth: 0 }}
+        />
+        {extra}
+      </Flex>
       {naming && (
         <ViewNameModal
           def={def}

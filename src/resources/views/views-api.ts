@@ -2,11 +2,10 @@
  * The saved-view and bulk-edit calls of a resource's list (docs/resource-api.md, "Saved views"
  * and "Bulk edit"), on the resource's own service base.
  */
-import type { AxiosInstance } from "axios";
-import { createServiceClient } from "../../../providers/http";
+import { http } from "../../../providers/http";
 import { IDEMPOTENCY_HEADER } from "../../../providers/idempotency";
-import type { ResourceDefinition, ServiceBaseName } from "../../../resources/contract";
-import { resourcePath } from "../../../resources/contract";
+import { SERVICE_BASES } from "../../../providers/service-bases";
+import type { ResourceDefinition } from "../../../resources/contract";
 import type {
   BulkUpdate,
   BulkUpdateInput,
@@ -15,16 +14,10 @@ import type {
   SavedViewList,
 } from "../../../schemas/saved-views";
 
-const clients = new Map<ServiceBaseName, AxiosInstance>();
-const clientOf = (def: ResourceDefinition) => {
-  let client = clients.get(def.base);
-  if (!client) {
-    client = createServiceClient(def.base);
-    clients.set(def.base, client);
-  }
-  return client;
-};
-const viewsPath = (def: ResourceDefinition) => `${resourcePath(def)}/views`;
+/** A resource's collection as the data provider reaches it: the API under `/api`, the others at their base. */
+const collection = (def: ResourceDefinition) =>
+  `${def.base === "api" ? "/api" : SERVICE_BASES[def.base]}/${def.name}`;
+const viewsPath = (def: ResourceDefinition) => `${collection(def)}/views`;
 
 export const viewKeys = {
   views: (resource: string) => ["saved-views", resource] as const,
@@ -32,11 +25,11 @@ export const viewKeys = {
 };
 
 export async function listViews(def: ResourceDefinition): Promise<SavedViewList> {
-  return (await clientOf(def).get<SavedViewList>(viewsPath(def))).data;
+  return (await http.get<SavedViewList>(viewsPath(def))).data;
 }
 
 export async function createView(def: ResourceDefinition, input: SavedViewInput): Promise<SavedView> {
-  return (await clientOf(def).post<SavedView>(viewsPath(def), input, { idempotent: true })).data;
+  return (await http.post<SavedView>(viewsPath(def), input, { idempotent: true })).data;
 }
 
 export async function updateView(
@@ -44,15 +37,15 @@ export async function updateView(
   id: string,
   input: Partial<SavedViewInput>,
 ): Promise<SavedView> {
-  return (await clientOf(def).patch<SavedView>(`${viewsPath(def)}/${encodeURIComponent(id)}`, input)).data;
+  return (await http.patch<SavedView>(`${viewsPath(def)}/${encodeURIComponent(id)}`, input)).data;
 }
 
 export async function deleteView(def: ResourceDefinition, id: string): Promise<void> {
-  await clientOf(def).delete(`${viewsPath(def)}/${encodeURIComponent(id)}`);
+  await http.delete(`${viewsPath(def)}/${encodeURIComponent(id)}`);
 }
 
 export async function setDefaultView(def: ResourceDefinition, id: string | null): Promise<void> {
-  await clientOf(def).put(`${viewsPath(def)}/default`, { id });
+  await http.put(`${viewsPath(def)}/default`, { id });
 }
 
 /**
@@ -64,7 +57,7 @@ export async function startBulkUpdate(
   input: BulkUpdateInput,
   key: string,
 ): Promise<BulkUpdate> {
-  const answer = await clientOf(def).post<BulkUpdate>(`${resourcePath(def)}/bulk-update`, input, {
+  const answer = await http.post<BulkUpdate>(`${collection(def)}/bulk-update`, input, {
     idempotent: true,
     headers: { [IDEMPOTENCY_HEADER]: key },
   });
@@ -72,6 +65,5 @@ export async function startBulkUpdate(
 }
 
 export async function getBulkUpdate(def: ResourceDefinition, id: string): Promise<BulkUpdate> {
-  return (await clientOf(def).get<BulkUpdate>(`${resourcePath(def)}/bulk-update/${encodeURIComponent(id)}`))
-    .data;
+  return (await http.get<BulkUpdate>(`${collection(def)}/bulk-update/${encodeURIComponent(id)}`)).data;
 }
