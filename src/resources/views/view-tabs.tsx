@@ -137,13 +137,14 @@ export function ViewTabs({ def, controls }: { def: ResourceDefinition; controls:
   return (
     <>
       {/* The buttons beside the tabs, not in their tab list (which may hold only tabs). */}
-      <Flex align="center" gap={12} style={{ marginBottom: 4 }}>
+      <Flex align="center" gap={12} style={{ marginBottom: 12 }}>
         <Tabs
           aria-label={`Views of the ${plural} list`}
           size="small"
           activeKey={active?.id ?? ALL}
           items={items}
           onChange={(key) => views.apply(views.views.find((v) => v.id === key) ?? null)}
+          tabBarStyle={{ margin: 0 }}
           style={{ flex: 1, minWidth: 0 }}
         />
         {extra}
