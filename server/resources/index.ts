@@ -14,11 +14,13 @@ import { formRules } from "../modules/forms/forms.rules";
 import { pdfRules } from "../modules/pdf/pdf.rules";
 import { proposalRules } from "../modules/store/proposal.rules";
 import { productStoreRules } from "../modules/store/push";
+import { registerBulkUpdateJob, registerBulkUpdateRoutes } from "./bulk/bulk-update.routes";
 import { registerCsvParser, registerCsvRoutes } from "./csv/routes";
 import { registerResource } from "./engine";
 import { addEntitySource, type Entity } from "./record-events";
 import type { RulesRegistry } from "./rules";
 import type { ResourceService } from "./service";
+import { registerViewRoutes } from "./views/views.routes";
 
 /** A resource as an entity: its service's own create, update and find. */
 function entityOf(service: ResourceService): Entity {
@@ -67,8 +69,12 @@ export function registerResources(
   for (const def of defs) {
     const service = registerResource(app, ctx, def, byName, rules[def.name]);
     registerCsvRoutes(app, ctx, def, { service, resolve: byName, rules: rules[def.name] ?? {} });
+    // Saved views and bulk edit (issue 31): every resource's list has them.
+    registerViewRoutes(app, ctx, def, service);
+    registerBulkUpdateRoutes(app, ctx, def, service);
     services.set(def.name, service);
   }
+  registerBulkUpdateJob(ctx, services);
   // Every resource is an entity automations start on and write (record-events.ts).
   const entities = new Map([...services].map(([name, service]) => [name, entityOf(service)]));
   addEntitySource(ctx, { list: () => [...entities.values()], get: (name) => entities.get(name) });

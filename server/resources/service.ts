@@ -144,7 +144,14 @@ export class ResourceService {
     return toRecord(schema, row);
   }
 
-  async update(id: string, body: Row, actorId: string | null, via?: EntityWriteOptions): Promise<Row> {
+  /** `publish: false`: the caller sends one live change for many records (bulk edit). */
+  async update(
+    id: string,
+    body: Row,
+    actorId: string | null,
+    via?: EntityWriteOptions,
+    publish = true,
+  ): Promise<Row> {
     const schema = await this.schemaNow();
     if (via) this.validate(schema, "update", body);
     await this.checkBody(schema, "update", body, () =>
@@ -198,7 +205,7 @@ export class ResourceService {
           : undefined,
         via?.db,
       ));
-    this.publish("updated", [id], actorId);
+    if (publish) this.publish("updated", [id], actorId);
     return toRecord(schema, row);
   }
 

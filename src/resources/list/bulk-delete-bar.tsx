@@ -1,7 +1,7 @@
 import { DeleteOutlined } from "@ant-design/icons";
 import { useDeleteMany } from "@refinedev/core";
 import { Button, Flex, Popconfirm, Typography, theme } from "antd";
-import { memo, Suspense } from "react";
+import { memo, type ReactNode, Suspense } from "react";
 import type { ResourceDefinition } from "../../../resources/contract";
 import { BULK_ACTIONS } from "../actions";
 
@@ -9,13 +9,23 @@ interface BulkDeleteBarProps {
   def: ResourceDefinition;
   ids: string[];
   onDone: () => void;
+  /** More controls for the selection (select all matching, edit a field: src/resources/bulk). */
+  extra?: ReactNode;
+  /** Every record matching the filter is chosen (this many), not only these rows: no delete of them. */
+  allMatching?: number;
 }
 
 /**
  * "N selected", Clear selection, the resource's bulk actions (`actions.bulk`), and Delete
  * selected behind "Delete N selected?".
  */
-export const BulkDeleteBar = memo(function BulkDeleteBar({ def, ids, onDone }: BulkDeleteBarProps) {
+export const BulkDeleteBar = memo(function BulkDeleteBar({
+  def,
+  ids,
+  onDone,
+  extra,
+  allMatching,
+}: BulkDeleteBarProps) {
   const { token } = theme.useToken();
   const { mutate, mutation } = useDeleteMany();
   if (ids.length === 0) return null;
@@ -35,11 +45,15 @@ export const BulkDeleteBar = memo(function BulkDeleteBar({ def, ids, onDone }: B
         background: token.colorPrimaryBg,
       }}
     >
-      <Typography.Text strong>{count} selected</Typography.Text>
+      <Typography.Text strong>
+        {allMatching === undefined
+          ? `${count} selected`
+          : `All ${allMatching.toLocaleString("en-IN")} ${def.label.toLowerCase()} matching the filter are selected`}
+      </Typography.Text>
       <Button size="small" type="link" onClick={onDone}>
         Clear selection
       </Button>
-      {(def.actions?.bulk ?? []).map((key) => {
+      {(allMatching !== undefined ? [] : (def.actions?.bulk ?? [])).map((key) => {
         const Action = BULK_ACTIONS[key];
         return Action ? (
           <Suspense key={key} fallback={null}>
@@ -47,28 +61,31 @@ export const BulkDeleteBar = memo(function BulkDeleteBar({ def, ids, onDone }: B
           </Suspense>
         ) : null;
       })}
-      <Popconfirm
-        title={`Delete ${count} selected?`}
-        description="This cannot be undone."
-        okText="Yes, delete"
-        okButtonProps={{ danger: true }}
-        cancelText="Cancel"
-        onConfirm={() =>
-          mutate(
-            {
-              resource: def.name,
-              dataProviderName: def.base,
-              ids,
-              successNotification: { type: "success", message: `${count} ${noun} deleted` },
-            },
-            { onSuccess: onDone },
-          )
-        }
-      >
-        <Button size="small" danger icon={<DeleteOutlined />} loading={mutation.isPending}>
-          Delete selected
-        </Button>
-      </Popconfirm>
+      {extra}
+      {allMatching === undefined && (
+        <Popconfirm
+          title={`Delete ${count} selected?`}
+          description="This cannot be undone."
+          okText="Yes, delete"
+          okButtonProps={{ danger: true }}
+          cancelText="Cancel"
+          onConfirm={() =>
+            mutate(
+              {
+                resource: def.name,
+                dataProviderName: def.base,
+                ids,
+                successNotification: { type: "success", message: `${count} ${noun} deleted` },
+              },
+              { onSuccess: onDone },
+            )
+          }
+        >
+          <Button size="small" danger icon={<DeleteOutlined />} loading={mutation.isPending}>
+            Delete selected
+          </Button>
+        </Popconfirm>
+      )}
     </Flex>
   );
 });

@@ -2,16 +2,19 @@ import { CreateButton, List, useTable } from "@refinedev/antd";
 import type { CrudFilter } from "@refinedev/core";
 import { Button, type CheckboxProps, Empty, Flex, Table } from "antd";
 import { type AriaAttributes, type MouseEvent, type ReactNode, useCallback, useMemo, useState } from "react";
+import { resourceByName } from "../../../resources";
 import { canCreate } from "../../../resources/contract";
 import { type ListColumnsPreference, PREFERENCE_KEYS } from "../../../schemas/preferences";
 import { LoadError } from "../../components/load-error";
 import { usePreference } from "../../layout/use-preference";
 import { DEFAULT_PAGE_SIZE } from "../../lib/constants";
 import { TOOLBAR_ACTIONS } from "../actions";
+import { SelectionExtras } from "../bulk/selection-extras";
 import { arrangeColumns, defaultSorters, listColumns } from "../columns";
 import { CsvExportButton } from "../csv/csv-export-button";
 import { CsvImportButton } from "../csv/csv-import-button";
 import type { ListEmbedding, ResourceRecord, ScreenProps } from "../types";
+import { ViewTabs } from "../views/view-tabs";
 import { withRuntimeDef } from "../with-runtime-def";
 import { BulkDeleteBar } from "./bulk-delete-bar";
 import { ColumnChooser } from "./column-chooser";
@@ -43,7 +46,19 @@ export interface ListPageProps extends ScreenProps {
 
 function ResourceListPage({ def, embedded, query, headerControls }: ListPageProps) {
   const [selected, setSelected] = useState<string[]>([]);
-  const { tableProps, tableQuery, sorters, filters, setFilters, setCurrentPage } = useTable<ResourceRecord>({
+  // "Select all N matching": the bulk edit takes the list's filters instead of the rows.
+  const [allMatching, setAllMatching] = useState(false);
+  const {
+    tableProps,
+    tableQuery,
+    sorters,
+    filters,
+    setFilters,
+    setSorters,
+    setCurrentPage,
+    pageSize,
+    setPageSize,
+  } = useTable<ResourceRecord>({
     resource: def.name,
     // A run-time resource (a form's submissions) is no Refine resource to find its base by.
     dataProviderName: def.base,
@@ -78,7 +93,12 @@ function ResourceListPage({ def, embedded, query, headerControls }: ListPageProp
     [setFilters, setCurrentPage],
   );
   const clearFilters = useCallback(() => applyFilters([], "replace"), [applyFilters]);
-  const clearSelection = useCallback(() => setSelected([]), []);
+  const clearSelection = useCallback(() => {
+    setSelected([]);
+    setAllMatching(false);
+  }, []);
+  // Saved views and bulk edit are the engine's (issue 31): its resources' own lists have them.
+  const engine = !embedded && !query && resourceByName(def.name)?.base === def.base;
 
   const actions = (
     <>
@@ -100,11 +120,47 @@ function ResourceListPage({ def, embedded, query, headerControls }: ListPageProp
           {chooser}
         </Flex>
       )}
+      {engine && (
+        <ViewTabs
+          def={def}
+          controls={{
+            filters,
+            sorters,
+            pageSize,
+            setFilters,
+            setSorters,
+            setPageSize,
+            setCurrentPage,
+            columns: allColumns,
+            shown,
+            layout,
+          }}
+        />
+      )}
       <Flex justify="space-between" align="start" gap={12}>
         <ListFilters def={def} filters={filters} onChange={applyFilters} onClear={clearFilters} />
         {!embedded && chooser}
       </Flex>
-      <BulkDeleteBar def={def} ids={selected} onDone={clearSelection} />
+      <BulkDeleteBar
+        def={def}
+        ids={selected}
+        onDone={clearSelection}
+        allMatching={allMatching ? tableQuery.data?.total : undefined}
+        extra={
+          engine && (
+            <SelectionExtras
+              def={def}
+              ids={selected}
+              pageRows={records?.length ?? 0}
+              total={tableQuery.data?.total}
+              filters={filters}
+              allMatching={allMatching}
+              setAllMatching={setAllMatching}
+              onDone={clearSelection}
+            />
+          )
+        }
+      />
       {failed && (
         <LoadError
           what={plural}
