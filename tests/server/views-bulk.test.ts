@@ -302,7 +302,7 @@ describe.each(DRIVERS)("saved views and bulk edit on %s", (driver) => {
       while (progress.status === "queued" || progress.status === "running") {
         seen.add(progress.done);
         await new Promise((r) => setTimeout(r, 50));
-        progress = (await s.api<BulkUpdate>("GET", `${BULK}/${started.body.id}`, { token: vic })).body;
+        progress = (await s.api<BulkUpdate>("GET", `${BULK}/${started.body.id}`, { token: admin })).body;
       }
       expect(progress).toMatchObject({
         status: "finished",
@@ -324,6 +324,9 @@ describe.each(DRIVERS)("saved views and bulk edit on %s", (driver) => {
         ["a", 10],
         ["b", 240],
       ]);
+      // A job's progress is its starter's (or an admin's): another person with the module
+      // does not find it.
+      expect((await s.api("GET", `${BULK}/${started.body.id}`, { token: vic })).status).toBe(404);
       // A job is its resource's: another resource's path does not find it.
       expect(
         (await s.api("GET", `/api/products/bulk-update/${started.body.id}`, { token: admin })).status,

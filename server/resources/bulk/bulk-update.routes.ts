@@ -145,6 +145,6 @@ export function registerBulkUpdateRoutes(
         response: { 200: bulkSchema },
       },
     },
-    (request) => bulk().get(def.name, request.params.id),
+    (request) => bulk().get(def.name, request.params.id, principalOf(request)),
   );
 }

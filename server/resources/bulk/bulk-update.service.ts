@@ -179,14 +179,15 @@ export class BulkUpdates {
   }
 
   /** A bulk edit job's progress, for its resource's list (404 for another resource's). */
-  async get(resource: string, id: string): Promise<BulkUpdate> {
+  /** A bulk edit's progress, for the person who started it or an admin (404 to anyone else). */
+  async get(resource: string, id: string, reader: { userId: string; isAdmin: boolean }): Promise<BulkUpdate> {
     const row = await this.db
       .selectFrom("bulk_updates")
       .selectAll()
       .where("id", "=", id)
       .where("resource", "=", resource)
       .executeTakeFirst();
-    if (!row) throw notFound("Bulk edit not found");
+    if (!row || (!reader.isAdmin && row.requested_by !== reader.userId)) throw notFound("Bulk edit not found");
     return toBulk(row);
   }
 
