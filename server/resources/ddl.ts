@@ -42,6 +42,8 @@ export function foreignKeySql(k: ForeignKeyModel): string {
 export function indexSql(i: IndexModel, ownTable: string): string {
   const columns = i.columns.join(", ");
   if (i.table !== ownTable) return `create unique index if not exists ${i.name} on ${i.table} (${columns});`;
+  // pg_trgm is created by migration 0044 (search everywhere), before any table that needs it.
+  if (i.trigram) return `create index ${i.name} on ${i.table} using gin (${columns} gin_trgm_ops);`;
   return `create ${i.unique ? "unique " : ""}index ${i.name} on ${i.table} (${columns});`;
 }
 
