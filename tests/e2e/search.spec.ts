@@ -17,6 +17,8 @@ const options = (page: Page) => menuDialog(page).getByRole("option");
 const selected = (page: Page) => menuDialog(page).locator('[role="option"][aria-selected="true"]');
 
 async function openWithKeys(page: Page) {
+  // The shortcut is the app's once its header is there.
+  await expect(page.getByTestId("search-button")).toBeVisible();
   await page.keyboard.press("Control+k");
   await expect(menuDialog(page)).toBeVisible();
   await expect(box(page)).toBeFocused();
@@ -86,7 +88,9 @@ test("Ctrl+K finds records across resources; arrows and Enter open one; it is th
   await page.getByTestId("search-button").click();
   await expect(box(page)).toBeFocused();
   await box(page).fill(`AUR-${tag}-1`);
-  await menuDialog(page).getByRole("option", { name: new RegExp(`${tag} Aurora lamp`) }).click();
+  await menuDialog(page)
+    .getByRole("option", { name: new RegExp(`${tag} Aurora lamp`) })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/manage/products/products/show/${lamp.id}$`));
 });
 
@@ -98,6 +102,7 @@ test("commands go where they say; nothing found and a failed search say so", asy
   await expect(selected(page)).toContainText("New client");
   await box(page).press("Enter");
   await expect(page).toHaveURL(/\/manage\/crm\/clients\/create$/);
+  await expect(page.getByLabel("Name", { exact: true })).toBeVisible();
 
   await openWithKeys(page);
   await box(page).fill("go to proposals");
@@ -108,12 +113,16 @@ test("commands go where they say; nothing found and a failed search say so", asy
   await openWithKeys(page);
   const nothing = `qqzx${uniqueTag()}`;
   await box(page).fill(nothing);
-  await expect(menuDialog(page).getByText(`No matches for “${nothing}”`)).toBeVisible();
+  await expect(menuDialog(page).getByText(`No matches for “${nothing}”`, { exact: true })).toBeVisible();
   await shoot(page, SPEC, "no-matches");
 
   // The server fails: the menu says so, and Retry searches again once it is back.
   await page.route(/\/api\/search\?/, (route) =>
-    route.fulfill({ status: 500, contentType: "application/json", body: '{"statusCode":500,"message":"boom"}' }),
+    route.fulfill({
+      status: 500,
+      contentType: "application/json",
+      body: '{"statusCode":500,"message":"boom"}',
+    }),
   );
   await box(page).fill(`${nothing}x`);
   const failure = menuDialog(page).getByRole("alert");
@@ -121,7 +130,7 @@ test("commands go where they say; nothing found and a failed search say so", asy
   await shoot(page, SPEC, "failed");
   await page.unroute(/\/api\/search\?/);
   await failure.getByRole("button", { name: "Retry" }).click();
-  await expect(menuDialog(page).getByText(`No matches for “${nothing}x”`)).toBeVisible();
+  await expect(menuDialog(page).getByText(`No matches for “${nothing}x”`, { exact: true })).toBeVisible();
 
   await page.keyboard.press("Escape");
   await expect(menuDialog(page)).toBeHidden();

@@ -183,7 +183,14 @@ export default function CommandMenu({ open, onClose }: { open: boolean; onClose:
     status = (
       <div className="atelier-cmdk-state" role="alert">
         <Typography.Text type="danger">The search could not be done. {found.message}</Typography.Text>
-        <Button size="small" onClick={() => setAttempt((a) => a + 1)}>
+        <Button
+          size="small"
+          onClick={() => {
+            setAttempt((a) => a + 1);
+            // The button goes with the failure: the keys go back to the box.
+            input.current?.focus();
+          }}
+        >
           Retry
         </Button>
       </div>
@@ -191,9 +198,14 @@ export default function CommandMenu({ open, onClose }: { open: boolean; onClose:
   } else if (q && settled && !items.length) {
     status = (
       <Empty
-        className="atelier-cmdk-state"
+        className="atelier-cmdk-empty"
         image={Empty.PRESENTED_IMAGE_SIMPLE}
-        description={`No matches for “${q}”`}
+        description={
+          <>
+            <div>No matches for “{q}”</div>
+            <Typography.Text type="secondary">Try fewer letters, or another word.</Typography.Text>
+          </>
+        }
       />
     );
   } else if (q && searching && !items.length) {
@@ -221,6 +233,8 @@ export default function CommandMenu({ open, onClose }: { open: boolean; onClose:
       // The dialog's name, for assistive technology only: the search box says the rest.
       title="Search and commands"
       styles={{ content: { padding: 0, overflow: "hidden" }, header: VISUALLY_HIDDEN }}
+      // Once the opening animation is over too: the dialog focuses itself then, unless focus is inside.
+      afterOpenChange={(opened) => opened && input.current?.focus()}
       destroyOnHidden
     >
       <div className="atelier-cmdk" data-testid="command-menu">
@@ -291,11 +305,18 @@ export default function CommandMenu({ open, onClose }: { open: boolean; onClose:
                         </span>
                       )}
                     </span>
-                    {i === active && (
-                      <kbd className="atelier-kbd" aria-hidden>
-                        Enter
-                      </kbd>
+                    {item.hint && (
+                      <span className="atelier-cmdk-hint" style={{ color: token.colorTextTertiary }}>
+                        {item.hint}
+                      </span>
                     )}
+                    <kbd
+                      className="atelier-kbd"
+                      aria-hidden
+                      style={{ visibility: i === active ? "visible" : "hidden" }}
+                    >
+                      Enter
+                    </kbd>
                   </div>
                 ))}
               </div>

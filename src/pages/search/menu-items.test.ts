@@ -62,7 +62,7 @@ describe("the command menu's commands", () => {
     );
     expect(titles(matchingCommands(all, "new cli"))).toEqual(["New client"]);
     expect(titles(matchingCommands(all, "GO TO propo"))).toEqual(["Go to Proposals"]);
-    expect(matchingCommands(all, "webhooks").map((c) => c.subtitle)).toEqual(["CMS", "Forms"]);
+    expect(matchingCommands(all, "webhooks").map((c) => c.hint)).toEqual(["CMS", "Forms"]);
     expect(matchingCommands(all, "   ")).toEqual([]);
   });
 });

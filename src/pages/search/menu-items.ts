@@ -18,6 +18,8 @@ export interface MenuItem {
   group: string;
   title: string;
   subtitle?: string | null;
+  /** A word at the row's end: a command's module ("CRM"), to tell "Webhooks" from "Webhooks". */
+  hint?: string;
   /** A ReactNode (a command's own icon), or an antd icon name (a record's resource). */
   icon: ReactNode;
   iconName?: string;
@@ -28,11 +30,15 @@ export interface MenuItem {
 /** "Users" → "user": a command's noun for resources without a singular label of their own. */
 const singularOf = (label: string) => label.replace(/ies$/, "y").replace(/s$/, "");
 
-/** The module a resource's menu entry sits under (its name), for telling "Webhooks" from "Webhooks". */
-function moduleNameOf(r: ResourceProps): string | undefined {
+/**
+ * The module a resource's menu entry sits under (its name), for telling "Webhooks" from
+ * "Webhooks"; none when it says nothing more than the label ("Products" in Products).
+ */
+function moduleNameOf(r: ResourceProps, label: string): string | undefined {
   const parent = r.meta?.parent;
   if (typeof parent !== "string" || !parent.startsWith("module:")) return undefined;
-  return moduleByKey(parent.slice("module:".length))?.name;
+  const name = moduleByKey(parent.slice("module:".length))?.name;
+  return name === label ? undefined : name;
 }
 
 /**
@@ -52,7 +58,7 @@ export function commandsFor(
         key: `go:${r.identifier ?? r.name}`,
         group: "Go to",
         title: `Go to ${label}`,
-        subtitle: moduleNameOf(r),
+        hint: moduleNameOf(r, label),
         icon: r.meta?.icon as ReactNode,
         path: r.list,
       },
@@ -60,13 +66,14 @@ export function commandsFor(
   });
   const create = open.flatMap((r): MenuItem[] => {
     if (typeof r.create !== "string") return [];
-    const noun = resourceByName(r.name)?.singular ?? singularOf(String(r.meta?.label ?? r.name));
+    const label = String(r.meta?.label ?? r.name);
+    const noun = resourceByName(r.name)?.singular ?? singularOf(label);
     return [
       {
         key: `new:${r.identifier ?? r.name}`,
         group: "Create",
         title: `New ${noun.toLowerCase()}`,
-        subtitle: moduleNameOf(r),
+        hint: moduleNameOf(r, label),
         icon: r.meta?.icon as ReactNode,
         path: r.create,
       },
@@ -81,7 +88,7 @@ export function matchingCommands(commands: readonly MenuItem[], q: string, max =
   if (!words.length) return [];
   return commands
     .filter((c) => {
-      const text = `${c.title} ${c.subtitle ?? ""}`.toLowerCase();
+      const text = `${c.title} ${c.hint ?? ""}`.toLowerCase();
       return words.every((w) => text.includes(w));
     })
     .slice(0, max);
