@@ -148,17 +148,19 @@ export default function CommandMenu({ open, onClose }: { open: boolean; onClose:
 
   const choose = (item: MenuItem | undefined) => {
     if (!item) return;
-    if (item.key.startsWith("record:") || item.key.startsWith("recent:")) {
-      rememberRecent(localStorage, userId, {
-        title: item.title,
-        subtitle: item.key.startsWith("recent:") ? undefined : item.subtitle,
-        iconName: item.iconName,
-        group: item.key.startsWith("recent:")
-          ? (recent.find((r) => r.path === item.path)?.group ?? item.group)
-          : item.group,
-        path: item.path,
-      });
-    }
+    // A record opened goes first among the recent ones (a recent one as it was kept).
+    const opened = item.key.startsWith("recent:")
+      ? recent.find((r) => r.path === item.path)
+      : item.key.startsWith("record:")
+        ? {
+            title: item.title,
+            subtitle: item.subtitle,
+            iconName: item.iconName,
+            group: item.group,
+            path: item.path,
+          }
+        : undefined;
+    if (opened) rememberRecent(localStorage, userId, opened);
     onClose();
     navigate(item.path);
   };
