@@ -38,10 +38,17 @@ const NOUNS =
     " ",
   );
 
+/** Row i's product name, as the seed writes it ("Brass chair 4242"). */
+function nameOf(i: number): string {
+  const adjective = ADJECTIVES[i % ADJECTIVES.length];
+  const noun = NOUNS[Math.floor(i / ADJECTIVES.length) % NOUNS.length];
+  return `${adjective.charAt(0).toUpperCase()}${adjective.slice(1)} ${noun} ${i}`;
+}
+
 /** The texts searched, and what each stands for. */
 const SEARCHES: Array<{ q: string; what: string }> = [
-  { q: "amber lamp 4242", what: "a name, nearly whole (few matches)" },
-  { q: "Walnut desk 77777", what: "an exact name" },
+  { q: nameOf(4242).toLowerCase().slice(0, -1), what: "a name, nearly whole (few matches)" },
+  { q: nameOf(77777), what: "an exact name" },
   { q: "4242", what: "digits (a few dozen matches a table)" },
   { q: "saffron", what: "a common word (2.5% of every table)" },
   { q: "example.com", what: "in every client's email (100% of a table)" },
@@ -65,9 +72,9 @@ async function seed(db: Kysely<unknown>) {
       select 'SKU-' || lpad(i::text, 7, '0'), ${name("i")}, 'A ' || ${name("i")} || ', handmade.',
              (i % 10000) / 100.0, (select id from categories order by name limit 1), 'active'
       from generate_series(1, ${ROWS}) as i;
-      insert into clients (name, company, email, phone)
+      insert into clients (name, company, email, phone, tags)
       select initcap((${adjectives})[1 + (i / 7) % ${ADJECTIVES.length}]) || ' Client ' || i,
-             ${name("i")} || ' Ltd', 'client' || i || '@example.com', '+9198' || lpad(i::text, 8, '0')
+             ${name("i")} || ' Ltd', 'client' || i || '@example.com', '+9198' || lpad(i::text, 8, '0'), '[]'::jsonb
       from generate_series(1, ${ROWS}) as i;
       analyze categories; analyze products; analyze clients;
     `)

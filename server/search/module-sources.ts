@@ -17,6 +17,7 @@ const users: SearchSource = {
   part: {
     from: "users t",
     title: fullName,
+    name: fullName,
     subtitle: "t.email",
     searched: ["t.first_name", "t.last_name", "t.email", fullName],
   },
@@ -31,6 +32,7 @@ const assets: SearchSource = {
   part: {
     from: "dam_assets t",
     title: "t.name",
+    name: "t.name",
     subtitle: "t.mime",
     extra: "t.folder_id::text",
     searched: ["t.name"],
@@ -57,6 +59,7 @@ const cmsEntries: SearchSource = {
     // The default locale's entries: a translation opens from its entry.
     where: "t.source_id is null and ct.kind <> 'component'",
     title: `coalesce(nullif(${entryTitle}, ''), t.slug, 'Untitled')`,
+    name: entryTitle,
     subtitle: "ct.name",
     extra: "ct.api_name",
     searched: [entryTitle, "t.slug"],

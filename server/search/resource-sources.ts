@@ -23,7 +23,10 @@ export function resourceSource(def: ResourceDefinition): SearchSource | null {
       .filter((c) => c.sqlType === "text")
       .map((c) => c.name),
   );
-  const searched = schema["x-searchable"].filter((f) => text.has(f));
+  const all = schema["x-searchable"].filter((f) => text.has(f));
+  // Names, codes, emails: long text (`x-multiline`, a description) is for the list's own search.
+  const short = all.filter((f) => !schema.properties[f]?.["x-multiline"]);
+  const searched = short.length ? short : all;
   if (!searched.length) return null;
   const label = schema["x-label"];
   const title = text.has(label) ? `t.${label}` : `t.${label}::text`;
@@ -36,6 +39,7 @@ export function resourceSource(def: ResourceDefinition): SearchSource | null {
     part: {
       from: `${schema["x-table"]} t`,
       title: `coalesce(${title}, '')`,
+      name: title,
       subtitle: subtitleSql(others.map((f) => `t.${f}`)),
       searched: searched.map((f) => `t.${f}`),
     },

@@ -27,8 +27,13 @@ export interface SearchPart {
   from: string;
   /** Conditions every row of the part meets besides matching (`t.source_id is null`). */
   where?: string;
-  /** The record's name (text). */
+  /** The record's name (text, never null). */
   title: string;
+  /**
+   * The name as stored, matched against the text's start (`$2`): a bare column, so that its
+   * trigram index serves the match (an expression around it, a `coalesce`, would not be).
+   */
+  name: string;
   /** A line under the name (text, may be null). */
   subtitle: string;
   /** A value the path needs besides the id (text, may be null): an entry's type, an asset's folder. */

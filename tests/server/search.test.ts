@@ -163,6 +163,11 @@ describe.each(DRIVERS)("search everywhere on %s", (driver) => {
     expect(two.body.groups.find((g) => g.resource === "products")?.more).toBe(true);
   });
 
+  it("finds names starting with a text too short for trigrams (one or two characters)", async () => {
+    expect(titlesOf((await search("ze", admin)).body, "products")).toEqual(["Zephyr", "Zephyr lamp"]);
+    expect(titlesOf((await search("Z", admin)).body, "products")).toEqual(["Zephyr", "Zephyr lamp"]);
+  });
+
   it("searches an entity written as its two definitions, with no other edit", async () => {
     const res = await search("zephyr works", admin);
     expect(res.body.groups).toEqual([
