@@ -22,6 +22,7 @@ import { Kysely, sql } from "kysely";
 import pg from "pg";
 import { type Database, migrate } from "../server/db";
 import { PGliteDialect } from "../server/db/pglite-dialect";
+import { PGLITE_EXTENSIONS } from "../server/db/pglite-extensions";
 import { ForkedServer, serveForked } from "./bench-run";
 import { moduleFloorRoutes } from "./module-lists";
 import { MODULE_FIXTURE_TABLES, seedModules } from "./module-lists-seed";
@@ -254,7 +255,9 @@ export async function openFloorDatabase(
   }
   const dir = start.inMemory ? null : mkdtempSync(path.join(os.tmpdir(), "atelier-bench-floor-"));
   if (dir) closers.push(() => rmSync(dir, { recursive: true, force: true }));
-  const pglite = await PGlite.create(dir ? path.join(dir, "pglite") : "memory://");
+  const pglite = await PGlite.create(dir ? path.join(dir, "pglite") : "memory://", {
+    extensions: PGLITE_EXTENSIONS,
+  });
   closers.unshift(() => pglite.close());
   // Kysely builds the schema and the rows only; requests go straight to PGlite.
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });

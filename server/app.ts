@@ -48,6 +48,7 @@ import { type ResourceServices, registerResources } from "./resources/index";
 import { customFieldsOpenApi } from "./resources/openapi";
 import type { RulesRegistry } from "./resources/rules";
 import { createRunEngine, type RunEngine } from "./runs";
+import { searchRoutes } from "./search/search.routes";
 import { securityEventRoutes } from "./security/events.routes";
 import { redactingLogger, registerLogSecrets } from "./security/log-secrets";
 import type { RouteSecrets } from "./security/redact";
@@ -197,6 +198,11 @@ export async function buildApp({ config, database, logger, resources, rules }: A
   let cms: Awaited<ReturnType<typeof cmsModule>> | undefined;
   await app.register(async (scope) => {
     services = registerResources(scope, ctx, resources, rules);
+    await searchRoutes(
+      scope,
+      ctx,
+      [...services.values()].map((s) => s.def),
+    );
     await catalogueRoutes(scope, ctx, services);
     await pdfModule(scope, ctx, services);
     cms = await cmsModule(scope, ctx);

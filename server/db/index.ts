@@ -9,6 +9,7 @@ import { localBroadcast } from "./broadcast";
 import type { DatabaseHandle } from "./handle";
 import { folderMigrations } from "./migration-folder";
 import { PGliteDialect } from "./pglite-dialect";
+import { PGLITE_EXTENSIONS } from "./pglite-extensions";
 import { migratePostgres, openPostgres, type PoolSizes, type PostgresTimeouts } from "./postgres";
 import type { Database } from "./types";
 
@@ -48,7 +49,10 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 
 async function openPGlite(dir = "memory://", template?: Blob): Promise<DatabaseHandle> {
   const dataDir = dir === "memory://" ? dir : path.join(dir, "pglite");
-  const pglite = await PGlite.create(dataDir, template ? { loadDataDir: template } : undefined);
+  const pglite = await PGlite.create(dataDir, {
+    extensions: PGLITE_EXTENSIONS,
+    ...(template ? { loadDataDir: template } : {}),
+  });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return {
     db,

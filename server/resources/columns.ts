@@ -178,6 +178,9 @@ export const checkName = (table: string, field: string) => `${table}_${field}_ch
 /** Name of the index of a filter and sort field. */
 export const indexName = (table: string, field: string) => `${table}_${field}_idx`;
 
+/** Name of the trigram index of a searched field (`x-searchable`). */
+export const trigramIndexName = (table: string, field: string) => `${table}_${field}_trgm_idx`;
+
 /** A relation whose target must share a field's value (`x-relation.within`). */
 export interface ScopedRelation {
   field: string;

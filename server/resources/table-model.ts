@@ -6,7 +6,15 @@
  * migration can drop or replace it and the engine can tell which field a violation is about.
  */
 import type { EntitySchema, OnDelete } from "../../schemas/contract";
-import { checkName, columnsOf, foreignKeyName, indexName, scopedRelationsOf, uniqueName } from "./columns";
+import {
+  checkName,
+  columnsOf,
+  foreignKeyName,
+  indexName,
+  scopedRelationsOf,
+  trigramIndexName,
+  uniqueName,
+} from "./columns";
 
 export interface ColumnModel {
   name: string;
@@ -46,6 +54,11 @@ export interface IndexModel {
   table: string;
   columns: string[];
   unique: boolean;
+  /**
+   * A trigram index (`using gin (column gin_trgm_ops)`, extension pg_trgm): it serves
+   * `ilike '%term%'` on an `x-searchable` text field, for the list's `q` and search everywhere.
+   */
+  trigram?: true;
 }
 
 export interface TableModel {
@@ -120,6 +133,18 @@ export function tableModelOf(schema: EntitySchema, tableOf: (resource: string) =
   for (const field of schema["x-filterable"]) {
     if (field === "id" || uniqueLeads.has(field)) continue;
     indexes.push({ name: indexName(table, field), table, columns: [field], unique: false });
+  }
+  // Searched text (`ilike '%term%'`) is served by a trigram index; a btree cannot serve it.
+  const textColumns = new Set(specs.filter((c) => c.sqlType === "text").map((c) => c.name));
+  for (const field of schema["x-searchable"]) {
+    if (!textColumns.has(field)) continue;
+    indexes.push({
+      name: trigramIndexName(table, field),
+      table,
+      columns: [field],
+      unique: false,
+      trigram: true,
+    });
   }
   return { table, columns, checks, uniques, foreignKeys, indexes };
 }

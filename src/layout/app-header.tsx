@@ -6,6 +6,7 @@ import { useNavigate } from "react-router";
 import { type MeResponse, ROLE_LABELS, ROLES } from "../../schemas/auth";
 import { Brand } from "../components/brand";
 import { NotificationBell } from "./notification-bell";
+import { SearchLauncher } from "./search-launcher";
 
 /** "Admin" or "User", as the role select names them. */
 export function roleLabelOf(me: Pick<MeResponse, "isadmin">): string {
@@ -67,6 +68,7 @@ export function AppHeader() {
       )}
       {me && (
         <Flex align="center" gap={12}>
+          <SearchLauncher compact={isMobile} />
           <NotificationBell />
           <Tag color={me.isadmin ? "geekblue" : "default"} style={{ marginInlineEnd: 0 }}>
             {roleLabelOf(me)}

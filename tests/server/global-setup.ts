@@ -27,6 +27,7 @@ import type { TestProject } from "vitest/node";
 import { findPgBin, startPgCluster } from "../../scripts/pg-cluster";
 import { migrate } from "../../server/db";
 import { PGliteDialect } from "../../server/db/pglite-dialect";
+import { PGLITE_EXTENSIONS } from "../../server/db/pglite-extensions";
 import { migratePostgres } from "../../server/db/postgres";
 import { startS3rver } from "./s3";
 
@@ -59,7 +60,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
 /** Migrates an in-memory PGlite and writes its data folder to a tarball; answers its path. */
 async function pgliteTemplate(dir: string): Promise<string> {
-  const pglite = await PGlite.create("memory://");
+  const pglite = await PGlite.create("memory://", { extensions: PGLITE_EXTENSIONS });
   const db = new Kysely<never>({ dialect: new PGliteDialect(pglite) });
   await migrate(db as never);
   const dump = await pglite.dumpDataDir("none");
