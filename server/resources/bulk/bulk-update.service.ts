@@ -187,7 +187,8 @@ export class BulkUpdates {
       .where("id", "=", id)
       .where("resource", "=", resource)
       .executeTakeFirst();
-    if (!row || (!reader.isAdmin && row.requested_by !== reader.userId)) throw notFound("Bulk edit not found");
+    if (!row || (!reader.isAdmin && row.requested_by !== reader.userId))
+      throw notFound("Bulk edit not found");
     return toBulk(row);
   }
 
