@@ -6,6 +6,9 @@
  */
 import { plural } from "../src/lib/text";
 import { decimalPlacesOf } from "./decimal";
+import { wordsOfKey } from "./key-words";
+
+export { wordsOfKey };
 
 /** A field error as the API sends it in `details` of a 400 answer. */
 export interface FieldError {
@@ -42,33 +45,6 @@ const hintsOf = (schema: unknown): MessageHints =>
 const withoutNull = <T>(values: readonly T[]): T[] => values.filter((v) => v !== null && v !== "null");
 
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-/** Words of keys said otherwise: acronyms, and the list contract's `q`. */
-const ACRONYMS: Readonly<Record<string, string>> = {
-  id: "ID",
-  ids: "IDs",
-  url: "URL",
-  pdf: "PDF",
-  sku: "SKU",
-  q: "search text",
-};
-
-/**
- * A property name in words, for a field without a title: `deviceId` → "Device ID",
- * `sku_code` → "SKU code".
- *
- * @example
- * wordsOfKey("targetFolderId"); // "Target folder ID"
- */
-export function wordsOfKey(key: string): string {
-  const words = key
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .split(/[\s_-]+/)
-    .filter(Boolean)
-    // Own keys only: "constructor" is a word here, not Object's constructor.
-    .map((w) => (Object.hasOwn(ACRONYMS, w.toLowerCase()) ? ACRONYMS[w.toLowerCase()] : w.toLowerCase()));
-  return capitalise(words.join(" ")) || "This value";
-}
 
 /** A number as a person writes it (999,999,999.99). */
 const amount = (value: unknown) =>

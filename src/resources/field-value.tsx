@@ -3,7 +3,7 @@ import { Flex, Tag, Tooltip, Typography } from "antd";
 import { lazy, Suspense } from "react";
 import type { MeResponse } from "../../schemas/auth";
 import type { EntitySchema } from "../../schemas/contract";
-import { wordsOfKey } from "../../schemas/error-messages";
+import { wordsOfKey } from "../../schemas/key-words";
 import { formatMoney, formatPercent } from "../../schemas/money";
 import { formatDmyTime, formatIsoDay, formatTimeOfDay } from "../lib/dates";
 import { AssetValue } from "./asset-value";

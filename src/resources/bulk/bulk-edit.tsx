@@ -1,4 +1,3 @@
-import { EditOutlined } from "@ant-design/icons";
 import { useInvalidate, useWarnAboutChange } from "@refinedev/core";
 import { useQuery } from "@tanstack/react-query";
 import { Alert, Button, Flex, Modal, Progress, Select, Table, Typography } from "antd";
@@ -12,12 +11,8 @@ import { enumLabel, fieldKind, fieldTitle } from "../fields";
 import { ResourceForm, type ResourceFormHandle } from "../form/resource-form";
 import type { FormData } from "../form-schema";
 import { getBulkUpdate, startBulkUpdate, viewKeys } from "../views/views-api";
+import type { BulkTarget } from "./bulk-edit-button";
 import { bulkFieldsOf, oneFieldDef } from "./bulk-fields";
-
-/** What the bulk edit changes: the rows chosen, or every record the list's filters match. */
-export type BulkTarget =
-  | { kind: "ids"; ids: string[] }
-  | { kind: "matching"; filters?: BulkUpdateInput["filters"]; q?: string; total: number };
 
 const count = (n: number) => n.toLocaleString("en-IN");
 
@@ -28,40 +23,12 @@ type Step =
   | { step: "result"; bulk: BulkUpdate };
 
 /**
- * "Edit field" on the selection bar: pick one field, give its value with the form's own
- * control for it (the resource form, narrowed to that field), confirm with the number of
- * records, then follow the job's progress (large selections) and read what was refused.
+ * The bulk edit's dialog (loaded when "Edit field" is first clicked: it holds the resource
+ * form): pick one field, give its value with the form's own control for it (the resource
+ * form, narrowed to that field), confirm with the number of records, then follow the job's
+ * progress (large selections) and read what was refused.
  */
-export function BulkEditButton({
-  def,
-  target,
-  onDone,
-}: {
-  def: ResourceDefinition;
-  target: BulkTarget;
-  onDone: () => void;
-}) {
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Button size="small" icon={<EditOutlined />} onClick={() => setOpen(true)}>
-        Edit field
-      </Button>
-      {open && (
-        <BulkEditDialog
-          def={def}
-          target={target}
-          onClose={(changed) => {
-            setOpen(false);
-            if (changed) onDone();
-          }}
-        />
-      )}
-    </>
-  );
-}
-
-function BulkEditDialog({
+export default function BulkEditDialog({
   def,
   target,
   onClose,

@@ -3,7 +3,7 @@ import { Button } from "antd";
 import { toListParams } from "../../../providers/data-provider";
 import type { ResourceDefinition } from "../../../resources/contract";
 import type { BulkUpdateInput } from "../../../schemas/saved-views";
-import { BulkEditButton, type BulkTarget } from "./bulk-edit";
+import { BulkEditButton, type BulkTarget } from "./bulk-edit-button";
 
 interface SelectionExtrasProps {
   def: ResourceDefinition;

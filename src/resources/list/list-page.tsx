@@ -1,7 +1,16 @@
 import { CreateButton, List, useTable } from "@refinedev/antd";
 import type { CrudFilter } from "@refinedev/core";
 import { Button, type CheckboxProps, Empty, Flex, Table } from "antd";
-import { type AriaAttributes, type MouseEvent, type ReactNode, useCallback, useMemo, useState } from "react";
+import {
+  type AriaAttributes,
+  lazy,
+  type MouseEvent,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useMemo,
+  useState,
+} from "react";
 import { resourceByName } from "../../../resources";
 import { canCreate } from "../../../resources/contract";
 import { type ListColumnsPreference, PREFERENCE_KEYS } from "../../../schemas/preferences";
@@ -9,7 +18,6 @@ import { LoadError } from "../../components/load-error";
 import { usePreference } from "../../layout/use-preference";
 import { DEFAULT_PAGE_SIZE } from "../../lib/constants";
 import { TOOLBAR_ACTIONS } from "../actions";
-import { SelectionExtras } from "../bulk/selection-extras";
 import { arrangeColumns, defaultSorters, listColumns } from "../columns";
 import { CsvExportButton } from "../csv/csv-export-button";
 import { CsvImportButton } from "../csv/csv-import-button";
@@ -23,6 +31,11 @@ import { ListFilters } from "./list-filters";
 import { recordName } from "./row-actions";
 import { SELECTION_WIDTH, tableColumns, tableWidth } from "./table-columns";
 import { totalLabel } from "./total-label";
+
+// Shown with a selection only (Select all matching, Edit field): not part of the list's first load.
+const SelectionExtras = lazy(async () => ({
+  default: (await import("../bulk/selection-extras")).SelectionExtras,
+}));
 
 /**
  * `/<module>/<name>`: the generated list of a resource. Columns, sorters and filters come
@@ -148,16 +161,18 @@ function ResourceListPage({ def, embedded, query, headerControls }: ListPageProp
         allMatching={allMatching ? tableQuery.data?.total : undefined}
         extra={
           engine && (
-            <SelectionExtras
-              def={def}
-              ids={selected}
-              pageRows={records?.length ?? 0}
-              total={tableQuery.data?.total}
-              filters={filters}
-              allMatching={allMatching}
-              setAllMatching={setAllMatching}
-              onDone={clearSelection}
-            />
+            <Suspense fallback={null}>
+              <SelectionExtras
+                def={def}
+                ids={selected}
+                pageRows={records?.length ?? 0}
+                total={tableQuery.data?.total}
+                filters={filters}
+                allMatching={allMatching}
+                setAllMatching={setAllMatching}
+                onDone={clearSelection}
+              />
+            </Suspense>
           )
         }
       />

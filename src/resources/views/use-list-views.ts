@@ -179,3 +179,6 @@ export function useListViews(def: ResourceDefinition, controls: ListControls, en
     [views, query, active, changed, now, apply, refresh],
   );
 }
+
+/** A list's views and what is done with them (useListViews). */
+export type ListViews = ReturnType<typeof useListViews>;

@@ -1,166 +1,51 @@
-import { DownOutlined, SaveOutlined, StarFilled, TeamOutlined } from "@ant-design/icons";
-import { App, Button, Dropdown, Flex, type MenuProps, Tabs, Tooltip, Typography } from "antd";
-import { useState } from "react";
+import { SaveOutlined } from "@ant-design/icons";
+import { Button, Flex } from "antd";
+import { lazy, Suspense, useState } from "react";
 import type { ResourceDefinition } from "../../../resources/contract";
 import type { SavedView } from "../../../schemas/saved-views";
-import { getErrorMessage } from "../../lib/errors";
 import { type ListControls, useListViews } from "./use-list-views";
-import { ViewNameModal } from "./view-name-modal";
-import { deleteView, setDefaultView, updateView } from "./views-api";
 
-const ALL = "all";
+// Loaded when needed, not with every list: the tabs once the person has a view, the naming
+// dialog (a form) when opened.
+const ViewBar = lazy(() => import("./view-bar"));
+const ViewNameModal = lazy(async () => ({ default: (await import("./view-name-modal")).ViewNameModal }));
 
 /**
- * Saved views as tabs above a list (issue 31): "All <records>", then the shared views and the
- * person's own. The open view's menu saves the list's changes into it, renames it, shares it,
- * makes it the default, or deletes it after a confirmation. Tabs are reached with Tab and
- * moved along with the arrow keys (antd Tabs).
+ * Saved views above a list (issue 31): the person's default view applied when the list opens
+ * plainly, "Save as view", and once there are views, their tabs and menu (view-bar.tsx).
  */
 export function ViewTabs({ def, controls }: { def: ResourceDefinition; controls: ListControls }) {
   const views = useListViews(def, controls, true);
-  const { message, modal } = App.useApp();
   const [naming, setNaming] = useState<{ view: SavedView | null } | null>(null);
-  const { active, changed } = views;
-  const plural = def.label.toLowerCase();
-
-  const run = async (work: () => Promise<unknown>, done: string) => {
-    try {
-      await work();
-      message.success(done);
-    } catch (error) {
-      message.error(getErrorMessage(error));
-    }
-    await views.refresh();
-  };
-
-  const confirmDelete = (view: SavedView) =>
-    modal.confirm({
-      title: `Delete the view “${view.name}”?`,
-      content: view.shared
-        ? "It is shared: it goes for everyone who has this module. The records stay as they are."
-        : "The records stay as they are.",
-      okText: "Delete view",
-      okButtonProps: { danger: true },
-      cancelText: "Cancel",
-      onOk: async () => {
-        await run(() => deleteView(def, view.id), `View “${view.name}” deleted`);
-        views.apply(null);
-      },
-    });
-
-  const menu = (view: SavedView): MenuProps["items"] => {
-    const isDefault = views.defaultId === view.id;
-    return [
-      ...(view.canEdit
-        ? [
-            {
-              key: "save",
-              label: "Save the list's changes into this view",
-              disabled: !changed,
-              onClick: () =>
-                run(() => updateView(def, view.id, { state: views.now }), `View “${view.name}” saved`),
-            },
-            { key: "rename", label: "Rename…", onClick: () => setNaming({ view }) },
-            {
-              key: "share",
-              label: view.shared ? "Make it personal" : "Share with everyone who has this module",
-              onClick: () =>
-                run(
-                  () => updateView(def, view.id, { shared: !view.shared }),
-                  view.shared ? `“${view.name}” is personal now` : `“${view.name}” is shared now`,
-                ),
-            },
-          ]
-        : []),
-      {
-        key: "default",
-        label: isDefault ? "Stop opening the list with this view" : "Open the list with this view",
-        onClick: () =>
-          run(
-            () => setDefaultView(def, isDefault ? null : view.id),
-            isDefault
-              ? `The ${plural} list opens plainly again`
-              : `The ${plural} list opens with “${view.name}”`,
-          ),
-      },
-      ...(view.canEdit
-        ? [
-            { type: "divider" as const },
-            { key: "delete", label: "Delete…", danger: true, onClick: () => confirmDelete(view) },
-          ]
-        : []),
-    ];
-  };
-
-  const items = [
-    { key: ALL, label: `All ${plural}` },
-    ...views.views.map((view) => ({
-      key: view.id,
-      label: (
-        <span>
-          {view.name}
-          {view.shared && (
-            <Tooltip title={`Shared by ${view.ownerName || "a colleague"}`}>
-              <TeamOutlined aria-label="shared" style={{ marginInlineStart: 6 }} />
-            </Tooltip>
-          )}
-          {views.defaultId === view.id && (
-            <Tooltip title="Opens with the list">
-              <StarFilled aria-label="default" style={{ marginInlineStart: 6, color: "#faad14" }} />
-            </Tooltip>
-          )}
-        </span>
-      ),
-    })),
-  ];
-
-  const extra = (
-    <Flex gap={8} align="center">
-      {active && changed && (
-        <Typography.Text type="secondary" style={{ fontSize: 13 }}>
-          Changed since the view was opened
-        </Typography.Text>
-      )}
-      {active && (
-        <Dropdown menu={{ items: menu(active) }} trigger={["click"]}>
-          <Button size="small" aria-label={`View options for ${active.name}`}>
-            View options <DownOutlined />
-          </Button>
-        </Dropdown>
-      )}
-      <Button size="small" icon={<SaveOutlined />} onClick={() => setNaming({ view: null })}>
-        Save as view
-      </Button>
-    </Flex>
-  );
+  const onName = (view: SavedView | null) => setNaming({ view });
 
   return (
     <>
-      {/* The buttons beside the tabs, not in their tab list (which may hold only tabs). */}
-      <Flex align="center" gap={12} style={{ marginBottom: 12 }}>
-        <Tabs
-          aria-label={`Views of the ${plural} list`}
-          size="small"
-          activeKey={active?.id ?? ALL}
-          items={items}
-          onChange={(key) => views.apply(views.views.find((v) => v.id === key) ?? null)}
-          tabBarStyle={{ margin: 0 }}
-          style={{ flex: 1, minWidth: 0 }}
-        />
-        {extra}
-      </Flex>
+      {views.views.length ? (
+        <Suspense fallback={<div style={{ height: 36, marginBottom: 12 }} />}>
+          <ViewBar def={def} views={views} onName={onName} />
+        </Suspense>
+      ) : (
+        <Flex justify="end" style={{ marginBottom: 12 }}>
+          <Button size="small" icon={<SaveOutlined />} onClick={() => onName(null)}>
+            Save as view
+          </Button>
+        </Flex>
+      )}
       {naming && (
-        <ViewNameModal
-          def={def}
-          view={naming.view}
-          state={views.now}
-          onClose={() => setNaming(null)}
-          onSaved={async (saved, created) => {
-            setNaming(null);
-            await views.refresh();
-            if (created) views.apply(saved);
-          }}
-        />
+        <Suspense fallback={null}>
+          <ViewNameModal
+            def={def}
+            view={naming.view}
+            state={views.now}
+            onClose={() => setNaming(null)}
+            onSaved={async (saved, created) => {
+              setNaming(null);
+              await views.refresh();
+              if (created) views.apply(saved);
+            }}
+          />
+        </Suspense>
       )}
     </>
   );
