@@ -34,6 +34,8 @@ export interface HistoryEntry {
   actor: HistoryActor;
   /** Only the fields that changed, in the schema's order. */
   changes: HistoryChange[];
+  /** The record's name (its `x-label` field) in a list of many records' changes; else absent. */
+  recordLabel?: string | null;
 }
 
 export interface HistoryPage {
@@ -65,6 +67,7 @@ export const historyEntrySchema = {
         name: { type: "string" },
       },
     },
+    recordLabel: { type: ["string", "null"] },
     changes: {
       type: "array",
       items: {

@@ -32,6 +32,9 @@ interface HistoryRow {
 /** Field order of a resource's changes (its schema's), or none when the resource is unknown. */
 export type FieldOrder = (resource: string) => readonly string[] | undefined;
 
+/** Where a resource's records' names are: its table and its `x-label` field. */
+export type LabelPlace = (resource: string) => { table: string; field: string } | undefined;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A page of entries matching `filter`, newest first. */
@@ -41,6 +44,7 @@ export async function readHistory(
   page: number,
   pageSize: number,
   order: FieldOrder,
+  labels?: LabelPlace,
 ): Promise<HistoryPage> {
   let base = db.selectFrom("record_history as h");
   if (filter.resource !== undefined) base = base.where("h.resource", "=", filter.resource);
@@ -70,7 +74,38 @@ export async function readHistory(
     base.select(sql<string>`count(*)`.as("n")).executeTakeFirstOrThrow(),
   ]);
   const names = await actorNames(db, rows);
-  return { data: rows.map((r) => entryOf(r, names, order)), total: Number(counted.n) };
+  const data = rows.map((r) => entryOf(r, names, order));
+  if (labels) await addLabels(db, data, labels);
+  return { data, total: Number(counted.n) };
+}
+
+/** Each entry's record by its name: as it is now, else (deleted) as its changes last had it. */
+async function addLabels(db: AnyDb, entries: HistoryEntry[], labels: LabelPlace): Promise<void> {
+  const byResource = new Map<string, Set<string>>();
+  for (const e of entries) {
+    const set = byResource.get(e.resource) ?? new Set<string>();
+    set.add(e.recordId);
+    byResource.set(e.resource, set);
+  }
+  const found = new Map<string, string>();
+  await Promise.all(
+    [...byResource].map(async ([resource, ids]) => {
+      const place = labels(resource);
+      if (!place) return;
+      const rows = await db
+        .selectFrom(place.table)
+        .select(["id", sql<string>`${sql.ref(place.field)}::text`.as("label")])
+        .where("id", "in", [...ids])
+        .execute();
+      for (const r of rows) found.set(`${resource}:${r.id}`, r.label as string);
+    }),
+  );
+  for (const e of entries) {
+    const field = labels(e.resource)?.field;
+    const change = field ? e.changes.find((c) => c.field === field) : undefined;
+    const kept = change ? (change.to ?? change.from) : null;
+    e.recordLabel = found.get(`${e.resource}:${e.recordId}`) ?? (kept == null ? null : String(kept));
+  }
 }
 
 /** Names of the automations and store connections the rows name, by `automation:<id>` / `sync:<id>`. */

@@ -191,7 +191,17 @@ export function registerHistoryAdminRoute(
       if (from && to && from >= to) problems.push({ field: "to", message: "To must be after From" });
       if (problems.length)
         throw badRequest(problems.length === 1 ? problems[0].message : "2 fields need correcting", problems);
-      return readHistory(ctx.db as unknown as AnyDb, { userId: user, from, to }, page, pageSize, order);
+      return readHistory(
+        ctx.db as unknown as AnyDb,
+        { userId: user, from, to },
+        page,
+        pageSize,
+        order,
+        (name) => {
+          const def = services.get(name)?.def;
+          return def ? { table: def.schema["x-table"], field: def.schema["x-label"] } : undefined;
+        },
+      );
     },
   );
 }

@@ -15,7 +15,8 @@
  * What is kept: the fields that changed, `{ field: [old, new] }`, values as PostgreSQL's
  * `to_jsonb` gives them; never the audit fields nor a secret (password-, token-, key-like
  * field, `format: password`, `writeOnly`). A custom field (`x-custom` resources) is a field
- * like any other. An update that changes nothing tracked writes no entry.
+ * like any other. An update that changes nothing tracked writes no entry, and an empty list,
+ * text or object counts as no value (a form that sends `[]` for an empty field changes nothing).
  */
 import { type Expression, type RawBuilder, type SqlBool, sql } from "kysely";
 import type { EntitySchema } from "../../../schemas/contract";
@@ -47,6 +48,12 @@ export function trackedFields(schema: EntitySchema): string[] {
 /** Column name of the row before an update, beside the row's own columns in `w`. */
 export const BEFORE = "__history_before";
 const ID = "__history_id";
+
+/** Values that are no value to a person: none, an empty list, an empty text, an empty object. */
+const EMPTY = sql.raw(`'null'::jsonb, '[]'::jsonb, '""'::jsonb, '{}'::jsonb`);
+/** A value with "no value" as null: setting an empty list where there was none is no change. */
+const emptyAsNull = (ref: string) =>
+  sql`case when ${sql.raw(ref)} in (${EMPTY}) then null else ${sql.raw(ref)} end`;
 
 /** jsonb_build_object takes at most 100 arguments: fields go in objects of 40, concatenated. */
 const CHUNK = 40;
@@ -94,7 +101,7 @@ export class HistoryWriter {
     const pair =
       side === "new" ? sql`jsonb_build_array(null, n.value)` : sql`jsonb_build_array(n.value, null)`;
     return sql`select jsonb_object_agg(n.key, ${pair}) as c
-      from jsonb_each(${this.snapshot("w")}) n where n.value <> 'null'::jsonb`;
+      from jsonb_each(${this.snapshot("w")}) n where n.value not in (${EMPTY})`;
   }
 
   /** The insert of `values` (one row or many) with its history; answers every column of the rows. */
@@ -132,7 +139,7 @@ export class HistoryWriter {
           "updated",
           sql`select jsonb_object_agg(key, jsonb_build_array(b.value, n.value)) as c
             from jsonb_each(w.${sql.ref(BEFORE)}) b full join jsonb_each(${this.snapshot("w")}) n using (key)
-            where b.value is distinct from n.value`,
+            where ${emptyAsNull("b.value")} is distinct from ${emptyAsNull("n.value")}`,
           who,
         ),
       )

@@ -47,9 +47,7 @@ export function exactTime(iso: string): string {
 export function WhenText({ at }: { at: string }) {
   return (
     <Tooltip title={exactTime(at)}>
-      <time dateTime={at}>
-        {timeAgo(at)}
-      </time>
+      <time dateTime={at}>{timeAgo(at)}</time>
     </Tooltip>
   );
 }
@@ -60,11 +58,14 @@ export function ChangeValue({
   field,
   value,
   relationIds,
+  context,
 }: {
   schema: EntitySchema;
   field: string;
   value: unknown;
   relationIds?: readonly string[];
+  /** The record's other values a value is shown with (a price's currency). */
+  context?: Record<string, unknown>;
 }) {
   if (value === null || value === undefined || value === "") return EMPTY_VALUE;
   // A field removed since: its value as it was kept.
@@ -74,7 +75,7 @@ export function ChangeValue({
     <FieldValue
       schema={schema}
       field={field}
-      record={{ [field]: value }}
+      record={{ ...context, [field]: value }}
       variant="detail"
       relationIds={relationIds}
     />
@@ -102,9 +103,11 @@ interface RecordHistoryProps {
   /** The schema now (with an `x-custom` resource's custom fields). */
   schema: EntitySchema;
   id: string;
+  /** The record now: the context its earlier values are shown in (a price's currency). */
+  record?: Record<string, unknown>;
 }
 
-export default function RecordHistory({ def, schema, id }: RecordHistoryProps) {
+export default function RecordHistory({ def, schema, id, record }: RecordHistoryProps) {
   const apiUrl = useApiUrl(def.base);
   const [page, setPage] = useState(1);
   const { query } = useCustom<HistoryPage>({
@@ -249,6 +252,7 @@ export default function RecordHistory({ def, schema, id }: RecordHistoryProps) {
                           field={c.field}
                           value={c.from}
                           relationIds={relationIds.get(c.field)}
+                          context={record}
                         />
                       ),
                     },
@@ -265,6 +269,7 @@ export default function RecordHistory({ def, schema, id }: RecordHistoryProps) {
                           field={c.field}
                           value={c.to}
                           relationIds={relationIds.get(c.field)}
+                          context={record}
                         />
                       ),
                     },

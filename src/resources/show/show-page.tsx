@@ -77,7 +77,7 @@ function ResourceShowPage({ def }: ScreenProps) {
               label: "History",
               children: (
                 <Suspense fallback={<Skeleton active paragraph={{ rows: 6 }} />}>
-                  <RecordHistory def={def} schema={def.schema} id={id} />
+                  <RecordHistory def={def} schema={def.schema} id={id} record={record} />
                 </Suspense>
               ),
             },
