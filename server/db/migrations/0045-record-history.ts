@@ -2,8 +2,8 @@
  * Every record's history (issue 31): one row per write of an engine resource's record (create,
  * update, delete, CSV import, an automation's step, a store sync), written by the write's own
  * statement (server/resources/history/writer.ts).
- * - `changes`: only the fields that changed, `{ field: [old, new] }`, values as `to_jsonb` gives
- *   them (a create's old values are null, a delete's new ones); secret fields are never in it.
+ * - `changes`: an update's fields that changed, `{ field: [old, new] }`; a create's values (a
+ *   delete's last ones), `{ field: value }`; values as `to_jsonb` gives them; secret fields never.
  * - `actor_id`: the person (no foreign key: history outlives a deleted user, and a write pays
  *   no lookup); `actor`: what else made it (`automation:<id>`, `sync:<connection>`, `import`).
  * - `id` grows with time, so the retention sweep deletes the oldest first by the primary key.
@@ -22,7 +22,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       at timestamptz not null default now(),
       changes jsonb not null
     );
-    create index record_history_record_idx on record_history (resource, record_id, id desc);
+    create index record_history_record_idx on record_history (record_id, id);
     create index record_history_actor_idx on record_history (actor_id, at) where actor_id is not null;
   `.execute(db);
 }

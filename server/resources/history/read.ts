@@ -24,7 +24,8 @@ interface HistoryRow {
   actor_id: string | null;
   actor: string | null;
   at: Date | string;
-  changes: Record<string, [unknown, unknown]> | string;
+  /** An update's `{ field: [old, new] }`; a create's or a delete's `{ field: value }`. */
+  changes: Record<string, [unknown, unknown]> | Record<string, unknown> | string;
   first_name: string | null;
   last_name: string | null;
 }
@@ -154,6 +155,10 @@ function actorOf(row: HistoryRow, names: Map<string, string>): HistoryActor {
   return { kind: "system", id: null, name: "The system" };
 }
 
+/** No value to a person: an empty list, text or object. */
+const isEmpty = (v: unknown) =>
+  v === null || v === "" || (Array.isArray(v) && !v.length) || (typeof v === "object" && v !== null && !Object.keys(v).length);
+
 function entryOf(row: HistoryRow, names: Map<string, string>, order: FieldOrder): HistoryEntry {
   const changes = typeof row.changes === "string" ? JSON.parse(row.changes) : row.changes;
   const fields = order(row.resource) ?? [];
@@ -169,8 +174,14 @@ function entryOf(row: HistoryRow, names: Map<string, string>, order: FieldOrder)
     at: new Date(row.at).toISOString(),
     actor: actorOf(row, names),
     changes: Object.keys(changes)
+      .filter((field) => row.action === "updated" || !isEmpty(changes[field]))
       .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
-      .map((field) => ({ field, from: changes[field][0], to: changes[field][1] })),
+      .map((field) => {
+        const value = changes[field];
+        // An update keeps [old, new]; a create its new values, a delete its last ones.
+        if (row.action === "updated") return { field, from: value[0], to: value[1] };
+        return row.action === "created" ? { field, from: null, to: value } : { field, from: value, to: null };
+      }),
   };
 }
 
