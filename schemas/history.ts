@@ -36,11 +36,15 @@ export interface HistoryEntry {
   changes: HistoryChange[];
   /** The record's name (its `x-label` field) in a list of many records' changes; else absent. */
   recordLabel?: string | null;
+  /** A version the entry is (CMS entries: each save, publish, restore is a numbered version). */
+  version?: { number: number; kind: "save" | "publish" | "restore" };
 }
 
 export interface HistoryPage {
   data: HistoryEntry[];
   total: number;
+  /** Whether `…/history/{entryId}/restore` restores from these entries (CMS entries restore versions instead). */
+  restorable?: boolean;
 }
 
 /** Kept this many days unless HISTORY_RETENTION_DAYS says otherwise. */
@@ -68,6 +72,13 @@ export const historyEntrySchema = {
       },
     },
     recordLabel: { type: ["string", "null"] },
+    version: {
+      type: "object",
+      properties: {
+        number: { type: "integer" },
+        kind: { type: "string", enum: ["save", "publish", "restore"] },
+      },
+    },
     changes: {
       type: "array",
       items: {
@@ -82,5 +93,9 @@ export const historyEntrySchema = {
 export const historyPageSchema = {
   type: "object",
   required: ["data", "total"],
-  properties: { data: { type: "array", items: historyEntrySchema }, total: { type: "integer" } },
+  properties: {
+    data: { type: "array", items: historyEntrySchema },
+    total: { type: "integer" },
+    restorable: { type: "boolean" },
+  },
 } as const;

@@ -267,6 +267,39 @@ describe.each(DRIVERS)("record history on %s", (driver) => {
     await call("PATCH", `/api/automations/${flow.body.id}`, { status: "paused" });
   });
 
+  it("shows a CMS entry's versions as its history, each with the fields it changed", async () => {
+    const type = await call("POST", "/cms/content-types", {
+      kind: "collection",
+      apiName: "note",
+      name: "Note",
+      required: ["title"],
+      properties: {
+        title: { "x-kind": "text", title: "Title", maxLength: 80 },
+        rating: { "x-kind": "integer", title: "Rating", minimum: 1, maximum: 5 },
+      },
+    });
+    expect(type.status, JSON.stringify(type.body)).toBe(201);
+    const entry = (await call("POST", "/cms/entries/note", { title: "First", rating: 2 })).body as Any;
+    const saved = await call("PATCH", `/cms/entries/note/${entry.id}`, {
+      title: "Second",
+      revision: entry.revision,
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const history = await call<HistoryPage>("GET", `/cms/entries/note/${entry.id}/history`);
+    expect(history.status, JSON.stringify(history.body)).toBe(200);
+    expect(history.body.restorable).toBe(false);
+    const [second, first] = history.body.data;
+    expect(second).toMatchObject({
+      action: "updated",
+      version: { number: 2, kind: "save" },
+      actor: { id: adminId },
+    });
+    expect(changesOf(second)).toEqual({ title: ["First", "Second"] });
+    expect(first).toMatchObject({ action: "created", version: { number: 1 } });
+    expect(changesOf(first)).toMatchObject({ title: [null, "First"], rating: [null, 2] });
+    expect((await call("GET", `/cms/entries/note/${crypto.randomUUID()}/history`)).status).toBe(404);
+  });
+
   it("prunes entries past the retention period, in batches", async () => {
     const db = s.database.db as unknown as AnyDb;
     const mug = await product();

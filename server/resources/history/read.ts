@@ -157,7 +157,10 @@ function actorOf(row: HistoryRow, names: Map<string, string>): HistoryActor {
 
 /** No value to a person: an empty list, text or object. */
 const isEmpty = (v: unknown) =>
-  v === null || v === "" || (Array.isArray(v) && !v.length) || (typeof v === "object" && v !== null && !Object.keys(v).length);
+  v === null ||
+  v === "" ||
+  (Array.isArray(v) && !v.length) ||
+  (typeof v === "object" && v !== null && !Object.keys(v).length);
 
 function entryOf(row: HistoryRow, names: Map<string, string>, order: FieldOrder): HistoryEntry {
   const changes = typeof row.changes === "string" ? JSON.parse(row.changes) : row.changes;

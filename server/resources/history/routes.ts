@@ -94,14 +94,16 @@ export function registerHistoryRoutes(
         response: { 200: historyPageSchema },
       },
     },
-    (request) =>
-      readHistory(
+    async (request) => ({
+      ...(await readHistory(
         db(),
         { resource: def.name, recordId: request.params.id },
         request.query.page,
         request.query.pageSize,
         order,
-      ),
+      )),
+      restorable: canEdit(def),
+    }),
   );
 
   if (!canEdit(def)) return;

@@ -53,7 +53,8 @@ const ID = "__history_id";
 /** Values that are no value to a person: none, an empty list, an empty text, an empty object. */
 const EMPTY = sql.raw(`'null'::jsonb, '[]'::jsonb, '""'::jsonb, '{}'::jsonb`);
 /** A value with "no value" as null: setting an empty list where there was none is no change. */
-const emptyAsNull = (value: RawBuilder<unknown>) => sql`case when ${value} in (${EMPTY}) then null else ${value} end`;
+const emptyAsNull = (value: RawBuilder<unknown>) =>
+  sql`case when ${value} in (${EMPTY}) then null else ${value} end`;
 
 /** jsonb_build_object takes at most 100 arguments: fields go in objects of 40, concatenated. */
 const CHUNK = 40;
@@ -75,7 +76,9 @@ export class HistoryWriter {
   private snapshot(alias: string, fields = this.fields, custom = this.custom): RawBuilder<unknown> {
     const parts: RawBuilder<unknown>[] = [];
     for (let i = 0; i < fields.length; i += CHUNK) {
-      const pairs = fields.slice(i, i + CHUNK).map((f) => sql`${sql.lit(f)}::text, ${sql.ref(`${alias}.${f}`)}`);
+      const pairs = fields
+        .slice(i, i + CHUNK)
+        .map((f) => sql`${sql.lit(f)}::text, ${sql.ref(`${alias}.${f}`)}`);
       parts.push(sql`jsonb_build_object(${sql.join(pairs)})`);
     }
     if (custom) parts.push(sql`coalesce(${sql.ref(`${alias}.${CUSTOM}`)}, '{}'::jsonb)`);
@@ -87,7 +90,11 @@ export class HistoryWriter {
    * The `h` CTE: an entry for each row of `w` whose `changes` (an expression over `w`) is not
    * null. One insert for every row of the statement.
    */
-  private entries(action: "created" | "updated" | "deleted", changes: RawBuilder<unknown>, who: HistoryActor) {
+  private entries(
+    action: "created" | "updated" | "deleted",
+    changes: RawBuilder<unknown>,
+    who: HistoryActor,
+  ) {
     return sql<Row>`(insert into record_history (resource, record_id, action, actor_id, actor, changes)
       select ${sql.lit(this.resource)}, x.id, ${sql.lit(action)}, ${who.actorId}::uuid, ${who.actor ?? null}::text, x.c
       from (select w.id, ${changes} as c from w) x where x.c is not null)`;

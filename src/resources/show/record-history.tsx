@@ -31,6 +31,8 @@ import { fieldTitle, relationOf } from "../fields";
 
 const PAGE_SIZE = 20;
 
+const VERSION_KINDS = { save: "saved", publish: "published", restore: "restored" } as const;
+
 const ACTIONS: Record<HistoryAction, { label: string; color: string }> = {
   created: { label: "Created", color: "green" },
   updated: { label: "Updated", color: "blue" },
@@ -123,7 +125,8 @@ export default function RecordHistory({ def, schema, id, record }: RecordHistory
   const data = query.data?.data;
   const entries = data?.data ?? [];
   const relationIds = useMemo(() => relationIdsOf(schema, entries), [schema, entries]);
-  const editable = canEdit(def);
+  // CMS entries restore their versions on their own screen, not from here.
+  const editable = canEdit(def) && data?.restorable !== false;
   const singular = def.singular.toLowerCase();
 
   const restore = (entry: HistoryEntry, field?: string) => {
@@ -187,8 +190,8 @@ export default function RecordHistory({ def, schema, id, record }: RecordHistory
   return (
     <Flex vertical gap={16} data-testid="record-history">
       <Typography.Text type="secondary">
-        {data?.total === 1 ? "1 change" : `${data?.total ?? 0} changes`}, newest first. Restore sets a field
-        back to its value before the change.
+        {data?.total === 1 ? "1 change" : `${data?.total ?? 0} changes`}, newest first.
+        {editable ? " Restore sets a field back to its value before the change." : ""}
       </Typography.Text>
       {entries.map((entry) => (
         <section
@@ -201,6 +204,11 @@ export default function RecordHistory({ def, schema, id, record }: RecordHistory
               <Tag color={ACTIONS[entry.action].color} style={{ marginInlineEnd: 0 }}>
                 {ACTIONS[entry.action].label}
               </Tag>
+              {entry.version && (
+                <Tag style={{ marginInlineEnd: 0 }}>
+                  Version {entry.version.number} · {VERSION_KINDS[entry.version.kind]}
+                </Tag>
+              )}
               <Typography.Text strong>{entry.actor.name}</Typography.Text>
               <Typography.Text type="secondary">
                 <WhenText at={entry.at} />
