@@ -6,14 +6,17 @@
  *   delete's last ones), `{ field: value }`; values as `to_jsonb` gives them; secret fields never.
  * - `actor_id`: the person (no foreign key: history outlives a deleted user, and a write pays
  *   no lookup); `actor`: what else made it (`automation:<id>`, `sync:<connection>`, `import`).
- * - `id` grows with time, so the retention sweep deletes the oldest first by the primary key.
+ * - Indexes, kept to two since every write of every record pays for them: a record's entries
+ *   (`record_id, id`: its page, a restore), and a BRIN on `at` (a few pages, nearly free to keep)
+ *   for the retention sweep and an admin's "what one person changed over a period". `id` is an
+ *   identity, unique without a primary key's index, and grows with time.
  */
 import { type Kysely, sql } from "kysely";
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     create table record_history (
-      id bigint generated always as identity primary key,
+      id bigint generated always as identity,
       resource text not null,
       record_id uuid not null,
       action text not null check (action in ('created', 'updated', 'deleted')),
@@ -23,7 +26,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       changes jsonb not null
     );
     create index record_history_record_idx on record_history (record_id, id);
-    create index record_history_actor_idx on record_history (actor_id, at) where actor_id is not null;
+    create index record_history_at_idx on record_history using brin (at);
   `.execute(db);
 }
 
