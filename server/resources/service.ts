@@ -312,7 +312,7 @@ export class ResourceService {
   ): Promise<Row | undefined> {
     const query = this.statements.query(
       `update${guard ? "?" : ""}:${Object.keys(values)}`,
-      [id, ...Object.values(values), who.actorId, who.actor ?? null],
+      [id, ...Object.values(values), id, who.actorId, who.actor ?? null],
       () => {
         const set: Row = { ...values, updated_at: sql`now()` };
         if (typeof values[CUSTOM] === "string") set[CUSTOM] = mergeCustom(values[CUSTOM]);

@@ -119,8 +119,8 @@ export class HistoryWriter {
    * history; `guard`, a condition on the stored row (rules.ts quiet). Answers the row as
    * stored now, with the set fields' values before as `__history_before`; none when no row
    * was updated. Only the fields the update sets are compared (each with a CASE, no join nor
-   * aggregate); custom fields key by key. Parameters in order: `id`, the set's values, the
-   * actor's two.
+   * aggregate); custom fields key by key. Parameters in order: `id`, the set's values, `id`
+   * again, the actor's two.
    */
   update(db: AnyDb, id: string, set: Row, who: HistoryActor, guard?: Expression<SqlBool>) {
     const t = this.table;
@@ -156,7 +156,13 @@ export class HistoryWriter {
           from ${sql.table(t)} as s where s.id = ${id} for update)`,
       )
       .with("w", (qb) => {
-        const update = qb.updateTable(t).set(set).from("o").whereRef(`${t}.id`, "=", `o.${ID}`);
+        // The id again, so the update finds its row by the primary key whatever the plan makes of `o`.
+        const update = qb
+          .updateTable(t)
+          .set(set)
+          .from("o")
+          .where(`${t}.id`, "=", id)
+          .whereRef(`${t}.id`, "=", `o.${ID}`);
         return (guard ? update.where(guard) : update)
           .returningAll(t)
           .returning(sql.ref(`o.${BEFORE}`).as(BEFORE));
