@@ -3,6 +3,7 @@
  * default; a bad value stops start-up with a message naming the variable.
  */
 import path from "node:path";
+import { DEFAULT_HISTORY_RETENTION_DAYS } from "../schemas/history";
 import { DEFAULT_POOL_SIZES, type PoolSizes } from "./db/postgres";
 
 export interface Config {
@@ -47,6 +48,8 @@ export interface Config {
   outboundAllowPrivate: boolean;
   /** Public form submissions accepted per IP address and minute (`FORMS_RATE_LIMIT`). */
   formsRateLimit: number;
+  /** Days a record's history is kept (HISTORY_RETENTION_DAYS); older entries are pruned by a job. */
+  historyRetentionDays: number;
   /** How long a checked session may be reused without a lookup, ms (0: never). */
   sessionCacheMs: number;
   /** Folder of the built SPA. */
@@ -200,6 +203,7 @@ export function loadConfig(env: Env = process.env): Config {
       url(env, "BIGCOMMERCE_API_URL", "https://api.bigcommerce.com", ["https:", "http:"]) as string
     ).replace(/\/+$/, ""),
     formsRateLimit: int(env, "FORMS_RATE_LIMIT", 30),
+    historyRetentionDays: int(env, "HISTORY_RETENTION_DAYS", DEFAULT_HISTORY_RETENTION_DAYS),
     sessionCacheMs: int(env, "SESSION_CACHE_MS", 5000, 0),
     clientDir: path.resolve(env.CLIENT_DIR || "dist/client"),
     storage,

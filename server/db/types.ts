@@ -24,6 +24,7 @@ import type {
   FormSubmissionsTable,
   FormsTable,
 } from "./types-forms";
+import type { HistoryTables } from "./types-history";
 import type { NotificationsTable } from "./types-notifications";
 import type { ProposalTables } from "./types-proposals";
 import type { IdempotencyKeysTable, SecurityEventsTable } from "./types-requests";
@@ -320,6 +321,7 @@ export interface Database
     CrmEmailTables,
     CrmFieldTables,
     CrmSequenceTables,
+    HistoryTables,
     ProposalTables,
     SecondFactorTables,
     StoreTables {

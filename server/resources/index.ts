@@ -17,6 +17,8 @@ import { productStoreRules } from "../modules/store/push";
 import { registerBulkUpdateJob, registerBulkUpdateRoutes } from "./bulk/bulk-update.routes";
 import { registerCsvParser, registerCsvRoutes } from "./csv/routes";
 import { registerResource } from "./engine";
+import { pruneHistoryRegularly } from "./history/retention";
+import { registerHistoryAdminRoute, registerHistoryRoutes } from "./history/routes";
 import { addEntitySource, type Entity } from "./record-events";
 import type { RulesRegistry } from "./rules";
 import type { ResourceService } from "./service";
@@ -75,6 +77,10 @@ export function registerResources(
     services.set(def.name, service);
   }
   registerBulkUpdateJob(ctx, services);
+  // Every record's history (history/): its routes, for every resource.
+  for (const service of services.values()) registerHistoryRoutes(app, ctx, service, services);
+  registerHistoryAdminRoute(app, ctx, services);
+  pruneHistoryRegularly(ctx);
   // Every resource is an entity automations start on and write (record-events.ts).
   const entities = new Map([...services].map(([name, service]) => [name, entityOf(service)]));
   addEntitySource(ctx, { list: () => [...entities.values()], get: (name) => entities.get(name) });

@@ -46,6 +46,8 @@ export interface EntityWriteOptions {
   db: AnyDb;
   /** Who the write is by (null: the system, as an automation's step). */
   actorId: string | null;
+  /** What made the write when no person did, for its history: `automation:<id>`, `sync:<id>`. */
+  actor?: string;
   cause?: object | null;
 }
 

@@ -16,6 +16,7 @@ import { compileBody } from "../http/validation";
 import { type ScopedRelation, scopedRelationsOf } from "./columns";
 import { type CustomFieldCatalogue, customFields } from "./custom-fields";
 import { dbErrorInWords } from "./db-errors";
+import { type HistoryActor, HistoryWriter, withoutBefore } from "./history/writer";
 import { listOptionsOf } from "./list-options";
 import { optionFieldsOf, optionProblems } from "./options";
 import { type EntityWriteOptions, isWatched, type RecordChangeType, recordWatcherOf } from "./record-events";
@@ -36,6 +37,8 @@ export class ResourceService {
   private base: ReturnType<typeof listBaseOf> | undefined;
   /** The custom fields of an `x-custom` resource; its schema is read per request. */
   private readonly runtime: CustomFieldCatalogue | undefined;
+  /** Writes the history of every write, in the write's own statement (history/writer.ts). */
+  readonly history: HistoryWriter;
 
   constructor(
     private readonly ctx: AppContext,
@@ -47,6 +50,7 @@ export class ResourceService {
     this.table = schema["x-table"];
     this.scoped = scopedRelationsOf(schema, (name) => resolve(name)?.schema["x-table"] ?? name);
     this.runtime = schema["x-custom"] ? customFields(ctx) : undefined;
+    this.history = new HistoryWriter(def.name, this.table, schema);
   }
 
   /** The resource's schema now: with its custom fields, for an `x-custom` resource. */
@@ -119,13 +123,14 @@ export class ResourceService {
     if (via) this.validate(schema, "create", body);
     await this.checkBody(schema, "create", body);
     const values = { ...toColumns(schema, body), created_by: actorId, updated_by: actorId };
+    const who: HistoryActor = { actorId, actor: via?.actor };
     // A watched write (an automation's record trigger) runs in a transaction, told in it.
     const watched = await this.watched("created");
     const row = await this.write(
       async (trx) => {
         const set: Row = {};
         await this.rules.beforeWrite?.({ db: trx, existing: null, values: body, set });
-        const row = await this.insertRow(trx, { ...values, ...set });
+        const row = await this.insertRow(trx, { ...values, ...set }, who);
         await this.rules.afterWrite?.({
           db: trx,
           existing: null,
@@ -137,7 +142,7 @@ export class ResourceService {
         if (watched) await this.tell(trx, schema, "created", null, row, actorId, via);
         return row;
       },
-      !watched && this.quiet("create", body) === true ? (db) => this.insertRow(db, values) : undefined,
+      !watched && this.quiet("create", body) === true ? (db) => this.insertRow(db, values, who) : undefined,
       via?.db,
     );
     this.publish("created", [row.id as string], actorId);
@@ -163,12 +168,13 @@ export class ResourceService {
         .then((r) => r ?? null),
     );
     const values = { ...toColumns(schema, body), updated_by: actorId };
+    const who: HistoryActor = { actorId, actor: via?.actor };
     const watched = await this.watched("updated");
     const quiet = watched || via ? false : this.quiet("update", body);
     // Guarded by the rules' condition: no row back when it does not hold (or no such record).
     const guarded =
       typeof quiet === "object"
-        ? await this.write(this.never, (db) => this.updateRow(db, id, values, quiet))
+        ? await this.write(this.never, (db) => this.updateRow(db, id, values, who, quiet))
         : null;
     const row =
       guarded ??
@@ -183,7 +189,7 @@ export class ResourceService {
           if (!existing) throw notFound(`${this.def.singular} not found`);
           const set: Row = {};
           await this.rules.beforeWrite?.({ db: trx, existing, values: body, set });
-          const row = await this.updateRow(trx, id, { ...values, ...set });
+          const row = await this.updateRow(trx, id, { ...values, ...set }, who);
           if (!row) throw notFound(`${this.def.singular} not found`);
           await this.rules.afterWrite?.({
             db: trx,
@@ -198,7 +204,7 @@ export class ResourceService {
         },
         quiet === true
           ? async (db) => {
-              const row = await this.updateRow(db, id, values);
+              const row = await this.updateRow(db, id, values, who);
               if (!row) throw notFound(`${this.def.singular} not found`);
               return row;
             }
@@ -288,9 +294,12 @@ export class ResourceService {
     return answer;
   }
 
-  private async insertRow(db: AnyDb, values: Row): Promise<Row> {
-    const query = this.statements.query(`insert:${Object.keys(values)}`, Object.values(values), () =>
-      db.insertInto(this.table).values(values).returningAll(),
+  /** Inserts a row and its history, one statement. */
+  private async insertRow(db: AnyDb, values: Row, who: HistoryActor): Promise<Row> {
+    const query = this.statements.query(
+      `insert:${Object.keys(values)}`,
+      [...Object.values(values), who.actorId, who.actor ?? null],
+      () => this.history.insert(db, values, who),
     );
     return (await db.executeQuery<Row>(query)).rows[0];
   }
@@ -298,35 +307,35 @@ export class ResourceService {
   /**
    * Sets `values` and `updated_at` (the database's clock, as for `created_at`). Custom fields
    * are merged into the stored ones (records.ts mergeCustom), their JSON bound in its place.
-   * With `guard`, only a row it holds for is updated. Undefined when no row was.
+   * With `guard`, only a row it holds for is updated. Undefined when no row was. Its history
+   * is written by the same statement.
    */
   private async updateRow(
     db: AnyDb,
     id: string,
     values: Row,
+    who: HistoryActor,
     guard?: Expression<SqlBool>,
   ): Promise<Row | undefined> {
     const query = this.statements.query(
       `update${guard ? "?" : ""}:${Object.keys(values)}`,
-      [...Object.values(values), id],
+      [id, ...Object.values(values), id, who.actorId, who.actor ?? null],
       () => {
         const set: Row = { ...values, updated_at: sql`now()` };
         if (typeof values[CUSTOM] === "string") set[CUSTOM] = mergeCustom(values[CUSTOM]);
-        const update = db.updateTable(this.table).set(set).where("id", "=", id);
-        return (guard ? update.where(guard) : update).returningAll();
+        return this.history.update(db, id, set, who, guard);
       },
     );
-    return (await db.executeQuery<Row>(query)).rows[0];
+    const row = (await db.executeQuery<Row>(query)).rows[0];
+    return row && withoutBefore(row);
   }
 
   /** Deletes records; with `mustExist`, a missing one is a 404. Returns how many went. */
-  async remove(ids: string[], actorId: string, mustExist: boolean): Promise<number> {
+  async remove(ids: string[], actorId: string | null, mustExist: boolean, actor?: string): Promise<number> {
     const { afterDelete, beforeDelete } = this.rules;
     const watched = await this.watched("deleted");
-    const del = (db: AnyDb): Promise<Row[]> => {
-      const query = db.deleteFrom(this.table).where("id", "in", ids);
-      return afterDelete || watched ? query.returningAll().execute() : query.returning("id").execute();
-    };
+    // The rows and their history in one statement (history/writer.ts).
+    const del = (db: AnyDb): Promise<Row[]> => this.history.delete(db, ids, { actorId, actor }).execute();
     const deleted =
       beforeDelete || watched
         ? await this.write(async (trx) => {

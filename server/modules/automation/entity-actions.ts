@@ -116,7 +116,7 @@ export function entityExecutors(ctx: AppContext): Record<"create" | "update" | "
       fillVariables(t, values),
     );
     const made = await entity
-      .create(body, { db: trx, actorId: null, cause: run })
+      .create(body, { db: trx, actorId: null, actor: `automation:${run.ownerKey}`, cause: run })
       .catch((error: unknown) => asStepError(error, entity));
     // It may have written the run's client (clients are an entity too): read it afresh.
     forgetClients(trx);
@@ -136,7 +136,7 @@ export function entityExecutors(ctx: AppContext): Record<"create" | "update" | "
       fillVariables(t, values),
     );
     const updated = await entity
-      .update(id, body, { db: trx, actorId: null, cause: run })
+      .update(id, body, { db: trx, actorId: null, actor: `automation:${run.ownerKey}`, cause: run })
       .catch((error: unknown) => asStepError(error, entity));
     forgetClients(trx);
     return {

@@ -11,6 +11,7 @@ import { cmsRoutes } from "./cms.routes";
 import { ContentTypesService } from "./content-types.service";
 import { EntriesService } from "./entries.service";
 import { cmsEntities } from "./entry-entities";
+import { entryHistoryRoute } from "./entry-history";
 import { EntryLifecycle, SCHEDULE_ATTEMPTS, SCHEDULE_JOB, type SchedulePayload } from "./entry-lifecycle";
 import { EntryLocaleService, entryLocaleRoutes } from "./entry-locales";
 import { navigationRoutes } from "./navigation.routes";
@@ -44,6 +45,7 @@ export async function cmsModule(app: FastifyInstance, ctx: AppContext) {
     await ctx.webhooks.dispatch(MODULE_IDS.cms, `entry.${event}`, { type: type.apiName, entry });
   });
   await cmsRoutes(app, { types, entries, lifecycle });
+  entryHistoryRoute(app, ctx, { types, lifecycle });
   await entryLocaleRoutes(app, registry, new EntryLocaleService(ctx, entries));
   await webhookRoutes(app, ctx, {
     moduleId: MODULE_IDS.cms,

@@ -9,11 +9,13 @@
  * link's `store_modified_at`) takes the store's version, and the report says so.
  *
  * The catalogue is written directly, not through the resource engine: the sync's own writes
- * must not be pushed back to the store (the engine's rule would queue them).
+ * must not be pushed back to the store (the engine's rule would queue them). Each write keeps
+ * its history all the same, through the engine's history writer, as `sync:<connection>`.
  */
 import { sql } from "kysely";
 import { productSchema } from "../../../schemas/products";
 import { CONFLICT_REASON, type StoreSyncRow } from "../../../schemas/store-sync";
+import { HistoryWriter } from "../../resources/history/writer";
 import type { AnyDb } from "../../resources/rules";
 import type { BcProduct } from "./bigcommerce";
 import { fallbackCategory } from "./store-categories";
@@ -23,6 +25,8 @@ export { catalogueTarget, STORE_CATEGORY_FALLBACK } from "./store-categories";
 export type { CatalogueTarget } from "./store-items";
 
 const NAME_MAX = productSchema.properties.name.maxLength;
+/** The products' history writer (the resource `products`, its table `products`). */
+const history = new HistoryWriter("products", "products", productSchema);
 
 interface LinkRow {
   product_id: string;
@@ -233,25 +237,23 @@ async function syncItem(
     ...(target.currency ? { currency: target.currency } : {}),
   };
   let written: { id: string; updated_at: Date };
+  const who = { actorId: null, actor: `sync:${target.connectionId}` };
   try {
-    written = existing
-      ? await db
-          .updateTable("products")
-          .set({
+    written = (await (existing
+      ? history.update(
+          db,
+          existing.id,
+          {
             ...values,
             // A sub-category belongs to its category: a new category leaves it empty.
             sub_category_id: sql`case when category_id = ${categoryId} then sub_category_id end`,
             updated_at: sql`now()`,
             updated_by: null,
-          })
-          .where("id", "=", existing.id)
-          .returning(["id", "updated_at"])
-          .executeTakeFirstOrThrow()
-      : await db
-          .insertInto("products")
-          .values({ ...values, status: item.visible ? "active" : "draft" })
-          .returning(["id", "updated_at"])
-          .executeTakeFirstOrThrow();
+          },
+          who,
+        )
+      : history.insert(db, { ...values, status: item.visible ? "active" : "draft" }, who)
+    ).executeTakeFirstOrThrow()) as { id: string; updated_at: Date };
   } catch (error) {
     if (known.atomic) throw error;
     const code = (error as { code?: string }).code;

@@ -19,6 +19,7 @@
 import type { ResourceDefinition } from "../../../resources/contract";
 import { plural } from "../../../src/lib/text";
 import type { AppContext } from "../../context";
+import type { HistoryWriter } from "../history/writer";
 import type { AnyDb, ResourceRules } from "../rules";
 import { RowChecker } from "./check-rows";
 import { matchHeader } from "./header";
@@ -60,6 +61,8 @@ export interface ImportOptions {
   rules: ResourceRules;
   /** The engine's translation of a database error into an answer (ResourceService). */
   translate: (error: unknown) => unknown;
+  /** The resource's history writer (its service's): each chunk's rows keep their history. */
+  history: HistoryWriter;
   actorId: string;
   dryRun: boolean;
 }

@@ -129,6 +129,7 @@ export function registerCsvRoutes(
           resolve,
           rules,
           translate: (error) => service.translate(error),
+          history: service.history,
           actorId,
           dryRun: request.query.dryRun,
         },

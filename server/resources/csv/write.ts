@@ -14,6 +14,7 @@
 import { sql } from "kysely";
 import type { ResourceDefinition } from "../../../resources/contract";
 import type { AppContext } from "../../context";
+import { type HistoryWriter, withoutBefore } from "../history/writer";
 import { type Row, toColumns, updateColumns } from "../records";
 import type { AnyDb, ResourceRules } from "../rules";
 import { type RowError, rowErrorsOf } from "./row-errors";
@@ -34,6 +35,8 @@ export interface WriteOptions {
   def: ResourceDefinition;
   rules: ResourceRules;
   translate: (error: unknown) => unknown;
+  /** Writes each statement's history in it (history/writer.ts), as the engine's writes do. */
+  history: HistoryWriter;
   actorId: string;
 }
 
@@ -45,39 +48,42 @@ export interface Written {
 
 /** Inserts new records in one statement, updates the others; returns the ids by kind. */
 async function writeAll(trx: AnyDb, writes: Write[], options: WriteOptions) {
-  const { def, actorId, app } = options;
-  const table = def.schema["x-table"];
+  const { def, actorId, app, history } = options;
+  const who = { actorId, actor: "import" };
   const creates = writes.filter((w) => !w.existing);
   const createdIds: string[] = [];
   const updatedIds: string[] = [];
   const { afterWrite } = options.rules;
   if (creates.length) {
-    const query = trx.insertInto(table).values(
-      creates.map((w) => ({
-        ...toColumns(def.schema, w.body),
-        ...w.set,
-        created_by: actorId,
-        updated_by: actorId,
-      })),
-    );
-    // Rows come back in the order of the VALUES list (PostgreSQL's INSERT … RETURNING).
-    const rows: Row[] = afterWrite
-      ? await query.returningAll().execute()
-      : await query.returning("id").execute();
+    // The rows and their history in one statement; the rows come back in the order of the
+    // VALUES list (PostgreSQL's INSERT … RETURNING, through the CTE).
+    const rows: Row[] = await history
+      .insert(
+        trx,
+        creates.map((w) => ({
+          ...toColumns(def.schema, w.body),
+          ...w.set,
+          created_by: actorId,
+          updated_by: actorId,
+        })),
+        who,
+      )
+      .execute();
     createdIds.push(...rows.map((r) => String(r.id)));
     if (afterWrite) for (const row of rows) await afterWrite({ db: trx, existing: null, row, actorId, app });
   }
   for (const w of writes) {
     if (!w.existing) continue;
     const id = String(w.existing.id);
-    const query = trx
-      .updateTable(table)
-      .set({ ...updateColumns(def.schema, w.body), ...w.set, updated_at: new Date(), updated_by: actorId })
-      .where("id", "=", id);
-    if (afterWrite) {
-      const row = (await query.returningAll().executeTakeFirstOrThrow()) as Row;
-      await afterWrite({ db: trx, existing: w.existing, row, actorId, app });
-    } else await query.execute();
+    const set = {
+      ...updateColumns(def.schema, w.body),
+      ...w.set,
+      updated_at: new Date(),
+      updated_by: actorId,
+    };
+    const row = (await history.update(trx, id, set, who).executeTakeFirstOrThrow()) as Row;
+    if (afterWrite)
+      await afterWrite({ db: trx, existing: w.existing, row: withoutBefore(row), actorId, app });
     updatedIds.push(id);
   }
   return { createdIds, updatedIds };

@@ -9,6 +9,7 @@ import { RecordUnavailablePage } from "../../resources/record-not-found";
 import { recordState } from "../../resources/show/record-state";
 import { ResendInviteButton } from "./resend-invite-button";
 import { ResetSecondFactorButton } from "./reset-second-factor-button";
+import { UserChanges } from "./user-changes";
 
 /** `/users/show/:id`: the user's details and devices. */
 export default function UserShowPage() {
@@ -92,6 +93,7 @@ export default function UserShowPage() {
           <DeviceTable resource={`users/${user.id}/devices`} actionLabel="Sign out device" />
         </Card>
       )}
+      {user && <UserChanges userId={user.id} name={`${user.first_name} ${user.last_name}`} />}
     </Flex>
   );
 }

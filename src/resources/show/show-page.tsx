@@ -1,7 +1,8 @@
 import { Show } from "@refinedev/antd";
 import { useShow } from "@refinedev/core";
-import { Descriptions } from "antd";
-import { useParams } from "react-router";
+import { Descriptions, Skeleton, Tabs } from "antd";
+import { lazy, Suspense } from "react";
+import { useParams, useSearchParams } from "react-router";
 import { detailFields } from "../columns";
 import { FieldValue } from "../field-value";
 import { fieldKind, fieldTitle } from "../fields";
@@ -9,6 +10,9 @@ import { unavailableShowPage } from "../record-not-found";
 import type { ResourceRecord, ScreenProps } from "../types";
 import { withRuntimeDef } from "../with-runtime-def";
 import { recordState } from "./record-state";
+
+/** The History tab (issue 31), loaded when opened. */
+const RecordHistory = lazy(() => import("./record-history"));
 
 /** Wide values take the whole row. */
 const FULL_ROW = new Set(["multiline", "richtext", "media", "assets", "urls"]);
@@ -20,6 +24,8 @@ const FULL_ROW = new Set(["multiline", "richtext", "media", "assets", "urls"]);
  */
 function ResourceShowPage({ def }: ScreenProps) {
   const { id } = useParams();
+  const [search, setSearch] = useSearchParams();
+  const tab = search.get("tab") === "history" ? "history" : "details";
   // The failure is shown in place, so no toast repeats it.
   const { query } = useShow<ResourceRecord>({ resource: def.name, id, errorNotification: false });
   const record = query.data?.data;
@@ -44,18 +50,39 @@ function ResourceShowPage({ def }: ScreenProps) {
         successNotification: { type: "success", message: `${def.singular} deleted` },
       }}
     >
-      {record && (
-        <Descriptions column={{ xs: 1, sm: 1, md: 2, lg: 2, xl: 2, xxl: 2 }} bordered size="middle">
-          {detailFields(def).map((field) => (
-            <Descriptions.Item
-              key={field}
-              label={fieldTitle(def.schema, field)}
-              span={FULL_ROW.has(fieldKind(def.schema, field)) ? "filled" : 1}
-            >
-              <FieldValue schema={def.schema} field={field} record={record} variant="detail" />
-            </Descriptions.Item>
-          ))}
-        </Descriptions>
+      {record && id && (
+        <Tabs
+          activeKey={tab}
+          onChange={(key) => setSearch(key === "history" ? { tab: "history" } : {}, { replace: true })}
+          items={[
+            {
+              key: "details",
+              label: "Details",
+              children: (
+                <Descriptions column={{ xs: 1, sm: 1, md: 2, lg: 2, xl: 2, xxl: 2 }} bordered size="middle">
+                  {detailFields(def).map((field) => (
+                    <Descriptions.Item
+                      key={field}
+                      label={fieldTitle(def.schema, field)}
+                      span={FULL_ROW.has(fieldKind(def.schema, field)) ? "filled" : 1}
+                    >
+                      <FieldValue schema={def.schema} field={field} record={record} variant="detail" />
+                    </Descriptions.Item>
+                  ))}
+                </Descriptions>
+              ),
+            },
+            {
+              key: "history",
+              label: "History",
+              children: (
+                <Suspense fallback={<Skeleton active paragraph={{ rows: 6 }} />}>
+                  <RecordHistory def={def} schema={def.schema} id={id} record={record} />
+                </Suspense>
+              ),
+            },
+          ]}
+        />
       )}
     </Show>
   );
