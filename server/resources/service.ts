@@ -4,7 +4,6 @@
  * app's record watcher (automations' record triggers, record-events.ts) in their transaction
  * when it watches them, and may join a caller's transaction (an automation's step).
  */
-import { type Expression, type SqlBool, sql } from "kysely";
 import type { ResourceDefinition } from "../../resources/contract";
 import type { EntitySchema } from "../../schemas/contract";
 import { fieldErrors, invalidInputMessage } from "../../schemas/error-messages";
@@ -16,11 +15,11 @@ import { compileBody } from "../http/validation";
 import { type ScopedRelation, scopedRelationsOf } from "./columns";
 import { type CustomFieldCatalogue, customFields } from "./custom-fields";
 import { dbErrorInWords } from "./db-errors";
-import { type HistoryActor, HistoryWriter, withoutBefore } from "./history/writer";
+import { type HistoryActor, HistoryWriter } from "./history/writer";
 import { listOptionsOf } from "./list-options";
 import { optionFieldsOf, optionProblems } from "./options";
 import { type EntityWriteOptions, isWatched, type RecordChangeType, recordWatcherOf } from "./record-events";
-import { bodySchemaOf, CUSTOM, mergeCustom, type Row, toColumns, toRecord } from "./records";
+import { bodySchemaOf, type Row, toColumns, toRecord } from "./records";
 import type { AnyDb, Quiet, ResourceRules } from "./rules";
 
 const listBaseOf = (db: AnyDb, table: string) => db.selectFrom(`${table} as t`).selectAll("t");
@@ -130,7 +129,7 @@ export class ResourceService {
       async (trx) => {
         const set: Row = {};
         await this.rules.beforeWrite?.({ db: trx, existing: null, values: body, set });
-        const row = await this.insertRow(trx, { ...values, ...set }, who);
+        const row = await this.history.insertRow(trx, { ...values, ...set }, who);
         await this.rules.afterWrite?.({
           db: trx,
           existing: null,
@@ -142,7 +141,9 @@ export class ResourceService {
         if (watched) await this.tell(trx, schema, "created", null, row, actorId, via);
         return row;
       },
-      !watched && this.quiet("create", body) === true ? (db) => this.insertRow(db, values, who) : undefined,
+      !watched && this.quiet("create", body) === true
+        ? (db) => this.history.insertRow(db, values, who)
+        : undefined,
       via?.db,
     );
     this.publish("created", [row.id as string], actorId);
@@ -174,7 +175,7 @@ export class ResourceService {
     // Guarded by the rules' condition: no row back when it does not hold (or no such record).
     const guarded =
       typeof quiet === "object"
-        ? await this.write(this.never, (db) => this.updateRow(db, id, values, who, quiet))
+        ? await this.write(this.never, (db) => this.history.updateRow(db, id, values, who, quiet))
         : null;
     const row =
       guarded ??
@@ -189,7 +190,7 @@ export class ResourceService {
           if (!existing) throw notFound(`${this.def.singular} not found`);
           const set: Row = {};
           await this.rules.beforeWrite?.({ db: trx, existing, values: body, set });
-          const row = await this.updateRow(trx, id, { ...values, ...set }, who);
+          const row = await this.history.updateRow(trx, id, { ...values, ...set }, who);
           if (!row) throw notFound(`${this.def.singular} not found`);
           await this.rules.afterWrite?.({
             db: trx,
@@ -204,7 +205,7 @@ export class ResourceService {
         },
         quiet === true
           ? async (db) => {
-              const row = await this.updateRow(db, id, values, who);
+              const row = await this.history.updateRow(db, id, values, who);
               if (!row) throw notFound(`${this.def.singular} not found`);
               return row;
             }
@@ -292,42 +293,6 @@ export class ResourceService {
       if (this.quietness.size < MAX_SHAPES) this.quietness.set(key, answer);
     }
     return answer;
-  }
-
-  /** Inserts a row and its history, one statement. */
-  private async insertRow(db: AnyDb, values: Row, who: HistoryActor): Promise<Row> {
-    const query = this.statements.query(
-      `insert:${Object.keys(values)}`,
-      [...Object.values(values), who.actorId, who.actor ?? null],
-      () => this.history.insert(db, values, who),
-    );
-    return (await db.executeQuery<Row>(query)).rows[0];
-  }
-
-  /**
-   * Sets `values` and `updated_at` (the database's clock, as for `created_at`). Custom fields
-   * are merged into the stored ones (records.ts mergeCustom), their JSON bound in its place.
-   * With `guard`, only a row it holds for is updated. Undefined when no row was. Its history
-   * is written by the same statement.
-   */
-  private async updateRow(
-    db: AnyDb,
-    id: string,
-    values: Row,
-    who: HistoryActor,
-    guard?: Expression<SqlBool>,
-  ): Promise<Row | undefined> {
-    const query = this.statements.query(
-      `update${guard ? "?" : ""}:${Object.keys(values)}`,
-      [id, ...Object.values(values), id, who.actorId, who.actor ?? null],
-      () => {
-        const set: Row = { ...values, updated_at: sql`now()` };
-        if (typeof values[CUSTOM] === "string") set[CUSTOM] = mergeCustom(values[CUSTOM]);
-        return this.history.update(db, id, set, who, guard);
-      },
-    );
-    const row = (await db.executeQuery<Row>(query)).rows[0];
-    return row && withoutBefore(row);
   }
 
   /** Deletes records; with `mustExist`, a missing one is a 404. Returns how many went. */

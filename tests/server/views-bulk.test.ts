@@ -324,6 +324,13 @@ describe.each(DRIVERS)("saved views and bulk edit on %s", (driver) => {
         ["a", 10],
         ["b", 240],
       ]);
+      // Each record changed is in its history, as an update's would be.
+      const history = await sql<{ n: string }>`
+        select count(*) as n from record_history h join csv_gadgets g on g.id = h.record_id
+        where g.title like 'Bulk %' and h.action = 'updated' and h.changes->'kind'->>1 = 'b'`.execute(
+        s.database.db,
+      );
+      expect(Number(history.rows[0].n)).toBe(240);
       // A job's progress is its starter's (or an admin's): another person with the module
       // does not find it.
       expect((await s.api("GET", `${BULK}/${started.body.id}`, { token: vic })).status).toBe(404);

@@ -21,7 +21,8 @@
  */
 import { type Expression, type RawBuilder, type SqlBool, sql } from "kysely";
 import type { EntitySchema } from "../../../schemas/contract";
-import { CUSTOM, type Row } from "../records";
+import { StatementCache } from "../../db/statements";
+import { CUSTOM, mergeCustom, type Row } from "../records";
 import type { AnyDb } from "../rules";
 
 /** Who or what made a write: a person (`actorId`), or `automation:<id>`, `sync:<id>`, `import`. */
@@ -62,6 +63,8 @@ const CHUNK = 40;
 export class HistoryWriter {
   private readonly fields: string[];
   private readonly custom: boolean;
+  /** The inserts and updates with their history, kept per set of columns. */
+  private readonly statements = new StatementCache();
 
   constructor(
     readonly resource: string,
@@ -184,6 +187,42 @@ export class HistoryWriter {
       .with("h", () => this.entries("deleted", this.whole(), who))
       .selectFrom("w")
       .selectAll();
+  }
+
+  /** Inserts a row and its history, one statement, kept per set of columns. */
+  async insertRow(db: AnyDb, values: Row, who: HistoryActor): Promise<Row> {
+    const query = this.statements.query(
+      `insert:${Object.keys(values)}`,
+      [...Object.values(values), who.actorId, who.actor ?? null],
+      () => this.insert(db, values, who),
+    );
+    return (await db.executeQuery<Row>(query)).rows[0];
+  }
+
+  /**
+   * Sets `values` and `updated_at` (the database's clock, as for `created_at`). Custom fields
+   * are merged into the stored ones (records.ts mergeCustom), their JSON bound in its place.
+   * With `guard`, only a row it holds for is updated. Undefined when no row was. Its history
+   * is written by the same statement.
+   */
+  async updateRow(
+    db: AnyDb,
+    id: string,
+    values: Row,
+    who: HistoryActor,
+    guard?: Expression<SqlBool>,
+  ): Promise<Row | undefined> {
+    const query = this.statements.query(
+      `update${guard ? "?" : ""}:${Object.keys(values)}`,
+      [id, ...Object.values(values), id, who.actorId, who.actor ?? null],
+      () => {
+        const set: Row = { ...values, updated_at: sql`now()` };
+        if (typeof values[CUSTOM] === "string") set[CUSTOM] = mergeCustom(values[CUSTOM]);
+        return this.update(db, id, set, who, guard);
+      },
+    );
+    const row = (await db.executeQuery<Row>(query)).rows[0];
+    return row && withoutBefore(row);
   }
 }
 
