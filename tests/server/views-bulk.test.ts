@@ -288,6 +288,10 @@ describe.each(DRIVERS)("saved views and bulk edit on %s", (driver) => {
         field: "kind",
         value: "b",
       };
+      // An edit that ended long ago, whose outcome goes when the next one starts.
+      await sql`
+        insert into bulk_updates (resource, field, ids, total, status, created_at)
+        values ('gadgets', 'kind', '[]', 0, 'finished', now() - interval '31 days')`.execute(s.database.db);
       const headers = { "idempotency-key": `bulk-${driver}` };
       const started = await s.api<BulkUpdate>("POST", BULK, { token: admin, body, headers });
       expect(started.status).toBe(202);
@@ -324,6 +328,11 @@ describe.each(DRIVERS)("saved views and bulk edit on %s", (driver) => {
         ["a", 10],
         ["b", 240],
       ]);
+      const old = await sql<{ n: string }>`
+        select count(*) as n from bulk_updates where created_at < now() - interval '30 days'`.execute(
+        s.database.db,
+      );
+      expect(Number(old.rows[0].n)).toBe(0);
       // Each record changed is in its history, as an update's would be.
       const history = await sql<{ n: string }>`
         select count(*) as n from record_history h join csv_gadgets g on g.id = h.record_id

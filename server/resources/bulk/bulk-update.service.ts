@@ -12,8 +12,7 @@
  * its last recorded batch (setting a value twice is harmless). Live updates: one `updated`
  * change per batch, not one per record.
  */
-import type { Kysely } from "kysely";
-import { sql } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { EntitySchema } from "../../../schemas/contract";
 import { fieldErrors, invalidInputMessage } from "../../../schemas/error-messages";
 import {
@@ -33,6 +32,9 @@ import { listOptionsOf } from "../list-options";
 import { bodySchemaOf, type Row } from "../records";
 import type { AnyDb } from "../rules";
 import type { ResourceService } from "../service";
+
+/** Days an ended bulk edit's outcome is kept (deleted when a later one starts). */
+export const KEEP_ENDED_DAYS = 30;
 
 export const BULK_UPDATE_JOB = "resources.bulk-update";
 /** Records per batch: progress is recorded, and one live change sent, after each. */
@@ -154,6 +156,12 @@ export class BulkUpdates {
         .returningAll()
         .executeTakeFirstOrThrow();
       await this.ctx.jobs.enqueue(BULK_UPDATE_JOB, { bulkId: made.id }, { db: trx as never, maxAttempts: 3 });
+      // Ended bulk edits are kept KEEP_ENDED_DAYS for their outcome, then go with the next one.
+      await trx
+        .deleteFrom("bulk_updates")
+        .where("status", "in", ["finished", "failed"])
+        .where(sql<boolean>`created_at < now() - make_interval(days => ${KEEP_ENDED_DAYS})`)
+        .execute();
       return made;
     });
     return { inline: false, bulk: toBulk(row) };
