@@ -9,7 +9,8 @@
  * Prints submissions accepted per second (201s ÷ seconds), p99, what was not a 201, then the
  * count stored against the count acknowledged (every acknowledged id looked up: "lost" must be
  * 0), the mails and deliveries stored for them, the floor's figures beside, the ratio, and the
- * targets (≥ 1,000/s on PostgreSQL, ≥ 500/s on PGlite). Figures only; nothing is asserted.
+ * targets (issue 29: ≥ 1,200/s on PostgreSQL, ≥ 1,000/s on PGlite; issue 15 asked 1,000 and 500).
+ * Figures only; nothing is asserted.
  *
  *   npx tsx bench/forms-submissions.ts          (or: npm run bench:forms)
  *
@@ -82,8 +83,8 @@ const loadAverage = () =>
     .loadavg()
     .map((n) => n.toFixed(1))
     .join(" / ");
-/** Submissions accepted per second the issue asks for. */
-const TARGETS: Record<Driver, number> = { postgres: 1000, pglite: 500 };
+/** Submissions accepted per second issue 29 asks to keep (the figures of issue 15's last run). */
+const TARGETS: Record<Driver, number> = { postgres: 1200, pglite: 1000 };
 
 interface Side {
   measured: Measured;

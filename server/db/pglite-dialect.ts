@@ -44,14 +44,22 @@ function concat(parts: Uint8Array[]): Uint8Array {
 }
 
 /**
- * The one connection. A statement the app marks as sent on every request (server/db/prepared.ts:
- * a resource's get, create and update, the run engine's and the job queue's moves) runs as a
- * named prepared statement, as on PostgreSQL: PGlite parses and plans it once, then each run is
- * one call into PGlite (bind, describe, execute, sync) where its `query` makes six and plans the
- * statement again every time. Values are serialized and rows parsed by PGlite's own serializers
- * and parsers, as its `query` does. A statement whose prepared form went stale (a table it reads
- * changed shape: a runtime entity's new column) is prepared again the next time, and this time
- * sent as `query` does.
+ * Named statements kept per connection, the least recently used let go past this. The app's
+ * statements are a few hundred texts; a text written with a variable list (`in ($1, $2, …)`)
+ * is one more per length, and those are the ones let go.
+ */
+const MAX_NAMED = 500;
+
+/**
+ * The one connection. Every statement with parameters runs as a named prepared statement: PGlite
+ * parses it once, then each run is one call into PGlite (bind, describe, execute, sync) where its
+ * `query` makes six and parses the statement again every time (for a primary-key read, two thirds
+ * of its cost; bench:forms on PGlite sends about twenty kinds a batch). On PostgreSQL only the
+ * statements the app marks are named (server/db/prepared.ts): there each pooled connection would
+ * keep its own copy of every text, here there is one connection. Values are serialized and rows
+ * parsed by PGlite's own serializers and parsers, as its `query` does. A statement whose prepared
+ * form went stale (a table it reads changed shape: a runtime entity's new column) is prepared
+ * again the next time, and this time sent as `query` does.
  */
 export class PGliteConnection implements DatabaseConnection {
   private readonly named = new Map<string, Named>();
@@ -65,7 +73,7 @@ export class PGliteConnection implements DatabaseConnection {
     let result: { rows: unknown[]; affectedRows?: number } | undefined;
     if (query.parameters.length === 0)
       result = (await this.pg.exec(query.sql)).at(-1) ?? { rows: [], affectedRows: 0 };
-    else if (preparedNameOf(query.sql)) result = await this.runNamed(query.sql, query.parameters);
+    else result = await this.runNamed(query.sql, query.parameters);
     result ??= await this.pg.query<R>(query.sql, [...query.parameters]);
     const affected = result.affectedRows;
     return {
@@ -79,7 +87,12 @@ export class PGliteConnection implements DatabaseConnection {
     const pg = this.pg;
     try {
       return await pg.runExclusive(async () => {
-        const statement = this.named.get(text) ?? (await this.prepare(text));
+        let statement = this.named.get(text);
+        if (statement) {
+          // Most recently used last: the first is the one let go when the cache is full.
+          this.named.delete(text);
+          this.named.set(text, statement);
+        } else statement = await this.prepare(text);
         const serializers = (pg as unknown as { serializers: Serializers }).serializers;
         const values = params.map((value, i) => {
           if (value === null || value === undefined) return null;
@@ -106,7 +119,14 @@ export class PGliteConnection implements DatabaseConnection {
 
   /** Parses and describes `text` under a name of this connection's. */
   private async prepare(text: string): Promise<Named> {
-    const name = `${preparedNameOf(text)}_${++this.prepared}`;
+    const name = `${preparedNameOf(text) ?? "pglite"}_${++this.prepared}`;
+    if (this.named.size >= MAX_NAMED) {
+      const [unused, statement] = this.named.entries().next().value as [string, Named];
+      this.named.delete(unused);
+      await this.pg.execProtocol(
+        concat([protocol.serialize.close({ type: "S", name: statement.name }), protocol.serialize.sync()]),
+      );
+    }
     const { messages } = await this.pg.execProtocol(
       concat([
         protocol.serialize.parse({ name, text }),

@@ -155,8 +155,8 @@ export interface JobQueue {
     rows: RawBuilder<unknown>,
     options?: Pick<EnqueueOptions, "maxAttempts">,
   ): RawBuilder<{ id: string }>;
-  /** Looks for due jobs now: a job queued by enqueueFrom has committed. */
-  wake(): void;
+  /** Looks for due jobs now (of `name` only, if given): a job queued by enqueueFrom has committed. */
+  wake(name?: string): void;
   /** Many jobs of one name at once, without keys or run times (one statement). */
   enqueueMany<P>(
     name: string,

@@ -10,6 +10,7 @@
  */
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Database } from "../db";
+import { insertRows } from "../db/insert-rows";
 import { prepared } from "../db/statements";
 import type { JobRecord } from "./contract";
 
@@ -54,6 +55,8 @@ export async function insertJob(db: Kysely<Database>, job: NewJob): Promise<stri
   return rows[0]?.id ?? null;
 }
 
+const JOB_COLUMNS = { name: "text", payload: "jsonb", max_attempts: "integer" } as const;
+
 /** Many keyless jobs of one name in one statement (a batch of submissions' deliveries). */
 export async function insertJobs(
   db: Kysely<Database>,
@@ -62,13 +65,15 @@ export async function insertJobs(
   maxAttempts: number,
 ): Promise<string[]> {
   if (!payloads.length) return [];
-  const rows = payloads.map(
-    (p) => sql`(${name}, cast(${JSON.stringify(p ?? null)} as text)::jsonb, ${maxAttempts})`,
+  const { rows } = await db.executeQuery(
+    insertRows<{ id: string }>(
+      "jobs",
+      JOB_COLUMNS,
+      payloads.map((payload) => ({ name, payload, max_attempts: maxAttempts })),
+      "returning id",
+    ),
   );
-  const result = await sql<{ id: string }>`
-    insert into jobs (name, payload, max_attempts) values ${sql.join(rows)} returning id
-  `.execute(db);
-  return result.rows.map((r) => r.id);
+  return rows.map((r) => r.id);
 }
 
 /**

@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { type Kysely, type Selectable, sql } from "kysely";
 import nodemailer from "nodemailer";
 import type { Database } from "../db";
+import { insertRows } from "../db/insert-rows";
 import type { MailOutboxTable, OutboxAttachment } from "../db/types";
 import type { StorageDriver } from "../storage";
 import { secretColumnsOf } from "./outbox-secrets";
@@ -66,6 +67,24 @@ export function mailFromAddress(from: string): string {
 }
 
 const MAX_ATTEMPTS = 5;
+
+/** The outbox's columns a queued mail sets (insertRows). */
+const OUTBOX_COLUMNS = {
+  to_address: "text",
+  cc: "jsonb",
+  bcc: "jsonb",
+  reply_to: "text",
+  subject: "text",
+  text_body: "text",
+  html_body: "text",
+  calendar_method: "text",
+  calendar_ics: "text",
+  status: "text",
+  message_id: "text",
+  in_reply_to: "text",
+  from_name: "text",
+  attachments: "jsonb",
+} as const;
 const POLL_MS = 5000;
 
 export function createMailer(
@@ -220,10 +239,11 @@ export function createMailer(
     );
   }
 
-  const outboxRow = (mail: OutgoingMail) => ({
+  /** A mail's outbox row, its jsonb columns' values as they are (insertRows). */
+  const outboxValues = (mail: OutgoingMail) => ({
     to_address: Array.isArray(mail.to) ? mail.to.join(", ") : mail.to,
-    cc: JSON.stringify(mail.cc ?? []),
-    bcc: JSON.stringify(mail.bcc ?? []),
+    cc: mail.cc ?? [],
+    bcc: mail.bcc ?? [],
     reply_to: mail.replyTo ?? null,
     subject: mail.subject,
     text_body: mail.text,
@@ -234,8 +254,18 @@ export function createMailer(
     message_id: mail.messageId ?? null,
     in_reply_to: mail.inReplyTo ?? null,
     from_name: mail.fromName ?? null,
-    attachments: JSON.stringify(mail.attachments ?? []),
+    attachments: mail.attachments ?? [],
   });
+  /** The same row with its jsonb columns as JSON text, for Kysely's insert. */
+  const outboxRow = (mail: OutgoingMail) => {
+    const row = outboxValues(mail);
+    return {
+      ...row,
+      cc: JSON.stringify(row.cc),
+      bcc: JSON.stringify(row.bcc),
+      attachments: JSON.stringify(row.attachments),
+    };
+  };
 
   if (transport && options.poll !== false) {
     timer = setInterval(flushInBackground, POLL_MS);
@@ -256,8 +286,10 @@ export function createMailer(
     },
     async queue(mails, trx) {
       if (!mails.length) return [];
-      // A VALUES list's rows are inserted, and returned, in the order written.
-      const rows = await trx.insertInto("mail_outbox").values(mails.map(outboxRow)).returning("id").execute();
+      // Inserted, and returned, in the order given.
+      const { rows } = await trx.executeQuery(
+        insertRows<{ id: string }>("mail_outbox", OUTBOX_COLUMNS, mails.map(outboxValues), "returning id"),
+      );
       return rows.map((r) => r.id);
     },
     wake() {

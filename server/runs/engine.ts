@@ -178,7 +178,7 @@ export function createRunEngine(options: RunEngineOptions): RunEngine {
           // and its definition is stored for the next starts.
           if (!db.isTransaction) {
             core.definitions.markStored(hash);
-            core.jobs.wake();
+            core.jobs.wake(entry.jobName);
           }
           return { run, created: true } as StartResult<never>;
         }

@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { isoOrNull as iso } from "../../src/lib/dates";
 import type { CoreContext } from "../core-context";
+import { insertRows } from "../db/insert-rows";
 import { SharedCache } from "../db/shared-cache";
 import { badRequest, notFound } from "../http/errors";
 import { outboundProblem } from "../http/outbound";
@@ -221,15 +222,16 @@ export class WebhookService {
         generation,
       );
     if (!hooks.length) return 0;
-    const deliveries = await db
-      .insertInto("webhook_deliveries")
-      .values(
+    const { rows: deliveries } = await db.executeQuery(
+      insertRows<{ id: string }>(
+        "webhook_deliveries",
+        { webhook_id: "uuid", event: "text", payload: "jsonb" },
         hooks.flatMap((hook) =>
-          payloads.map((data) => ({ webhook_id: hook.id, event, payload: JSON.stringify({ event, data }) })),
+          payloads.map((data) => ({ webhook_id: hook.id, event, payload: { event, data } })),
         ),
-      )
-      .returning("id")
-      .execute();
+        "returning id",
+      ),
+    );
     // Jobs of many deliveries each: sending them costs a few statements a job (deliveries.ts).
     const jobs: DeliverPayload[] = [];
     for (let i = 0; i < deliveries.length; i += DELIVERIES_PER_JOB)

@@ -10,6 +10,7 @@ import type { TimelineKind } from "../../../schemas/crm";
 import { UUID } from "../../../schemas/uuid";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db";
+import { insertRows } from "../../db/insert-rows";
 
 export type Db = Kysely<Database> | Transaction<Database>;
 
@@ -43,30 +44,42 @@ export interface TimelineEntry {
 /** Resource name of timeline changes on the socket: `ids` are the clients whose timeline grew. */
 export const TIMELINE_RESOURCE = "client-timeline";
 
+const TIMELINE_COLUMNS = {
+  client_id: "uuid",
+  kind: "text",
+  title: "text",
+  body: "text",
+  data: "jsonb",
+  ref_id: "uuid",
+  actor_id: "uuid",
+  occurred_at: "timestamptz",
+  dedupe_key: "text",
+} as const;
+
 /**
  * Adds entries (in the caller's transaction) and marks the clients active. An entry whose
  * dedupe key is already stored is skipped. Answers how many were added.
  */
 export async function addTimeline(db: Db, entries: readonly TimelineInput[]): Promise<number> {
   if (!entries.length) return 0;
-  const rows = await db
-    .insertInto("crm_timeline")
-    .values(
+  const { rows } = await db.executeQuery(
+    insertRows<{ client_id: string; occurred_at: Date | string }>(
+      "crm_timeline",
+      TIMELINE_COLUMNS,
       entries.map((e) => ({
         client_id: e.clientId,
         kind: e.kind,
         title: e.title.slice(0, 300),
         body: e.body ?? null,
-        data: JSON.stringify(e.data ?? {}),
+        data: e.data ?? {},
         ref_id: e.refId ?? null,
         actor_id: e.actorId ?? null,
         occurred_at: e.occurredAt ?? new Date(),
         dedupe_key: e.dedupeKey ?? null,
       })),
-    )
-    .onConflict((oc) => oc.column("dedupe_key").doNothing())
-    .returning(["client_id", "occurred_at"])
-    .execute();
+      "on conflict (dedupe_key) do nothing returning client_id, occurred_at",
+    ),
+  );
   const latest = new Map<string, Date>();
   for (const r of rows) {
     const at = new Date(r.occurred_at);

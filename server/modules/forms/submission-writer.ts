@@ -21,6 +21,7 @@ import { MODULE_IDS } from "../../../resources/modules";
 import { resumeDaysOf } from "../../../schemas/form-definition";
 import { hit } from "../../auth/rate-limit";
 import type { AppContext } from "../../context";
+import { insertRows } from "../../db/insert-rows";
 import { isDatabaseUnavailable } from "../../db/unavailable";
 import { badRequest, HttpError } from "../../http/errors";
 import type { AnyDb } from "../../resources/rules";
@@ -38,6 +39,15 @@ import type { Tracking } from "./tracking";
 
 /** The event the module's webhooks hear. */
 export const SUBMISSION_EVENT = "submission.created";
+const SUBMISSION_COLUMNS = {
+  form_id: "uuid",
+  version: "integer",
+  answers: "jsonb",
+  tracking: "jsonb",
+  utm_source: "text",
+  idempotency_key: "text",
+} as const;
+
 /** Submissions written in one transaction at most. */
 const MAX_BATCH = 200;
 
@@ -232,21 +242,26 @@ export class SubmissionWriter {
     const out = await db.transaction().execute(async (trx) => {
       const accepted = items.filter((i) => !refused.has(i));
       if (!accepted.length) return { result: items.map(() => tooMany()), fresh: [], after: [] };
-      const inserted = await trx
-        .insertInto("form_submissions")
-        .values(
+      const { rows: inserted } = await trx.executeQuery(
+        insertRows<{
+          id: string;
+          form_id: string;
+          idempotency_key: string | null;
+          created_at: Date | string;
+        }>(
+          "form_submissions",
+          SUBMISSION_COLUMNS,
           accepted.map((s) => ({
             form_id: s.form.id,
             version: s.form.version,
-            answers: JSON.stringify(s.answers),
-            tracking: JSON.stringify(s.tracking),
+            answers: s.answers,
+            tracking: s.tracking,
             utm_source: s.tracking.parameters.utm_source ?? "",
             idempotency_key: s.idempotencyKey,
           })),
-        )
-        .onConflict((oc) => oc.columns(["form_id", "idempotency_key"]).doNothing())
-        .returning(["id", "form_id", "idempotency_key", "created_at"])
-        .execute();
+          "on conflict (form_id, idempotency_key) do nothing returning id, form_id, idempotency_key, created_at",
+        ),
+      );
       const byKey = new Map(
         inserted.filter((r) => r.idempotency_key).map((r) => [`${r.form_id}:${r.idempotency_key}`, r]),
       );
