@@ -10,6 +10,7 @@ export {
   type NotificationDelivery,
   NotificationService,
   type NotifyInput,
+  type NotifyOptions,
   type NotifyResult,
   PUSH_JOB,
 } from "./notify";

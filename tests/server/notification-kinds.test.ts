@@ -8,8 +8,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MODULE_IDS } from "../../resources/modules";
+import type { Socket } from "socket.io-client";
 import type {
   NotificationList,
+  NotificationMessage,
   NotificationPreferences,
   NotificationRecord,
 } from "../../schemas/notifications";
@@ -17,6 +19,7 @@ import { waitFor } from "./child-server";
 import { type FakeStore, sampleProducts, startFakeBigCommerce } from "./fake-bigcommerce";
 import { contactForm } from "./forms-fixtures";
 import { DRIVERS, signedInMember, startServer, type TestServer } from "./harness";
+import { openSocket, Received } from "./received";
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are inspected loosely.
 type Any = any;
@@ -33,6 +36,7 @@ describe.each(DRIVERS)("notification kinds on %s", (driver) => {
   let fay: Person;
   /** CRM only: never told about forms, the CMS or the store. */
   let nick: Person;
+  const sockets: Socket[] = [];
 
   const call = (who: Person, method: string, path: string, body?: unknown) =>
     s.api<Any>(method, path, { token: who.token, body });
@@ -68,6 +72,7 @@ describe.each(DRIVERS)("notification kinds on %s", (driver) => {
     nick = await signedInMember(s, admin.token, [crm]);
   });
   afterAll(async () => {
+    for (const socket of sockets) socket.close();
     await s?.close();
     await fake?.close();
   });
@@ -96,10 +101,21 @@ describe.each(DRIVERS)("notification kinds on %s", (driver) => {
     const { revision } = await ok(fay, "GET", `/forms/forms/${form.id}/draft`);
     await ok(fay, "PUT", `/forms/forms/${form.id}/draft`, { definition: contactForm(), revision });
     await ok(fay, "POST", `/forms/forms/${form.id}/publish`);
+    // Pushed live by the batch's writer after its commit (no job: notify's push "caller").
+    const live = new Received<NotificationMessage>(
+      await openSocket(s.baseUrl, fay.token, sockets),
+      "notification",
+      WAIT_MS,
+    );
     const sent = await s.api<Any>("POST", "/forms/f/contact-notify/submissions", {
       body: { answers: { name: "Asha Rao", email: "asha@example.com", plan: "Free" } },
     });
     expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const pushed = await live.until(
+      (m) => m.type === "created" && m.notification.kind === "forms.answer",
+      "pushed answer notice",
+    );
+    expect(pushed).toMatchObject({ notification: { title: 'New answer to "Contact us"', read_at: null } });
     const notice = await arrives(fay, "forms.answer", (n) => n.data.formId === form.id);
     expect(notice).toMatchObject({
       title: 'New answer to "Contact us"',

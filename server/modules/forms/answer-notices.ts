@@ -34,6 +34,7 @@ export function notifyFormOwners(ctx: AppContext): SubmissionHook {
   return async (trx, stored) => {
     const byForm = new Map<string, StoredForHooks[]>();
     for (const s of stored) byForm.set(s.form.id, [...(byForm.get(s.form.id) ?? []), s]);
+    const pushes: Array<() => Promise<void>> = [];
     const owners = await (trx as AnyDb)
       .selectFrom("forms")
       .select(["id", "created_by"])
@@ -53,13 +54,20 @@ export function notifyFormOwners(ctx: AppContext): SubmissionHook {
         data: { formId: id, submissionIds: answers.map((a) => a.id) },
       };
       const db = trx as unknown as AppContext["db"];
-      const told = created_by
-        ? await ctx.notifications.notify(db, { ...notice, userIds: [String(created_by)] })
+      // Pushed to open pages after the batch commits, with the batch's own live events.
+      const options = { push: "caller" } as const;
+      let told = created_by
+        ? await ctx.notifications.notify(db, { ...notice, userIds: [String(created_by)] }, options)
         : null;
       // No creator who can still read it (deleted, disabled, the module taken away): the admins.
       if (!told?.userIds.length)
-        await ctx.notifications.notifyModuleUsers(db, { ...notice, adminsOnly: true });
+        told = await ctx.notifications.notifyModuleUsers(db, { ...notice, adminsOnly: true }, options);
+      pushes.push(told.push);
     }
-    return undefined;
+    if (!pushes.length) return undefined;
+    return () => {
+      for (const push of pushes)
+        push().catch((err) => ctx.log.warn({ err }, "could not push new answers' notifications to open pages"));
+    };
   };
 }
