@@ -14,6 +14,10 @@
  * Rows are inserted, and `returning` answers them, in the order given (one function scan feeding
  * the insert, as a VALUES list does).
  *
+ * Callers give new rows their `id` (`randomUUID()`) rather than leave it to the column's default:
+ * PGlite's gen_random_uuid() opens, reads and closes /dev/urandom through its file system
+ * emulation for every row, several times the cost of the uuid itself.
+ *
  * @example
  * const { rows } = await db.executeQuery(
  *   insertRows("webhook_deliveries", { webhook_id: "uuid", event: "text", payload: "jsonb" }, deliveries, "returning id"),

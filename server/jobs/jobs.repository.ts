@@ -8,6 +8,7 @@
  * the future; every write that ends a run is fenced on (locked_by, attempts), so a worker
  * whose lease was taken over cannot overwrite the new holder's outcome.
  */
+import { randomUUID } from "node:crypto";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Database } from "../db";
 import { insertRows } from "../db/insert-rows";
@@ -55,7 +56,7 @@ export async function insertJob(db: Kysely<Database>, job: NewJob): Promise<stri
   return rows[0]?.id ?? null;
 }
 
-const JOB_COLUMNS = { name: "text", payload: "jsonb", max_attempts: "integer" } as const;
+const JOB_COLUMNS = { id: "uuid", name: "text", payload: "jsonb", max_attempts: "integer" } as const;
 
 /** Many keyless jobs of one name in one statement (a batch of submissions' deliveries). */
 export async function insertJobs(
@@ -69,7 +70,7 @@ export async function insertJobs(
     insertRows<{ id: string }>(
       "jobs",
       JOB_COLUMNS,
-      payloads.map((payload) => ({ name, payload, max_attempts: maxAttempts })),
+      payloads.map((payload) => ({ id: randomUUID(), name, payload, max_attempts: maxAttempts })),
       "returning id",
     ),
   );

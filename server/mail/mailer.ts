@@ -4,6 +4,7 @@
  * 'stored' so admins can read them in the UI (a fresh install shows what would be sent).
  */
 
+import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import type { FastifyBaseLogger } from "fastify";
 import { type Kysely, type Selectable, sql } from "kysely";
@@ -70,6 +71,7 @@ const MAX_ATTEMPTS = 5;
 
 /** The outbox's columns a queued mail sets (insertRows). */
 const OUTBOX_COLUMNS = {
+  id: "uuid",
   to_address: "text",
   cc: "jsonb",
   bcc: "jsonb",
@@ -288,7 +290,12 @@ export function createMailer(
       if (!mails.length) return [];
       // Inserted, and returned, in the order given.
       const { rows } = await trx.executeQuery(
-        insertRows<{ id: string }>("mail_outbox", OUTBOX_COLUMNS, mails.map(outboxValues), "returning id"),
+        insertRows<{ id: string }>(
+          "mail_outbox",
+          OUTBOX_COLUMNS,
+          mails.map((mail) => ({ id: randomUUID(), ...outboxValues(mail) })),
+          "returning id",
+        ),
       );
       return rows.map((r) => r.id);
     },

@@ -6,7 +6,7 @@
  * or the error) for the admin to read. Targets go through the outbound client, which refuses
  * private addresses unless configuration allows them.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { isoOrNull as iso } from "../../src/lib/dates";
 import type { CoreContext } from "../core-context";
@@ -225,9 +225,14 @@ export class WebhookService {
     const { rows: deliveries } = await db.executeQuery(
       insertRows<{ id: string }>(
         "webhook_deliveries",
-        { webhook_id: "uuid", event: "text", payload: "jsonb" },
+        { id: "uuid", webhook_id: "uuid", event: "text", payload: "jsonb" },
         hooks.flatMap((hook) =>
-          payloads.map((data) => ({ webhook_id: hook.id, event, payload: { event, data } })),
+          payloads.map((data) => ({
+            id: randomUUID(),
+            webhook_id: hook.id,
+            event,
+            payload: { event, data },
+          })),
         ),
         "returning id",
       ),

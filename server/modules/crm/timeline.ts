@@ -4,6 +4,7 @@
  * part of the CRM writes here through `addTimeline`, in its own transaction, so an entry
  * exists exactly when what it records does.
  */
+import { randomUUID } from "node:crypto";
 import { type Kysely, sql, type Transaction } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
 import type { TimelineKind } from "../../../schemas/crm";
@@ -45,6 +46,7 @@ export interface TimelineEntry {
 export const TIMELINE_RESOURCE = "client-timeline";
 
 const TIMELINE_COLUMNS = {
+  id: "uuid",
   client_id: "uuid",
   kind: "text",
   title: "text",
@@ -67,6 +69,7 @@ export async function addTimeline(db: Db, entries: readonly TimelineInput[]): Pr
       "crm_timeline",
       TIMELINE_COLUMNS,
       entries.map((e) => ({
+        id: randomUUID(),
         client_id: e.clientId,
         kind: e.kind,
         title: e.title.slice(0, 300),

@@ -67,7 +67,9 @@ export function notifyFormOwners(ctx: AppContext): SubmissionHook {
     if (!pushes.length) return undefined;
     return () => {
       for (const push of pushes)
-        push().catch((err) => ctx.log.warn({ err }, "could not push new answers' notifications to open pages"));
+        push().catch((err) =>
+          ctx.log.warn({ err }, "could not push new answers' notifications to open pages"),
+        );
     };
   };
 }

@@ -16,6 +16,7 @@
  * counts) go through the same batches, in a transaction of their own after the submissions'; a
  * stored submission deletes its respondent's partial answer in its own transaction.
  */
+import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
 import { resumeDaysOf } from "../../../schemas/form-definition";
@@ -40,6 +41,7 @@ import type { Tracking } from "./tracking";
 /** The event the module's webhooks hear. */
 export const SUBMISSION_EVENT = "submission.created";
 const SUBMISSION_COLUMNS = {
+  id: "uuid",
   form_id: "uuid",
   version: "integer",
   answers: "jsonb",
@@ -252,6 +254,7 @@ export class SubmissionWriter {
           "form_submissions",
           SUBMISSION_COLUMNS,
           accepted.map((s) => ({
+            id: randomUUID(),
             form_id: s.form.id,
             version: s.form.version,
             answers: s.answers,
