@@ -6,9 +6,10 @@
  * assignee). Each reaches the right person, with words and a link to the record, and never a
  * person without the kind's module; none carries a proposal's public link.
  */
+
+import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MODULE_IDS } from "../../resources/modules";
-import type { Socket } from "socket.io-client";
 import type {
   NotificationList,
   NotificationMessage,
