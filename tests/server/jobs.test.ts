@@ -144,6 +144,28 @@ describe.each(DRIVERS)("job queue on %s", (driver) => {
     expect((await q.get(id))?.state).toBe("done");
   });
 
+  it("a job's enqueue looks for its name at once; a nameless wake looks for every name", async () => {
+    // No poll within the test: only wake-ups take jobs.
+    const q = queue({ pollMs: 600_000 });
+    q.register("woken.a", async () => {});
+    q.register("woken.b", async () => {});
+    await q.start();
+    // Past the start's own look at every name.
+    await stateOf(q, await q.enqueue("woken.a", {}), "done");
+    // A job of b written behind the queue's back (no wake-up of its own).
+    const [{ id: quiet }] = (
+      await sql<{
+        id: string;
+      }>`insert into jobs (name, payload) values ('woken.b', '{}') returning id`.execute(database.db)
+    ).rows;
+    const woken = await q.enqueue("woken.a", {});
+    await stateOf(q, woken, "done");
+    // a's look asked for a only: b's job is still waiting.
+    expect((await q.get(quiet))?.state).toBe("queued");
+    q.wake();
+    await stateOf(q, quiet, "done");
+  });
+
   it("keeps any JSON payload as it was given", async () => {
     const q = queue();
     const payloads = ["text", 42, null, [1, [2]], { nested: { quote: 'a"b' } }];
