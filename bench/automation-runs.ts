@@ -12,7 +12,8 @@
  * the first start to the last step, divided by the steps done, and by shape) and CPU per step
  * (this process: the app, its PGlite and the load; PostgreSQL's processes). Profiling:
  * `node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/automation-runs.ts …`, then
- * `node bench/cpuprofile-summary.mjs <profile> --window <the printed span>`.
+ * `node bench/cpuprofile-summary.mjs <profile> --window <the printed span>`. PostgreSQL's own
+ * time by statement: BENCH_PG_STATEMENTS=1 (bench/pg-statements.ts).
  *
  * The flow, made and published through the API (`/api/automations`, `PUT …/draft`,
  * `POST …/publish`), manual trigger, five steps each run walks:
@@ -56,6 +57,7 @@ import {
 } from "./automation-runs-flow";
 import { type Figures, fmt, latenessOf, print, quantile, stepRates } from "./automation-runs-report";
 import { type Cleanup, reportFailure, runCleanups } from "./bench-run";
+import { printPgStatements, resetPgStatements } from "./pg-statements";
 import { captureStatements } from "./resource-engine-capture";
 import { postgresCpu } from "./resource-engine-report";
 import type { Driver } from "./resource-engine-settings";
@@ -123,6 +125,7 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
       process.env.BENCH_SAMPLE && started.databaseUrl ? sampleActivity(started.databaseUrl) : null;
     // What the whole bench costs from the first start to the last step: the app's statements
     // (the bench's own fast-forward and polls are counted apart) and CPU.
+    await resetPgStatements(started.databaseUrl);
     const capture = captureStatements();
     const cpu0 = { app: cpuOfProcess(), pg: postgresCpu(started.postmasterPid) };
     // How long the app's thread went without a turn of its event loop (taking connections and
@@ -167,6 +170,7 @@ async function runDriver(driver: Driver): Promise<Figures | null> {
       pg: postgresCpu(started.postmasterPid) - cpu0.pg,
     };
     const statements = capture.stop();
+    await printPgStatements(started.databaseUrl, RUNS * STEPS_PER_RUN, "step", 30);
     // For `node --cpu-prof`: bench/cpuprofile-summary.mjs <profile> --window <this span>.
     console.log(`measured from ${fmt(uptime0, 1)} to ${fmt(process.uptime(), 1)} s of this process's uptime`);
 

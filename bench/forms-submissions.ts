@@ -41,6 +41,8 @@
  *   BENCH_FORMS_CONNECTIONS=50      autocannon connections
  *   BENCH_FORMS_SMTP=1              send the mails to a loopback SMTP server (default: stored)
  *   BENCH_FORMS_DRAIN=10            seconds at most waited for deliveries before counting
+ *   BENCH_FORMS_WEBHOOK=0           the form's webhook inactive: the answers' cost without deliveries
+ *   BENCH_PG_STATEMENTS=1           PostgreSQL's time by statement (pg_stat_statements) after the app's run
  *   BENCH_PGLITE_DIR=memory         PGlite in memory instead of temp data dirs (the default)
  *   PG_BIN=/usr/lib/postgresql/15/bin
  * Both drivers, defaults: about 2 minutes on 2 cores.
@@ -67,6 +69,7 @@ import {
   submissionBody,
   submitPath,
 } from "./forms-submissions-setup";
+import { printPgStatements, resetPgStatements } from "./pg-statements";
 import { captureStatements } from "./resource-engine-capture";
 import { measureSides } from "./resource-engine-cases";
 import { LoadRunner, type LoadSpec, type PhaseResult } from "./resource-engine-load";
@@ -137,6 +140,7 @@ async function measure(driver: Driver, sides: FormSides, load: LoadRunner, t0: n
     stored: await floorStored(sides.floor.ready.url),
   };
   await sides.floor.stop();
+  await resetPgStatements(sides.app.databaseUrl);
   const capture = captureStatements();
   const [app] = await measureSides(
     load,
@@ -145,6 +149,7 @@ async function measure(driver: Driver, sides: FormSides, load: LoadRunner, t0: n
     1,
   );
   const statements = capture.stop();
+  await printPgStatements(sides.app.databaseUrl, sideOf(app).acknowledged, "acknowledged submission");
   const duringLoad = await sinkReceived(sides.sink);
   process.stderr.write(
     `  ${driver}: load done (${((Date.now() - t0) / 1000).toFixed(0)} s); measured at s ${app.window} of the app's process, ` +

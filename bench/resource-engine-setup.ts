@@ -17,6 +17,7 @@ import type { Cleanup } from "./bench-run";
 import type { ModuleCase, ModuleIds } from "./module-lists";
 import { MODULE_FIXTURE_TABLES, MODULE_ROWS } from "./module-lists-seed";
 import { makeModuleFixtures, moduleRequests, probeModules, selectedModuleCases } from "./module-lists-setup";
+import { pgStatementsSettings } from "./pg-statements";
 import { captureStatements } from "./resource-engine-capture";
 import {
   benchData,
@@ -86,7 +87,10 @@ export async function startApp(
       console.log("\npostgres: skipped (no PostgreSQL binaries; set PG_BIN)");
       return null;
     }
-    const cluster = await startPgCluster(bin, { tempPrefix: "atelier-bench-pg-" });
+    const cluster = await startPgCluster(bin, {
+      tempPrefix: "atelier-bench-pg-",
+      settings: pgStatementsSettings(),
+    });
     cleanups.push(() => cluster.stop());
     databaseUrl = cluster.url;
     postmasterPid = cluster.postmasterPid;

@@ -20,6 +20,7 @@ import { handleError } from "./http/errors";
 import { healthRoutes } from "./http/health";
 import { registerIdempotency } from "./http/idempotency";
 import { frameworkErrors, registerInputGuards } from "./http/input-guards";
+import { requestPressure } from "./http/pressure";
 import { registerSecurityHeaders } from "./http/security-headers";
 import { spaRoutes } from "./http/spa";
 import { validatorCompiler } from "./http/validation";
@@ -159,10 +160,12 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     // PGlite is one process (the DATA_DIR lock): jobs it left running are taken back at once.
     // Background work has its own connections (server/db/postgres.ts): requests queuing for
     // theirs never stall it.
+    // Background jobs (webhook deliveries) yield while requests keep the server busy.
     jobs: createJobQueue({
       db: database.jobsDb,
       log: app.log,
       reclaimOnStart: database.kind === "pglite",
+      busy: requestPressure(app.server),
     }),
     // Set just below: the sender and the run engine register their jobs on the queue above.
     webhooks: undefined as unknown as WebhookService,

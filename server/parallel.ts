@@ -43,3 +43,16 @@ export function createLimiter(limit: number): <T>(task: () => Promise<T>) => Pro
     }
   };
 }
+
+/** Resolves when `promise` settles or after `ms`, whichever comes first. */
+export async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([promise.then(() => undefined), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -100,6 +100,13 @@ export interface RegisterOptions {
   concurrency?: number;
   /** Default attempts for jobs of this name enqueued here (default 5). */
   maxAttempts?: number;
+  /**
+   * Bulk work that yields to requests (webhook deliveries): while the process is busy
+   * (JobQueueOptions.busy), one job of the name runs at a time and one starts per poll at
+   * most; the rest wait, due, until the load passes, and then run at `concurrency`.
+   * A burst of public answers is taken first and its deliveries follow seconds later.
+   */
+  background?: boolean;
 }
 
 export interface EnqueueOptions {
@@ -137,6 +144,11 @@ export interface JobQueueOptions {
   reclaimOnStart?: boolean;
   /** Done jobs are deleted this long after they finished (default 7 days). */
   keepDoneMs?: number;
+  /**
+   * Whether the process is busy with requests now (server/http/pressure.ts): background jobs
+   * (RegisterOptions.background) are held back while it is. Default: never.
+   */
+  busy?: () => boolean;
 }
 
 export interface JobQueue {

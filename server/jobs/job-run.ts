@@ -17,6 +17,8 @@ export interface Registration {
   mayHaveMore: boolean;
   /** A recurring job: its period and first payload; the handler answers the next payload. */
   recurring?: { everyMs: number; initial: unknown };
+  /** Yields to requests while the process is busy (RegisterOptions.background). */
+  background: boolean;
 }
 
 export interface ActiveRun {

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import os from "node:os";
+import { within } from "../parallel";
 import type { JobQueue, JobQueueOptions, RegisterOptions } from "./contract";
 import { type ActiveRun, executeRun, type Handler, type Registration } from "./job-run";
 import {
@@ -54,6 +55,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
   const stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
   const delayFor = options.retryDelayMs ?? retryDelayMs;
   const keepDoneMs = options.keepDoneMs ?? 7 * 24 * 60 * 60 * 1000;
+  const busy = options.busy ?? (() => false);
 
   const registry = new Map<string, Registration>();
   const active = new Map<string, ActiveRun>();
@@ -93,6 +95,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       running: 0,
       mayHaveMore: true,
       recurring,
+      background: opts.background ?? false,
     });
     wake();
   }
@@ -155,7 +158,14 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     for (const reg of registry.values()) {
       if (names !== "all" && !names.has(reg.name)) continue;
       const free = reg.concurrency - reg.running;
-      if (free > 0) wanted.push({ name: reg.name, limit: free });
+      if (free <= 0) continue;
+      // Busy: a background name gets one run at a time, started by a poll (or a timer), never
+      // by the wake-ups of the requests keeping the process busy. Its jobs stay due meanwhile.
+      if (reg.background && busy()) {
+        if (names === "all" && !reg.running) wanted.push({ name: reg.name, limit: 1 });
+        continue;
+      }
+      wanted.push({ name: reg.name, limit: free });
     }
     if (!wanted.length) return;
     const { taken, exhausted } = await takeJobs(db, {
@@ -378,17 +388,4 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
 
     get: (id) => getJob(db, id),
   };
-}
-
-/** Resolves when `promise` settles or after `ms`, whichever comes first. */
-async function within(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  try {
-    await Promise.race([promise.then(() => undefined), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -69,10 +69,8 @@ export class WebhookService {
     ctx.jobs.register<DeliverPayload>(
       DELIVER_JOB,
       (job) => deliver(ctx, deliveriesOf(job.payload), job.attempt),
-      {
-        concurrency: 4,
-        maxAttempts: DELIVERY_ATTEMPTS,
-      },
+      // Deliveries yield to requests: a burst of answers is taken first, delivered after.
+      { concurrency: 4, maxAttempts: DELIVERY_ATTEMPTS, background: true },
     );
   }
 

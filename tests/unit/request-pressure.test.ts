@@ -1,0 +1,46 @@
+/**
+ * server/http/pressure.ts: busy only when requests come in AND the event loop is mostly
+ * working; neither alone (background work keeping the loop busy, a page's few requests).
+ */
+import { EventEmitter } from "node:events";
+import { describe, expect, it } from "vitest";
+import { requestPressure } from "../../server/http/pressure";
+
+/** Keeps the event loop working for `ms`. */
+const work = (ms: number) => {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    // the loop is busy
+  }
+};
+const idle = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const requests = (server: EventEmitter, n: number) => {
+  for (let i = 0; i < n; i++) server.emit("request");
+};
+
+describe("requestPressure", () => {
+  it("is busy only while many requests come in and the loop is mostly working", async () => {
+    const server = new EventEmitter();
+    const busy = requestPressure(server);
+
+    requests(server, 30);
+    work(550);
+    expect(busy()).toBe(true);
+    // Within the half second, the reading stands.
+    expect(busy()).toBe(true);
+
+    // The loop working without requests (background work itself): not busy.
+    work(550);
+    expect(busy()).toBe(false);
+
+    // Many requests on an idle loop: not busy.
+    requests(server, 30);
+    await idle(550);
+    expect(busy()).toBe(false);
+
+    // A few requests (a page opened) on a working loop: not busy.
+    requests(server, 5);
+    work(550);
+    expect(busy()).toBe(false);
+  });
+});
