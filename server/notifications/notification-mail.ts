@@ -10,6 +10,7 @@ import {
   type NotificationKind,
 } from "../../schemas/notifications";
 import type { Database } from "../db";
+import { BoundStatements } from "../db/statements";
 import type { OutgoingMail } from "../mail/mailer";
 
 interface Notice {
@@ -42,6 +43,9 @@ export function mailText(publicUrl: string, notice: Notice): string {
   ].join("\n");
 }
 
+/** Kept by shape: sent with each notification (server/db/statements.ts). */
+const statements = new BoundStatements();
+
 /**
  * The mails to queue for a notification just written for `userIds`: one to each of them whose
  * preference asks for its kind, read in the caller's transaction.
@@ -52,16 +56,21 @@ export async function mailsFor(
   userIds: readonly string[],
   notice: Notice,
 ): Promise<OutgoingMail[]> {
-  const rows = await db
-    .selectFrom("users as u")
-    .innerJoin("user_preferences as p", (j) =>
-      j.onRef("p.user_id", "=", "u.id").on("p.key", "=", NOTIFICATION_MAIL_PREFERENCE),
-    )
-    .select("u.email")
-    .where("u.id", "in", userIds)
-    // Any JSON may sit under the key (it is the user's to write): only `true` for the kind counts.
-    .where(sql<boolean>`p.value -> ${notice.kind}::text = 'true'::jsonb`)
-    .execute();
+  const values = { userIds, key: NOTIFICATION_MAIL_PREFERENCE, kind: notice.kind };
+  const { rows } = await db.executeQuery(
+    statements.bind("mails for", values, (slot) =>
+      db
+        .selectFrom("users as u")
+        .innerJoin("user_preferences as p", (j) =>
+          j.onRef("p.user_id", "=", "u.id").on("p.key", "=", slot<string>("key")),
+        )
+        .select("u.email")
+        .where(sql<boolean>`u.id = any(cast(${slot("userIds")} as uuid[]))`)
+        // Any JSON may sit under the key (it is the user's to write): only `true` for the kind counts.
+        .where(sql<boolean>`p.value -> ${slot("kind")}::text = 'true'::jsonb`)
+        .compile(),
+    ),
+  );
   const text = mailText(publicUrl, notice);
   return rows.map((r) => ({ to: r.email, subject: notice.title, text }));
 }

@@ -25,6 +25,7 @@ import { UUID } from "../../schemas/uuid";
 import { truncate } from "../../src/lib/text";
 import type { CoreContext } from "../core-context";
 import type { Database } from "../db";
+import { BoundStatements } from "../db/statements";
 import { createEvents, type Events } from "../realtime/events";
 import { mailsFor } from "./notification-mail";
 import { toNotification, visibleTo } from "./notification-records";
@@ -149,6 +150,9 @@ function prepare(input: NotifyInput) {
  *   });
  * });
  */
+/** The statements each notification sends, kept by shape (server/db/statements.ts). */
+const statements = new BoundStatements();
+
 export class NotificationService {
   /** Messages for users' open pages; the realtime layer emits them to each user's room. */
   readonly live: Events<NotificationDelivery> = createEvents<NotificationDelivery>();
@@ -171,32 +175,37 @@ export class NotificationService {
     const none = { ids: [], userIds: [], mailed: 0, push: NOTHING_TO_PUSH };
     if (!n.userIds.length) return none;
     // One statement: only active users granted the module, and (with a key) not told before.
-    const recipients = db
-      .selectFrom("users as u")
-      .innerJoin("user_modules as um", (j) =>
-        j.onRef("um.user_id", "=", "u.id").on("um.module_id", "=", n.moduleID),
-      )
-      .where("u.id", "in", n.userIds)
-      .where("u.active", "=", true)
-      .select([
-        "u.id as user_id",
-        sql<string>`${n.kind}::text`.as("kind"),
-        sql<number>`${n.moduleID}::int`.as("module_id"),
-        sql<string>`${n.title}::text`.as("title"),
-        sql<string>`${n.body}::text`.as("body"),
-        sql<string | null>`${n.link}::text`.as("link"),
-        sql<string>`${n.data}::jsonb`.as("data"),
-        sql<string | null>`${n.dedupeKey}::text`.as("dedupe_key"),
-      ]);
-    const inserted = await db
-      .insertInto("notifications")
-      .columns(["user_id", "kind", "module_id", "title", "body", "link", "data", "dedupe_key"])
-      .expression(recipients)
-      .onConflict((oc) =>
-        oc.columns(["user_id", "dedupe_key"]).where("dedupe_key", "is not", null).doNothing(),
-      )
-      .returning(["id", "user_id"])
-      .execute();
+    // Kept by shape: a batch of form answers sends it (bench:forms).
+    const { rows: inserted } = await db.executeQuery(
+      statements.bind("notify", n, (slot) => {
+        const recipients = db
+          .selectFrom("users as u")
+          .innerJoin("user_modules as um", (j) =>
+            j.onRef("um.user_id", "=", "u.id").on("um.module_id", "=", slot<number>("moduleID")),
+          )
+          .where(sql<boolean>`u.id = any(cast(${slot("userIds")} as uuid[]))`)
+          .where("u.active", "=", sql.lit(true))
+          .select([
+            "u.id as user_id",
+            sql<string>`${slot("kind")}::text`.as("kind"),
+            sql<number>`${slot("moduleID")}::int`.as("module_id"),
+            sql<string>`${slot("title")}::text`.as("title"),
+            sql<string>`${slot("body")}::text`.as("body"),
+            sql<string | null>`${slot("link")}::text`.as("link"),
+            sql<string>`${slot("data")}::jsonb`.as("data"),
+            sql<string | null>`${slot("dedupeKey")}::text`.as("dedupe_key"),
+          ]);
+        return db
+          .insertInto("notifications")
+          .columns(["user_id", "kind", "module_id", "title", "body", "link", "data", "dedupe_key"])
+          .expression(recipients)
+          .onConflict((oc) =>
+            oc.columns(["user_id", "dedupe_key"]).where("dedupe_key", "is not", null).doNothing(),
+          )
+          .returning(["id", "user_id"])
+          .compile();
+      }),
+    );
     if (!inserted.length) return none;
     const ids = inserted.map((r) => r.id);
     const userIds = inserted.map((r) => r.user_id);
@@ -252,13 +261,17 @@ export class NotificationService {
    */
   private async push(ids: readonly string[]): Promise<void> {
     if (ids.length) {
-      const rows = await this.ctx.db
-        .selectFrom("notifications as n")
-        .selectAll("n")
-        .where("n.id", "in", ids)
-        .where("n.read_at", "is", null)
-        .where(visibleTo)
-        .execute();
+      const { rows } = await this.ctx.db.executeQuery(
+        statements.bind("push", { ids }, (slot) =>
+          this.ctx.db
+            .selectFrom("notifications as n")
+            .selectAll("n")
+            .where(sql<boolean>`n.id = any(cast(${slot("ids")} as uuid[]))`)
+            .where("n.read_at", "is", null)
+            .where(visibleTo)
+            .compile(),
+        ),
+      );
       for (const row of rows) {
         this.tell(row.user_id, { type: "created", notification: toNotification(row) });
       }

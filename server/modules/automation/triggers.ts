@@ -10,12 +10,13 @@
  * chains deeper than MAX_RUN_DEPTH (docs/runs.md, "Chains"). Those are skipped, not errors: the
  * event's write goes on.
  */
-import type { Kysely, Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { AutomationDefinition, Trigger, TriggerKind } from "../../../schemas/automation";
 import { matches } from "../../../schemas/conditions";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db";
 import { parsedJson } from "../../db/json";
+import { BoundStatements } from "../../db/statements";
 import { type Run, RunChainError, type RunSubject } from "../../runs";
 import type { AutomationContext } from "./run-scope";
 
@@ -75,6 +76,9 @@ export function dispatchTrigger(ctx: AppContext, db: Db, input: TriggerEvent): P
   return dispatchTriggers(ctx, db, [input]);
 }
 
+/** The automations an event may start, kept by shape: read for every batch of events. */
+const candidateReads = new BoundStatements();
+
 /**
  * Starts the runs of many events (a batch of form answers, the clients they made), in their
  * order: the automations each kind of event may start are read once, not once an event.
@@ -89,15 +93,25 @@ export async function dispatchTriggers(
     const key = `${event.byHand ? "" : event.kind}\u0000${event.automationId ?? ""}`;
     let found = read.get(key);
     if (!found) {
-      let query = db
-        .selectFrom("automations as a")
-        .innerJoin("automation_definitions as d", "d.automation_id", "a.id")
-        .select(["a.id", "a.published_version", "d.published"])
-        .where("a.published_version", "is not", null);
-      if (!event.byHand)
-        query = query.where("a.trigger_kind", "=", event.kind).where("a.status", "=", "active");
-      if (event.automationId) query = query.where("a.id", "=", event.automationId);
-      found = query.orderBy("a.id").execute();
+      const values = { kind: event.kind, automationId: event.automationId };
+      const shape = `${event.byHand ? "by hand" : "on event"}${event.automationId ? ", one" : ""}`;
+      found = db
+        .executeQuery(
+          candidateReads.bind(shape, values, (slot) => {
+            let query = db
+              .selectFrom("automations as a")
+              .innerJoin("automation_definitions as d", "d.automation_id", "a.id")
+              .select(["a.id", "a.published_version", "d.published"])
+              .where("a.published_version", "is not", null);
+            if (!event.byHand)
+              query = query
+                .where("a.trigger_kind", "=", slot<string>("kind"))
+                .where("a.status", "=", sql.lit("active"));
+            if (event.automationId) query = query.where("a.id", "=", slot<string>("automationId"));
+            return query.orderBy("a.id").compile();
+          }),
+        )
+        .then((r) => r.rows);
       read.set(key, found);
     }
     return found;

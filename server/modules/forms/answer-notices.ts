@@ -7,10 +7,12 @@
  * so a notification exists exactly when its answers do. One notification per form and batch:
  * fifty people answering at once is one line in the bell ("50 new answers"), not fifty.
  */
+import { sql } from "kysely";
 import { forms as formsResource } from "../../../resources/forms";
 import { answerText } from "../../../schemas/form-answers";
 import { recordPath } from "../../../src/resources/routes";
 import type { AppContext } from "../../context";
+import { BoundStatements } from "../../db/statements";
 import type { AnyDb } from "../../resources/rules";
 import type { StoredForHooks, SubmissionHook } from "./submission-writer";
 
@@ -30,16 +32,23 @@ export function answerSummary(stored: Pick<StoredForHooks, "form" | "answers">):
     .join(" · ");
 }
 
+/** Kept by shape: read for every batch of answers (server/db/statements.ts). */
+const reads = new BoundStatements();
+
 export function notifyFormOwners(ctx: AppContext): SubmissionHook {
   return async (trx, stored) => {
     const byForm = new Map<string, StoredForHooks[]>();
     for (const s of stored) byForm.set(s.form.id, [...(byForm.get(s.form.id) ?? []), s]);
     const pushes: Array<() => Promise<void>> = [];
-    const owners = await (trx as AnyDb)
-      .selectFrom("forms")
-      .select(["id", "created_by"])
-      .where("id", "in", [...byForm.keys()])
-      .execute();
+    const { rows: owners } = await (trx as AnyDb).executeQuery(
+      reads.bind("owners", { ids: [...byForm.keys()] }, (slot) =>
+        (trx as AnyDb)
+          .selectFrom("forms")
+          .select(["id", "created_by"])
+          .where(sql<boolean>`id = any(cast(${slot("ids")} as uuid[]))`)
+          .compile(),
+      ),
+    );
     for (const { id, created_by } of owners) {
       const answers = byForm.get(id) ?? [];
       const first = answers[0];
