@@ -1,13 +1,16 @@
 /**
  * Whether the server is busy with requests: over the last half second (or longer, when asked
- * less often), it started at least MIN_REQUESTS requests and its event loop spent more than
- * BUSY_SHARE of the time working rather than waiting. The job queue holds its background jobs
- * back meanwhile (RegisterOptions.background), so that bulk work such as webhook deliveries
- * yields to the requests people wait on, and runs at full speed once they pass.
+ * less often), it started at least MIN_REQUESTS requests, and either its event loop spent more
+ * than BUSY_SHARE of the time working rather than waiting, or WAITING requests are unanswered
+ * now (the server waits on its database for them). The job queue holds its background jobs back
+ * meanwhile (RegisterOptions.background), so that bulk work such as webhook deliveries yields
+ * to the requests people wait on, and runs at full speed once they pass.
  *
- * Both are needed: the loop's share alone would count the background work itself (deliveries
- * at full speed keep a loop busy, and would hold themselves back), and a few requests (an
- * admin opening a page) are no reason to hold anything back.
+ * A rate of requests is needed besides: the loop's share alone would count the background work
+ * itself (deliveries at full speed keep a loop busy, and would hold themselves back), and a few
+ * requests (an admin opening a page) are no reason to hold anything back. A high rate of quick
+ * answers (cached reads of the delivery API) is none either: the loop idles between them and
+ * none waits.
  *
  * @example
  * const busy = requestPressure(app.server);
@@ -22,11 +25,19 @@ const WINDOW_MS = 500;
 const MIN_REQUESTS = 20;
 /** The event loop's working share above which a server taking requests is busy. */
 const BUSY_SHARE = 0.5;
+/** Requests unanswered at once from which a server taking requests is busy. */
+const WAITING = 16;
 
 export function requestPressure(server: EventEmitter): () => boolean {
   let requests = 0;
-  server.on("request", () => {
+  let unanswered = 0;
+  const answered = () => {
+    unanswered--;
+  };
+  server.on("request", (_request: unknown, response: EventEmitter) => {
     requests++;
+    unanswered++;
+    response.once("close", answered);
   });
   let last: EventLoopUtilization = performance.eventLoopUtilization();
   let lastAt = Date.now();
@@ -36,7 +47,8 @@ export function requestPressure(server: EventEmitter): () => boolean {
     if (now - lastAt < WINDOW_MS) return busy;
     const current = performance.eventLoopUtilization();
     busy =
-      requests >= MIN_REQUESTS && performance.eventLoopUtilization(current, last).utilization > BUSY_SHARE;
+      requests >= MIN_REQUESTS &&
+      (unanswered >= WAITING || performance.eventLoopUtilization(current, last).utilization > BUSY_SHARE);
     requests = 0;
     last = current;
     lastAt = now;

@@ -1,6 +1,7 @@
 /**
- * server/http/pressure.ts: busy only when requests come in AND the event loop is mostly
- * working; neither alone (background work keeping the loop busy, a page's few requests).
+ * server/http/pressure.ts: busy only when requests come in AND either the event loop is mostly
+ * working or many of them wait unanswered; neither alone (background work keeping the loop busy,
+ * a page's few requests, many quick answers).
  */
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
@@ -14,12 +15,18 @@ const work = (ms: number) => {
   }
 };
 const idle = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const requests = (server: EventEmitter, n: number) => {
-  for (let i = 0; i < n; i++) server.emit("request");
+/** `n` requests, answered at once unless `waiting`: their responses, to close later. */
+const requests = (server: EventEmitter, n: number, waiting = false) => {
+  const responses = Array.from({ length: n }, () => new EventEmitter());
+  for (const response of responses) {
+    server.emit("request", {}, response);
+    if (!waiting) response.emit("close");
+  }
+  return responses;
 };
 
 describe("requestPressure", () => {
-  it("is busy only while many requests come in and the loop is mostly working", async () => {
+  it("is busy only while many requests come in and the loop works or they wait", async () => {
     const server = new EventEmitter();
     const busy = requestPressure(server);
 
@@ -41,6 +48,15 @@ describe("requestPressure", () => {
     // A few requests (a page opened) on a working loop: not busy.
     requests(server, 5);
     work(550);
+    expect(busy()).toBe(false);
+
+    // Many requests waiting on an idle loop (on their database): busy, until they are answered.
+    const waiting = requests(server, 30, true);
+    await idle(550);
+    expect(busy()).toBe(true);
+    for (const response of waiting) response.emit("close");
+    requests(server, 30);
+    await idle(550);
     expect(busy()).toBe(false);
   });
 });

@@ -3,17 +3,12 @@
  * stores them: a form's answers (SubmissionWriter.onStored, after the CRM's hook, which made or
  * found the answer's client) and an entry's publish (EntryLifecycle.onPublishing).
  */
-import { sql } from "kysely";
 import type { AppContext } from "../../context";
-import { BoundStatements } from "../../db/statements";
 import type { AnyDb } from "../../resources/rules";
 import type { Db } from "../../runs";
 import type { ContentType } from "../cms/type-registry";
 import type { StoredForHooks } from "../forms/submission-writer";
 import { AUTOMATION_KIND, dispatchTrigger, dispatchTriggers } from "./triggers";
-
-/** Kept by shape: read for every batch of form answers (server/db/statements.ts). */
-const reads = new BoundStatements();
 
 /**
  * Starts the automations of each answer; runs waiting for a form's answer from its client go on.
@@ -25,15 +20,15 @@ export function formSubmitted(ctx: AppContext) {
     const db = trx as unknown as Db;
     if (!stored.length) return undefined;
     // The client the CRM made of each answer (its timeline entry names it), if any.
-    const { rows: entries } = await db.executeQuery(
-      reads.bind("clients of answers", { keys: stored.map((s) => `form:${s.id}`) }, (slot) =>
-        db
-          .selectFrom("crm_timeline")
-          .select(["client_id", "dedupe_key"])
-          .where(sql<boolean>`dedupe_key = any(cast(${slot("keys")} as text[]))`)
-          .compile(),
-      ),
-    );
+    const entries = await db
+      .selectFrom("crm_timeline")
+      .select(["client_id", "dedupe_key"])
+      .where(
+        "dedupe_key",
+        "in",
+        stored.map((s) => `form:${s.id}`),
+      )
+      .execute();
     const clientOf = new Map(entries.map((e) => [e.dedupe_key, e.client_id]));
     const events = stored.map((submission) => {
       const clientId = clientOf.get(`form:${submission.id}`);
