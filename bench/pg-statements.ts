@@ -4,7 +4,7 @@
  * contrib). The bench's throwaway cluster then preloads it; the counts are reset before the
  * measured side and printed after it, most total time first. Figures only.
  */
-import pg from "pg";
+import { withPgClient } from "../scripts/pg-cluster";
 import { env } from "./resource-engine-settings";
 
 export const PG_STATEMENTS = env.BENCH_PG_STATEMENTS === "1";
@@ -16,20 +16,10 @@ export function pgStatementsSettings(): Record<string, string> {
     : {};
 }
 
-async function withClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /** Forgets what was counted so far (the extension made first). */
 export async function resetPgStatements(url: string | null): Promise<void> {
   if (!PG_STATEMENTS || !url) return;
-  await withClient(url, async (c) => {
+  await withPgClient(url, async (c) => {
     await c.query("create extension if not exists pg_stat_statements");
     await c.query("select pg_stat_statements_reset()");
   });
@@ -43,7 +33,7 @@ export async function printPgStatements(
   top = 25,
 ): Promise<void> {
   if (!PG_STATEMENTS || !url) return;
-  const { rows } = await withClient(url, (c) =>
+  const { rows } = await withPgClient(url, (c) =>
     c.query<{ query: string; calls: string; total: number; rows: string }>(
       `select query, calls, total_exec_time + total_plan_time as total, rows
          from pg_stat_statements where query not like '%pg_stat_statements%'

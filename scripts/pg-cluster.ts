@@ -20,6 +20,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 
 const PG_ROOT = "/usr/lib/postgresql";
 const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
@@ -199,5 +200,16 @@ export async function startPgCluster(bin: string, options: PgClusterOptions = {}
   } catch (error) {
     stop();
     throw error;
+  }
+}
+
+/** Runs `run` on a client of its own on `url` (a throwaway cluster's, an operator's query), closed after. */
+export async function withPgClient<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
   }
 }

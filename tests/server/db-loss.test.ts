@@ -10,9 +10,8 @@
  * sign-out through one process reaches the other long before its session cache would expire,
  * which proves the LISTEN connection re-subscribed.
  */
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { findPgBin, type PgCluster, startPgCluster } from "../../scripts/pg-cluster";
+import { findPgBin, type PgCluster, startPgCluster, withPgClient } from "../../scripts/pg-cluster";
 import { makeCataloguePdf } from "../fixtures/make-pdf";
 import { type ChildServer, freePort, GiveUp, spawnServer, waitFor } from "./child-server";
 import { ADMIN } from "./harness";
@@ -44,17 +43,6 @@ describe.skipIf(!bin)("the server survives its PostgreSQL database going away", 
   const servers: ChildServer[] = [];
   let a: ChildServer;
   let b: ChildServer;
-
-  /** A query from outside the servers, as an operator would run it. */
-  async function admin<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      return await run(client);
-    } finally {
-      await client.end();
-    }
-  }
 
   async function start(): Promise<ChildServer> {
     const server = spawnServer(await freePort(), {
@@ -139,7 +127,7 @@ describe.skipIf(!bin)("the server survives its PostgreSQL database going away", 
       async () => {
         const probe = await signIn(from, `probe-${label}-${round++}`);
         if ((await to.api("GET", "/api/users/me", { token: probe.accessToken })).status !== 200) return false;
-        await admin(databaseUrl, (c) =>
+        await withPgClient(databaseUrl, (c) =>
           c.query("update sessions set revoked_at = now(), revoked_reason = 'test' where id = $1", [
             sidOf(probe.accessToken),
           ]),
@@ -171,7 +159,7 @@ describe.skipIf(!bin)("the server survives its PostgreSQL database going away", 
       // sessions signed in just before it.
       settings: { fsync: "off", full_page_writes: "off" },
     });
-    await admin(cluster.url, (c) => c.query(`create database ${DB_NAME}`));
+    await withPgClient(cluster.url, (c) => c.query(`create database ${DB_NAME}`));
     const url = new URL(cluster.url);
     url.pathname = `/${DB_NAME}`;
     databaseUrl = url.toString();
@@ -192,7 +180,7 @@ describe.skipIf(!bin)("the server survives its PostgreSQL database going away", 
       expect((await server.api("GET", "/api/users?pageSize=1", { token: accessToken })).status).toBe(200);
     }
 
-    const terminated = await admin(cluster.url, async (c) => {
+    const terminated = await withPgClient(cluster.url, async (c) => {
       const res = await c.query<{ n: number }>(
         "select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
         [DB_NAME],

@@ -10,7 +10,7 @@
  * });
  */
 import { randomBytes } from "node:crypto";
-import pg from "pg";
+import { withPgClient } from "../../scripts/pg-cluster";
 import { type DatabaseHandle, openDatabase } from "../../server/db";
 
 export interface TestDatabase {
@@ -18,16 +18,6 @@ export interface TestDatabase {
   url: string;
   /** Drops the database, closing whatever connections are still open on it. */
   drop(): Promise<void>;
-}
-
-async function withAdmin<T>(adminUrl: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await run(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /**
@@ -38,7 +28,7 @@ export async function createTestDatabase(adminUrl: string, template?: string | n
   const name = `atelier_test_${process.pid}_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   // The name is ours (letters, digits, underscores): safe to quote as an identifier.
   const from = template ? ` TEMPLATE "${template}"` : "";
-  await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"${from}`));
+  await withPgClient(adminUrl, (client) => client.query(`CREATE DATABASE "${name}"${from}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   let dropped = false;
@@ -47,7 +37,9 @@ export async function createTestDatabase(adminUrl: string, template?: string | n
     async drop() {
       if (dropped) return;
       dropped = true;
-      await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      await withPgClient(adminUrl, (client) =>
+        client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+      );
     },
   };
 }
