@@ -159,8 +159,8 @@ export async function buildApp({ config, database, logger, resources, rules }: A
     damEvents: createDamEvents(),
     // PGlite is one process (the DATA_DIR lock): jobs it left running are taken back at once.
     // Background work has its own connections (server/db/postgres.ts): requests queuing for
-    // theirs never stall it.
-    // Background jobs (webhook deliveries) yield while requests keep the server busy.
+    // theirs never stall it. Background jobs (webhook deliveries) yield while requests keep the
+    // server busy (server/http/pressure.ts).
     jobs: createJobQueue({
       db: database.jobsDb,
       log: app.log,

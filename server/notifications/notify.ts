@@ -135,6 +135,9 @@ function prepare(input: NotifyInput) {
   };
 }
 
+/** The statements each notification sends, kept by shape (server/db/statements.ts). */
+const statements = new BoundStatements();
+
 /**
  * The notification centre's sending side, one per app (`ctx.notifications`).
  *
@@ -150,9 +153,6 @@ function prepare(input: NotifyInput) {
  *   });
  * });
  */
-/** The statements each notification sends, kept by shape (server/db/statements.ts). */
-const statements = new BoundStatements();
-
 export class NotificationService {
   /** Messages for users' open pages; the realtime layer emits them to each user's room. */
   readonly live: Events<NotificationDelivery> = createEvents<NotificationDelivery>();

@@ -254,8 +254,6 @@ export async function lockActiveRuns(db: Db, filter: ActiveRunFilter): Promise<R
   return rows.map(toRun);
 }
 
-const awaiting = new BoundStatements();
-
 /**
  * Which of `subjects` have an active run awaiting `event` (of `kind`), as `type:id` keys: one
  * read, no locks (a signal then locks the runs of those it names).
@@ -264,31 +262,24 @@ export async function subjectsAwaiting(
   db: Db,
   input: { event: string; kind?: string; subjects: readonly RunSubject[] },
 ): Promise<Set<string>> {
-  const pairs = new Map(input.subjects.map((s) => [`${s.type}:${s.id}`, s]));
-  if (!pairs.size) return new Set();
-  const values = {
-    statuses: ACTIVE_STATUSES,
-    event: input.event,
-    kind: input.kind,
-    types: [...pairs.values()].map((s) => s.type),
-    ids: [...pairs.values()].map((s) => s.id),
-  };
-  // Kept by shape (a batch of form answers asks it): the subjects go in as two arrays.
-  const { rows } = await db.executeQuery(
-    awaiting.bind(input.kind ? "of kind" : "any kind", values, (slot) => {
-      let query = db
-        .selectFrom("runs")
-        .select(["subject_type", "subject_id"])
-        .distinct()
-        .where(sql<boolean>`status = any(cast(${slot("statuses")} as text[]))`)
-        .where("awaiting", "=", slot<string>("event"))
-        .where(
-          sql<boolean>`(subject_type, subject_id) in (select * from unnest(cast(${slot("types")} as text[]), cast(${slot("ids")} as text[])))`,
-        );
-      if (input.kind) query = query.where("kind", "=", slot<string>("kind"));
-      return query.compile();
-    }),
-  );
+  const byType = new Map<string, string[]>();
+  for (const s of input.subjects) byType.set(s.type, [...(byType.get(s.type) ?? []), s.id]);
+  if (!byType.size) return new Set();
+  let query = db
+    .selectFrom("runs")
+    .select(["subject_type", "subject_id"])
+    .distinct()
+    .where("status", "in", ACTIVE_STATUSES)
+    .where("awaiting", "=", input.event)
+    .where((eb) =>
+      eb.or(
+        [...byType].map(([type, ids]) =>
+          eb.and([eb("subject_type", "=", type), eb("subject_id", "in", [...new Set(ids)])]),
+        ),
+      ),
+    );
+  if (input.kind) query = query.where("kind", "=", input.kind);
+  const rows = await query.execute();
   return new Set(rows.map((r) => `${r.subject_type}:${r.subject_id}`));
 }
 
