@@ -7,13 +7,10 @@
  * so a notification exists exactly when its answers do. One notification per form and batch:
  * fifty people answering at once is one line in the bell ("50 new answers"), not fifty.
  */
-import { sql } from "kysely";
 import { forms as formsResource } from "../../../resources/forms";
 import { answerText } from "../../../schemas/form-answers";
 import { recordPath } from "../../../src/resources/routes";
 import type { AppContext } from "../../context";
-import { BoundStatements } from "../../db/statements";
-import type { AnyDb } from "../../resources/rules";
 import type { StoredForHooks, SubmissionHook } from "./submission-writer";
 
 /** Answered fields shown in the notification's text: enough to see who and what. */
@@ -32,28 +29,14 @@ export function answerSummary(stored: Pick<StoredForHooks, "form" | "answers">):
     .join(" · ");
 }
 
-/** Kept by shape: read for every batch of answers (server/db/statements.ts). */
-const reads = new BoundStatements();
-
 export function notifyFormOwners(ctx: AppContext): SubmissionHook {
   return async (trx, stored) => {
     const byForm = new Map<string, StoredForHooks[]>();
     for (const s of stored) byForm.set(s.form.id, [...(byForm.get(s.form.id) ?? []), s]);
     const pushes: Array<() => Promise<void>> = [];
-    const { rows: owners } = await (trx as AnyDb).executeQuery(
-      reads.bind("owners", { ids: [...byForm.keys()] }, (slot) =>
-        (trx as AnyDb)
-          .selectFrom("forms")
-          .select(["id", "created_by"])
-          .where(sql<boolean>`id = any(cast(${slot("ids")} as uuid[]))`)
-          .compile(),
-      ),
-    );
-    for (const { id, created_by } of owners) {
-      const answers = byForm.get(id) ?? [];
+    for (const [id, answers] of byForm) {
       const first = answers[0];
-      if (!first) continue;
-      const name = first.form.name;
+      const { name, ownerId } = first.form;
       const notice = {
         kind: "forms.answer" as const,
         title:
@@ -65,8 +48,10 @@ export function notifyFormOwners(ctx: AppContext): SubmissionHook {
       const db = trx as unknown as AppContext["db"];
       // Pushed to open pages after the batch commits, with the batch's own live events.
       const options = { push: "caller" } as const;
-      let told = created_by
-        ? await ctx.notifications.notify(db, { ...notice, userIds: [String(created_by)] }, options)
+      // The owner as the published form knew them (its cache): notify() leaves them out if
+      // their account is gone, disabled or without the module since.
+      let told = ownerId
+        ? await ctx.notifications.notify(db, { ...notice, userIds: [ownerId] }, options)
         : null;
       // No creator who can still read it (deleted, disabled, the module taken away): the admins.
       if (!told?.userIds.length)

@@ -33,6 +33,11 @@ export interface PublishedForm {
   accepting: boolean;
   version: number;
   definition: FormDefinition;
+  /**
+   * Who is told of its answers: the person who created it (null once their account is
+   * deleted). Whether they may still read it is checked when they are told (answer-notices.ts).
+   */
+  ownerId: string | null;
 }
 
 const parse = <T>(v: unknown): T => (typeof v === "string" ? JSON.parse(v) : v) as T;
@@ -215,7 +220,15 @@ export class FormsService {
     const row = await this.db
       .selectFrom("forms as f")
       .innerJoin("form_definitions as d", "d.form_id", "f.id")
-      .select(["f.id", "f.name", "f.slug", "f.accepting", "f.published_version", "d.published"])
+      .select([
+        "f.id",
+        "f.name",
+        "f.slug",
+        "f.accepting",
+        "f.published_version",
+        "f.created_by",
+        "d.published",
+      ])
       .where("f.slug", "=", slug)
       .where("d.published", "is not", null)
       .executeTakeFirst();
@@ -227,6 +240,7 @@ export class FormsService {
           accepting: row.accepting,
           version: row.published_version ?? 1,
           definition: parse<FormDefinition>(row.published),
+          ownerId: row.created_by === null ? null : String(row.created_by),
         }
       : null;
     return this.published.keep(slug, form, generation);
