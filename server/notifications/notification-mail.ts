@@ -3,14 +3,12 @@
  * (`notifications.mail` in their preferences: an object of kind → true). Mail is opt-in:
  * the bell is the default, mail is "for those who want it".
  */
-import { type Kysely, sql } from "kysely";
+import { type RawBuilder, sql } from "kysely";
 import {
   NOTIFICATION_KINDS,
   NOTIFICATION_MAIL_PREFERENCE,
   type NotificationKind,
 } from "../../schemas/notifications";
-import type { Database } from "../db";
-import { BoundStatements } from "../db/statements";
 import type { OutgoingMail } from "../mail/mailer";
 
 interface Notice {
@@ -43,34 +41,23 @@ export function mailText(publicUrl: string, notice: Notice): string {
   ].join("\n");
 }
 
-/** Kept by shape: sent with each notification (server/db/statements.ts). */
-const statements = new BoundStatements();
-
 /**
- * The mails to queue for a notification just written for `userIds`: one to each of them whose
- * preference asks for its kind, read in the caller's transaction.
+ * The address of the user whose id is in `userId` (a column of the statement it goes in) when
+ * their preference asks for `kind` by mail, else null: a part of the statement that writes the
+ * notifications (notify.ts), so that reading who wants mail costs no statement of its own.
  */
-export async function mailsFor(
-  db: Kysely<Database>,
-  publicUrl: string,
-  userIds: readonly string[],
-  notice: Notice,
-): Promise<OutgoingMail[]> {
-  const values = { userIds, key: NOTIFICATION_MAIL_PREFERENCE, kind: notice.kind };
-  const { rows } = await db.executeQuery(
-    statements.bind("mails for", values, (slot) =>
-      db
-        .selectFrom("users as u")
-        .innerJoin("user_preferences as p", (j) =>
-          j.onRef("p.user_id", "=", "u.id").on("p.key", "=", slot<string>("key")),
-        )
-        .select("u.email")
-        .where(sql<boolean>`u.id = any(cast(${slot("userIds")} as uuid[]))`)
-        // Any JSON may sit under the key (it is the user's to write): only `true` for the kind counts.
-        .where(sql<boolean>`p.value -> ${slot("kind")}::text = 'true'::jsonb`)
-        .compile(),
-    ),
-  );
+export function mailAddressIfWanted(userId: string, kind: unknown): RawBuilder<string | null> {
+  // Any JSON may sit under the key (it is the user's to write): only `true` for the kind counts.
+  return sql<string | null>`(
+    select mu.email from users as mu
+      join user_preferences as mp on mp.user_id = mu.id and mp.key = ${sql.lit(NOTIFICATION_MAIL_PREFERENCE)}
+     where mu.id = ${sql.ref(userId)}
+       and mp.value -> ${kind}::text = 'true'::jsonb)`;
+}
+
+/** The mails of a notification to the addresses that asked for its kind (mailAddressIfWanted). */
+export function mailsTo(publicUrl: string, addresses: readonly string[], notice: Notice): OutgoingMail[] {
+  if (!addresses.length) return [];
   const text = mailText(publicUrl, notice);
-  return rows.map((r) => ({ to: r.email, subject: notice.title, text }));
+  return addresses.map((to) => ({ to, subject: notice.title, text }));
 }

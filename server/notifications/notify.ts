@@ -27,7 +27,7 @@ import type { CoreContext } from "../core-context";
 import type { Database } from "../db";
 import { BoundStatements } from "../db/statements";
 import { createEvents, type Events } from "../realtime/events";
-import { mailsFor } from "./notification-mail";
+import { mailAddressIfWanted, mailsTo } from "./notification-mail";
 import { toNotification, visibleTo } from "./notification-records";
 
 export const PUSH_JOB = "notifications.push";
@@ -174,8 +174,9 @@ export class NotificationService {
     const n = prepare(input);
     const none = { ids: [], userIds: [], mailed: 0, push: NOTHING_TO_PUSH };
     if (!n.userIds.length) return none;
-    // One statement: only active users granted the module, and (with a key) not told before.
-    // Kept by shape: a batch of form answers sends it (bench:forms).
+    // One statement: only active users granted the module, and (with a key) not told before;
+    // with the address of each who asked for this kind by mail. Kept by shape: a batch of form
+    // answers sends it (bench:forms).
     const { rows: inserted } = await db.executeQuery(
       statements.bind("notify", n, (slot) => {
         const recipients = db
@@ -196,20 +197,33 @@ export class NotificationService {
             sql<string | null>`${slot("dedupeKey")}::text`.as("dedupe_key"),
           ]);
         return db
-          .insertInto("notifications")
-          .columns(["user_id", "kind", "module_id", "title", "body", "link", "data", "dedupe_key"])
-          .expression(recipients)
-          .onConflict((oc) =>
-            oc.columns(["user_id", "dedupe_key"]).where("dedupe_key", "is not", null).doNothing(),
+          .with("told", (w) =>
+            w
+              .insertInto("notifications")
+              .columns(["user_id", "kind", "module_id", "title", "body", "link", "data", "dedupe_key"])
+              .expression(recipients)
+              .onConflict((oc) =>
+                oc.columns(["user_id", "dedupe_key"]).where("dedupe_key", "is not", null).doNothing(),
+              )
+              .returning(["id", "user_id"]),
           )
-          .returning(["id", "user_id"])
+          .selectFrom("told")
+          .select([
+            "told.id",
+            "told.user_id",
+            mailAddressIfWanted("told.user_id", slot("kind")).as("mail_to"),
+          ])
           .compile();
       }),
     );
     if (!inserted.length) return none;
     const ids = inserted.map((r) => r.id);
     const userIds = inserted.map((r) => r.user_id);
-    const mails = await mailsFor(db, this.ctx.config.publicUrl, userIds, n);
+    const mails = mailsTo(
+      this.ctx.config.publicUrl,
+      inserted.flatMap((r) => (r.mail_to ? [r.mail_to] : [])),
+      n,
+    );
     await this.ctx.mailer.queue(mails, db);
     if (options.push === "caller") return { ids, userIds, mailed: mails.length, push: () => this.push(ids) };
     await this.ctx.jobs.enqueue(PUSH_JOB, { ids }, { db });
