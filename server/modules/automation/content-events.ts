@@ -12,26 +12,16 @@ import { AUTOMATION_KIND, dispatchTrigger, dispatchTriggers } from "./triggers";
 
 /**
  * Starts the automations of each answer; runs waiting for a form's answer from its client go on.
- * A batch of answers costs a few statements, not a few an answer: their clients, the runs
- * awaiting them and the automations are each read once.
+ * A batch of answers costs a few statements, not a few an answer: the runs awaiting their
+ * clients and the automations are each read once.
  */
 export function formSubmitted(ctx: AppContext) {
   return async (trx: AnyDb, stored: StoredForHooks[]): Promise<undefined> => {
     const db = trx as unknown as Db;
     if (!stored.length) return undefined;
-    // The client the CRM made of each answer (its timeline entry names it), if any.
-    const entries = await db
-      .selectFrom("crm_timeline")
-      .select(["client_id", "dedupe_key"])
-      .where(
-        "dedupe_key",
-        "in",
-        stored.map((s) => `form:${s.id}`),
-      )
-      .execute();
-    const clientOf = new Map(entries.map((e) => [e.dedupe_key, e.client_id]));
     const events = stored.map((submission) => {
-      const clientId = clientOf.get(`form:${submission.id}`);
+      // The client the CRM's hook (before this one) made or found of the answer, if any.
+      const { clientId } = submission;
       return {
         subject: clientId ? { type: "client", id: clientId } : null,
         record: {

@@ -121,7 +121,12 @@ export function formClients(ctx: AppContext, enrol: () => Enrol | undefined) {
       .execute();
     const idOf = new Map(rows.map((r) => [r.email, r.id]));
     for (const r of rows) (r.inserted ? created : updated).push(r.id);
-    for (const a of answers) clientOf.set(a.submission, idOf.get(a.email) as string);
+    for (const a of answers) {
+      const clientId = idOf.get(a.email) as string;
+      clientOf.set(a.submission, clientId);
+      // For the hooks after this one (the automations' events name the answer's client).
+      a.submission.clientId = clientId;
+    }
     await addTimeline(
       db,
       answers.map((a) => ({

@@ -97,6 +97,11 @@ export interface StoredForHooks {
   form: PublishedForm;
   answers: Record<string, unknown>;
   tracking: Tracking;
+  /**
+   * The client the CRM made or found of the answer, set by its hook (which runs before the
+   * automations' hook, whose events name that client); absent when it made none.
+   */
+  clientId?: string;
 }
 
 /**
