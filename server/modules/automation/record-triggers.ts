@@ -5,25 +5,18 @@
  * (server/resources/record-events.ts); this watcher starts the runs through dispatchTriggers.
  *
  * Writes are hot paths (lists, imports, creates): which entities' writes of which kind some
- * active automation watches is kept in memory (a SharedCache, cleared on every instance when
- * an automation changes: publish, status, delete), so a write nobody watches sends no statement
- * more and runs in its usual single statement.
+ * active automation watches is kept in memory (active-automations.ts, cleared on every instance
+ * when an automation changes: publish, status, delete), so a write nobody watches sends no
+ * statement more and runs in its usual single statement.
  */
-import {
-  type AutomationDefinition,
-  RECORD_TRIGGER_KINDS,
-  type RecordTriggerKind,
-} from "../../../schemas/automation";
+import type { AutomationDefinition, RecordTriggerKind } from "../../../schemas/automation";
 import { isUuid } from "../../../schemas/uuid";
 import type { AppContext } from "../../context";
 import { parsedJson } from "../../db/json";
-import { SharedCache } from "../../db/shared-cache";
 import type { RecordChange, RecordChangeType, RecordWatcher } from "../../resources/record-events";
 import type { Db, Run } from "../../runs";
+import { activeAutomations, type PublishedAutomation } from "./active-automations";
 import { dispatchTriggers, type TriggerEvent } from "./triggers";
-
-const CHANNEL = "atelier_automation_record_triggers";
-const ALL = "all";
 
 const KIND_OF: Readonly<Record<RecordChangeType, RecordTriggerKind>> = {
   created: "record-created",
@@ -33,8 +26,6 @@ const KIND_OF: Readonly<Record<RecordChangeType, RecordTriggerKind>> = {
 
 /** Columns every write moves: a change of only these is no change a person made. */
 const BOOKKEEPING = new Set(["updated_at", "updated_by", "revision", "version", "draft_changed"]);
-
-const keyOf = (entity: string, kind: RecordTriggerKind) => `${entity}\u0000${kind}`;
 
 /**
  * The fields whose values differ between `before` and `after` (as JSON: a list or an object
@@ -76,57 +67,34 @@ export function recordEvent(change: RecordChange): TriggerEvent {
   };
 }
 
-export class RecordTriggers implements RecordWatcher {
-  /** `entity\0kind` of every active automation's published record trigger. */
-  private readonly watched: SharedCache<ReadonlySet<string>>;
-  private loading: { generation: number; promise: Promise<ReadonlySet<string>> } | undefined;
+/** The entities watched by a list of automations of one record trigger kind, once per list. */
+const entitiesOf = new WeakMap<readonly PublishedAutomation[], ReadonlySet<string>>();
 
-  constructor(private readonly ctx: AppContext) {
-    this.watched = new SharedCache(ctx, CHANNEL, 1);
-    // After an automation's committed change (publish, status, delete: the engine's and the
-    // module's events). Runs moving (`actorId` null, live.ts) change no trigger.
-    ctx.events.subscribe((change) => {
-      if (change.resource === "automations" && change.actorId !== null) void this.watched.changed();
-    });
+function watchedEntities(automations: readonly PublishedAutomation[]): ReadonlySet<string> {
+  let set = entitiesOf.get(automations);
+  if (!set) {
+    const entities = new Set<string>();
+    for (const a of automations) {
+      if (!a.published) continue;
+      const { trigger } = parsedJson<AutomationDefinition>(a.published);
+      if (trigger.resource) entities.add(trigger.resource);
+    }
+    set = entities;
+    entitiesOf.set(automations, set);
   }
+  return set;
+}
+
+export class RecordTriggers implements RecordWatcher {
+  constructor(private readonly ctx: AppContext) {}
 
   watches(entity: string, type: RecordChangeType): boolean | Promise<boolean> {
-    const key = keyOf(entity, KIND_OF[type]);
-    const known = this.watched.get(ALL);
-    if (known) return known.has(key);
-    return this.load().then((set) => set.has(key));
-  }
-
-  /** Reads the watched entities once per change of the automations, however many writes ask. */
-  private load(): Promise<ReadonlySet<string>> {
-    const generation = this.watched.generation;
-    if (this.loading?.generation === generation) return this.loading.promise;
-    const promise = this.read().then((set) => this.watched.keep(ALL, set, generation));
-    this.loading = { generation, promise };
-    // Shared while in flight only: once read, the cache keeps it (or, unconnected, nothing does).
-    const done = () => {
-      if (this.loading?.promise === promise) this.loading = undefined;
-    };
-    promise.then(done, done);
-    return promise;
-  }
-
-  private async read(): Promise<ReadonlySet<string>> {
-    const rows = await this.ctx.db
-      .selectFrom("automations as a")
-      .innerJoin("automation_definitions as d", "d.automation_id", "a.id")
-      .select(["a.trigger_kind", "d.published"])
-      .where("a.trigger_kind", "in", [...RECORD_TRIGGER_KINDS])
-      .where("a.status", "=", "active")
-      .where("a.published_version", "is not", null)
-      .execute();
-    const set = new Set<string>();
-    for (const row of rows) {
-      if (!row.published) continue;
-      const { trigger } = parsedJson<AutomationDefinition>(row.published);
-      if (trigger.resource) set.add(keyOf(trigger.resource, trigger.kind as RecordTriggerKind));
-    }
-    return set;
+    const active = activeAutomations(this.ctx);
+    const kind = KIND_OF[type];
+    const known = active.known(kind);
+    if (known) return watchedEntities(known).has(entity);
+    // Read once per change of the automations, however many writes ask meanwhile.
+    return active.ofKind(this.ctx.db, kind).then((list) => watchedEntities(list).has(entity));
   }
 
   async changed(db: unknown, changes: readonly RecordChange[]): Promise<void> {

@@ -18,6 +18,7 @@ import type { Database } from "../../db";
 import { parsedJson } from "../../db/json";
 import { BoundStatements } from "../../db/statements";
 import { type Run, RunChainError, type RunSubject } from "../../runs";
+import { activeAutomations, type PublishedAutomation } from "./active-automations";
 import type { AutomationContext } from "./run-scope";
 
 export const AUTOMATION_KIND = "automation";
@@ -76,7 +77,7 @@ export function dispatchTrigger(ctx: AppContext, db: Db, input: TriggerEvent): P
   return dispatchTriggers(ctx, db, [input]);
 }
 
-/** The automations an event may start, kept by shape: read for every batch of events. */
+/** One automation (a schedule's job, a webhook, a click), kept by shape. */
 const candidateReads = new BoundStatements();
 
 /**
@@ -88,13 +89,15 @@ export async function dispatchTriggers(
   db: Db,
   inputs: readonly TriggerEvent[],
 ): Promise<Run[]> {
-  const read = new Map<string, Promise<PublishedAutomation[]>>();
+  const read = new Map<string, Promise<readonly PublishedAutomation[]>>();
   const candidates = (event: TriggerEvent) => {
+    // An event's kind: the active automations of that trigger, kept in memory (active-automations.ts).
+    if (!event.byHand && !event.automationId) return activeAutomations(ctx).ofKind(db, event.kind);
     const key = `${event.byHand ? "" : event.kind}\u0000${event.automationId ?? ""}`;
     let found = read.get(key);
     if (!found) {
       const values = { kind: event.kind, automationId: event.automationId };
-      const shape = `${event.byHand ? "by hand" : "on event"}${event.automationId ? ", one" : ""}`;
+      const shape = event.byHand ? "by hand, one" : "on event, one";
       found = db
         .executeQuery(
           candidateReads.bind(shape, values, (slot) => {
@@ -102,13 +105,13 @@ export async function dispatchTriggers(
               .selectFrom("automations as a")
               .innerJoin("automation_definitions as d", "d.automation_id", "a.id")
               .select(["a.id", "a.published_version", "d.published"])
-              .where("a.published_version", "is not", null);
+              .where("a.published_version", "is not", null)
+              .where("a.id", "=", slot<string>("automationId"));
             if (!event.byHand)
               query = query
                 .where("a.trigger_kind", "=", slot<string>("kind"))
                 .where("a.status", "=", sql.lit("active"));
-            if (event.automationId) query = query.where("a.id", "=", slot<string>("automationId"));
-            return query.orderBy("a.id").compile();
+            return query.compile();
           }),
         )
         .then((r) => r.rows);
@@ -148,13 +151,6 @@ function publishedFlow(automation: PublishedAutomation): AutomationDefinition {
     publishedFlows.set(key, flow);
   }
   return flow;
-}
-
-/** An automation as dispatch reads it: its published version and flow. */
-export interface PublishedAutomation {
-  id: string;
-  published_version: number | null;
-  published: unknown;
 }
 
 /**
