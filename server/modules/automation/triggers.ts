@@ -121,9 +121,12 @@ export async function dispatchTriggers(
   };
   const started: Run[] = [];
   for (const input of inputs) {
+    const automations = await candidates(input);
+    // Most events start nothing: their records are not copied then.
+    if (!automations.length) continue;
     // As JSON, as the run keeps it: dates as ISO text, so the filter reads what later steps read.
     const event = { ...input, record: JSON.parse(JSON.stringify(input.record)) as Record<string, unknown> };
-    for (const automation of await candidates(event)) {
+    for (const automation of automations) {
       const run = await startAutomation(ctx, db, automation, event);
       if (run) started.push(run);
     }
