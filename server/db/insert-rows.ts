@@ -83,3 +83,60 @@ export function insertRows<R = unknown>(
 ): CompiledQuery<R> {
   return CompiledQuery.raw(textOf(table, columns, tail), [rowsJson(rows)]) as CompiledQuery<R>;
 }
+
+/** Texts of inserts sent together (Inserts.send), by their parts' texts: built once each. */
+const togetherTexts = new Map<string, string>();
+/** Combinations kept: a caller sends few (a batch of answers: mails, deliveries, their jobs). */
+const MAX_TOGETHER = 32;
+
+/**
+ * Statements of insertRows gathered in a transaction and sent as one: all but the last run as
+ * CTEs of the last, so three tables' rows cost one round trip, not three (a batch of form
+ * answers writes its mails, webhook deliveries and their jobs so: bench:forms on PostgreSQL is
+ * bound by the batch's round trips). The parts share one snapshot: none may need to read what
+ * another writes (a foreign key between them is fine: it is checked at the statement's end),
+ * and their rows' ids are the callers' own (`randomUUID()`), so nothing needs `returning`.
+ *
+ * @example
+ * const together = new Inserts();
+ * await ctx.mailer.queue(mails, trx, together);
+ * await ctx.webhooks.queueMany(moduleId, event, payloads, trx, together);
+ * await together.send(trx);
+ */
+export class Inserts {
+  private readonly parts: CompiledQuery[] = [];
+
+  /** Adds one insertRows statement (one parameter, `$1`). */
+  add(query: CompiledQuery): void {
+    const marks = query.sql.match(/\$\d+/g) ?? [];
+    if (query.parameters.length !== 1 || marks.length !== 1 || marks[0] !== "$1")
+      throw new Error("Inserts: only statements of insertRows (one parameter, $1) go together");
+    this.parts.push(query);
+  }
+
+  /** Sends what was added, in one statement (nothing when nothing was). */
+  async send(db: { executeQuery(query: CompiledQuery): Promise<unknown> }): Promise<void> {
+    const parts = this.parts.splice(0);
+    if (parts.length <= 1) {
+      if (parts[0]) await db.executeQuery(parts[0]);
+      return;
+    }
+    const key = parts.map((p) => p.sql).join("\u0000");
+    let text = togetherTexts.get(key);
+    if (text === undefined) {
+      const numbered = parts.map((p, i) => p.sql.replace("$1", `$${i + 1}`));
+      const last = numbered.pop() as string;
+      text = `with ${numbered.map((t, i) => `"together_${i}" as (${t})`).join(", ")} ${last}`;
+      if (togetherTexts.size < MAX_TOGETHER) {
+        togetherTexts.set(key, text);
+        prepareStatement(text);
+      }
+    }
+    await db.executeQuery(
+      CompiledQuery.raw(
+        text,
+        parts.map((p) => p.parameters[0]),
+      ),
+    );
+  }
+}

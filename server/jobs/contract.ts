@@ -4,6 +4,7 @@
  */
 import type { Kysely, RawBuilder, Transaction, UpdateQueryBuilder } from "kysely";
 import type { Database } from "../db";
+import type { Inserts } from "../db/insert-rows";
 import type { Slots } from "../db/statements";
 
 export type JobState = "queued" | "running" | "done" | "failed";
@@ -169,11 +170,14 @@ export interface JobQueue {
   ): RawBuilder<{ id: string }>;
   /** Looks for due jobs now (of `name` only, if given): a job queued by enqueueFrom has committed. */
   wake(name?: string): void;
-  /** Many jobs of one name at once, without keys or run times (one statement). */
+  /**
+   * Many jobs of one name at once, without keys or run times (one statement; with `together`,
+   * added to it, for its caller to send with the transaction's other inserts: Inserts).
+   */
   enqueueMany<P>(
     name: string,
     payloads: readonly P[],
-    options?: Pick<EnqueueOptions, "db" | "maxAttempts">,
+    options?: Pick<EnqueueOptions, "db" | "maxAttempts"> & { together?: Inserts },
   ): Promise<string[]>;
   /**
    * A job that runs every `everyMs` for the whole database: one row, keyed by its name, taken

@@ -11,7 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { Database } from "../db";
-import { insertRows } from "../db/insert-rows";
+import { type Inserts, insertRows } from "../db/insert-rows";
 import { prepared } from "../db/statements";
 import type { JobRecord } from "./contract";
 
@@ -58,23 +58,27 @@ export async function insertJob(db: Kysely<Database>, job: NewJob): Promise<stri
 
 const JOB_COLUMNS = { id: "uuid", name: "text", payload: "jsonb", max_attempts: "integer" } as const;
 
-/** Many keyless jobs of one name in one statement (a batch of submissions' deliveries). */
+/**
+ * Many keyless jobs of one name in one statement (a batch of submissions' deliveries), or added
+ * to `together` to go with the transaction's other inserts (Inserts).
+ */
 export async function insertJobs(
   db: Kysely<Database>,
   name: string,
   payloads: readonly unknown[],
   maxAttempts: number,
+  together?: Inserts,
 ): Promise<string[]> {
   if (!payloads.length) return [];
-  const { rows } = await db.executeQuery(
-    insertRows<{ id: string }>(
-      "jobs",
-      JOB_COLUMNS,
-      payloads.map((payload) => ({ id: randomUUID(), name, payload, max_attempts: maxAttempts })),
-      "returning id",
-    ),
+  const ids = payloads.map(() => randomUUID());
+  const insert = insertRows(
+    "jobs",
+    JOB_COLUMNS,
+    payloads.map((payload, i) => ({ id: ids[i], name, payload, max_attempts: maxAttempts })),
   );
-  return rows.map((r) => r.id);
+  if (together) together.add(insert);
+  else await db.executeQuery(insert);
+  return ids;
 }
 
 /**

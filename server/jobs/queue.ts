@@ -338,7 +338,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         opts.maxAttempts ?? registry.get(name)?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
         "maxAttempts",
       );
-      const ids = await insertJobs(opts.db ?? db, name, payloads, maxAttempts);
+      const ids = await insertJobs(opts.db ?? db, name, payloads, maxAttempts, opts.together);
       if (ids.length) wake(name);
       return ids;
     },

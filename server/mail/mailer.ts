@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { type Kysely, type Selectable, sql } from "kysely";
 import nodemailer from "nodemailer";
 import type { Database } from "../db";
-import { insertRows } from "../db/insert-rows";
+import { type Inserts, insertRows } from "../db/insert-rows";
 import type { MailOutboxTable, OutboxAttachment } from "../db/types";
 import type { StorageDriver } from "../storage";
 import { secretColumnsOf } from "./outbox-secrets";
@@ -47,9 +47,10 @@ export interface Mailer {
   /**
    * Puts mails in the outbox inside the caller's transaction (`db`): they exist only if it
    * commits, and are sent after it (a form submission and its notification, stored together).
-   * Answers the outbox ids, in the order of `mails`.
+   * Answers the outbox ids, in the order of `mails`. With `together`, the insert is added to
+   * it, to go with the transaction's other inserts in one statement (its caller sends it).
    */
-  queue(mails: readonly OutgoingMail[], db: Kysely<Database>): Promise<string[]>;
+  queue(mails: readonly OutgoingMail[], db: Kysely<Database>, together?: Inserts): Promise<string[]>;
   /** Sends what is pending now rather than at the next poll (after `queue`'s commit). */
   wake(): void;
   /** Delivers pending mails now; resolves with how many were handled. */
@@ -286,18 +287,17 @@ export function createMailer(
         .execute();
       if (transport) flushInBackground();
     },
-    async queue(mails, trx) {
+    async queue(mails, trx, together) {
       if (!mails.length) return [];
-      // Inserted, and returned, in the order given.
-      const { rows } = await trx.executeQuery(
-        insertRows<{ id: string }>(
-          "mail_outbox",
-          OUTBOX_COLUMNS,
-          mails.map((mail) => ({ id: randomUUID(), ...outboxValues(mail) })),
-          "returning id",
-        ),
+      const ids = mails.map(() => randomUUID());
+      const insert = insertRows(
+        "mail_outbox",
+        OUTBOX_COLUMNS,
+        mails.map((mail, i) => ({ id: ids[i], ...outboxValues(mail) })),
       );
-      return rows.map((r) => r.id);
+      if (together) together.add(insert);
+      else await trx.executeQuery(insert);
+      return ids;
     },
     wake() {
       if (transport) flushInBackground();

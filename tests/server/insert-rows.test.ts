@@ -3,13 +3,14 @@
  * any number of them, so it runs prepared, on both databases. Rows keep their order, values
  * their types; a jsonb column's null is JSON null; a lone surrogate becomes U+FFFD as a text
  * parameter's does. On PGlite every statement with values runs prepared (pglite-dialect.ts),
- * the least recently used let go past the connection's bound.
+ * the least recently used let go past the connection's bound. Inserts gathered in an Inserts go
+ * as one statement.
  */
 import { PGlite } from "@electric-sql/pglite";
 import { CompiledQuery, Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { insertRows } from "../../server/db/insert-rows";
+import { Inserts, insertRows } from "../../server/db/insert-rows";
 import { PGliteDialect } from "../../server/db/pglite-dialect";
 import { PreparingClient } from "../../server/db/prepared";
 import { createTestDatabase, type TestDatabase } from "./pg";
@@ -94,10 +95,46 @@ function behaves(open: () => { db: Db; prepared: () => Promise<string[]> }) {
     );
     expect(rows).toEqual([{ title: "new" }]);
   });
+
+  it("sends inserts gathered in Inserts as one statement, prepared, a foreign key between them checked at its end", async () => {
+    const { db, prepared } = open();
+    const together = new Inserts();
+    // The part that names a row goes first: its row is checked only at the statement's end.
+    together.add(
+      insertRows("thing_notes", NOTE_COLUMNS, [{ id: ID(301), thing_id: ID(300), note: "first" }]),
+    );
+    together.add(insertRows("things", COLUMNS, [{ id: ID(300), title: "noted", n: 300 }]));
+    await together.send(db);
+    const { rows } = await sql<{ title: string; note: string }>`
+      select t.title, n.note from things t join thing_notes n on n.thing_id = t.id where t.id = ${ID(300)}`.execute(
+      db,
+    );
+    expect(rows).toEqual([{ title: "noted", note: "first" }]);
+    expect(
+      (await prepared()).filter((t) => t.startsWith('with "together_0" as (insert into "thing_notes"')),
+    ).toHaveLength(1);
+    // Sent: nothing is left to send again.
+    await together.send(db);
+    // A note naming no thing fails the whole statement: neither row is written.
+    const broken = new Inserts();
+    broken.add(insertRows("things", COLUMNS, [{ id: ID(302), title: "orphan's thing" }]));
+    broken.add(insertRows("thing_notes", NOTE_COLUMNS, [{ id: ID(303), thing_id: ID(399), note: "orphan" }]));
+    await expect(broken.send(db)).rejects.toThrow(/foreign key/);
+    const left = await sql<{
+      n: number;
+    }>`select count(*)::int as n from things where id = ${ID(302)}`.execute(db);
+    expect(left.rows[0].n).toBe(0);
+    // Only insertRows statements (one parameter, $1) go together.
+    expect(() =>
+      together.add(CompiledQuery.raw("delete from things where id = $1 or id = $2", [ID(1), ID(2)])),
+    ).toThrow(/only statements of insertRows/);
+  });
 }
 
-const DDL =
-  "create table things (id uuid primary key, title text, n int, done boolean, doc jsonb, at timestamptz)";
+const NOTE_COLUMNS = { id: "uuid", thing_id: "uuid", note: "text" } as const;
+
+const DDL = `create table things (id uuid primary key, title text, n int, done boolean, doc jsonb, at timestamptz);
+  create table thing_notes (id uuid primary key, thing_id uuid not null references things (id), note text)`;
 
 describe.skipIf(!pgUrl)("insertRows on PostgreSQL", () => {
   let database: TestDatabase;

@@ -17,14 +17,13 @@
  * stored submission deletes its respondent's partial answer in its own transaction.
  */
 import { randomUUID } from "node:crypto";
-import { sql } from "kysely";
 import { MODULE_IDS } from "../../../resources/modules";
 import { resumeDaysOf } from "../../../schemas/form-definition";
 import { hit } from "../../auth/rate-limit";
 import type { AppContext } from "../../context";
-import { insertRows } from "../../db/insert-rows";
+import { Inserts, insertRows } from "../../db/insert-rows";
 import { isDatabaseUnavailable } from "../../db/unavailable";
-import { badRequest, HttpError } from "../../http/errors";
+import { HttpError } from "../../http/errors";
 import type { AnyDb } from "../../resources/rules";
 import type { PublishedForm } from "./forms.service";
 import {
@@ -35,6 +34,7 @@ import {
   type SavedPartial,
   writePartials,
 } from "./partial-store";
+import { claimFiles, countDay } from "./submission-counts";
 import { mailsOf } from "./submission-mails";
 import type { Tracking } from "./tracking";
 
@@ -325,30 +325,17 @@ export class SubmissionWriter {
     fresh: Array<{ item: NewSubmission; id: string; createdAt: string }>,
   ): Promise<Array<() => void>> {
     if (!fresh.length) return [];
-    for (const { item, id } of fresh) {
-      if (!item.files.length) continue;
-      const claimed = await trx
-        .updateTable("form_files")
-        .set({ submission_id: id })
-        .where("token", "in", item.files)
-        .where("form_id", "=", item.form.id)
-        .where("submission_id", "is", null)
-        .executeTakeFirst();
-      // Another submission claimed one of them meanwhile: this one is refused (its batch is
-      // written again without it, see run).
-      if (Number(claimed.numUpdatedRows) !== new Set(item.files).size)
-        throw badRequest("A file of this answer was sent with another answer; choose it again", [
-          { field: "files", message: "A file was sent with another answer already; choose it again" },
-        ]);
-    }
+    await claimFiles(trx, fresh);
     await deletePartials(
       trx,
       fresh
         .filter(({ item }) => isResumeToken(item.resumeToken))
         .map(({ item }) => ({ formId: item.form.id, hash: hashResumeToken(item.resumeToken as string) })),
     );
+    // The mails, the webhook deliveries and their jobs in one statement (Inserts).
+    const together = new Inserts();
     const mails = fresh.flatMap(({ item }) => mailsOf(item));
-    await this.ctx.mailer.queue(mails, trx as unknown as AppContext["db"]);
+    await this.ctx.mailer.queue(mails, trx as unknown as AppContext["db"], together);
     await this.ctx.webhooks.queueMany(
       MODULE_IDS.forms,
       SUBMISSION_EVENT,
@@ -357,7 +344,9 @@ export class SubmissionWriter {
         submission: { id, createdAt, answers: item.answers, tracking: item.tracking },
       })),
       trx as unknown as AppContext["db"],
+      together,
     );
+    await together.send(trx);
     const after: Array<() => void> = [];
     const stored = fresh.map(({ item, id, createdAt }) => ({
       id,
@@ -370,34 +359,8 @@ export class SubmissionWriter {
       const run = await hook(trx, stored);
       if (run) after.push(run);
     }
-    // Last: the day's row is shared by every batch, so its lock is held only until the commit.
-    const counts = new Map<string, { formId: string; source: string; n: number }>();
-    for (const { item } of fresh) {
-      const source = item.tracking.parameters.utm_source ?? "";
-      const key = `${item.form.id}\u0000${source}`;
-      const c = counts.get(key) ?? { formId: item.form.id, source, n: 0 };
-      c.n++;
-      counts.set(key, c);
-    }
-    await trx
-      .insertInto("form_stats")
-      .values(
-        // In one order in every batch, so two batches on PostgreSQL never wait on each other in a loop.
-        [...counts.entries()]
-          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-          .map(([, c]) => ({
-            form_id: c.formId,
-            day: sql`current_date`,
-            utm_source: c.source,
-            submissions: c.n,
-          })),
-      )
-      .onConflict((oc) =>
-        oc
-          .columns(["form_id", "day", "utm_source"])
-          .doUpdateSet({ submissions: sql`form_stats.submissions + excluded.submissions` }),
-      )
-      .execute();
+    // Last: the day's row is shared by every batch (countDay).
+    await countDay(trx, fresh);
     return after;
   }
 }
