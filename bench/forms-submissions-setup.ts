@@ -36,7 +36,7 @@ export const submissionBody = {
 /** Mails go to a loopback SMTP server too (BENCH_FORMS_SMTP=1); by default they stay stored in the outbox. */
 export const SMTP = env.BENCH_FORMS_SMTP === "1";
 /** Seconds to wait after the load for webhook deliveries (and mails) to go out before counting. */
-export const DRAIN = Number(env.BENCH_FORMS_DRAIN || 10);
+export const DRAIN = Number(env.BENCH_FORMS_DRAIN || 30);
 /**
  * The form's webhook made inactive (BENCH_FORMS_WEBHOOK=0): what the answers cost without their
  * deliveries, to tell the two apart. Not the bench's figure: the default keeps it active.

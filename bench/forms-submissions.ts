@@ -40,7 +40,7 @@
  *   BENCH_WARMUP=2                  seconds of warm-up per side
  *   BENCH_FORMS_CONNECTIONS=50      autocannon connections
  *   BENCH_FORMS_SMTP=1              send the mails to a loopback SMTP server (default: stored)
- *   BENCH_FORMS_DRAIN=10            seconds at most waited for deliveries before counting
+ *   BENCH_FORMS_DRAIN=30            seconds at most waited for deliveries before counting
  *   BENCH_FORMS_WEBHOOK=0           the form's webhook inactive: the answers' cost without deliveries
  *   BENCH_PG_STATEMENTS=1           PostgreSQL's time by statement (pg_stat_statements) after the app's run
  *   BENCH_PGLITE_DIR=memory         PGlite in memory instead of temp data dirs (the default)
