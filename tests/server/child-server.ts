@@ -1,6 +1,6 @@
 /**
- * The real server as a child process (`node --import tsx server/main.ts`), for tests that
- * need what only a process shows: that it stays alive, its exit code, its log.
+ * The real server as a child process (server/main.ts, from its bundle: child-bundle.ts), for
+ * tests that need what only a process shows: that it stays alive, its exit code, its log.
  *
  * @example
  * const server = spawnServer({ DATABASE_URL: url });
@@ -12,6 +12,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { childArgs } from "./child-bundle";
 import { ADMIN, CHROME_UA, sleep } from "./harness";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -80,7 +81,7 @@ export async function waitFor<T>(
 export function spawnServer(port: number, env: Record<string, string> = {}): ChildServer {
   const ownDir = env.DATA_DIR ? null : mkdtempSync(path.join(os.tmpdir(), "atelier-child-"));
   const dataDir = env.DATA_DIR || (ownDir as string);
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+  const child = spawn(process.execPath, childArgs("server/main.ts"), {
     cwd: ROOT,
     env: {
       ...process.env,

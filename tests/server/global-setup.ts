@@ -17,7 +17,7 @@
  * tests of the migrations themselves start from empty databases.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -29,6 +29,7 @@ import { migrate } from "../../server/db";
 import { PGliteDialect } from "../../server/db/pglite-dialect";
 import { PGLITE_EXTENSIONS } from "../../server/db/pglite-extensions";
 import { migratePostgres } from "../../server/db/postgres";
+import { buildChildBundles, type ChildEntry } from "./child-bundle";
 import { startS3rver } from "./s3";
 
 declare module "vitest" {
@@ -41,8 +42,12 @@ declare module "vitest" {
     pgliteTemplate: string;
     /** The name of a migrated database on `pgUrl` to create test databases from (or null). */
     pgTemplate: string | null;
+    /** Each child entry's bundle (tests/server/child-bundle.ts), run instead of its source under tsx. */
+    childBundles: Record<ChildEntry, string>;
   }
 }
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const s3 = await startS3rver();
@@ -51,9 +56,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const stopPg = await setupPostgres(project);
   const templateDir = mkdtempSync(path.join(os.tmpdir(), "atelier-test-template-"));
   project.provide("pgliteTemplate", await pgliteTemplate(templateDir));
+  // Inside the project, so the bundles' imports of packages find its node_modules.
+  mkdirSync(path.join(ROOT, ".tmp"), { recursive: true });
+  const bundleDir = mkdtempSync(path.join(ROOT, ".tmp", "child-bundles-"));
+  project.provide("childBundles", await buildChildBundles(bundleDir));
   return async () => {
     stopPg?.();
     rmSync(templateDir, { recursive: true, force: true });
+    rmSync(bundleDir, { recursive: true, force: true });
     await s3.stop();
   };
 }

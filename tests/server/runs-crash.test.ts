@@ -13,6 +13,7 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { openDatabase } from "../../server/db";
+import { childArgs } from "./child-bundle";
 import { waitFor } from "./child-server";
 import { ADMIN, DRIVERS, migratedDataDir } from "./harness";
 import { createTestDatabase } from "./pg";
@@ -30,7 +31,7 @@ const WAIT_MS = 3000;
 const LATE_MS = 10_000;
 
 function spawnChild(env: Record<string, string>) {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "tests/server/runs-child.ts"], {
+  const child: ChildProcess = spawn(process.execPath, childArgs("tests/server/runs-child.ts"), {
     cwd: ROOT,
     env: {
       ...process.env,
