@@ -7,7 +7,15 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 
 type Ignored = (relative: string) => boolean;
@@ -150,4 +158,37 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
     if (!key.startsWith("VITEST") && key !== "NODE_ENV" && key !== "TEST") env[key] = value;
   }
   return { ...env, NO_COLOR: "1", FORCE_COLOR: "0", ...extra };
+}
+
+/** Where `npm test`'s typecheck keeps its incremental state (scripts/test-all.mjs, `npm run typecheck`). */
+export const TYPECHECK_STATE = ".tmp/tsc.tsbuildinfo";
+
+/**
+ * Gives the copy the project's incremental typecheck state, so the copy's `tsc --incremental`
+ * checks again only what differs from the project (the new definition files and whatever depends
+ * on them) rather than every file: tsc compares each file's contents with the state, so the
+ * verdict is the one a full check gives. The state names files relative to itself; those inside
+ * the project are renamed into the copy, the rest (node_modules, reached through the copy's
+ * links) stay where they are. No state yet (the typecheck has not run): the copy checks in full.
+ */
+export function seedTypecheckState(root: string, copy: string): boolean {
+  let state: { fileNames?: string[] };
+  try {
+    state = JSON.parse(readFileSync(path.join(root, TYPECHECK_STATE), "utf8"));
+  } catch {
+    return false;
+  }
+  if (!Array.isArray(state.fileNames)) return false;
+  const from = path.dirname(path.join(root, TYPECHECK_STATE));
+  const to = path.dirname(path.join(copy, TYPECHECK_STATE));
+  state.fileNames = state.fileNames.map((name) => {
+    const file = path.resolve(from, name);
+    const inProject =
+      file.startsWith(root + path.sep) && !file.includes(`${path.sep}node_modules${path.sep}`);
+    const moved = inProject ? path.join(copy, path.relative(root, file)) : file;
+    return path.relative(to, moved).split(path.sep).join("/");
+  });
+  mkdirSync(to, { recursive: true });
+  writeFileSync(path.join(copy, TYPECHECK_STATE), JSON.stringify(state));
+  return true;
 }
