@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { makeCataloguePdf } from "../fixtures/make-pdf";
 import { type ChildServer, freePort, spawnServer } from "./child-server";
 import { ADMIN, DEVICE, migratedDataDir, sleep } from "./harness";
+import { until } from "./jobs-helpers";
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -115,7 +116,8 @@ describe("server process on PGlite", { timeout: 480_000 }, () => {
         }
       }
     })();
-    await sleep(3000);
+    // Killed mid-stream, once writes are being answered (a condition, not a time).
+    await until(() => acknowledged >= 20, "twenty users acknowledged", 60_000);
     p.child.kill("SIGKILL");
     stop = true;
     await writer;
