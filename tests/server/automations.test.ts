@@ -793,48 +793,6 @@ describe.each(DRIVERS)("automations on %s", (driver) => {
     await taskTitled("Review Spring launch");
   });
 
-  it("follows an automation's pause, resume and new version at the next answer (the active automations kept in memory)", async () => {
-    const form = (await call("POST", "/forms/forms", { name: "Waitlist", slug: "waitlist" })).body;
-    const draft = (await call("GET", `/forms/forms/${form.id}/draft`)).body;
-    await call("PUT", `/forms/forms/${form.id}/draft`, {
-      definition: contactForm(),
-      revision: draft.revision,
-    });
-    expect((await call("POST", `/forms/forms/${form.id}/publish`)).status).toBe(200);
-    const answer = async (name: string) => {
-      const sent = await s.api("POST", "/forms/f/waitlist/submissions", {
-        body: {
-          answers: { name, email: `${name.toLowerCase().replace(/\W+/g, ".")}@example.com`, plan: "Free" },
-          tracking: { parameters: {}, referrer: "", landingPage: "" },
-        },
-      });
-      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
-    };
-    const tasksOf = async (prefix: string) =>
-      (await db().selectFrom("crm_tasks").select("title").where("title", "like", `${prefix}%`).execute())
-        .map((t) => t.title)
-        .sort();
-    // Answered before any automation of the form: what is kept says none.
-    await answer("Wait One");
-    const id = await automation({
-      trigger: { kind: "form-submitted", formId: form.id },
-      steps: [taskStep("Waitlisted: {{trigger.name}}")],
-    });
-    await answer("Wait Two");
-    await taskTitled("Waitlisted: Wait Two");
-    expect((await call("PATCH", `/api/automations/${id}`, { status: "paused" })).status).toBe(200);
-    await answer("Wait Three");
-    expect((await call("PATCH", `/api/automations/${id}`, { status: "active" })).status).toBe(200);
-    const again = await call("GET", `/api/automations/${id}/draft`);
-    const next = { ...again.body.definition, steps: [taskStep("Waitlisted again: {{trigger.name}}")] };
-    expect((await call("PUT", `/api/automations/${id}/draft`, { definition: next })).status).toBe(200);
-    expect((await call("POST", `/api/automations/${id}/publish`)).status).toBe(200);
-    await answer("Wait Four");
-    await taskTitled("Waitlisted again: Wait Four");
-    // Stored in order, each answer's runs in its own batch: Three's would have been made before Four's.
-    expect(await tasksOf("Waitlisted")).toEqual(["Waitlisted again: Wait Four", "Waitlisted: Wait Two"]);
-  });
-
   it("sends an email to one address only, whatever a variable brings", async () => {
     const id = await automation(
       manual([

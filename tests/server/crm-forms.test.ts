@@ -3,9 +3,13 @@
  * (source "form", first touch from the visitor's first visit), a later one from the same
  * address in another case updates that client without overwriting what it had, and each
  * answer is a timeline entry with its campaign; a form set not to create clients makes none.
+ * The form's automations start of its answers and follow a pause, a resume and a new version at
+ * the next answer (the active automations are kept in memory, cleared when one changes).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AutomationDefinition, Step } from "../../schemas/automation";
 import type { FormDefinition } from "../../schemas/form-definition";
+import { waitFor } from "./child-server";
 import { contactForm } from "./forms-fixtures";
 import { DRIVERS, startServer, type TestServer } from "./harness";
 
@@ -166,5 +170,63 @@ describe.each(DRIVERS)("form answers as clients on %s", (driver) => {
         message: "Choose a short text, hidden or dropdown field of the form",
       },
     ]);
+  });
+
+  it("starts the form's automation of each answer, following its pause, resume and new version at the next answer", async () => {
+    const form = await publish("waitlist", contactForm());
+    async function automation(definition: AutomationDefinition): Promise<string> {
+      const created = await call("POST", "/api/automations", { name: "Waitlist flow" });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const saved = await call("PUT", `/api/automations/${created.body.id}/draft`, { definition });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+      expect((await call("POST", `/api/automations/${created.body.id}/publish`)).status).toBe(200);
+      return created.body.id;
+    }
+    const taskStep = (title: string): Step => ({
+      id: "task",
+      kind: "action",
+      type: "create_record",
+      inputs: { resource: "task", fields: { title, client_id: "{{client.id}}" } },
+    });
+    const tasks = async () =>
+      (
+        await s.database.db
+          .selectFrom("crm_tasks")
+          .select("title")
+          .where("title", "like", "Waitlisted%")
+          .execute()
+      )
+        .map((t) => t.title)
+        .sort();
+    const taskTitled = (title: string) =>
+      waitFor(title, async () => (await tasks()).includes(title) || undefined, 20_000, 100);
+    const answer = async (name: string) => {
+      const email = `${name.toLowerCase().replace(/\W+/g, ".")}@example.com`;
+      const sent = await submit(
+        "waitlist",
+        { name, email, plan: "Free" },
+        { parameters: {}, referrer: "", landingPage: "" },
+      );
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    };
+    // Answered before the form has an automation: what is kept says none.
+    await answer("Wait One");
+    const id = await automation({
+      trigger: { kind: "form-submitted", formId: form.id },
+      steps: [taskStep("Waitlisted: {{trigger.name}}")],
+    });
+    await answer("Wait Two");
+    await taskTitled("Waitlisted: Wait Two");
+    expect((await call("PATCH", `/api/automations/${id}`, { status: "paused" })).status).toBe(200);
+    await answer("Wait Three");
+    expect((await call("PATCH", `/api/automations/${id}`, { status: "active" })).status).toBe(200);
+    const draft = await call<{ definition: AutomationDefinition }>("GET", `/api/automations/${id}/draft`);
+    const next = { ...draft.body.definition, steps: [taskStep("Waitlisted again: {{trigger.name}}")] };
+    expect((await call("PUT", `/api/automations/${id}/draft`, { definition: next })).status).toBe(200);
+    expect((await call("POST", `/api/automations/${id}/publish`)).status).toBe(200);
+    await answer("Wait Four");
+    await taskTitled("Waitlisted again: Wait Four");
+    // Each answer's runs start in its own batch: a run of Three's would have come before Four's.
+    expect(await tasks()).toEqual(["Waitlisted again: Wait Four", "Waitlisted: Wait Two"]);
   });
 });
