@@ -129,6 +129,27 @@ describe.each(DRIVERS)("notification kinds on %s", (driver) => {
     expect(await inbox(nick, "forms.answer")).toEqual([]);
   });
 
+  it("tells the Forms admins instead once the form's creator lost the module (the creator kept with the published form)", async () => {
+    const owen = await signedInMember(s, admin.token, [forms]);
+    const form = await ok(owen, "POST", "/forms/forms", { name: "Callback", slug: "callback-notify" }, 201);
+    const { revision } = await ok(owen, "GET", `/forms/forms/${form.id}/draft`);
+    await ok(owen, "PUT", `/forms/forms/${form.id}/draft`, { definition: contactForm(), revision });
+    await ok(owen, "POST", `/forms/forms/${form.id}/publish`);
+    const answer = async (name: string) => {
+      const sent = await s.api<Any>("POST", "/forms/f/callback-notify/submissions", {
+        body: { answers: { name, email: "callback@example.com", plan: "Free" } },
+      });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    };
+    // The first answer reads the published form, its creator with it, and keeps it.
+    await answer("Ravi Das");
+    await arrives(owen, "forms.answer", (n) => n.data.formId === form.id);
+    await ok(admin, "PATCH", `/api/users/${owen.id}`, { modules: [crm] });
+    await answer("Meera Iyer");
+    const told = await arrives(admin, "forms.answer", (n) => n.data.formId === form.id);
+    expect(told.body).toContain("Meera Iyer");
+  });
+
   it("tells the scheduler when a scheduled publish is done, and when one cannot be done and why", async () => {
     await ok(
       fay,
